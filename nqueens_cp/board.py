@@ -1,0 +1,168 @@
+"""Solutions, the independent validator, rendering and the symmetries of the square.
+
+A solution is a tuple of 0-based column indices, one per row: ``(1, 3, 0, 2)``
+puts the row-0 queen in column 1.  It is hashable, so solution sets compare
+with ``==``.  Nothing here is used by the engines, which keeps the validator
+independent of the code it checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+from .errors import InvalidInputError
+
+Solution = tuple[int, ...]
+Placement = tuple[int, int]  # (row, column), 0-based
+
+
+def attacking_pair(placements: Iterable[Placement]) -> tuple[Placement, Placement] | None:
+    """The first two queens that share a row, column or diagonal, or None."""
+    seen: dict[tuple[str, int], Placement] = {}
+    for row, col in placements:
+        for line in (("row", row), ("column", col), ("diagonal", row - col), ("anti-diagonal", row + col)):
+            if line in seen:
+                return seen[line], (row, col)
+            seen[line] = (row, col)
+    return None
+
+
+def is_solution(solution: Iterable[int], n: int) -> bool:
+    """True when ``solution`` places n mutually non-attacking queens on an n x n board."""
+    cols = tuple(solution)
+    if len(cols) != n or any(type(c) is not int or not 0 <= c < n for c in cols):
+        return False
+    return attacking_pair(enumerate(cols)) is None
+
+
+def check_solution(solution: Iterable[int], n: int) -> Solution:
+    """Return ``solution`` as a tuple, or raise InvalidInputError saying what is wrong."""
+    cols = tuple(solution)
+    if len(cols) != n:
+        raise InvalidInputError(f"a solution for N={n} needs {n} queens, got {len(cols)}")
+    for row, col in enumerate(cols):
+        if type(col) is not int or not 0 <= col < n:
+            raise InvalidInputError(f"row {row}: column {col!r} is off the {n}x{n} board")
+    pair = attacking_pair(enumerate(cols))
+    if pair is not None:
+        (r1, c1), (r2, c2) = pair
+        raise InvalidInputError(f"queens at {r1}:{c1} and {r2}:{c2} attack each other")
+    return cols
+
+
+def check_placements(n: int, fixed: Mapping[int, int] | None) -> dict[int, int]:
+    """Validate fixed placements (row -> column) for an n x n board; returns a plain dict.
+
+    Placements that attack each other are allowed: that is a question whose
+    answer is "no solution", not a malformed question.
+    """
+    if type(n) is not int or n < 1:
+        raise InvalidInputError(f"N must be a positive integer, got {n!r}")
+    placed = dict(fixed or {})
+    for row, col in placed.items():
+        for what, value in (("row", row), ("column", col)):
+            if type(value) is not int or not 0 <= value < n:
+                raise InvalidInputError(f"placement {row}:{col}: {what} {value!r} is off the {n}x{n} board")
+    return placed
+
+
+def render(solution: Solution) -> str:
+    """The board as text: ``Q`` for a queen, ``.`` for an empty square, one row per line."""
+    n = len(solution)
+    return "\n".join(" ".join("Q" if c == col else "." for c in range(n)) for col in solution)
+
+
+# --- Keys: one integer per solution, for compact sets and sorted arrays. -----
+
+def pack(solution: Solution, n: int) -> int:
+    """The solution as one integer, its columns read as base-n digits (row 0 most
+    significant), so that key order is lexicographic solution order.  Fits in
+    64 bits for n <= 16."""
+    key = 0
+    for col in solution:
+        key = key * n + col
+    return key
+
+
+def unpack(key: int, n: int) -> Solution:
+    """Inverse of :func:`pack`."""
+    cols = []
+    for _ in range(n):
+        key, col = divmod(key, n)
+        cols.append(col)
+    return tuple(reversed(cols))
+
+
+# --- The dihedral group D4 acting on solutions. ------------------------------
+
+def _permuted(n: int, pairs: Iterable[Placement]) -> Solution:
+    cols = [0] * n
+    for row, col in pairs:
+        cols[row] = col
+    return tuple(cols)
+
+
+def identity(s: Solution) -> Solution:
+    return tuple(s)
+
+
+def rotate90(s: Solution) -> Solution:
+    """Quarter turn clockwise: the queen at (r, c) moves to (c, n-1-r)."""
+    n = len(s)
+    return _permuted(n, ((c, n - 1 - r) for r, c in enumerate(s)))
+
+
+def rotate180(s: Solution) -> Solution:
+    """Half turn: (r, c) moves to (n-1-r, n-1-c)."""
+    n = len(s)
+    return tuple(n - 1 - c for c in reversed(s))
+
+
+def rotate270(s: Solution) -> Solution:
+    """Quarter turn anticlockwise: (r, c) moves to (n-1-c, r)."""
+    n = len(s)
+    return _permuted(n, ((n - 1 - c, r) for r, c in enumerate(s)))
+
+
+def mirror(s: Solution) -> Solution:
+    """Reflection in the vertical axis: (r, c) moves to (r, n-1-c)."""
+    n = len(s)
+    return tuple(n - 1 - c for c in s)
+
+
+def flip(s: Solution) -> Solution:
+    """Reflection in the horizontal axis: (r, c) moves to (n-1-r, c)."""
+    return tuple(reversed(s))
+
+
+def transpose(s: Solution) -> Solution:
+    """Reflection in the main diagonal: (r, c) moves to (c, r)."""
+    return _permuted(len(s), ((c, r) for r, c in enumerate(s)))
+
+
+def antitranspose(s: Solution) -> Solution:
+    """Reflection in the anti-diagonal: (r, c) moves to (n-1-c, n-1-r)."""
+    n = len(s)
+    return _permuted(n, ((n - 1 - c, n - 1 - r) for r, c in enumerate(s)))
+
+
+SYMMETRIES: dict[str, Callable[[Solution], Solution]] = {
+    "identity": identity,
+    "rotate90": rotate90,
+    "rotate180": rotate180,
+    "rotate270": rotate270,
+    "mirror": mirror,
+    "flip": flip,
+    "transpose": transpose,
+    "antitranspose": antitranspose,
+}
+
+
+def orbit(s: Solution) -> frozenset[Solution]:
+    """Every image of ``s`` under the 8 symmetries (1, 2, 4 or 8 distinct boards)."""
+    return frozenset(op(s) for op in SYMMETRIES.values())
+
+
+def canonical(s: Solution) -> Solution:
+    """The lexicographically least image of ``s``: one representative per class."""
+    return min(orbit(s))

@@ -1,0 +1,118 @@
+"""Compare engines exactly: counts, solution sets, and the published totals.
+
+Each engine's solutions are validated one by one with the independent
+validator, turned into one integer key each (see :func:`board.pack`) and kept
+in a sorted array, so that an N=14 run holds a few megabytes per engine, not
+hundreds of thousands of tuples.
+"""
+
+from __future__ import annotations
+
+import time
+from array import array
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .board import is_solution, pack, unpack
+from .engines import Engine
+from .known import TOTAL
+
+
+@dataclass
+class EngineResult:
+    engine: str
+    count: int
+    seconds: float
+    agrees: bool = True
+
+
+@dataclass
+class Row:
+    """One N: every engine's result, and what went wrong, if anything."""
+
+    n: int
+    known: int | None
+    results: list[EngineResult] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _sorted_keys(keys: Iterable[int], n: int) -> Sequence[int]:
+    ordered = sorted(keys)
+    # n**n <= 2**64 for n <= 16, so the keys fit an unsigned 64-bit array.
+    return array("Q", ordered) if n <= 16 else ordered
+
+
+def _first_difference(a: Sequence[int], b: Sequence[int]) -> tuple[int, bool] | None:
+    """A key in exactly one of two sorted sequences, with True if it is in ``a``."""
+    i = j = 0
+    while i < len(a) and j < len(b):
+        if a[i] == b[j]:
+            i += 1
+            j += 1
+        elif a[i] < b[j]:
+            return a[i], True
+        else:
+            return b[j], False
+    if i < len(a):
+        return a[i], True
+    if j < len(b):
+        return b[j], False
+    return None
+
+
+def _format(key: int, n: int) -> str:
+    return " ".join(map(str, unpack(key, n)))
+
+
+def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] | None = None) -> Row:
+    """Run every engine on n and compare them with each other and with A000170.
+
+    The first engine is the reference the others are compared with.
+    """
+    row = Row(n, TOTAL.get(n))
+    reference: tuple[str, Sequence[int]] | None = None
+    for name, engine in engines.items():
+        if progress:
+            progress(f"N={n} {name}")
+        start = time.perf_counter()
+        keys = []
+        invalid = None
+        with engine.search(n) as search:
+            for solution in search:
+                if invalid is None and not is_solution(solution, n):
+                    invalid = solution
+                keys.append(pack(solution, n))
+        seconds = time.perf_counter() - start
+        result = EngineResult(name, len(keys), seconds)
+        row.results.append(result)
+        problems = []
+        if invalid is not None:
+            problems.append(f"N={n}: engine {name} produced an invalid board: {' '.join(map(str, invalid))}")
+        ordered = _sorted_keys(keys, n)
+        del keys
+        for a, b in zip(ordered, ordered[1:]):
+            if a == b:
+                problems.append(f"N={n}: engine {name} produced {_format(a, n)} more than once")
+                break
+        if row.known is not None and len(ordered) != row.known:
+            problems.append(f"N={n}: engine {name} found {len(ordered)} solutions, the published total is {row.known}")
+        if reference is None:
+            reference = (name, ordered)
+        else:
+            ref_name, ref_keys = reference
+            diff = _first_difference(ref_keys, ordered)
+            if diff is not None:
+                key, in_ref = diff
+                where = (ref_name, name) if in_ref else (name, ref_name)
+                problems.append(
+                    f"N={n}: engine {name} disagrees with {ref_name}: "
+                    f"{_format(key, n)} is found by {where[0]} but not by {where[1]}"
+                )
+        if problems:
+            result.agrees = False
+            row.problems.extend(problems)
+    return row

@@ -1,0 +1,111 @@
+"""The one interface every engine implements."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
+
+from ..board import Solution, check_placements
+from ..errors import EngineUnavailableError, InvalidInputError
+
+
+class Engine:
+    """A way of finding N-queens solutions.
+
+    Subclasses implement :meth:`_search`, a generator that yields solutions
+    and fills a statistics dict as it goes, and may implement :meth:`_count`
+    when they can count faster than they enumerate.
+    """
+
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    requires: ClassVar[str | None] = None  # top-level module the engine imports lazily
+
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        """None when the engine can run here, else why not (found without importing)."""
+        if cls.requires and importlib.util.find_spec(cls.requires) is None:
+            return f"needs the Python package providing '{cls.requires}'"
+        return None
+
+    def search(self, n: int, fixed: Mapping[int, int] | None = None, limit: int | None = None) -> Search:
+        """All solutions of n-queens that honour ``fixed`` (row -> column), lazily.
+
+        ``limit`` stops after that many solutions.  Nothing is computed until
+        the result is iterated or counted.
+        """
+        placed = check_placements(n, fixed)
+        if limit is not None and (type(limit) is not int or limit < 1):
+            raise InvalidInputError(f"limit must be a positive integer, got {limit!r}")
+        reason = self.unavailable_reason()
+        if reason:
+            raise EngineUnavailableError(f"engine '{self.name}' is unavailable: {reason}")
+        return Search(self, n, placed, limit)
+
+    # -- for subclasses -------------------------------------------------------
+
+    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any]) -> Iterator[Solution]:
+        raise NotImplementedError
+
+    def _count(self, n: int, fixed: dict[int, int], stats: dict[str, Any]) -> int | None:
+        """A faster count than enumerating, or None to enumerate."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"<engine {self.name}>"
+
+
+class Search(Iterator[Solution]):
+    """An iterator over one engine's solutions, with the engine's statistics.
+
+    ``stats`` is filled as the search runs (nodes, branches, conflicts...,
+    whatever the engine knows).  Close it, or use it as a context manager,
+    to stop a search early and free native solver memory at once.
+    """
+
+    def __init__(self, engine: Engine, n: int, fixed: dict[int, int], limit: int | None) -> None:
+        self.engine = engine
+        self.n = n
+        self.fixed = fixed
+        self.limit = limit
+        self.stats: dict[str, Any] = {}
+        self.produced = 0
+        self._it: Iterator[Solution] | None = None
+        self._done = False
+
+    def __next__(self) -> Solution:
+        if self._done:
+            raise StopIteration
+        if self._it is None:
+            self._it = self.engine._search(self.n, self.fixed, self.limit, self.stats)
+        try:
+            solution = next(self._it)
+        except StopIteration:
+            self._done = True
+            raise
+        self.produced += 1
+        if self.limit is not None and self.produced >= self.limit:
+            self.close()
+        return solution
+
+    def count(self) -> int:
+        """How many solutions remain (all of them on a fresh search)."""
+        if self._it is None and self.limit is None:
+            fast = self.engine._count(self.n, self.fixed, self.stats)
+            if fast is not None:
+                self._done = True
+                return fast
+        return sum(1 for _ in self)
+
+    def close(self) -> None:
+        self._done = True
+        close = getattr(self._it, "close", None)
+        if close is not None:
+            close()
+
+    def __enter__(self) -> Search:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,86 @@
+"""Hand-written bitwise backtracking.
+
+Bit c of a mask stands for column c.  Three masks carry the columns and the
+two diagonal directions attacked by the queens above; ``a & -a`` takes the
+lowest free column.  Counting uses the mirror symmetry of the first row: a
+queen in column c and one in column n-1-c start mirror-image subtrees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..board import Solution
+from .base import Engine
+
+
+class BitmaskEngine(Engine):
+    name = "bitmask"
+    summary = "bitwise backtracking (pure Python), mirror-halved counting; the fastest enumerator"
+
+    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any]) -> Iterator[Solution]:
+        full = (1 << n) - 1
+        allowed = [1 << fixed[r] if r in fixed else full for r in range(n)]
+        # Per row: the masks attacked from above, the columns still to try, the bit placed.
+        cols = [0] * (n + 1)
+        left = [0] * (n + 1)
+        right = [0] * (n + 1)
+        todo = [0] * (n + 1)
+        placed = [0] * n
+        todo[0] = allowed[0]
+        nodes = 0
+        last = n - 1
+        row = 0
+        try:
+            while row >= 0:
+                free = todo[row]
+                if not free:
+                    row -= 1
+                    continue
+                bit = free & -free
+                todo[row] = free ^ bit
+                placed[row] = bit
+                nodes += 1
+                if row == last:
+                    yield tuple(b.bit_length() - 1 for b in placed)
+                    continue
+                c = cols[row] | bit
+                ld = ((left[row] | bit) << 1) & full
+                rd = (right[row] | bit) >> 1
+                row += 1
+                cols[row], left[row], right[row] = c, ld, rd
+                todo[row] = ~(c | ld | rd) & allowed[row]
+        finally:
+            stats["nodes"] = nodes
+
+    def _count(self, n: int, fixed: dict[int, int], stats: dict[str, Any]) -> int | None:
+        full = (1 << n) - 1
+        allowed = [1 << fixed[r] if r in fixed else full for r in range(n)]
+        nodes = 0
+
+        def count(row: int, c: int, ld: int, rd: int) -> int:
+            nonlocal nodes
+            if row == n:
+                return 1
+            total = 0
+            free = ~(c | ld | rd) & allowed[row]
+            nodes += free.bit_count()
+            while free:
+                bit = free & -free
+                free ^= bit
+                total += count(row + 1, c | bit, ((ld | bit) << 1) & full, (rd | bit) >> 1)
+            return total
+
+        if fixed or n == 1:
+            total = count(0, 0, 0, 0)
+        else:
+            # Mirror halving: first-row queens left of the centre count twice,
+            # the centre column (odd n) once.
+            allowed[0] = (1 << (n // 2)) - 1
+            total = 2 * count(0, 0, 0, 0)
+            if n % 2:
+                allowed[0] = 1 << (n // 2)
+                total += count(0, 0, 0, 0)
+        stats["nodes"] = nodes
+        return total

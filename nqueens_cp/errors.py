@@ -1,0 +1,15 @@
+"""The package's exceptions: one root, so callers can catch everything we raise."""
+
+from __future__ import annotations
+
+
+class NQueensError(Exception):
+    """Root of every error nqueens_cp raises on purpose."""
+
+
+class InvalidInputError(NQueensError, ValueError):
+    """The caller asked a malformed question (bad N, placement off the board...)."""
+
+
+class EngineUnavailableError(NQueensError):
+    """An engine's solver package is not installed."""
