@@ -269,14 +269,37 @@ def _cmd_engines(args: argparse.Namespace) -> int:
 
 # --- main ---------------------------------------------------------------------
 
+_MAIN_EPILOG = f"""\
+engines (--engine):
+  backtrack  textbook row-by-row search with an is-safe check: the oracle
+  bitmask    bitwise backtracking, mirror-halved counting (default: fastest,
+             exact, needs no solver package, starts instantly)
+  cpsat      OR-Tools CP-SAT, one integer per row, three AllDifferent
+  sat        CNF over N*N cells on python-sat (CaDiCaL), blocking clauses
+
+examples:
+  nqueens-cp enumerate 8                     the 92 boards, then a summary
+  nqueens-cp enumerate 12 -e cpsat -f json   JSON Lines, one solution each
+  nqueens-cp count 12 --engine sat --stats   14200, statistics on stderr
+  nqueens-cp crosscheck 1-10                 every engine, exact sets
+
+exit codes:
+  {EXIT_OK}    success (also when N has no solution, as N = 2 or 3)
+  {EXIT_FAILURE}    failure: a cross-check disagreed, a solver failed
+  {EXIT_USAGE}    usage error: bad N, unknown engine or format, ...
+  {EXIT_INTERRUPTED}  interrupted (Ctrl-C); the output so far is intact
+  {EXIT_BROKEN_PIPE}  the reader of stdout went away (e.g. | head); nothing printed
+
+Run 'nqueens-cp COMMAND --help' for a command's options."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
-        prog=PROG, allow_abbrev=False,
-        description="Model N-queens declaratively (CP-SAT, CNF on a SAT solver) and check it "
-        "against hand-written search (textbook and bitwise backtracking).",
-        epilog=f"exit codes: {EXIT_OK} success, {EXIT_FAILURE} failure (a check disagreed, a bad file), "
-        f"{EXIT_USAGE} usage error, {EXIT_INTERRUPTED} interrupted (Ctrl-C).  "
-        "Run 'nqueens-cp COMMAND --help' for each command's options.",
+        prog=PROG, allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Model N-queens declaratively (CP-SAT, CNF on a SAT solver) and check it\n"
+        "against hand-written search (textbook and bitwise backtracking).\n"
+        "A solution is the 0-based column of the queen in each row.",
+        epilog=_MAIN_EPILOG,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

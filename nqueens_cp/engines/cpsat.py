@@ -50,6 +50,9 @@ class CpSatEngine(Engine):
         # More than one worker returns duplicates and loses solutions while
         # still reporting OPTIMAL (seen with OR-Tools 9.15: 80 of 92 at N=8).
         solver.parameters.num_workers = 1
+        # Ctrl-C is Python's to handle (KeyboardInterrupt in the consumer);
+        # CP-SAT's own SIGINT handler aborts the process from a worker thread.
+        solver.parameters.catch_sigint_signal = False
         handover: queue.Queue = queue.Queue(maxsize=4)
         cancelled = threading.Event()
 

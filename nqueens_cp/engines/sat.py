@@ -50,12 +50,31 @@ class SatEngine(Engine):
         cells = n * n
         stats.update(solver=self.solver, encoding=self.encoding, variables=cnf.nvars, clauses=len(cnf.clauses))
         with Solver(name=self.solver, bootstrap_with=cnf.clauses) as solver:
+            solving = False
             try:
-                while solver.solve():
+                while True:
+                    solving = True
+                    if not _solve(solver):
+                        break
+                    solving = False
                     model = solver.get_model()
                     # Cell variable r*n+c+1 sits at model index r*n+c; one true cell per row.
                     true_cells = [i for i in range(cells) if model[i] > 0]
                     yield tuple(i % n for i in true_cells)
                     solver.add_clause([-(i + 1) for i in true_cells])
+                solving = False
             finally:
-                stats.update(solver.accum_stats())
+                # A solve cut short by Ctrl-C leaves CaDiCaL in a state where
+                # asking for statistics aborts the process: skip them then.
+                if not solving:
+                    stats.update(solver.accum_stats())
+
+
+def _solve(solver: Any) -> bool:
+    try:
+        return solver.solve()
+    except Exception as exc:
+        # python-sat turns Ctrl-C during a solve into its own error type.
+        if "keyboard interrupt" in str(exc).lower():
+            raise KeyboardInterrupt from None
+        raise

@@ -1,0 +1,182 @@
+"""The CLI through main([...]): formats, summaries, and every bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import reference
+from nqueens_cp import is_solution
+from nqueens_cp.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def parse_boards(text: str, n: int) -> list[tuple[int, ...]]:
+    boards = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("Solution "):
+            assert lines[i] == f"Solution {len(boards) + 1}:"
+            rows = lines[i + 1 : i + 1 + n]
+            assert all(len(r.split()) == n and set(r.split()) <= {"Q", "."} for r in rows)
+            assert all(r.split().count("Q") == 1 for r in rows)
+            boards.append(tuple(r.split().index("Q") for r in rows))
+            i += n + 1
+        else:
+            i += 1
+    return boards
+
+
+def test_enumerate_8_prints_92_numbered_boards_and_a_summary(capsys) -> None:
+    code, out, err = run(capsys, "enumerate", "8")
+    assert code == 0 and err == ""
+    boards = parse_boards(out, 8)
+    assert len(boards) == 92 and set(boards) == reference(8)
+    assert all(is_solution(b, 8) for b in boards)
+    assert out.splitlines()[-1].startswith("92 solutions for N=8 (engine bitmask")
+
+
+@pytest.mark.parametrize("engine", ["backtrack", "bitmask", "cpsat", "sat"])
+def test_enumerate_line_format_every_engine(capsys, engine: str) -> None:
+    code, out, err = run(capsys, "enumerate", "6", "--engine", engine, "--format", "line")
+    assert code == 0
+    sols = {tuple(map(int, line.split())) for line in out.splitlines()}
+    assert sols == reference(6) and len(out.splitlines()) == 4
+    assert f"4 solutions for N=6 (engine {engine}" in err
+
+
+def test_enumerate_json_lines(capsys) -> None:
+    code, out, err = run(capsys, "enumerate", "8", "--format", "json")
+    assert code == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    assert len(records) == 92
+    assert records[0] == {"n": 8, "index": 1, "solution": [0, 4, 7, 5, 2, 6, 1, 3]}
+    assert [r["index"] for r in records] == list(range(1, 93))
+    assert {tuple(r["solution"]) for r in records} == reference(8)
+    assert "92 solutions" in err and "92 solutions" not in out
+
+
+def test_enumerate_limit(capsys) -> None:
+    code, out, err = run(capsys, "enumerate", "10", "--limit", "3", "--format", "line", "--engine", "sat")
+    assert code == 0 and len(out.splitlines()) == 3
+    assert "stopped at --limit 3" in err
+
+
+def test_enumerate_stats_on_stderr(capsys) -> None:
+    code, out, err = run(capsys, "enumerate", "5", "--format", "line", "--stats")
+    assert code == 0 and "stats: nodes=53" in err and "stats" not in out
+
+
+@pytest.mark.parametrize("n", ["2", "3"])
+def test_no_solutions_is_still_success(capsys, n: str) -> None:
+    code, out, _ = run(capsys, "enumerate", n)
+    assert code == 0 and out == f"0 solutions for N={n} (engine bitmask, {out.split(', ')[1]}"
+    code, out, _ = run(capsys, "count", n)
+    assert code == 0 and out == "0\n"
+
+
+@pytest.mark.parametrize("engine", ["backtrack", "bitmask", "cpsat", "sat"])
+def test_count_last_line_is_a_bare_integer(capsys, engine: str) -> None:
+    code, out, _ = run(capsys, "count", "9", "--engine", engine)
+    assert code == 0 and out.splitlines()[-1] == "352"
+
+
+def test_count_with_sat_solver_option(capsys) -> None:
+    code, out, err = run(capsys, "count", "7", "--engine", "sat", "--solver", "minisat22", "--stats")
+    assert code == 0 and out == "40\n" and "solver=minisat22" in err
+
+
+def test_engines_lists_all_four(capsys) -> None:
+    code, out, _ = run(capsys, "engines")
+    assert code == 0
+    names = [line.split()[0] for line in out.splitlines()]
+    assert names == ["backtrack", "bitmask", "cpsat", "sat"]
+    assert "[default]" in out.splitlines()[1]
+
+
+def test_crosscheck_table(capsys) -> None:
+    code, out, err = run(capsys, "crosscheck", "1-6", "8")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["N", "known", "backtrack", "bitmask", "cpsat", "sat"]
+    rows = [line.split() for line in lines[2:]]
+    assert [int(r[0]) for r in rows] == [1, 2, 3, 4, 5, 6, 8]
+    for r in rows:
+        assert r[1] == r[2] == r[5] == r[8] == r[11]  # known == each engine's count
+        assert r[4] == r[7] == r[10] == r[13] == "yes"
+    assert "agree" in err
+
+
+def test_crosscheck_engine_subset(capsys) -> None:
+    code, out, _ = run(capsys, "crosscheck", "5", "--engines", "bitmask,backtrack")
+    assert code == 0 and out.splitlines()[0].split() == ["N", "known", "bitmask", "backtrack"]
+
+
+def test_help_is_complete(capsys) -> None:
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    for word in ("enumerate", "count", "crosscheck", "engines", "exit codes"):
+        assert word in out
+    code, out, _ = run(capsys, "enumerate", "--help")
+    assert code == 0
+    out = " ".join(out.split())  # undo argparse's line wrapping
+    for word in ("--engine", "--limit", "--format", "board", "line", "json", "default: bitmask"):
+        assert word in out
+
+
+def test_help_does_not_import_solver_packages() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from nqueens_cp.cli import main\n"
+        "import contextlib, io\n"
+        "with contextlib.redirect_stdout(io.StringIO()): main(['enumerate', '--help'])\n"
+        "with contextlib.redirect_stdout(io.StringIO()): main(['enumerate', '8', '--engine', 'bitmask'])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('ortools', 'pysat')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+BAD_INPUT = [
+    (["enumerate", "0"], "argument N: must be a positive integer, got '0'"),
+    (["enumerate", "-3"], "argument N: must be a positive integer, got '-3'"),
+    (["enumerate", "abc"], "argument N: must be a positive integer, got 'abc'"),
+    (["enumerate", "8.5"], "argument N: must be a positive integer, got '8.5'"),
+    (["enumerate", "1e3"], "argument N: must be a positive integer, got '1e3'"),
+    (["count", "0"], "argument N: must be a positive integer, got '0'"),
+    (["enumerate"], "the following arguments are required: N"),
+    (["count"], "the following arguments are required: N"),
+    (["enumerate", "8", "--engine", "nope"], "invalid choice: 'nope' (choose from 'backtrack', 'bitmask', 'cpsat', 'sat')"),
+    (["count", "8", "--engine", "nope"], "invalid choice: 'nope' (choose from 'backtrack', 'bitmask', 'cpsat', 'sat')"),
+    (["enumerate", "8", "--format", "xml"], "invalid choice: 'xml' (choose from 'board', 'line', 'json')"),
+    (["enumerate", "8", "--limit", "0"], "argument --limit/-k: must be a positive integer, got '0'"),
+    (["enumerate", "8", "--limit", "-1"], "argument --limit/-k: must be a positive integer, got '-1'"),
+    (["frobnicate", "8"], "argument COMMAND: invalid choice: 'frobnicate'"),
+    ([], "the following arguments are required: COMMAND"),
+    (["crosscheck", "10-1"], "range '10-1' runs backwards; write 1-10"),
+    (["crosscheck", "0-3"], "must be a positive integer, got '0'"),
+    (["crosscheck"], "the following arguments are required: SPEC"),
+    (["crosscheck", "4", "--engines", "bitmask,nope"], "unknown engine 'nope' (choose from backtrack, bitmask, cpsat, sat)"),
+    (["count", "8", "--solver", "minisat22"], "--solver applies only to the sat engine"),
+    (["count", "8", "--engine", "sat", "--solver", "kissat404"], "invalid choice: 'kissat404'"),
+    (["enumerate", "65"], "boards wider than 64 are unreadable; use --format line or json"),
+]
+
+
+@pytest.mark.parametrize("argv, message", BAD_INPUT, ids=[" ".join(a) or "<none>" for a, _ in BAD_INPUT])
+def test_bad_input_is_one_line_and_exit_2(capsys, argv: list[str], message: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.endswith("\n"), err
+    assert message in err
+    assert "Traceback" not in err

@@ -1,0 +1,45 @@
+"""The README is true: its commands are CI's, its Python examples run."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+
+
+def fenced_after(marker: str) -> str:
+    match = re.search(rf"<!-- {marker} -->\s*```sh\n(.*?)\n```", README, re.S)
+    assert match, f"README has no fenced command after <!-- {marker} -->"
+    return match.group(1).strip()
+
+
+def test_ci_runs_exactly_the_readme_commands() -> None:
+    ci = (ROOT / ".ci" / "run").read_text()
+    install, test = fenced_after("install"), fenced_after("test")
+    assert "python -m nqueens_cp enumerate 8" in install
+    assert "pytest" in test
+    ci_lines = [line.strip() for line in ci.splitlines()]
+    assert install in ci_lines and test in ci_lines
+    assert ci_lines.index(install) < ci_lines.index(test)
+    assert "set -euo pipefail" in ci
+
+
+def test_readme_python_examples_run() -> None:
+    blocks = re.findall(r"```python\n(.*?)```", README, re.S)
+    assert blocks
+    out = io.StringIO()
+    namespace: dict = {}
+    with contextlib.redirect_stdout(out):
+        for block in blocks:  # later blocks build on earlier ones, as a reader would
+            exec(compile(block, "README.md", "exec"), namespace)
+    text = out.getvalue()
+    assert "724 4" in text
+    assert text.count("True") == 3
+
+
+def test_models_readme_exists() -> None:
+    assert (ROOT / "models" / "README.md").is_file()
