@@ -13,11 +13,12 @@ import os
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NoReturn, TextIO
 
 from . import __version__
 from .board import render
+from .encodings import DEFAULT_ENCODING, ENCODINGS
 from .engines import DEFAULT_ENGINE, ENGINE_NAMES, availability, engine_class, get_engine
 from .errors import EngineUnavailableError, InvalidInputError, NQueensError
 
@@ -67,24 +68,30 @@ def _add_engine_options(p: argparse.ArgumentParser) -> None:
         help=f"one of {', '.join(ENGINE_NAMES)} (default: {DEFAULT_ENGINE}, the fastest "
         "exact enumerator, which needs no solver package)",
     )
-    _add_solver_option(p)
+    _add_sat_options(p)
 
 
-def _add_solver_option(p: argparse.ArgumentParser) -> None:
+def _add_encoding_option(p: argparse.ArgumentParser, help_: str) -> None:
+    p.add_argument("--encoding", choices=tuple(ENCODINGS), metavar="NAME",
+                   help=f"{help_}: one of {', '.join(ENCODINGS)} (default: {DEFAULT_ENCODING})")
+
+
+def _add_sat_options(p: argparse.ArgumentParser) -> None:
     from .engines.sat import DEFAULT_SOLVER, SOLVERS
 
     p.add_argument(
         "--solver", choices=SOLVERS, metavar="NAME",
         help=f"python-sat solver for the sat engine (default: {DEFAULT_SOLVER}); one of {', '.join(SOLVERS)}",
     )
+    _add_encoding_option(p, "at-most-one encoding of the sat engine's CNF")
 
 
 def _engine_options(args: argparse.Namespace, engine: str) -> dict[str, Any]:
-    if args.solver is None:
-        return {}
-    if engine != "sat":
-        raise InvalidInputError("--solver applies only to the sat engine")
-    return {"solver": args.solver}
+    """The sat engine's --solver and --encoding; an error for any other engine."""
+    given = {key: getattr(args, key) for key in ("solver", "encoding") if getattr(args, key) is not None}
+    if given and engine != "sat":
+        raise InvalidInputError(f"--{next(iter(given))} applies only to the sat engine")
+    return given
 
 
 def _say(message: str) -> None:
@@ -99,6 +106,28 @@ def _write_solution(out: TextIO, fmt: str, n: int, index: int, solution: tuple[i
         out.write(" ".join(map(str, solution)) + "\n")
     else:
         out.write(json.dumps({"n": n, "index": index, "solution": list(solution)}) + "\n")
+
+
+def _emit(solutions: Iterable[tuple[int, ...]], fmt: str, n: int) -> int:
+    """Write solutions to stdout in a format; returns how many."""
+    count = 0
+    for count, solution in enumerate(solutions, 1):
+        _write_solution(sys.stdout, fmt, n, count, solution)
+    return count
+
+
+def _summarize(fmt: str, summary: str) -> None:
+    """The board format is for people: its summary ends stdout.  The others are
+    data: their summary goes to stderr."""
+    if fmt == "board":
+        sys.stdout.write(summary + "\n")
+    else:
+        sys.stdout.flush()
+        _say(summary)
+
+
+def _solutions(count: int) -> str:
+    return f"{count} solution" + ("" if count == 1 else "s")
 
 
 def _format_stats(stats: dict[str, Any]) -> str:
@@ -132,24 +161,12 @@ def _cmd_enumerate(args: argparse.Namespace) -> int:
     if args.format == "board" and args.n > BOARD_MAX_N:
         raise InvalidInputError(f"boards wider than {BOARD_MAX_N} are unreadable; use --format line or json")
     engine = get_engine(args.engine, **_engine_options(args, args.engine))
-    out = sys.stdout
     start = time.perf_counter()
-    count = 0
-    search = engine.search(args.n, limit=args.limit)
-    try:
-        for count, solution in enumerate(search, 1):
-            _write_solution(out, args.format, args.n, count, solution)
-    finally:
-        search.close()
+    with engine.search(args.n, limit=args.limit) as search:
+        count = _emit(search, args.format, args.n)
     seconds = time.perf_counter() - start
-    noun = "solution" if count == 1 else "solutions"
     stopped = f", stopped at --limit {args.limit}" if args.limit is not None and count >= args.limit else ""
-    summary = f"{count} {noun} for N={args.n} (engine {args.engine}, {seconds:.2f} s{stopped})"
-    if args.format == "board":
-        out.write(summary + "\n")
-    else:
-        out.flush()
-        _say(summary)
+    _summarize(args.format, f"{_solutions(count)} for N={args.n} (engine {args.engine}, {seconds:.2f} s{stopped})")
     if args.stats:
         _say(_format_stats(search.stats))
     return EXIT_OK
@@ -190,7 +207,7 @@ def _add_crosscheck(sub: Any) -> None:
     p.add_argument("specs", nargs="+", type=board_sizes, metavar="SPEC", help="N, or a range such as 1-10")
     p.add_argument("--engines", type=_engine_list, metavar="E1,E2,...",
                    help="engines to compare, in order (default: every available engine)")
-    _add_solver_option(p)
+    _add_sat_options(p)
     p.set_defaults(handler=_cmd_crosscheck)
 
 
@@ -219,9 +236,10 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
         for name, reason in availability().items():
             if reason:
                 _say(f"skipping engine {name}: {reason}")
-    if args.solver is not None and "sat" not in names:
-        raise InvalidInputError("--solver applies only to the sat engine")
-    engines = {name: get_engine(name, **_engine_options(args, name) if name == "sat" else {}) for name in names}
+    sat_options = _engine_options(args, "sat")
+    if sat_options and "sat" not in names:
+        _engine_options(args, names[0])  # raises: the options have no engine to go to
+    engines = {name: get_engine(name, **(sat_options if name == "sat" else {})) for name in names}
     progress = _progress if sys.stderr.isatty() else None
 
     def cell(count: object, seconds: object, agree: object) -> str:
@@ -249,6 +267,128 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
 def _progress(text: str) -> None:
     sys.stderr.write(f"\r\033[K{text}")
     sys.stderr.flush()
+
+
+# --- dimacs -------------------------------------------------------------------------
+
+def _add_dimacs(sub: Any) -> None:
+    p = sub.add_parser(
+        "dimacs", help="write N-queens as DIMACS CNF for any SAT solver",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Write N-queens as standard DIMACS CNF over N*N cell variables (plus the\n"
+        "encoding's auxiliary variables).  The header maps cells to variables:\n\n"
+        "  c nqueens n=<N> encoding=<NAME>\n"
+        "  c q <row> <col> <var>          one line per cell, 0-based\n"
+        "  c p show <var> ... 0           the cell variables, for projected model counters\n"
+        "  p cnf <variables> <clauses>\n\n"
+        "The same arguments always give a byte-identical file.",
+        epilog="examples:\n"
+        "  nqueens-cp dimacs 8 -o q8.cnf && clasp -n 0 q8.cnf > q8.out; nqueens-cp decode q8.cnf q8.out\n"
+        "  nqueens-cp dimacs 12 --encoding ladder | picosat",
+    )
+    p.add_argument("n", type=positive_int, metavar="N", help="board size, a positive integer")
+    _add_encoding_option(p, "how at-most-one is encoded")
+    p.add_argument("-o", "--output", metavar="FILE", default="-",
+                   help="write here, atomically (a temporary file, then a rename); '-' or absent: stdout")
+    p.set_defaults(handler=_cmd_dimacs)
+
+
+def _cmd_dimacs(args: argparse.Namespace) -> int:
+    from .cnf import encode
+    from .dimacs import dimacs_text
+    from .files import atomic_write_text
+
+    cnf = encode(args.n, args.encoding or DEFAULT_ENCODING)
+    text = dimacs_text(cnf)
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        atomic_write_text(args.output, text)
+        _say(f"wrote {args.output}: N={args.n}, encoding {cnf.encoding}, {cnf.nvars} variables, {len(cnf.clauses)} clauses")
+    return EXIT_OK
+
+
+# --- decode -------------------------------------------------------------------------
+
+def _add_decode(sub: Any) -> None:
+    p = sub.add_parser(
+        "decode", help="turn a SAT solver's answer on our CNF back into boards",
+        description="Read the cell map from CNF_FILE's comments and print the board of every model in "
+        "SOLVER_OUTPUT, each validated.  Understands the SAT-competition form ('s SATISFIABLE' and 'v ... 0' "
+        "lines; several models as 'clasp -n 0' or 'picosat --all' print them) and MiniSat's result file "
+        "('SAT' then a line of literals).  Exit 1 for an UNSAT answer, a missing or malformed file, an answer "
+        "over other variables, or a model that is not a valid placement.",
+        epilog="Example: clasp -n 0 q8.cnf | nqueens-cp decode q8.cnf - --format line",
+    )
+    p.add_argument("cnf", metavar="CNF_FILE", help="a CNF written by 'nqueens-cp dimacs'")
+    p.add_argument("answer", metavar="SOLVER_OUTPUT", help="the solver's output; '-' for stdin")
+    p.add_argument("--format", "-f", default="board", choices=FORMATS, metavar="FORMAT",
+                   help="board (default), line or json")
+    p.set_defaults(handler=_cmd_decode)
+
+
+def _read_text(path: str) -> str:
+    from .dimacs import DimacsError
+
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError as error:
+        raise DimacsError(f"cannot read {path}: {error.strerror or error}") from None
+
+
+def _cmd_decode(args: argparse.Namespace) -> int:
+    from .dimacs import decode_model, read_answer, read_cnf
+
+    header = read_cnf(_read_text(args.cnf), args.cnf)
+    answer_name = "stdin" if args.answer == "-" else args.answer
+    models = read_answer(_read_text(args.answer), answer_name)
+    if args.format == "board" and header.n > BOARD_MAX_N:
+        raise InvalidInputError(f"boards wider than {BOARD_MAX_N} are unreadable; use --format line or json")
+    solutions = [decode_model(model, header, answer_name) for model in models]  # all checked before printing
+    duplicates = len(solutions) - len(set(solutions))
+    count = _emit(solutions, args.format, header.n)
+    note = f", {duplicates} repeated" if duplicates else ""
+    _summarize(args.format, f"{_solutions(count)} decoded for N={header.n} (encoding {header.encoding}), all valid{note}")
+    return EXIT_OK
+
+
+# --- encodings ------------------------------------------------------------------------
+
+def _add_encodings(sub: Any) -> None:
+    p = sub.add_parser(
+        "encodings", help="compare the at-most-one encodings on one N",
+        description="One row per at-most-one encoding of the CNF: variables, clauses, literals, and the "
+        "time for the sat engine to enumerate every solution of N (its count is checked).",
+    )
+    p.add_argument("n", type=positive_int, metavar="N", help="board size, a positive integer")
+    from .engines.sat import DEFAULT_SOLVER, SOLVERS
+
+    p.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER, metavar="NAME",
+                   help=f"python-sat solver (default: {DEFAULT_SOLVER})")
+    p.set_defaults(handler=_cmd_encodings)
+
+
+def _cmd_encodings(args: argparse.Namespace) -> int:
+    from .cnf import encode
+    from .known import TOTAL
+
+    print(f"{'encoding':<11} {'variables':>9} {'clauses':>9} {'literals':>9} {'solutions':>10} {'time':>8}", flush=True)
+    counts = set()
+    for name in ENCODINGS:
+        cnf = encode(args.n, name)
+        literals = sum(len(clause) for clause in cnf.clauses)
+        start = time.perf_counter()
+        count = get_engine("sat", solver=args.solver, encoding=name).search(args.n).count()
+        seconds = time.perf_counter() - start
+        counts.add(count)
+        print(f"{name:<11} {cnf.nvars:>9} {len(cnf.clauses):>9} {literals:>9} {count:>10} {seconds:>7.2f}s", flush=True)
+    expected = TOTAL.get(args.n)
+    if len(counts) > 1 or (expected is not None and counts != {expected}):
+        raise NQueensError(f"encodings disagree on N={args.n}: counts {sorted(counts)}, published {expected}")
+    return EXIT_OK
 
 
 # --- engines ------------------------------------------------------------------
@@ -282,10 +422,14 @@ examples:
   nqueens-cp enumerate 12 -e cpsat -f json   JSON Lines, one solution each
   nqueens-cp count 12 --engine sat --stats   14200, statistics on stderr
   nqueens-cp crosscheck 1-10                 every engine, exact sets
+  nqueens-cp dimacs 8 -o q8.cnf              DIMACS CNF for any SAT solver
+  clasp -n 0 q8.cnf | nqueens-cp decode q8.cnf -   the solver's models as boards
+  nqueens-cp encodings 9                     at-most-one encodings compared
 
 exit codes:
   {EXIT_OK}    success (also when N has no solution, as N = 2 or 3)
-  {EXIT_FAILURE}    failure: a cross-check disagreed, a solver failed
+  {EXIT_FAILURE}    failure: a cross-check disagreed, a solver failed, a file is
+       missing, malformed or unwritable, an answer is UNSAT or invalid
   {EXIT_USAGE}    usage error: bad N, unknown engine or format, ...
   {EXIT_INTERRUPTED}  interrupted (Ctrl-C); the output so far is intact
   {EXIT_BROKEN_PIPE}  the reader of stdout went away (e.g. | head); nothing printed
@@ -306,6 +450,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_enumerate(sub)
     _add_count(sub)
     _add_crosscheck(sub)
+    _add_dimacs(sub)
+    _add_decode(sub)
+    _add_encodings(sub)
     _add_engines(sub)
     return parser
 

@@ -1,0 +1,60 @@
+"""Side-by-side timing: run commands alternately in one session, report medians and ratios.
+
+Speed is measured here, never asserted in tests: on a shared 2-core machine
+only ratios measured in the same run mean anything.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+
+
+@dataclass
+class Side:
+    """One contender: a command, and a check that its output is right."""
+
+    name: str
+    command: Sequence[str]
+    check: Callable[[str], bool]
+    times: list[float] = field(default_factory=list)
+
+    def run(self) -> None:
+        start = time.perf_counter()
+        result = subprocess.run(list(self.command), capture_output=True, text=True, cwd=ROOT)
+        self.times.append(time.perf_counter() - start)
+        if not self.check(result.stdout):
+            raise SystemExit(f"{self.name}: wrong output (exit {result.returncode}):\n{result.stdout[-500:]}{result.stderr[-500:]}")
+
+
+def nqueens(*args: str) -> list[str]:
+    return [PYTHON, "-m", "nqueens_cp", *args]
+
+
+def alternate(sides: Sequence[Side], repeat: int) -> None:
+    """Run every side once per round, ``repeat`` rounds, alternating the order."""
+    for round_ in range(repeat):
+        for side in (sides if round_ % 2 == 0 else reversed(sides)):
+            side.run()
+            print(f"  round {round_ + 1}: {side.name:<28} {side.times[-1]:8.3f} s", file=sys.stderr, flush=True)
+
+
+def report(title: str, sides: Sequence[Side], reference: Side) -> None:
+    print(f"\n{title}")
+    ref = statistics.median(reference.times)
+    for side in sides:
+        med = statistics.median(side.times)
+        print(f"  {side.name:<30} median {med:8.3f} s  (min {min(side.times):.3f}, max {max(side.times):.3f}, "
+              f"n={len(side.times)})  ratio to {reference.name}: {med / ref:5.2f}x")
+
+
+def last_line_is(value: int) -> Callable[[str], bool]:
+    return lambda out: out.strip().splitlines()[-1:] == [str(value)]

@@ -1,0 +1,51 @@
+"""Writing files atomically: a temporary file in the same directory, then a rename.
+
+An interrupted or failed write never leaves a truncated file behind, and a
+reader never sees a half-written one.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import suppress
+from collections.abc import Callable
+from pathlib import Path
+
+from .errors import NQueensError
+
+
+def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
+    """Call ``write(temporary_path)``, then move the result onto ``path``."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    try:
+        # The temporary name keeps the target's extension: some writers
+        # (OR-Tools' model export) choose the format by it.
+        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=f".tmp{target.suffix}", dir=directory)
+    except OSError as error:
+        raise NQueensError(f"cannot write {target}: {error.strerror or error}") from None
+    try:
+        os.close(fd)
+        write(temporary)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp makes 0600; give what open() would
+        with open(temporary, "rb+") as handle:
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    except BaseException as error:
+        with suppress(OSError):
+            os.unlink(temporary)
+        if isinstance(error, OSError):
+            raise NQueensError(f"cannot write {target}: {error.strerror or error}") from None
+        raise
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    def write(temporary: str) -> None:
+        with open(temporary, "w", encoding="ascii", newline="\n") as handle:
+            handle.write(text)
+
+    atomic_write(path, write)
+

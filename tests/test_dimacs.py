@@ -1,0 +1,287 @@
+"""DIMACS out and back in: the header contract, determinism, decoding, every bad case."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import reference
+from nqueens_cp.cli import main
+from nqueens_cp.cnf import encode
+from nqueens_cp.dimacs import DimacsError, decode_model, dimacs_text, read_answer, read_cnf
+from nqueens_cp.encodings import ENCODINGS
+from nqueens_cp.files import atomic_write
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def answer_for(solution: tuple[int, ...], nvars: int, form: str = "competition") -> str:
+    n = len(solution)
+    true = {r * n + c + 1 for r, c in enumerate(solution)}
+    lits = " ".join(str(v if v in true else -v) for v in range(1, nvars + 1))
+    return f"SAT\n{lits} 0\n" if form == "minisat" else f"s SATISFIABLE\nv {lits} 0\n"
+
+
+# --- out ---------------------------------------------------------------------------
+
+def test_header_contract(capsys) -> None:
+    code, out, _ = run(capsys, "dimacs", "3")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "c nqueens n=3 encoding=pairwise"
+    cells = [line for line in lines if line.startswith("c q ")]
+    assert cells == [f"c q {r} {c} {3 * r + c + 1}" for r in range(3) for c in range(3)]
+    assert "c p show 1 2 3 4 5 6 7 8 9 0" in lines
+    p = next(i for i, line in enumerate(lines) if line.startswith("p "))
+    assert all(line.startswith("c ") for line in lines[:p])
+    assert lines[p] == f"p cnf 9 {len(lines) - p - 1}"
+    assert all(line.endswith(" 0") for line in lines[p + 1 :])
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_same_command_gives_byte_identical_files(tmp_path: Path, capsys, encoding: str) -> None:
+    for name in ("a.cnf", "b.cnf"):
+        assert run(capsys, "dimacs", "7", "--encoding", encoding, "-o", tmp_path / name)[0] == 0
+    assert (tmp_path / "a.cnf").read_bytes() == (tmp_path / "b.cnf").read_bytes()
+    code, out, _ = run(capsys, "dimacs", "7", "--encoding", encoding, "-o", "-")
+    assert out.encode() == (tmp_path / "a.cnf").read_bytes()
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_pysat_and_our_reader_read_the_file_back(encoding: str) -> None:
+    pytest.importorskip("pysat", reason="python-sat is not installed")
+    from pysat.formula import CNF as PySatCNF
+
+    cnf = encode(6, encoding)
+    text = dimacs_text(cnf)
+    theirs = PySatCNF(from_string=text)
+    assert theirs.nv == cnf.nvars and theirs.clauses == cnf.clauses
+    ours = read_cnf(text, clauses=True)
+    assert (ours.n, ours.encoding, ours.nvars, ours.clauses) == (6, encoding, cnf.nvars, cnf.clauses)
+    assert ours.show == list(range(1, 37))
+    assert ours.cells == {6 * r + c + 1: (r, c) for r in range(6) for c in range(6)}
+
+
+def test_unwritable_path_is_one_line_and_exit_1(tmp_path: Path, capsys) -> None:
+    code, out, err = run(capsys, "dimacs", "8", "-o", tmp_path / "missing-dir" / "q.cnf")
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and "cannot write" in err and "No such file or directory" in err
+    if os.geteuid() != 0:  # root may write anywhere
+        (tmp_path / "ro").mkdir(mode=0o500)
+        code, _, err = run(capsys, "dimacs", "8", "-o", tmp_path / "ro" / "q.cnf")
+        assert code == 1 and "Permission denied" in err
+
+
+def test_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
+    target = tmp_path / "q.cnf"
+    target.write_text("old contents\n")
+
+    def interrupted(temporary: str) -> None:
+        Path(temporary).write_text("half a fi")
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write(target, interrupted)
+    assert target.read_text() == "old contents\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["q.cnf"]
+
+
+def test_written_file_has_normal_permissions(tmp_path: Path, capsys) -> None:
+    run(capsys, "dimacs", "4", "-o", tmp_path / "q.cnf")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (tmp_path / "q.cnf").stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+# --- back in ---------------------------------------------------------------------------
+
+@pytest.fixture
+def q8(tmp_path: Path) -> Path:
+    path = tmp_path / "q8.cnf"
+    path.write_text(dimacs_text(encode(8, "ladder")))
+    return path
+
+
+def test_decode_competition_and_minisat_forms(q8: Path, tmp_path: Path, capsys) -> None:
+    nvars = encode(8, "ladder").nvars
+    solution = (0, 4, 7, 5, 2, 6, 1, 3)
+    for form in ("competition", "minisat"):
+        (tmp_path / "a.out").write_text(answer_for(solution, nvars, form))
+        code, out, err = run(capsys, "decode", q8, tmp_path / "a.out", "--format", "line")
+        assert (code, out) == (0, "0 4 7 5 2 6 1 3\n")
+        assert "1 solution decoded for N=8 (encoding ladder), all valid" in err
+
+
+def test_decode_several_models_wrapped_over_lines(q8: Path, tmp_path: Path, capsys) -> None:
+    n, nvars = 8, encode(8, "ladder").nvars
+    sols = sorted(reference(8))[:3]
+    text = "c clasp-like\n"
+    for i, s in enumerate(sols, 1):
+        true = {r * n + c + 1 for r, c in enumerate(s)}
+        lits = [str(v if v in true else -v) for v in range(1, nvars + 1)]
+        text += f"c Answer: {i}\n" + "".join(f"v {' '.join(lits[j:j + 10])}\n" for j in range(0, len(lits), 10)) + "v 0\n"
+    text += "s SATISFIABLE\n"
+    (tmp_path / "all.out").write_text(text)
+    code, out, _ = run(capsys, "decode", q8, tmp_path / "all.out", "--format", "json")
+    assert code == 0
+    import json
+
+    assert [tuple(json.loads(line)["solution"]) for line in out.splitlines()] == sols
+
+
+def test_decode_reads_stdin(q8: Path, capsys, monkeypatch) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(answer_for((1, 3, 5, 7, 2, 0, 6, 4), encode(8, "ladder").nvars)))
+    code, out, _ = run(capsys, "decode", q8, "-")
+    assert code == 0 and out.startswith("Solution 1:\n. Q . . . . . .\n")
+    assert out.splitlines()[-1].startswith("1 solution decoded")
+
+
+BAD_ANSWERS = [
+    ("s UNSATISFIABLE\n", "line 1: the solver says UNSATISFIABLE"),
+    ("c picosat --all\ns SOLUTIONS 0\n", "line 2: the solver says UNSATISFIABLE"),
+    ("UNSAT\n", "line 1: the solver says UNSATISFIABLE"),
+    ("", "is empty"),
+    ("s SATISFIABLE\nv 1 2 x 0\n", "line 2: 'x' is not a literal"),
+    ("s SATISFIABLE\nv 1 -2 3\n", "line 2: model is not terminated by 0"),
+    ("hello world\n", "line 1: expected a 'c', 's' or 'v' line, got 'hello world'"),
+    ("s MAYBE\n", "line 1: unknown status line 's MAYBE'"),
+    ("s UNKNOWN\n", "line 1: the solver gave up"),
+    ("s SATISFIABLE\n", "no model found"),
+    ("SAT\n", "expected one line of literals ending in 0 after SAT"),
+    ("s SATISFIABLE\nv 1 -1 0\n", "line 2: variable 1 is both true and false"),
+    ("s SATISFIABLE\nv 1 2 0\n", "line 2: the model leaves cell variable 3 (0 2) unassigned"),
+]
+
+
+@pytest.mark.parametrize("answer, message", BAD_ANSWERS)
+def test_bad_answers_are_one_line_exit_1(q8: Path, tmp_path: Path, capsys, answer: str, message: str) -> None:
+    (tmp_path / "bad.out").write_text(answer)
+    code, out, err = run(capsys, "decode", q8, tmp_path / "bad.out")
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and message in err and "Traceback" not in err
+
+
+def test_answer_over_other_variables(q8: Path, tmp_path: Path, capsys) -> None:
+    nvars = encode(8, "ladder").nvars
+    (tmp_path / "a.out").write_text(answer_for((0, 4, 7, 5, 2, 6, 1, 3), nvars).replace(" 0\n", f" {nvars + 5} 0\n"))
+    code, _, err = run(capsys, "decode", q8, tmp_path / "a.out")
+    assert code == 1
+    assert f"line 2: literal {nvars + 5} is over variable {nvars + 5}, but the CNF has only {nvars} variables" in err
+
+
+@pytest.mark.parametrize(
+    "solution, message",
+    [((0, 1, 7, 5, 2, 6, 1, 3), "queens at 0:0 and 1:1 attack each other"),
+     ((0, 4, 7, 5, 2, 6, 1, 1), "queens at 6:1 and 7:1 attack each other")],
+)
+def test_model_that_is_not_a_valid_placement(q8: Path, tmp_path: Path, capsys, solution, message: str) -> None:
+    (tmp_path / "a.out").write_text(answer_for(solution, encode(8, "ladder").nvars))
+    code, _, err = run(capsys, "decode", q8, tmp_path / "a.out")
+    assert code == 1 and "line 2: not a valid placement: " + message in err
+
+
+def test_model_with_an_empty_row(q8: Path, tmp_path: Path, capsys) -> None:
+    text = answer_for((0, 4, 7, 5, 2, 6, 1, 3), encode(8, "ladder").nvars).replace(" 1 ", " -1 ", 1)
+    (tmp_path / "a.out").write_text(text.replace("v 1 ", "v -1 "))
+    code, _, err = run(capsys, "decode", q8, tmp_path / "a.out")
+    assert code == 1 and "not a valid placement: row 0 has no queen" in err
+
+
+def test_missing_files(q8: Path, tmp_path: Path, capsys) -> None:
+    code, _, err = run(capsys, "decode", tmp_path / "nope.cnf", tmp_path / "nope.out")
+    assert code == 1 and "cannot read" in err and "nope.cnf: No such file or directory" in err
+    code, _, err = run(capsys, "decode", q8, tmp_path / "nope.out")
+    assert code == 1 and "nope.out: No such file or directory" in err
+
+
+BAD_CNFS = [
+    ("p cnf 4 0\n", "is not an nqueens_cp CNF"),
+    ("c nqueens n=2 encoding=pairwise\nc q 0 0 1\np cnf 4 0\n", "maps 1 cells, a 2x2 board has 4"),
+    ("c nqueens n=1 encoding=pairwise\nc q 0 0 1\n", "no 'p cnf <variables> <clauses>' line"),
+    ("c nqueens n=1 encoding=pairwise\nc q 0 0 1\np cnf one 1\n", "line 3: malformed problem line"),
+    ("c nqueens n=1 encoding=pairwise\nc q 0 3 1\np cnf 1 1\n", "line 2: cell 0 3 is off the 1x1 board"),
+    ("c nqueens n=2 encoding=pairwise\nc q 0 0 1\nc q 0 0 2\n", "line 3: cell 0 0 or variable 2 mapped twice"),
+    ("c q 0 0 1\n", "line 1: cell line before the 'c nqueens"),
+    ("c nqueens n=1 encoding=x\nc q 0 0 9\np cnf 1 1\n1 0\n", "cell variable 9 exceeds the declared 1 variables"),
+    ("c nqueens n=1 encoding=x\nc p show 1\nc q 0 0 1\np cnf 1 1\n", "line 2: malformed projection line"),
+    ("c nqueens n=1 encoding=pairwise\n1 0\n", "line 2: expected a comment or 'p cnf' line"),
+]
+
+
+@pytest.mark.parametrize("cnf, message", BAD_CNFS)
+def test_malformed_cnf(tmp_path: Path, capsys, cnf: str, message: str) -> None:
+    (tmp_path / "bad.cnf").write_text(cnf)
+    (tmp_path / "a.out").write_text("s SATISFIABLE\nv 1 0\n")
+    code, out, err = run(capsys, "decode", tmp_path / "bad.cnf", tmp_path / "a.out")
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and message in err
+
+
+def test_decode_usage_errors(capsys) -> None:
+    code, _, err = run(capsys, "decode", "only-one-file")
+    assert code == 2 and "the following arguments are required: SOLVER_OUTPUT" in err
+    code, _, err = run(capsys, "decode", "a", "b", "--format", "xml")
+    assert code == 2 and "invalid choice: 'xml'" in err
+
+
+def test_clause_body_checks() -> None:
+    head = "c nqueens n=1 encoding=pairwise\nc q 0 0 1\n"
+    with pytest.raises(DimacsError, match="line 4: literal 2 exceeds the declared 1 variables"):
+        read_cnf(head + "p cnf 1 1\n2 0\n", clauses=True)
+    with pytest.raises(DimacsError, match="2 clauses, the header declares 1"):
+        read_cnf(head + "p cnf 1 1\n1 0\n-1 0\n", clauses=True)
+    with pytest.raises(DimacsError, match="last clause is not terminated by 0"):
+        read_cnf(head + "p cnf 1 1\n1\n", clauses=True)
+
+
+# --- fuzzing: the parsers fail only with DimacsError, never a traceback ------------------
+
+HEADER8 = read_cnf(dimacs_text(encode(8)))
+
+answer_lines = st.one_of(
+    st.text(max_size=40),
+    st.builds(lambda ws: "v " + " ".join(ws), st.lists(st.integers(-80, 80).map(str), max_size=70)),
+    st.sampled_from(["s SATISFIABLE", "s UNSATISFIABLE", "SAT", "UNSAT", "c x", "v 0", "s SOLUTIONS 3", ""]),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(answer_lines, max_size=12))
+def test_fuzz_answer_parser(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    try:
+        models = read_answer(text)
+    except DimacsError:
+        return
+    for model in models:
+        try:
+            solution = decode_model(model, HEADER8)
+        except DimacsError:
+            continue
+        assert solution in reference(8)
+
+
+cnf_lines = st.one_of(
+    st.text(max_size=30),
+    st.sampled_from(["c nqueens n=2 encoding=pairwise", "p cnf 4 2", "c p show 1 2 0", "1 -2 0", "c"]),
+    st.builds(lambda r, c, v: f"c q {r} {c} {v}", st.integers(0, 3), st.integers(0, 3), st.integers(0, 9)),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(cnf_lines, max_size=12))
+def test_fuzz_cnf_parser(lines: list[str]) -> None:
+    try:
+        header = read_cnf("\n".join(lines), clauses=True)
+    except DimacsError:
+        return
+    assert len(header.cells) == header.n**2 and max(header.cells) <= header.nvars
