@@ -86,12 +86,33 @@ def _add_sat_options(p: argparse.ArgumentParser) -> None:
     _add_encoding_option(p, "at-most-one encoding of the sat engine's CNF")
 
 
-def _engine_options(args: argparse.Namespace, engine: str) -> dict[str, Any]:
-    """The sat engine's --solver and --encoding; an error for any other engine."""
-    given = {key: getattr(args, key) for key in ("solver", "encoding") if getattr(args, key) is not None}
-    if given and engine != "sat":
-        raise InvalidInputError(f"--{next(iter(given))} applies only to the sat engine")
-    return given
+# option -> the engines it applies to
+_ENGINE_SPECIFIC = {"solver": ("sat",), "encoding": ("sat",), "symmetry_breaking": ("cpsat", "sat")}
+
+
+def _engine_options(args: argparse.Namespace, engines: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """engine -> its engine-specific options given on the command line; an
+    error for an option that applies to none of ``engines``."""
+    given = {key: getattr(args, key) for key in _ENGINE_SPECIFIC if getattr(args, key, None) not in (None, False)}
+    for key, value in given.items():
+        applies = _ENGINE_SPECIFIC[key]
+        if not set(applies) & set(engines):
+            flag = "--" + key.replace("_", "-")
+            raise InvalidInputError(f"{flag} applies only to the {' and '.join(applies)} engine{'s' * (len(applies) > 1)}")
+    return {engine: {k: v for k, v in given.items() if engine in _ENGINE_SPECIFIC[k]} for engine in engines}
+
+
+def _get_engine(args: argparse.Namespace) -> Any:
+    return get_engine(args.engine, **_engine_options(args, [args.engine])[args.engine])
+
+
+def _add_symmetry_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--unique", action="store_true",
+                   help="one solution per class under the 8 symmetries of the square, in canonical "
+                   "(lexicographically least) form: 12 for N=8 (OEIS A002562)")
+    p.add_argument("--symmetry-breaking", action="store_true",
+                   help="cpsat and sat: add lex-leader constraints (first row, all 8 symmetries) and "
+                   "expand the survivors' orbits; the output is still the exact full set")
 
 
 def _say(message: str) -> None:
@@ -126,8 +147,17 @@ def _summarize(fmt: str, summary: str) -> None:
         _say(summary)
 
 
-def _solutions(count: int) -> str:
-    return f"{count} solution" + ("" if count == 1 else "s")
+def _solutions(count: int, unique: bool = False) -> str:
+    kind = " fundamental" if unique else ""
+    return f"{count}{kind} solution" + ("" if count == 1 else "s")
+
+
+def _unique(solutions: Iterable[tuple[int, ...]], limit: int | None = None) -> Iterable[tuple[int, ...]]:
+    from itertools import islice
+
+    from .symmetry import fundamental
+
+    return islice(fundamental(solutions), limit)
 
 
 def _format_stats(stats: dict[str, Any]) -> str:
@@ -150,6 +180,7 @@ def _add_enumerate(sub: Any) -> None:
     )
     p.add_argument("n", type=positive_int, metavar="N", help="board size, a positive integer")
     _add_engine_options(p)
+    _add_symmetry_options(p)
     p.add_argument("--limit", "-k", type=positive_int, metavar="K", help="stop after K solutions")
     p.add_argument("--format", "-f", default="board", choices=FORMATS, metavar="FORMAT",
                    help="board (default), line or json")
@@ -160,13 +191,14 @@ def _add_enumerate(sub: Any) -> None:
 def _cmd_enumerate(args: argparse.Namespace) -> int:
     if args.format == "board" and args.n > BOARD_MAX_N:
         raise InvalidInputError(f"boards wider than {BOARD_MAX_N} are unreadable; use --format line or json")
-    engine = get_engine(args.engine, **_engine_options(args, args.engine))
+    engine = _get_engine(args)
     start = time.perf_counter()
-    with engine.search(args.n, limit=args.limit) as search:
-        count = _emit(search, args.format, args.n)
+    with engine.search(args.n, limit=None if args.unique else args.limit) as search:
+        count = _emit(_unique(search, args.limit) if args.unique else search, args.format, args.n)
     seconds = time.perf_counter() - start
     stopped = f", stopped at --limit {args.limit}" if args.limit is not None and count >= args.limit else ""
-    _summarize(args.format, f"{_solutions(count)} for N={args.n} (engine {args.engine}, {seconds:.2f} s{stopped})")
+    what = f"{_solutions(count, args.unique)} for N={args.n}"
+    _summarize(args.format, f"{what} (engine {args.engine}, {seconds:.2f} s{stopped})")
     if args.stats:
         _say(_format_stats(search.stats))
     return EXIT_OK
@@ -181,14 +213,17 @@ def _add_count(sub: Any) -> None:
     )
     p.add_argument("n", type=positive_int, metavar="N", help="board size, a positive integer")
     _add_engine_options(p)
+    _add_symmetry_options(p)
     p.add_argument("--stats", action="store_true", help="print the engine's search statistics on stderr")
     p.set_defaults(handler=_cmd_count)
 
 
 def _cmd_count(args: argparse.Namespace) -> int:
-    engine = get_engine(args.engine, **_engine_options(args, args.engine))
+    engine = _get_engine(args)
     search = engine.search(args.n)
-    print(search.count(), flush=True)
+    with search:
+        count = sum(1 for _ in _unique(search)) if args.unique else search.count()
+    print(count, flush=True)
     if args.stats:
         _say(_format_stats(search.stats))
     return EXIT_OK
@@ -201,13 +236,17 @@ def _add_crosscheck(sub: Any) -> None:
         "crosscheck", help="compare engines' exact solution sets and the published totals",
         description="For each N, run every engine, validate every solution, and compare the exact "
         "solution sets with each other (the first engine is the reference) and the counts with "
-        "the published totals (OEIS A000170).  Exit 1 on any disagreement.",
+        "the published totals (OEIS A000170).  The 'unique' column counts the reference's fundamental "
+        "solutions, checked against OEIS A002562, and their orbits must give back the full set.  "
+        "Exit 1 on any disagreement.",
         epilog="Example: nqueens-cp crosscheck 1-10 12",
     )
     p.add_argument("specs", nargs="+", type=board_sizes, metavar="SPEC", help="N, or a range such as 1-10")
     p.add_argument("--engines", type=_engine_list, metavar="E1,E2,...",
                    help="engines to compare, in order (default: every available engine)")
     _add_sat_options(p)
+    p.add_argument("--symmetry-breaking", action="store_true",
+                   help="run cpsat and sat with symmetry breaking and orbit expansion")
     p.set_defaults(handler=_cmd_crosscheck)
 
 
@@ -236,17 +275,14 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
         for name, reason in availability().items():
             if reason:
                 _say(f"skipping engine {name}: {reason}")
-    sat_options = _engine_options(args, "sat")
-    if sat_options and "sat" not in names:
-        _engine_options(args, names[0])  # raises: the options have no engine to go to
-    engines = {name: get_engine(name, **(sat_options if name == "sat" else {})) for name in names}
+    engines = {name: get_engine(name, **options) for name, options in _engine_options(args, names).items()}
     progress = _progress if sys.stderr.isatty() else None
 
     def cell(count: object, seconds: object, agree: object) -> str:
         return f"{count:>10} {seconds:>7} {agree:<5}"
 
-    print((f"{'N':>3} {'known':>10}  " + "  ".join(f"{name:^24}" for name in names)).rstrip())
-    print((f"{'':>3} {'':>10}  " + "  ".join(cell("count", "time", "agree") for _ in names)).rstrip())
+    print((f"{'N':>3} {'known':>10} {'unique':>8}  " + "  ".join(f"{name:^24}" for name in names)).rstrip())
+    print((f"{'':>3} {'':>10} {'':>8}  " + "  ".join(cell("count", "time", "agree") for _ in names)).rstrip())
     problems: list[str] = []
     for n in sizes:
         row = check_n(n, engines, progress)
@@ -254,7 +290,7 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
             progress("")
         known = "?" if row.known is None else str(row.known)
         cells = "  ".join(cell(r.count, f"{r.seconds:.2f}s", "yes" if r.agrees else "NO") for r in row.results)
-        print(f"{n:>3} {known:>10}  {cells}".rstrip(), flush=True)
+        print(f"{n:>3} {known:>10} {row.unique:>8}  {cells}".rstrip(), flush=True)
         problems.extend(row.problems)
     if problems:
         for problem in problems:

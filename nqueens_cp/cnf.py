@@ -44,8 +44,14 @@ def lines(n: int) -> list[list[tuple[int, int]]]:
     return rows + cols + diags + antis
 
 
-def encode(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None) -> CNF:
-    """The CNF for n-queens; ``fixed`` placements (row -> column) become unit clauses."""
+def encode(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None,
+           symmetry_breaking: bool = False) -> CNF:
+    """The CNF for n-queens; ``fixed`` placements (row -> column) become unit clauses.
+
+    ``symmetry_breaking`` adds the first-row lex-leader constraints of
+    :mod:`nqueens_cp.symmetry`: for each symmetry g, s[0] <= g(s)[0], as
+    clauses (-x(0,a) | -[g(s)[0] = b]) for a > b, at most 7 n(n-1)/2 of them.
+    """
     placed = check_placements(n, fixed)
     try:
         amo = ENCODINGS[encoding]
@@ -68,5 +74,26 @@ def encode(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | 
             clauses.append(lits)
         if len(lits) > 1:
             clauses.extend(amo(lits, fresh))
+    if symmetry_breaking:
+        clauses.extend(_symmetry_breaking(n, var))
     clauses.extend([var(r, c)] for r, c in sorted(placed.items()))
     return CNF(n, encoding, top, clauses)
+
+
+def _symmetry_breaking(n: int, var) -> list[Clause]:
+    from .symmetry import breaking_terms
+
+    def equals(kind: str, index: int, reflected: bool, b: int) -> int:
+        value = n - 1 - b if reflected else b
+        return var(index, value) if kind == "col" else var(value, index)
+
+    clauses: list[Clause] = []
+    seen: set[tuple[int, ...]] = set()
+    for kind, index, reflected in breaking_terms(n):
+        for a in range(n):
+            for b in range(a):
+                clause = tuple(sorted({-var(0, a), -equals(kind, index, reflected, b)}))
+                if clause not in seen:
+                    seen.add(clause)
+                    clauses.append(list(clause))
+    return clauses

@@ -13,9 +13,9 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .board import is_solution, pack, unpack
+from .board import canonical, is_solution, orbit, pack, unpack
 from .engines import Engine
-from .known import TOTAL
+from .known import FUNDAMENTAL, TOTAL
 
 
 @dataclass
@@ -32,6 +32,8 @@ class Row:
 
     n: int
     known: int | None
+    known_unique: int | None = None
+    unique: int | None = None  # fundamental solutions in the reference set
     results: list[EngineResult] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -73,7 +75,7 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
 
     The first engine is the reference the others are compared with.
     """
-    row = Row(n, TOTAL.get(n))
+    row = Row(n, TOTAL.get(n), FUNDAMENTAL.get(n))
     reference: tuple[str, Sequence[int]] | None = None
     for name, engine in engines.items():
         if progress:
@@ -115,4 +117,23 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
         if problems:
             result.agrees = False
             row.problems.extend(problems)
+    if reference is not None:
+        row.unique, problem = _check_symmetry(n, reference[1], row.known_unique)
+        if problem:
+            row.problems.append(f"N={n}: {problem}")
     return row
+
+
+def _check_symmetry(n: int, ordered: Sequence[int], known_unique: int | None) -> tuple[int, str | None]:
+    """Count the fundamental solutions (A002562) and check that their orbits
+    give back exactly the full set.  Engines that agree with the reference
+    share its answer, so this runs once per N."""
+    fundamental = [s for s in map(lambda key: unpack(key, n), ordered) if s == canonical(s)]
+    if known_unique is not None and len(fundamental) != known_unique:
+        return len(fundamental), f"{len(fundamental)} fundamental solutions, the published total (A002562) is {known_unique}"
+    expanded = _sorted_keys((pack(image, n) for s in fundamental for image in orbit(s)), n)
+    diff = _first_difference(ordered, expanded)
+    if diff is not None or len(expanded) != len(ordered):
+        where = f": {_format(diff[0], n)} is in one and not the other" if diff else ""
+        return len(fundamental), f"the orbits of the fundamental solutions are not the full set{where}"
+    return len(fundamental), None

@@ -105,18 +105,19 @@ def test_crosscheck_table(capsys) -> None:
     code, out, err = run(capsys, "crosscheck", "1-6", "8")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].split() == ["N", "known", "backtrack", "bitmask", "cpsat", "sat"]
+    assert lines[0].split() == ["N", "known", "unique", "backtrack", "bitmask", "cpsat", "sat"]
     rows = [line.split() for line in lines[2:]]
     assert [int(r[0]) for r in rows] == [1, 2, 3, 4, 5, 6, 8]
+    assert [int(r[2]) for r in rows] == [1, 0, 0, 1, 2, 1, 12]  # A002562
     for r in rows:
-        assert r[1] == r[2] == r[5] == r[8] == r[11]  # known == each engine's count
-        assert r[4] == r[7] == r[10] == r[13] == "yes"
+        assert r[1] == r[3] == r[6] == r[9] == r[12]  # known == each engine's count
+        assert r[5] == r[8] == r[11] == r[14] == "yes"
     assert "agree" in err
 
 
 def test_crosscheck_engine_subset(capsys) -> None:
     code, out, _ = run(capsys, "crosscheck", "5", "--engines", "bitmask,backtrack")
-    assert code == 0 and out.splitlines()[0].split() == ["N", "known", "bitmask", "backtrack"]
+    assert code == 0 and out.splitlines()[0].split() == ["N", "known", "unique", "bitmask", "backtrack"]
 
 
 def test_help_is_complete(capsys) -> None:
@@ -167,6 +168,10 @@ BAD_INPUT = [
     (["crosscheck"], "the following arguments are required: SPEC"),
     (["crosscheck", "4", "--engines", "bitmask,nope"], "unknown engine 'nope' (choose from backtrack, bitmask, cpsat, sat)"),
     (["count", "8", "--solver", "minisat22"], "--solver applies only to the sat engine"),
+    (["count", "8", "--encoding", "ladder", "-e", "cpsat"], "--encoding applies only to the sat engine"),
+    (["count", "8", "--symmetry-breaking"], "--symmetry-breaking applies only to the cpsat and sat engines"),
+    (["crosscheck", "8", "--engines", "bitmask", "--symmetry-breaking"], "--symmetry-breaking applies only to the cpsat and sat engines"),
+    (["crosscheck", "8", "--engines", "cpsat", "--solver", "minisat22"], "--solver applies only to the sat engine"),
     (["count", "8", "--engine", "sat", "--solver", "kissat404"], "invalid choice: 'kissat404'"),
     (["enumerate", "65"], "boards wider than 64 are unreadable; use --format line or json"),
 ]

@@ -21,6 +21,9 @@ class Engine:
     name: ClassVar[str]
     summary: ClassVar[str]
     requires: ClassVar[str | None] = None  # top-level module the engine imports lazily
+    # When set, _search yields only the survivors of the symmetry-breaking
+    # constraints and Search expands them back to the full set.
+    symmetry_breaking: bool = False
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
@@ -38,6 +41,8 @@ class Engine:
         placed = check_placements(n, fixed)
         if limit is not None and (type(limit) is not int or limit < 1):
             raise InvalidInputError(f"limit must be a positive integer, got {limit!r}")
+        if self.symmetry_breaking and placed:
+            raise InvalidInputError("symmetry breaking cannot be combined with fixed placements")
         reason = self.unavailable_reason()
         if reason:
             raise EngineUnavailableError(f"engine '{self.name}' is unavailable: {reason}")
@@ -72,13 +77,14 @@ class Search(Iterator[Solution]):
         self.stats: dict[str, Any] = {}
         self.produced = 0
         self._it: Iterator[Solution] | None = None
+        self._raw: Iterator[Solution] | None = None
         self._done = False
 
     def __next__(self) -> Solution:
         if self._done:
             raise StopIteration
         if self._it is None:
-            self._it = self.engine._search(self.n, self.fixed, self.limit, self.stats)
+            self._it = self._start()
         try:
             solution = next(self._it)
         except StopIteration:
@@ -88,6 +94,15 @@ class Search(Iterator[Solution]):
         if self.limit is not None and self.produced >= self.limit:
             self.close()
         return solution
+
+    def _start(self) -> Iterator[Solution]:
+        if not self.engine.symmetry_breaking:
+            return self.engine._search(self.n, self.fixed, self.limit, self.stats)
+        from ..symmetry import expand
+
+        # The engine's own limit would count survivors, not solutions: leave it to us.
+        self._raw = self.engine._search(self.n, self.fixed, None, self.stats)
+        return expand(self._raw)
 
     def count(self) -> int:
         """How many solutions remain (all of them on a fresh search)."""
@@ -100,9 +115,10 @@ class Search(Iterator[Solution]):
 
     def close(self) -> None:
         self._done = True
-        close = getattr(self._it, "close", None)
-        if close is not None:
-            close()
+        for it in (self._it, self._raw):
+            close = getattr(it, "close", None)
+            if close is not None:
+                close()
 
     def __enter__(self) -> Search:
         return self

@@ -22,8 +22,13 @@ _BATCH = 256  # solutions per hand-over ...
 _FLUSH_SECONDS = 0.05  # ... or fewer, when they come slowly
 
 
-def build_model(n: int, fixed: dict[int, int] | None = None):  # -> (CpModel, list[IntVar])
-    """The CP-SAT model: a pure function of n and the fixed placements."""
+def build_model(n: int, fixed: dict[int, int] | None = None, symmetry_breaking: bool = False):
+    """The CP-SAT model, a pure function of its arguments: (CpModel, row variables).
+
+    ``symmetry_breaking`` adds the inverse permutation p (p[c] is the row of
+    column c's queen) and the first-row lex-leader constraints of
+    :mod:`nqueens_cp.symmetry`: q[0] <= g(q)[0] for every symmetry g.
+    """
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
@@ -31,6 +36,14 @@ def build_model(n: int, fixed: dict[int, int] | None = None):  # -> (CpModel, li
     model.add_all_different(q)
     model.add_all_different([q[i] + i for i in range(n)])
     model.add_all_different([q[i] - i for i in range(n)])
+    if symmetry_breaking:
+        from ..symmetry import breaking_terms
+
+        p = [model.new_int_var(0, n - 1, f"p{i}") for i in range(n)]
+        model.add_inverse(q, p)
+        for kind, index, reflected in breaking_terms(n):
+            term = q[index] if kind == "col" else p[index]
+            model.add(q[0] <= (n - 1 - term if reflected else term))
     for row, col in sorted((fixed or {}).items()):
         model.add(q[row] == col)
     return model, q
@@ -41,10 +54,13 @@ class CpSatEngine(Engine):
     summary = "OR-Tools CP-SAT model (3 AllDifferent), solution callback, 1 worker"
     requires = "ortools"
 
+    def __init__(self, symmetry_breaking: bool = False) -> None:
+        self.symmetry_breaking = symmetry_breaking
+
     def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any]) -> Iterator[Solution]:
         from ortools.sat.python import cp_model
 
-        model, q = build_model(n, fixed)
+        model, q = build_model(n, fixed, self.symmetry_breaking)
         solver = cp_model.CpSolver()
         solver.parameters.enumerate_all_solutions = True
         # More than one worker returns duplicates and loses solutions while
@@ -114,8 +130,8 @@ class CpSatEngine(Engine):
                 solver.stop_search()
                 worker.join(0.05)
             stats.update(
-                variables=n,
-                constraints=3 + len(fixed),
+                variables=len(model.proto.variables),
+                constraints=len(model.proto.constraints),
                 branches=solver.num_branches,
                 conflicts=solver.num_conflicts,
                 solver_wall_time=solver.wall_time,

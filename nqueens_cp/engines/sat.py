@@ -33,20 +33,22 @@ class SatEngine(Engine):
     summary = "CNF over N*N cell variables on python-sat (CaDiCaL), blocking clauses over cells"
     requires = "pysat"
 
-    def __init__(self, solver: str = DEFAULT_SOLVER, encoding: str = DEFAULT_ENCODING) -> None:
+    def __init__(self, solver: str = DEFAULT_SOLVER, encoding: str = DEFAULT_ENCODING,
+                 symmetry_breaking: bool = False) -> None:
         if solver not in SOLVERS:
             raise InvalidInputError(f"unknown SAT solver '{solver}' (choose from {', '.join(SOLVERS)})")
         if encoding not in ENCODINGS:
             raise InvalidInputError(f"unknown encoding '{encoding}' (choose from {', '.join(ENCODINGS)})")
         self.solver = solver
         self.encoding = encoding
+        self.symmetry_breaking = symmetry_breaking
 
     def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any]) -> Iterator[Solution]:
         from pysat.solvers import Solver
 
         from ..cnf import encode
 
-        cnf = encode(n, self.encoding, fixed)
+        cnf = encode(n, self.encoding, fixed, self.symmetry_breaking)
         cells = n * n
         stats.update(solver=self.solver, encoding=self.encoding, variables=cnf.nvars, clauses=len(cnf.clauses))
         with Solver(name=self.solver, bootstrap_with=cnf.clauses) as solver:

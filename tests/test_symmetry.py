@@ -1,0 +1,174 @@
+"""The symmetries of the square: each operation against drawn boards, fundamental
+solutions against A002562, orbit expansion, and symmetry breaking in the models."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import reference
+from nqueens_cp import FUNDAMENTAL, TOTAL, get_engine, is_solution
+from nqueens_cp.board import SYMMETRIES, canonical, orbit, render
+from nqueens_cp.cli import main
+from nqueens_cp.board import pack
+from nqueens_cp.crosscheck import _check_symmetry, _sorted_keys
+from nqueens_cp.symmetry import expand, fundamental, survives
+
+
+def parse(picture: str) -> tuple[int, ...]:
+    return tuple(row.split().index("Q") for row in picture.strip().splitlines())
+
+
+BOARD = """
+. Q . .
+. . . Q
+. . Q .
+Q . . .
+"""
+
+# Drawn by hand: the board above turned a quarter clockwise (its left column,
+# read bottom to top, becomes the top row) and reflected in its main diagonal.
+ROTATED_CLOCKWISE = """
+Q . . .
+. . . Q
+. Q . .
+. . Q .
+"""
+TRANSPOSED = """
+. . . Q
+Q . . .
+. . Q .
+. Q . .
+"""
+
+
+def test_quarter_turn_and_transpose_against_drawn_boards() -> None:
+    s = parse(BOARD)
+    assert s == (1, 3, 2, 0)
+    assert SYMMETRIES["rotate90"](s) == parse(ROTATED_CLOCKWISE)
+    assert SYMMETRIES["transpose"](s) == parse(TRANSPOSED)
+
+
+def grid(s: tuple[int, ...]) -> list[list[str]]:
+    return [row.split() for row in render(s).splitlines()]
+
+
+# The same operations done on the picture itself, by plain list manipulation.
+PICTURE_OPS = {
+    "identity": lambda g: g,
+    "rotate90": lambda g: [list(row) for row in zip(*g[::-1])],
+    "rotate180": lambda g: [row[::-1] for row in g[::-1]],
+    "rotate270": lambda g: [list(row) for row in zip(*g)][::-1],
+    "mirror": lambda g: [row[::-1] for row in g],
+    "flip": lambda g: g[::-1],
+    "transpose": lambda g: [list(row) for row in zip(*g)],
+    "antitranspose": lambda g: [list(row) for row in zip(*[r[::-1] for r in g[::-1]])],
+}
+
+
+@pytest.mark.parametrize("name", SYMMETRIES)
+@pytest.mark.parametrize("s", [(1, 3, 2, 0), (0, 4, 7, 5, 2, 6, 1, 3), (2, 0, 6, 4, 7, 1, 3, 5), (0,)])
+def test_each_operation_moves_the_drawn_picture(name: str, s: tuple[int, ...]) -> None:
+    assert grid(SYMMETRIES[name](s)) == PICTURE_OPS[name](grid(s))
+
+
+def test_group_structure() -> None:
+    s = (0, 4, 7, 5, 2, 6, 1, 3)
+    r = SYMMETRIES["rotate90"]
+    assert r(r(r(r(s)))) == s and r(r(s)) == SYMMETRIES["rotate180"](s)
+    assert SYMMETRIES["mirror"](SYMMETRIES["mirror"](s)) == s
+    assert len(orbit(s)) == 8
+    assert all(is_solution(image, 8) for image in orbit(s))
+    assert canonical(s) == min(orbit(s)) and canonical(SYMMETRIES["flip"](s)) == canonical(s)
+
+
+def test_symmetric_classes_have_small_orbits() -> None:
+    assert len(orbit((1, 3, 0, 2))) == 2  # the 4-queens solution is fixed by a quarter turn
+    sizes = sorted(len(orbit(s)) for s in fundamental(reference(6)))
+    assert sizes == [4]  # 6-queens: one class, symmetric under a half turn
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_unique_count_equals_a002562_for_every_engine(engine, n: int) -> None:
+    unique = list(fundamental(engine.search(n)))
+    assert len(unique) == FUNDAMENTAL[n]
+    assert all(s == canonical(s) for s in unique)
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_orbit_expansion_gives_the_full_set(n: int) -> None:
+    full = set(get_engine("bitmask").search(n))
+    expanded = {image for s in fundamental(full) for image in orbit(s)}
+    assert expanded == full and len(full) == TOTAL[n]
+
+
+@pytest.mark.parametrize("name", ["cpsat", "sat"])
+@pytest.mark.parametrize("n", range(1, 11))
+def test_symmetry_breaking_enumerates_the_exact_full_set(name: str, n: int) -> None:
+    engine = get_engine(name, symmetry_breaking=True)
+    found = list(engine.search(n))
+    assert len(found) == len(set(found)) == TOTAL[n]
+    assert set(found) == set(get_engine("bitmask").search(n))
+    # The model's constraints are exactly the documented predicate.
+    survivors = set(engine._search(n, {}, None, {}))
+    assert survivors == {s for s in found if survives(s)}
+    assert FUNDAMENTAL[n] <= len(survivors) < max(TOTAL[n], 1) or n == 1
+
+
+def test_symmetry_breaking_cuts_the_search() -> None:
+    plain = get_engine("sat").search(10)
+    broken = get_engine("sat", symmetry_breaking=True).search(10)
+    assert plain.count() == broken.count() == 724
+    assert broken.stats["decisions"] < plain.stats["decisions"]
+
+
+def test_symmetry_breaking_with_limit_and_with_fixed_placements() -> None:
+    from nqueens_cp.errors import InvalidInputError
+
+    found = list(get_engine("cpsat", symmetry_breaking=True).search(8, limit=10))
+    assert len(found) == 10 and all(s in reference(8) for s in found)
+    with pytest.raises(InvalidInputError, match="cannot be combined with fixed placements"):
+        get_engine("sat", symmetry_breaking=True).search(8, {0: 1})
+
+
+def test_expand_produces_each_solution_once_from_redundant_survivors() -> None:
+    full = reference(8)
+    survivors = sorted(s for s in full if survives(s))
+    assert len(survivors) > 12  # a superset of one per class...
+    out = list(expand(survivors))
+    assert len(out) == 92 and set(out) == full  # ...expanded without duplicates
+
+
+def test_crosscheck_symmetry_check_catches_a_missing_image() -> None:
+    full = sorted(reference(8))
+    missing = next(s for s in full if s != canonical(s))
+    keys = _sorted_keys((pack(s, 8) for s in full if s != missing), 8)
+    unique, problem = _check_symmetry(8, keys, 12)
+    assert unique == 12 and problem is not None and "orbits of the fundamental solutions are not the full set" in problem
+    keys = _sorted_keys((pack(s, 8) for s in full), 8)
+    assert _check_symmetry(8, keys, 12) == (12, None)
+    assert "published total (A002562) is 13" in _check_symmetry(8, keys, 13)[1]
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("engine", ["backtrack", "bitmask", "cpsat", "sat"])
+def test_cli_unique(capsys, engine: str) -> None:
+    code, out, _ = run(capsys, "count", "8", "--unique", "--engine", engine)
+    assert (code, out) == (0, "12\n")
+    code, out, err = run(capsys, "enumerate", "8", "--unique", "--format", "line", "--engine", engine)
+    sols = [tuple(map(int, line.split())) for line in out.splitlines()]
+    assert code == 0 and len(sols) == 12 and set(sols) == set(fundamental(reference(8)))
+    assert "12 fundamental solutions for N=8" in err
+
+
+def test_cli_symmetry_breaking(capsys) -> None:
+    for engine in ("cpsat", "sat"):
+        code, out, _ = run(capsys, "enumerate", "7", "--engine", engine, "--symmetry-breaking", "-f", "line")
+        assert code == 0 and {tuple(map(int, line.split())) for line in out.splitlines()} == reference(7)
+        assert len(out.splitlines()) == 40
+    code, out, _ = run(capsys, "count", "9", "--unique", "--engine", "sat", "--symmetry-breaking")
+    assert (code, out) == (0, "46\n")
