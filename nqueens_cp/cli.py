@@ -305,6 +305,106 @@ def _progress(text: str) -> None:
     sys.stderr.flush()
 
 
+# --- compare ----------------------------------------------------------------------------
+
+def _add_compare(sub: Any) -> None:
+    p = sub.add_parser(
+        "compare", help="time every engine side by side, each in a fresh process",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="For every N and engine, enumerate every solution (or, with --first, find one) in a\n"
+        "fresh Python process, R times, and print the medians in an aligned table:\n\n"
+        "  count, agrees   the count, checked against the other engines and OEIS A000170\n"
+        "  wall            the whole process\n"
+        "  startup         the interpreter and nqueens_cp itself\n"
+        "  import          the engine's solver package (OR-Tools, python-sat)\n"
+        "  search          building the model and searching\n"
+        "  sol/s           solutions per second of search\n"
+        "  nodes, tries    backtrackers: queens placed, placements tried\n"
+        "  branches        cpsat: from the solver's response (with conflicts)\n"
+        "  conflicts, decisions, propagations   sat: python-sat's accumulated statistics\n"
+        "  variables, constraints               model size (for sat, constraints are clauses)",
+        epilog="engines: backtrack, bitmask, cpsat, sat; cpsat+sb and sat+sb add symmetry breaking.\n"
+        "examples:\n"
+        "  nqueens-cp compare 4-12 --repeat 3 --csv compare.csv --plot compare.png\n"
+        "  nqueens-cp compare 8-11 --engines cpsat,cpsat+sb,sat,sat+sb\n"
+        "  nqueens-cp compare 10 20 50 --first --time-limit 10",
+    )
+    p.add_argument("specs", nargs="+", type=board_sizes, metavar="SPEC", help="N, or a range such as 4-12")
+    p.add_argument("--engines", type=_label_list, metavar="E1,E2,...",
+                   help="engines to time, in order (default: every available engine)")
+    p.add_argument("--symmetry-breaking", action="store_true",
+                   help="also time cpsat+sb and sat+sb beside cpsat and sat")
+    p.add_argument("--repeat", "-r", type=positive_int, default=1, metavar="R",
+                   help="fresh processes per measurement; the table shows medians (default: 1)")
+    p.add_argument("--first", action="store_true", help="time the first solution instead of all of them")
+    p.add_argument("--time-limit", type=positive_float, metavar="SEC",
+                   help="stop a measurement after SEC seconds and report it as a timeout")
+    p.add_argument("--csv", metavar="FILE", help="also write the rows as CSV")
+    p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="draw search time against N, log scale (needs matplotlib: pip install 'nqueens-cp[plot]')")
+    p.set_defaults(handler=_cmd_compare)
+
+
+def _label_list(text: str) -> list[str]:
+    from .compare import parse_label
+
+    labels = [label.strip() for label in text.split(",") if label.strip()]
+    if not labels:
+        raise argparse.ArgumentTypeError("no engine named")
+    for label in labels:
+        try:
+            parse_label(label)
+        except InvalidInputError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    return list(dict.fromkeys(labels))
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got '{text}'")
+    return value
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from .compare import compare, format_table, require_matplotlib, write_csv, write_json, write_plot
+
+    if args.plot:
+        require_matplotlib()  # before the long part, not after it
+    sizes = sorted({n for spec in args.specs for n in spec})
+    labels = args.engines or [name for name, reason in availability().items() if reason is None]
+    if args.symmetry_breaking:
+        labels = [x for label in labels for x in ([label, label + "+sb"] if label in ("cpsat", "sat") else [label])]
+        labels = list(dict.fromkeys(labels))
+    progress = _progress if sys.stderr.isatty() else None
+    rows = compare(sizes, labels, args.repeat, args.first, args.time_limit, progress)
+    if progress:
+        progress("")
+    print(format_table(rows), flush=True)
+    for path, write in ((args.csv, write_csv), (args.json, write_json)):
+        if path:
+            write(rows, path)
+            _say(f"wrote {path}")
+    if args.plot:
+        write_plot(rows, args.plot, args.first)
+        _say(f"wrote {args.plot}")
+    failed = False
+    for row in rows:
+        if row["agrees"] is False:
+            _say(f"{PROG} compare: N={row['n']}: engine {row['engine']} counted {row['count']}, which disagrees")
+            failed = True
+        elif row["status"].startswith("error"):
+            _say(f"{PROG} compare: N={row['n']}: engine {row['engine']} failed: {row['status']}")
+            failed = True
+    if failed:
+        return EXIT_FAILURE
+    return EXIT_OK
+
+
 # --- dimacs -------------------------------------------------------------------------
 
 def _add_dimacs(sub: Any) -> None:
@@ -458,6 +558,7 @@ examples:
   nqueens-cp enumerate 12 -e cpsat -f json   JSON Lines, one solution each
   nqueens-cp count 12 --engine sat --stats   14200, statistics on stderr
   nqueens-cp crosscheck 1-10                 every engine, exact sets
+  nqueens-cp compare 4-12 --plot t.png       timings and statistics side by side
   nqueens-cp dimacs 8 -o q8.cnf              DIMACS CNF for any SAT solver
   clasp -n 0 q8.cnf | nqueens-cp decode q8.cnf -   the solver's models as boards
   nqueens-cp encodings 9                     at-most-one encodings compared
@@ -486,6 +587,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_enumerate(sub)
     _add_count(sub)
     _add_crosscheck(sub)
+    _add_compare(sub)
     _add_dimacs(sub)
     _add_decode(sub)
     _add_encodings(sub)

@@ -32,6 +32,9 @@ class Engine:
             return f"needs the Python package providing '{cls.requires}'"
         return None
 
+    def preload(self) -> None:
+        """Import the solver package now, so that its cost can be timed apart from the search."""
+
     def search(self, n: int, fixed: Mapping[int, int] | None = None, limit: int | None = None) -> Search:
         """All solutions of n-queens that honour ``fixed`` (row -> column), lazily.
 

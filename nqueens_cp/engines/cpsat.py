@@ -57,6 +57,9 @@ class CpSatEngine(Engine):
     def __init__(self, symmetry_breaking: bool = False) -> None:
         self.symmetry_breaking = symmetry_breaking
 
+    def preload(self) -> None:
+        from ortools.sat.python import cp_model  # noqa: F401
+
     def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any]) -> Iterator[Solution]:
         from ortools.sat.python import cp_model
 

@@ -43,6 +43,9 @@ class SatEngine(Engine):
         self.encoding = encoding
         self.symmetry_breaking = symmetry_breaking
 
+    def preload(self) -> None:
+        import pysat.solvers  # noqa: F401
+
     def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any]) -> Iterator[Solution]:
         from pysat.solvers import Solver
 

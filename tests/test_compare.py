@@ -1,0 +1,133 @@
+"""compare: fresh-process measurements, agreement, CSV/JSON rows, the plot."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from nqueens_cp.cli import main
+from nqueens_cp.compare import COLUMNS, compare, measure, parse_label
+from nqueens_cp.errors import InvalidInputError
+
+
+def test_measure_in_process_reports_count_times_and_stats() -> None:
+    result = measure(8, "backtrack")
+    assert result["count"] == 92 and result["import_s"] >= 0 and result["search_s"] > 0
+    assert result["stats"] == {"nodes": 2056, "tries": 15720}
+    sat = measure(8, "sat+sb")
+    assert sat["count"] == 92 and sat["stats"]["constraints"] > 744 and "clauses" not in sat["stats"]
+    assert measure(8, "cpsat", first=True)["count"] == 1
+
+
+def test_labels() -> None:
+    assert parse_label("cpsat+sb") == ("cpsat", {"symmetry_breaking": True})
+    assert parse_label("bitmask") == ("bitmask", {})
+    for bad in ("bitmask+sb", "nope", "sat+sbx"):
+        with pytest.raises(InvalidInputError):
+            parse_label(bad)
+
+
+def test_cli_compare_table_csv_json(tmp_path: Path, capsys) -> None:
+    code = main(["compare", "4-6", "--engines", "bitmask,backtrack,sat,cpsat", "--repeat", "2",
+                 "--csv", str(tmp_path / "c.csv"), "--json", str(tmp_path / "c.json")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "\r" not in err  # progress only on a terminal
+    with open(tmp_path / "c.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(int(r["n"]), r["engine"]) for r in rows] == [
+        (n, e) for n in (4, 5, 6) for e in ("bitmask", "backtrack", "sat", "cpsat")]
+    assert list(rows[0]) == list(COLUMNS)
+    assert {r["n"]: r["count"] for r in rows} == {"4": "2", "5": "10", "6": "4"}
+    assert all(r["agrees"] == "True" and r["status"] == "ok" and r["runs"] == "2" for r in rows)
+    for r in rows:
+        assert float(r["wall_s"]) >= float(r["search_s"]) > 0
+    assert all(r["branches"] for r in rows if r["engine"] == "cpsat")
+    assert all(r["decisions"] and r["propagations"] and r["constraints"] for r in rows if r["engine"] == "sat")
+    assert all(r["nodes"] and r["tries"] for r in rows if r["engine"] == "backtrack")
+    assert json.loads((tmp_path / "c.json").read_text()) == json.loads(json.dumps([
+        {k: _typed(k, v) for k, v in r.items()} for r in rows]))
+    table = out.splitlines()
+    assert table[0].split()[:4] == ["n", "engine", "count", "agrees"] and len(table) == 13
+
+
+def _typed(key: str, value: str):
+    if value == "":
+        return None
+    if key in ("engine", "status"):
+        return value
+    if value in ("True", "False"):
+        return value == "True"
+    return float(value) if "." in value or "e" in value else int(value)
+
+
+def test_symmetry_breaking_variants_and_first(capsys) -> None:
+    code = main(["compare", "7", "--engines", "sat", "--symmetry-breaking", "--first"])
+    out, _ = capsys.readouterr()
+    lines = out.splitlines()
+    assert code == 0 and [line.split()[1] for line in lines[1:]] == ["sat", "sat+sb"]
+    assert all(line.split()[2] == "1" for line in lines[1:])
+
+
+def test_time_limit_reports_a_timeout_not_a_failure(capsys) -> None:
+    rows = compare([13], ["backtrack"], time_limit=0.5)
+    assert rows[0]["status"] == "timeout after 0.5 s" and rows[0]["agrees"] is None and rows[0]["count"] is None
+
+
+def test_disagreement_exits_1(monkeypatch, capsys) -> None:
+    import nqueens_cp.compare as cmp
+
+    real = cmp._run_worker
+
+    def lying(n, label, first, time_limit):
+        run = real(n, label, first, time_limit)
+        if label == "sat":
+            run.result["count"] -= 1
+        return run
+
+    monkeypatch.setattr(cmp, "_run_worker", lying)
+    code = main(["compare", "6", "--engines", "bitmask,sat"])
+    _, err = capsys.readouterr()
+    assert code == 1 and "N=6: engine sat counted 3, which disagrees" in err
+
+
+def test_bad_compare_input(capsys) -> None:
+    for argv, message in [
+        (["compare", "8", "--engines", "bitmask+sb"], "symmetry breaking applies only to cpsat and sat"),
+        (["compare", "8", "--repeat", "0"], "must be a positive integer"),
+        (["compare", "8", "--time-limit", "0"], "must be a positive number of seconds, got '0'"),
+        (["compare", "8", "--time-limit", "abc"], "must be a positive number of seconds, got 'abc'"),
+        (["compare", "9-3"], "runs backwards"),
+    ]:
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err
+
+
+def test_plot_is_drawn(tmp_path: Path, capsys) -> None:
+    pytest.importorskip("matplotlib", reason="matplotlib is not installed (pip install 'nqueens-cp[plot]')")
+    code = main(["compare", "4-7", "--engines", "bitmask,sat", "--plot", str(tmp_path / "t.png")])
+    assert code == 0
+    data = (tmp_path / "t.png").read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.png"]  # no temporary left behind
+
+
+def test_plot_without_matplotlib_says_how_to_install(monkeypatch, tmp_path: Path, capsys) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name == "matplotlib" or name.startswith("matplotlib."):
+            raise ImportError("No module named 'matplotlib'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    code = main(["compare", "4", "--engines", "bitmask", "--plot", str(tmp_path / "t.png")])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == ""  # refused before measuring anything
+    assert "--plot needs matplotlib: pip install 'nqueens-cp[plot]'" in err
