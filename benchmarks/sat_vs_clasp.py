@@ -1,9 +1,10 @@
-"""Our sat engine enumerating N-queens against `clasp -n 0` on our own pairwise DIMACS.
+"""Target 3: `enumerate N --engine sat` against `clasp -n 0` on our own pairwise DIMACS.
 
-clasp enumerates natively (no blocking clauses); we add one blocking clause
-per model through python-sat.  Both count every solution and are checked.
+clasp enumerates natively (no blocking clauses) and counts its models (-q);
+we add one blocking clause per model through python-sat and print every
+solution, checked to be the full set.
 
-    python benchmarks/sat_vs_clasp.py [N] [--repeat R] [--jobs J]
+    python benchmarks/sat_vs_clasp.py [N] [--repeat R]
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from common import Side, alternate, last_line_is, nqueens, report
+from common import Side, alternate, nqueens, report
 
 from nqueens_cp.cnf import encode
 from nqueens_cp.dimacs import dimacs_text
+from nqueens_cp.engines import get_engine
 from nqueens_cp.known import TOTAL
 
 
@@ -25,7 +27,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("n", type=int, nargs="?", default=13)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--engine-args", default="", help="extra arguments for our count command")
     args = parser.parse_args()
     if shutil.which("clasp") is None:
         raise SystemExit("clasp is not installed (apt-get install clasp)")
@@ -34,10 +35,17 @@ def main() -> None:
     total = TOTAL[args.n]
     clasp = Side("clasp -n 0 (pairwise CNF)", ["clasp", "-q", "-n", "0", str(cnf)],
                  lambda out: re.search(rf"Models\s*:\s*{total}\b", out) is not None)
-    ours = Side(f"nqueens-cp count {args.n} --engine sat {args.engine_args}".strip(),
-                nqueens("count", str(args.n), "--engine", "sat", *args.engine_args.split()), last_line_is(total))
-    alternate([clasp, ours], args.repeat)
-    report(f"N={args.n}: every solution counted, {total} each", [clasp, ours], clasp)
+    truth = set(get_engine("bitmask").search(args.n))
+
+    def full_set(out: str) -> bool:
+        lines = out.splitlines()
+        return len(lines) == total and {tuple(map(int, line.split())) for line in lines} == truth
+
+    command = nqueens("enumerate", str(args.n), "--engine", "sat", "--format", "line")
+    ours = Side("enumerate --engine sat", command, full_set)
+    ours_sb = Side("... --symmetry-breaking", [*command, "--symmetry-breaking"], full_set)
+    alternate([clasp, ours, ours_sb], args.repeat)
+    report(f"N={args.n}: every solution, {total}", [clasp, ours, ours_sb], clasp)
 
 
 if __name__ == "__main__":

@@ -11,12 +11,14 @@ import argparse
 import json
 import os
 import re
+import signal
 import sys
 import time
 from collections.abc import Iterable, Sequence
+from itertools import islice
 from typing import Any, NoReturn, TextIO
 
-from . import __version__
+from . import __version__, parallel
 from .board import render
 from .encodings import DEFAULT_ENCODING, ENCODINGS
 from .engines import DEFAULT_ENGINE, ENGINE_NAMES, availability, engine_class, get_engine
@@ -106,6 +108,15 @@ def _get_engine(args: argparse.Namespace) -> Any:
     return get_engine(args.engine, **_engine_options(args, [args.engine])[args.engine])
 
 
+def _add_jobs_option(p: argparse.ArgumentParser) -> None:
+    from .parallel import PARALLEL_MIN_N, default_jobs
+
+    p.add_argument("--jobs", "-j", type=positive_int, default=default_jobs(), metavar="J",
+                   help=f"processes to split the search over by fixing the first rows (default: the "
+                   f"number of cores, {default_jobs()} here); 1 means in-process.  Boards below "
+                   f"N={PARALLEL_MIN_N} always run in-process.  The output order does not depend on J")
+
+
 def _add_symmetry_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--unique", action="store_true",
                    help="one solution per class under the 8 symmetries of the square, in canonical "
@@ -119,14 +130,46 @@ def _say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+class _CtrlC:
+    """Ctrl-C that waits for the current write to finish.
+
+    Python raises KeyboardInterrupt between any two bytecodes, which can be
+    in the middle of a buffered write whose system call was interrupted: the
+    line then comes out cut or twice.  While a write is under way, the
+    interrupt is only noted, and raised as soon as the write is complete.
+    """
+
+    writing = False
+    pending = False
+
+    @classmethod
+    def handler(cls, signum: int, frame: object) -> None:
+        if cls.writing:
+            cls.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    @classmethod
+    def write(cls, out: TextIO, text: str) -> None:
+        cls.writing = True
+        try:
+            out.write(text)
+        finally:
+            cls.writing = False
+        if cls.pending:
+            cls.pending = False
+            raise KeyboardInterrupt
+
+
 def _write_solution(out: TextIO, fmt: str, n: int, index: int, solution: tuple[int, ...]) -> None:
-    # One write per solution, so an interrupt never leaves half a line.
+    # One write per solution, never interrupted halfway: no half lines.
     if fmt == "board":
-        out.write(f"Solution {index}:\n{render(solution)}\n\n")
+        text = f"Solution {index}:\n{render(solution)}\n\n"
     elif fmt == "line":
-        out.write(" ".join(map(str, solution)) + "\n")
+        text = " ".join(map(str, solution)) + "\n"
     else:
-        out.write(json.dumps({"n": n, "index": index, "solution": list(solution)}) + "\n")
+        text = json.dumps({"n": n, "index": index, "solution": list(solution)}) + "\n"
+    _CtrlC.write(out, text)
 
 
 def _emit(solutions: Iterable[tuple[int, ...]], fmt: str, n: int) -> int:
@@ -150,6 +193,34 @@ def _summarize(fmt: str, summary: str) -> None:
 def _solutions(count: int, unique: bool = False) -> str:
     kind = " fundamental" if unique else ""
     return f"{count}{kind} solution" + ("" if count == 1 else "s")
+
+
+class _Split:
+    """Solutions from sub-problems in worker processes, with merged statistics."""
+
+    def __init__(self, engine: Any, n: int, jobs: int) -> None:
+        self.stats: dict[str, Any] = {}
+        self._it = parallel.solutions(engine, n, None, jobs, self.stats)
+
+    def __iter__(self) -> Any:
+        return self._it
+
+    def __enter__(self) -> _Split:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._it.close()
+
+
+def _search(engine: Any, args: argparse.Namespace, limit: int | None = None) -> Any:
+    """The engine's solutions, split across processes when that pays.
+
+    A split search produces nothing until its first sub-problem is done, so
+    a --limit, which wants the first few solutions soon, stays in-process.
+    """
+    if parallel.splits(args.n) and getattr(args, "limit", None) is None:
+        return _Split(engine, args.n, args.jobs)
+    return engine.search(args.n, limit=limit)
 
 
 def _unique(solutions: Iterable[tuple[int, ...]], limit: int | None = None) -> Iterable[tuple[int, ...]]:
@@ -181,6 +252,7 @@ def _add_enumerate(sub: Any) -> None:
     p.add_argument("n", type=positive_int, metavar="N", help="board size, a positive integer")
     _add_engine_options(p)
     _add_symmetry_options(p)
+    _add_jobs_option(p)
     p.add_argument("--limit", "-k", type=positive_int, metavar="K", help="stop after K solutions")
     p.add_argument("--format", "-f", default="board", choices=FORMATS, metavar="FORMAT",
                    help="board (default), line or json")
@@ -193,8 +265,9 @@ def _cmd_enumerate(args: argparse.Namespace) -> int:
         raise InvalidInputError(f"boards wider than {BOARD_MAX_N} are unreadable; use --format line or json")
     engine = _get_engine(args)
     start = time.perf_counter()
-    with engine.search(args.n, limit=None if args.unique else args.limit) as search:
-        count = _emit(_unique(search, args.limit) if args.unique else search, args.format, args.n)
+    with _search(engine, args, None if args.unique else args.limit) as search:
+        stream = _unique(search, args.limit) if args.unique else search
+        count = _emit(stream, args.format, args.n)
     seconds = time.perf_counter() - start
     stopped = f", stopped at --limit {args.limit}" if args.limit is not None and count >= args.limit else ""
     what = f"{_solutions(count, args.unique)} for N={args.n}"
@@ -214,15 +287,22 @@ def _add_count(sub: Any) -> None:
     p.add_argument("n", type=positive_int, metavar="N", help="board size, a positive integer")
     _add_engine_options(p)
     _add_symmetry_options(p)
+    _add_jobs_option(p)
     p.add_argument("--stats", action="store_true", help="print the engine's search statistics on stderr")
     p.set_defaults(handler=_cmd_count)
 
 
 def _cmd_count(args: argparse.Namespace) -> int:
     engine = _get_engine(args)
-    search = engine.search(args.n)
-    with search:
-        count = sum(1 for _ in _unique(search)) if args.unique else search.count()
+    if args.unique:
+        with _search(engine, args) as search:
+            count = sum(1 for _ in _unique(search))
+    elif parallel.splits(args.n):
+        search = _Split(engine, args.n, args.jobs)
+        count = parallel.count(engine, args.n, None, args.jobs, search.stats)
+    else:
+        search = engine.search(args.n)
+        count = search.count()
     print(count, flush=True)
     if args.stats:
         _say(_format_stats(search.stats))
@@ -247,6 +327,7 @@ def _add_crosscheck(sub: Any) -> None:
     _add_sat_options(p)
     p.add_argument("--symmetry-breaking", action="store_true",
                    help="run cpsat and sat with symmetry breaking and orbit expansion")
+    _add_jobs_option(p)
     p.set_defaults(handler=_cmd_crosscheck)
 
 
@@ -285,7 +366,7 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
     print((f"{'':>3} {'':>10} {'':>8}  " + "  ".join(cell("count", "time", "agree") for _ in names)).rstrip())
     problems: list[str] = []
     for n in sizes:
-        row = check_n(n, engines, progress)
+        row = check_n(n, engines, progress, args.jobs)
         if progress:
             progress("")
         known = "?" if row.known is None else str(row.known)
@@ -602,8 +683,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:  # --help, --version and usage errors
         return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
     try:
+        previous = signal.signal(signal.SIGINT, _CtrlC.handler)
+    except ValueError:  # not the main thread: leave signals alone
+        previous = None
+    try:
         return args.handler(args)
     except KeyboardInterrupt:
+        _CtrlC.writing = True  # a second Ctrl-C must not cut the flush short
         _flush_quietly()
         _say(f"{PROG}: interrupted")
         return EXIT_INTERRUPTED
@@ -618,6 +704,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _flush_quietly()
         _say(f"{PROG} {args.command}: {error}")
         return EXIT_FAILURE
+    finally:
+        _CtrlC.writing = _CtrlC.pending = False
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _flush_quietly() -> None:

@@ -13,7 +13,7 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .board import canonical, is_solution, orbit, pack, unpack
+from .board import Solution, canonical, is_solution, orbit, pack, unpack
 from .engines import Engine
 from .known import FUNDAMENTAL, TOTAL
 
@@ -70,10 +70,31 @@ def _format(key: int, n: int) -> str:
     return " ".join(map(str, unpack(key, n)))
 
 
-def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] | None = None) -> Row:
+def _collect(engine: Engine, n: int, jobs: int) -> tuple[Sequence[int], Solution | None]:
+    """Every solution's key, and the first invalid board (None if all are valid)."""
+    from . import parallel
+
+    invalid = None
+    if n <= 16 and parallel.splits(n):
+        keys = array("Q")
+        for data, bad in parallel.keys(engine, n, None, jobs):
+            keys.frombytes(data)
+            invalid = invalid or bad
+        return keys, invalid
+    collected = []
+    with engine.search(n) as search:
+        for solution in search:
+            if invalid is None and not is_solution(solution, n):
+                invalid = solution
+            collected.append(pack(solution, n))
+    return collected, invalid
+
+
+def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] | None = None, jobs: int = 1) -> Row:
     """Run every engine on n and compare them with each other and with A000170.
 
-    The first engine is the reference the others are compared with.
+    The first engine is the reference the others are compared with.  With
+    ``jobs`` > 1, large N are split across processes (see :mod:`parallel`).
     """
     row = Row(n, TOTAL.get(n), FUNDAMENTAL.get(n))
     reference: tuple[str, Sequence[int]] | None = None
@@ -81,13 +102,7 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
         if progress:
             progress(f"N={n} {name}")
         start = time.perf_counter()
-        keys = []
-        invalid = None
-        with engine.search(n) as search:
-            for solution in search:
-                if invalid is None and not is_solution(solution, n):
-                    invalid = solution
-                keys.append(pack(solution, n))
+        keys, invalid = _collect(engine, n, jobs)
         seconds = time.perf_counter() - start
         result = EngineResult(name, len(keys), seconds)
         row.results.append(result)

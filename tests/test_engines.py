@@ -138,3 +138,27 @@ def test_bad_engine_option() -> None:
         get_engine("sat", encoding="nope")
     with pytest.raises(TypeError):
         get_engine("bitmask", solver="cadical195")
+
+
+def test_counting_kernels_agree() -> None:
+    from nqueens_cp.engines import _kernel
+    from nqueens_cp.engines.bitmask import _count_recursive
+
+    for n in range(1, 12):
+        full = (1 << n) - 1
+        for allowed in ([full] * n, [1 << (n // 2)] + [full] * (n - 1), [full] * (n - 1) + [1]):
+            expected = _count_recursive(n, allowed)
+            assert _kernel.count_masks(n, allowed) == expected
+            if _kernel.compiled is not None:
+                assert tuple(_kernel.compiled(n, allowed)) == expected
+
+
+def test_bitmask_count_without_numba_is_the_same() -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NQUEENS_CP_NO_NUMBA": "1"}
+    out = subprocess.run([sys.executable, "-m", "nqueens_cp", "count", "11", "--jobs", "1", "--stats"],
+                         capture_output=True, text=True, env=env, check=True)
+    assert out.stdout == "2680\n" and "kernel=python" in out.stderr

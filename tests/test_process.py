@@ -23,21 +23,26 @@ def test_head_closing_the_pipe_is_quiet(engine: str) -> None:
     assert result.returncode in (0, 141)  # 141 = 128 + SIGPIPE, as for a C tool
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("engine", ["bitmask", "cpsat", "sat", "backtrack"])
-def test_ctrl_c_exits_130_with_output_intact(engine: str) -> None:
+def test_ctrl_c_exits_130_with_output_intact(engine: str, jobs: str) -> None:
+    # N=13 is split into sub-problems (in worker processes with --jobs 2): the
+    # first arrives in about a second, the whole run would take much longer.
+    n = 13
     proc = subprocess.Popen(
-        [*CLI, "enumerate", "16", "--engine", engine, "--format", "line"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [*CLI, "enumerate", str(n), "--engine", engine, "--format", "line", "--jobs", jobs],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,  # unbuffered: readline takes one line, no more
     )
     assert proc.stdout is not None
     first = proc.stdout.readline()  # the search is under way
     proc.send_signal(signal.SIGINT)
-    rest, err = proc.communicate(timeout=60)
+    rest, err_bytes = proc.communicate(timeout=60)  # workers must not outlive the parent
+    output, err = (first + rest).decode(), err_bytes.decode()
     assert proc.returncode == 130
     assert err.strip().endswith("interrupted") and "Traceback" not in err
-    lines = (first + rest).splitlines()
-    assert (first + rest).endswith("\n"), "no half-written line"
-    assert all(is_solution(tuple(map(int, line.split())), 16) for line in lines)
+    lines = output.splitlines()
+    assert output.endswith("\n"), "no half-written line"
+    assert all(is_solution(tuple(map(int, line.split())), n) for line in lines)
 
 
 def test_module_entry_point_runs() -> None:

@@ -1,7 +1,9 @@
 """The textbook reference: row-by-row recursion with an is-safe check.
 
 Kept as simple as possible so that it is obviously correct; every other
-engine is checked against it.
+engine is checked against it.  As in Wirth's classic version, the queens
+placed so far are recorded by the columns and diagonals they occupy, so the
+is-safe check is three look-ups instead of a scan of every queen above.
 """
 
 from __future__ import annotations
@@ -20,12 +22,15 @@ class BacktrackEngine(Engine):
     def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any]) -> Iterator[Solution]:
         stats.update(nodes=0, tries=0)
         queens: list[int] = []  # queens[r] is the column of the queen in row r
+        column_used = [False] * n
+        diagonal_used = [False] * (2 * n - 1)  # row - col + n - 1 is the same along a diagonal
+        anti_diagonal_used = [False] * (2 * n - 1)  # row + col is the same along an anti-diagonal
 
         def is_safe(row: int, col: int) -> bool:
-            for r, c in enumerate(queens):
-                if c == col or abs(c - col) == row - r:
-                    return False
-            return True
+            return not (column_used[col] or diagonal_used[row - col + n - 1] or anti_diagonal_used[row + col])
+
+        def mark(row: int, col: int, used: bool) -> None:
+            column_used[col] = diagonal_used[row - col + n - 1] = anti_diagonal_used[row + col] = used
 
         def place(row: int) -> Iterator[Solution]:
             if row == n:
@@ -36,7 +41,9 @@ class BacktrackEngine(Engine):
                 if is_safe(row, col):
                     stats["nodes"] += 1
                     queens.append(col)
+                    mark(row, col, True)
                     yield from place(row + 1)
+                    mark(row, col, False)
                     queens.pop()
 
         yield from place(0)

@@ -24,6 +24,10 @@ class Engine:
     # When set, _search yields only the survivors of the symmetry-breaking
     # constraints and Search expands them back to the full set.
     symmetry_breaking: bool = False
+    # Rows fixed per sub-problem when a search is split across processes:
+    # two rows (about n*n tasks) balance cores best, unless each sub-solve
+    # has a high fixed cost (CP-SAT's presolve), where one row is better.
+    split_rows: ClassVar[int] = 2
 
     @classmethod
     def unavailable_reason(cls) -> str | None:

@@ -25,6 +25,8 @@ _FLUSH_SECONDS = 0.05  # ... or fewer, when they come slowly
 def build_model(n: int, fixed: dict[int, int] | None = None, symmetry_breaking: bool = False):
     """The CP-SAT model, a pure function of its arguments: (CpModel, row variables).
 
+    It carries its search strategy: the first unbound row, smallest column.
+
     ``symmetry_breaking`` adds the inverse permutation p (p[c] is the row of
     column c's queen) and the first-row lex-leader constraints of
     :mod:`nqueens_cp.symmetry`: q[0] <= g(q)[0] for every symmetry g.
@@ -46,6 +48,9 @@ def build_model(n: int, fixed: dict[int, int] | None = None, symmetry_breaking: 
             model.add(q[0] <= (n - 1 - term if reflected else term))
     for row, col in sorted((fixed or {}).items()):
         model.add(q[row] == col)
+    # Search rows in order, smallest column first: enumeration is then a
+    # propagating backtracker, about twice as fast here as CP-SAT's default.
+    model.add_decision_strategy(q, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
     return model, q
 
 
@@ -53,6 +58,7 @@ class CpSatEngine(Engine):
     name = "cpsat"
     summary = "OR-Tools CP-SAT model (3 AllDifferent), solution callback, 1 worker"
     requires = "ortools"
+    split_rows = 1
 
     def __init__(self, symmetry_breaking: bool = False) -> None:
         self.symmetry_breaking = symmetry_breaking
@@ -72,6 +78,7 @@ class CpSatEngine(Engine):
         # Ctrl-C is Python's to handle (KeyboardInterrupt in the consumer);
         # CP-SAT's own SIGINT handler aborts the process from a worker thread.
         solver.parameters.catch_sigint_signal = False
+        solver.parameters.search_branching = cp_model.FIXED_SEARCH  # the model's strategy
         handover: queue.Queue = queue.Queue(maxsize=4)
         cancelled = threading.Event()
 
