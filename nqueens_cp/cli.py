@@ -486,6 +486,210 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- solve ---------------------------------------------------------------------------------
+
+EXIT_UNKNOWN = 3  # solve: the time limit came before an answer
+
+
+def placements(text: str) -> dict[int, int]:
+    """--place 'R:C,R:C,...' (0-based) -> {row: column}."""
+    placed: dict[int, int] = {}
+    for item in text.split(","):
+        match = re.fullmatch(r"\s*(\d+)\s*:\s*(\d+)\s*", item)
+        if not match:
+            raise argparse.ArgumentTypeError(f"expected ROW:COL pairs separated by commas (e.g. 0:0,3:5), got '{item.strip()}'")
+        row, col = map(int, match.groups())
+        if row in placed:
+            raise argparse.ArgumentTypeError(f"two queens in row {row} ({row}:{placed[row]} and {row}:{col})")
+        placed[row] = col
+    return placed
+
+
+def _add_solve(sub: Any) -> None:
+    from .solve import SOLVE_ENGINES
+
+    p = sub.add_parser(
+        "solve", help="find one solution, optionally with queens already placed",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Find one solution of N-queens that keeps every pre-placed queen (the N-Queens\n"
+        "Completion problem, NP-complete), or prove that none exists.  Every printed solution is\n"
+        "validated.",
+        epilog=f"""\
+engines:
+  cpsat         CP-SAT, pre-placed queens as fixed values (default: proves 'none' too)
+  sat           CNF on CaDiCaL, pre-placed queens as unit clauses (sequential counter above N=60)
+  backtrack     textbook search, pre-placed queens as fixed rows
+  bitmask       bitwise search, pre-placed queens as fixed rows
+  construct     an O(N) formula (by N mod 6) for plain N: 'solve 1000000 -e construct -f line'
+  minconflicts  min-conflicts local search (--seed); pre-placed queens never move; it cannot
+                prove 'none', so without a time limit it gives up after 200N + 10000 steps
+
+exit codes:
+  {EXIT_OK}  a solution was found (and printed)
+  {EXIT_FAILURE}  proven: no solution exists (pre-placed queens that attack each other included)
+  {EXIT_USAGE}  usage error: a placement off the board, two queens in a row, bad --place text, ...
+  {EXIT_UNKNOWN}  unknown: the time limit (or local search's step budget) ran out first
+
+examples:
+  nqueens-cp solve 80 --place 0:3,5:17 --format line
+  nqueens-cp solve 8 --place 0:0,1:1 --engine backtrack     (none: exit 1)
+  nqueens-cp solve 1000 --engine minconflicts --seed 7 -f json""",
+    )
+    p.add_argument("n", type=positive_int, metavar="N", help="board size, a positive integer")
+    p.add_argument("--engine", "-e", default="cpsat", choices=SOLVE_ENGINES, metavar="E",
+                   help=f"one of {', '.join(SOLVE_ENGINES)} (default: cpsat)")
+    p.add_argument("--place", type=placements, default={}, metavar="R:C,...",
+                   help="pre-placed queens, 0-based row:column pairs")
+    p.add_argument("--seed", type=int, metavar="S", help="random seed, for minconflicts and cpsat")
+    p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="give up after SEC seconds: 'unknown', exit 3")
+    p.add_argument("--format", "-f", default="board", choices=FORMATS, metavar="FORMAT",
+                   help="board (default; refused above N=64), line or json")
+    _add_sat_options(p)
+    p.add_argument("--stats", action="store_true", help="print the engine's statistics on stderr")
+    p.set_defaults(handler=_cmd_solve)
+
+
+def _cmd_solve(args: argparse.Namespace) -> int:
+    from .board import check_placements
+    from .solve import NONE, SOLVED, solve
+
+    if args.format == "board" and args.n > BOARD_MAX_N:
+        raise InvalidInputError(f"boards wider than {BOARD_MAX_N} are unreadable; use --format line or json")
+    check_placements(args.n, args.place)
+    options = _engine_options(args, [args.engine])[args.engine] if args.engine in ENGINE_NAMES else {}
+    if args.engine not in ENGINE_NAMES:
+        _engine_options(args, [args.engine])  # --solver/--encoding with construct: an error
+    outcome = solve(args.n, args.engine, args.place, args.time_limit, args.seed, **options)
+    where = f"N={args.n}, {len(args.place)} pre-placed, engine {args.engine}, {outcome.seconds:.2f} s"
+    if outcome.status == SOLVED:
+        assert outcome.solution is not None
+        if args.format == "json":
+            record = {"n": args.n, "status": "solved", "solution": list(outcome.solution),
+                      "engine": args.engine, "seconds": round(outcome.seconds, 6)}
+            _CtrlC.write(sys.stdout, json.dumps(record) + "\n")
+        else:
+            _write_solution(sys.stdout, args.format, args.n, 1, outcome.solution)
+        _summarize(args.format, f"solved ({where})")
+        code = EXIT_OK
+    else:
+        word = "none" if outcome.status == NONE else "unknown"
+        if args.format == "json":
+            sys.stdout.write(json.dumps({"n": args.n, "status": word, "reason": outcome.reason,
+                                         "engine": args.engine, "seconds": round(outcome.seconds, 6)}) + "\n")
+        else:
+            sys.stdout.write(f"{word}: {outcome.reason}\n")
+        sys.stdout.flush()
+        _say(f"{word} ({where})")
+        code = EXIT_FAILURE if outcome.status == NONE else EXIT_UNKNOWN
+    if args.stats:
+        _say(_format_stats(outcome.stats))
+    return code
+
+
+# --- complete -------------------------------------------------------------------------------
+
+def _add_complete(sub: Any) -> None:
+    p = sub.add_parser("complete", help="N-Queens Completion instances and the benchmark",
+                       description="Generate N-Queens Completion instances, or run every engine on many of them.")
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    g = actions.add_parser(
+        "generate", help="write an instance: N and K random non-attacking pre-placed queens",
+        description="Write an N-Queens Completion instance as JSON: "
+        '{"problem": "n-queens-completion", "n": N, "seed": S, "placed": [[row, col], ...], "place": "r:c,..."}. '
+        "The same N, K and seed always give the same instance; it may or may not have a completion.",
+    )
+    g.add_argument("n", type=positive_int, metavar="N", help="board size")
+    g.add_argument("k", type=int, metavar="K", help="queens to pre-place, 0..N")
+    g.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
+    g.add_argument("-o", "--output", default="-", metavar="FILE", help="write here, atomically; '-' or absent: stdout")
+    g.set_defaults(handler=_cmd_complete_generate)
+    b = actions.add_parser(
+        "bench", help="run every engine on generated instances",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="For every N, generate M instances (seeds S, S+1, ...) with K pre-placed queens and solve\n"
+        "each with every engine under a time limit.  One row per N and engine: solved, proven-none and\n"
+        "unknown counts, median and worst time, and the median effort (nodes for the backtrackers,\n"
+        "conflicts for cpsat and sat, steps for minconflicts).  Exit 1 if complete engines disagree on\n"
+        "whether an instance has a completion.",
+        epilog="example: nqueens-cp complete bench 20-100/20 --placed 0.4 --instances 5 --time-limit 5 --plot c.png",
+    )
+    b.add_argument("specs", nargs="+", type=_bench_sizes, metavar="SPEC", help="N, a range 20-100, or a stepped range 20-100/20")
+    b.add_argument("--placed", required=True, metavar="K|FRACTION", help="pre-placed queens: a count, or a fraction of N such as 0.4")
+    b.add_argument("--instances", "-m", type=positive_int, default=5, metavar="M", help="instances per N (default: 5)")
+    b.add_argument("--engines", type=_solve_engine_list, metavar="E1,E2,...",
+                   help="default: cpsat,sat,backtrack,bitmask,minconflicts")
+    b.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SEC", help="per engine and instance (default: 10)")
+    b.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the first instance (default: 0)")
+    b.add_argument("--csv", metavar="FILE", help="also write the rows as CSV")
+    b.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    b.add_argument("--plot", metavar="FILE.png", help="median time against N (needs matplotlib)")
+    b.set_defaults(handler=_cmd_complete_bench)
+
+
+def _bench_sizes(text: str) -> list[int]:
+    match = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*/\s*(\d+)\s*", text)
+    if not match:
+        return board_sizes(text)
+    low, high, step = (positive_int(part) for part in match.groups())
+    if low > high:
+        raise argparse.ArgumentTypeError(f"range '{text}' runs backwards")
+    return list(range(low, high + 1, step))
+
+
+def _solve_engine_list(text: str) -> list[str]:
+    from .solve import SOLVE_ENGINES
+
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    for name in names:
+        if name not in SOLVE_ENGINES or name == "construct":
+            raise argparse.ArgumentTypeError(
+                f"unknown engine '{name}' (choose from {', '.join(e for e in SOLVE_ENGINES if e != 'construct')}; "
+                "construct takes no pre-placed queens)")
+    if not names:
+        raise argparse.ArgumentTypeError("no engine named")
+    return list(dict.fromkeys(names))
+
+
+def _cmd_complete_generate(args: argparse.Namespace) -> int:
+    from .completion import generate, instance_json
+    from .files import atomic_write_text
+
+    text = json.dumps(instance_json(args.n, generate(args.n, args.k, args.seed), args.seed)) + "\n"
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        atomic_write_text(args.output, text)
+        _say(f"wrote {args.output}")
+    return EXIT_OK
+
+
+def _cmd_complete_bench(args: argparse.Namespace) -> int:
+    from .compare import require_matplotlib, write_csv, write_json
+    from .completion import BENCH_ENGINES, COLUMNS, bench, format_table, placed_count, write_plot
+
+    if args.plot:
+        require_matplotlib()
+    sizes = sorted({n for spec in args.specs for n in spec})
+    for n in sizes:
+        placed_count(n, args.placed)  # refuse a bad --placed before any work
+    engines = args.engines or list(BENCH_ENGINES)
+    progress = _progress if sys.stderr.isatty() else None
+    rows, problems = bench(sizes, args.placed, args.instances, engines, args.time_limit, args.seed, progress)
+    if progress:
+        progress("")
+    print(format_table(rows), flush=True)
+    for path, write in ((args.csv, write_csv), (args.json, write_json)):
+        if path:
+            write(rows, path, COLUMNS)
+            _say(f"wrote {path}")
+    if args.plot:
+        write_plot(rows, args.plot, args.time_limit)
+        _say(f"wrote {args.plot}")
+    for problem in problems:
+        _say(f"{PROG} complete bench: {problem}")
+    return EXIT_FAILURE if problems else EXIT_OK
+
+
 # --- dimacs -------------------------------------------------------------------------
 
 def _add_dimacs(sub: Any) -> None:
@@ -640,6 +844,7 @@ examples:
   nqueens-cp count 12 --engine sat --stats   14200, statistics on stderr
   nqueens-cp crosscheck 1-10                 every engine, exact sets
   nqueens-cp compare 4-12 --plot t.png       timings and statistics side by side
+  nqueens-cp solve 80 --place 0:3,5:17 -f line   one solution keeping placed queens
   nqueens-cp dimacs 8 -o q8.cnf              DIMACS CNF for any SAT solver
   clasp -n 0 q8.cnf | nqueens-cp decode q8.cnf -   the solver's models as boards
   nqueens-cp encodings 9                     at-most-one encodings compared
@@ -647,8 +852,10 @@ examples:
 exit codes:
   {EXIT_OK}    success (also when N has no solution, as N = 2 or 3)
   {EXIT_FAILURE}    failure: a cross-check disagreed, a solver failed, a file is
-       missing, malformed or unwritable, an answer is UNSAT or invalid
+       missing, malformed or unwritable, an answer is UNSAT or invalid;
+       solve: proven that no solution exists
   {EXIT_USAGE}    usage error: bad N, unknown engine or format, ...
+  3    solve: unknown, the time limit came before an answer
   {EXIT_INTERRUPTED}  interrupted (Ctrl-C); the output so far is intact
   {EXIT_BROKEN_PIPE}  the reader of stdout went away (e.g. | head); nothing printed
 
@@ -669,6 +876,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_count(sub)
     _add_crosscheck(sub)
     _add_compare(sub)
+    _add_solve(sub)
+    _add_complete(sub)
     _add_dimacs(sub)
     _add_decode(sub)
     _add_encodings(sub)

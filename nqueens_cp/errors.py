@@ -13,3 +13,7 @@ class InvalidInputError(NQueensError, ValueError):
 
 class EngineUnavailableError(NQueensError):
     """An engine's solver package is not installed."""
+
+
+class TimeLimitReached(NQueensError):
+    """A search stopped at its time limit before it finished."""

@@ -21,7 +21,7 @@ class Tampered(Engine):
     def __init__(self, tamper) -> None:
         self.tamper = tamper
 
-    def _search(self, n, fixed, limit, stats) -> Iterator[tuple[int, ...]]:
+    def _search(self, n, fixed, limit, stats, deadline=None) -> Iterator[tuple[int, ...]]:
         yield from self.tamper(list(get_engine("bitmask").search(n, fixed)))
 
 

@@ -8,10 +8,12 @@ is-safe check is three look-ups instead of a scan of every queen above.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
 from ..board import Solution
+from ..errors import TimeLimitReached
 from .base import Engine
 
 
@@ -19,7 +21,8 @@ class BacktrackEngine(Engine):
     name = "backtrack"
     summary = "textbook row-by-row backtracking; slow, obviously correct, the oracle"
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any]) -> Iterator[Solution]:
+    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+                deadline: float | None = None) -> Iterator[Solution]:
         stats.update(nodes=0, tries=0)
         queens: list[int] = []  # queens[r] is the column of the queen in row r
         column_used = [False] * n
@@ -36,6 +39,8 @@ class BacktrackEngine(Engine):
             if row == n:
                 yield tuple(queens)
                 return
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeLimitReached
             for col in ([fixed[row]] if row in fixed else range(n)):
                 stats["tries"] += 1
                 if is_safe(row, col):

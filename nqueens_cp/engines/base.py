@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import importlib.util
+import time
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from ..board import Solution, check_placements
-from ..errors import EngineUnavailableError, InvalidInputError
+from ..errors import EngineUnavailableError, InvalidInputError, TimeLimitReached
 
 
 class Engine:
@@ -39,11 +40,14 @@ class Engine:
     def preload(self) -> None:
         """Import the solver package now, so that its cost can be timed apart from the search."""
 
-    def search(self, n: int, fixed: Mapping[int, int] | None = None, limit: int | None = None) -> Search:
+    def search(self, n: int, fixed: Mapping[int, int] | None = None, limit: int | None = None,
+               time_limit: float | None = None) -> Search:
         """All solutions of n-queens that honour ``fixed`` (row -> column), lazily.
 
-        ``limit`` stops after that many solutions.  Nothing is computed until
-        the result is iterated or counted.
+        ``limit`` stops after that many solutions.  ``time_limit`` (seconds,
+        counted from the first request for a solution) ends the search early;
+        ``Search.timed_out`` then says so.  Nothing is computed until the
+        result is iterated or counted.
         """
         placed = check_placements(n, fixed)
         if limit is not None and (type(limit) is not int or limit < 1):
@@ -53,11 +57,15 @@ class Engine:
         reason = self.unavailable_reason()
         if reason:
             raise EngineUnavailableError(f"engine '{self.name}' is unavailable: {reason}")
-        return Search(self, n, placed, limit)
+        if time_limit is not None and not time_limit > 0:
+            raise InvalidInputError(f"time limit must be positive, got {time_limit!r}")
+        return Search(self, n, placed, limit, time_limit)
 
     # -- for subclasses -------------------------------------------------------
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any]) -> Iterator[Solution]:
+    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+                deadline: float | None = None) -> Iterator[Solution]:
+        """Yield solutions; raise TimeLimitReached once ``time.monotonic()`` passes ``deadline``."""
         raise NotImplementedError
 
     def _count(self, n: int, fixed: dict[int, int], stats: dict[str, Any]) -> int | None:
@@ -76,11 +84,14 @@ class Search(Iterator[Solution]):
     to stop a search early and free native solver memory at once.
     """
 
-    def __init__(self, engine: Engine, n: int, fixed: dict[int, int], limit: int | None) -> None:
+    def __init__(self, engine: Engine, n: int, fixed: dict[int, int], limit: int | None,
+                 time_limit: float | None = None) -> None:
         self.engine = engine
         self.n = n
         self.fixed = fixed
         self.limit = limit
+        self.time_limit = time_limit
+        self.timed_out = False
         self.stats: dict[str, Any] = {}
         self.produced = 0
         self._it: Iterator[Solution] | None = None
@@ -97,23 +108,28 @@ class Search(Iterator[Solution]):
         except StopIteration:
             self._done = True
             raise
+        except TimeLimitReached:
+            self._done = True
+            self.timed_out = True
+            raise StopIteration from None
         self.produced += 1
         if self.limit is not None and self.produced >= self.limit:
             self.close()
         return solution
 
     def _start(self) -> Iterator[Solution]:
+        deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
         if not self.engine.symmetry_breaking:
-            return self.engine._search(self.n, self.fixed, self.limit, self.stats)
+            return self.engine._search(self.n, self.fixed, self.limit, self.stats, deadline)
         from ..symmetry import expand
 
         # The engine's own limit would count survivors, not solutions: leave it to us.
-        self._raw = self.engine._search(self.n, self.fixed, None, self.stats)
+        self._raw = self.engine._search(self.n, self.fixed, None, self.stats, deadline)
         return expand(self._raw)
 
     def count(self) -> int:
         """How many solutions remain (all of them on a fresh search)."""
-        if self._it is None and self.limit is None:
+        if self._it is None and self.limit is None and self.time_limit is None:
             fast = self.engine._count(self.n, self.fixed, self.stats)
             if fast is not None:
                 self._done = True

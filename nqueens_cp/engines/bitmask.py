@@ -8,10 +8,12 @@ queen in column c and one in column n-1-c start mirror-image subtrees.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
 from ..board import Solution
+from ..errors import TimeLimitReached
 from .base import Engine
 
 
@@ -19,7 +21,8 @@ class BitmaskEngine(Engine):
     name = "bitmask"
     summary = "bitwise backtracking (pure Python), mirror-halved counting; the fastest enumerator"
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any]) -> Iterator[Solution]:
+    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+                deadline: float | None = None) -> Iterator[Solution]:
         full = (1 << n) - 1
         allowed = [1 << fixed[r] if r in fixed else full for r in range(n)]
         # Per row: the masks attacked from above, the columns still to try, the bit placed.
@@ -42,6 +45,8 @@ class BitmaskEngine(Engine):
                 todo[row] = free ^ bit
                 placed[row] = bit
                 nodes += 1
+                if deadline is not None and not nodes & 4095 and time.monotonic() > deadline:
+                    raise TimeLimitReached
                 if row == last:
                     yield tuple(b.bit_length() - 1 for b in placed)
                     continue

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..board import Solution
-from ..errors import NQueensError
+from ..errors import NQueensError, TimeLimitReached
 from .base import Engine
 
 _BATCH = 256  # solutions per hand-over ...
@@ -66,7 +66,8 @@ class CpSatEngine(Engine):
     def preload(self) -> None:
         from ortools.sat.python import cp_model  # noqa: F401
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any]) -> Iterator[Solution]:
+    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+                deadline: float | None = None) -> Iterator[Solution]:
         from ortools.sat.python import cp_model
 
         model, q = build_model(n, fixed, self.symmetry_breaking)
@@ -79,6 +80,8 @@ class CpSatEngine(Engine):
         # CP-SAT's own SIGINT handler aborts the process from a worker thread.
         solver.parameters.catch_sigint_signal = False
         solver.parameters.search_branching = cp_model.FIXED_SEARCH  # the model's strategy
+        if deadline is not None:
+            solver.parameters.max_time_in_seconds = max(deadline - time.monotonic(), 0.001)
         handover: queue.Queue = queue.Queue(maxsize=4)
         cancelled = threading.Event()
 
@@ -152,3 +155,6 @@ class CpSatEngine(Engine):
             raise NQueensError(f"CP-SAT failed: {outcome['error']}") from outcome["error"]
         if outcome.get("status") == cp_model.MODEL_INVALID:
             raise NQueensError("CP-SAT rejected the model as invalid")
+        stopped_by_us = limit is not None and recorder.found >= limit
+        if deadline is not None and not stopped_by_us and outcome.get("status") not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+            raise TimeLimitReached

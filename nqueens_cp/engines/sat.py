@@ -9,12 +9,14 @@ appear in it, so they cannot multiply solutions (unlike PySAT's
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
 from ..board import Solution
 from ..encodings import DEFAULT_ENCODING, ENCODINGS
-from ..errors import InvalidInputError
+from ..errors import InvalidInputError, TimeLimitReached
 from .base import Engine
 
 # python-sat solvers that can add clauses between calls, so they can enumerate.
@@ -46,7 +48,8 @@ class SatEngine(Engine):
     def preload(self) -> None:
         import pysat.solvers  # noqa: F401
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any]) -> Iterator[Solution]:
+    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+                deadline: float | None = None) -> Iterator[Solution]:
         from pysat.solvers import Solver
 
         from ..cnf import encode
@@ -59,7 +62,7 @@ class SatEngine(Engine):
             try:
                 while True:
                     solving = True
-                    if not _solve(solver):
+                    if not _solve(solver, deadline):
                         break
                     solving = False
                     model = solver.get_model()
@@ -75,11 +78,27 @@ class SatEngine(Engine):
                     stats.update(solver.accum_stats())
 
 
-def _solve(solver: Any) -> bool:
+def _solve(solver: Any, deadline: float | None = None) -> bool:
+    """One call to the solver; raises TimeLimitReached past ``deadline``."""
+    timer = None
     try:
-        return solver.solve()
+        if deadline is None:
+            return solver.solve()
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeLimitReached
+        timer = threading.Timer(remaining, solver.interrupt)
+        timer.start()
+        answer = solver.solve_limited(expect_interrupt=True)
+        if answer is None:
+            solver.clear_interrupt()
+            raise TimeLimitReached
+        return answer
     except Exception as exc:
         # python-sat turns Ctrl-C during a solve into its own error type.
         if "keyboard interrupt" in str(exc).lower():
             raise KeyboardInterrupt from None
         raise
+    finally:
+        if timer is not None:
+            timer.cancel()

@@ -1,0 +1,195 @@
+"""solve and complete: one solution under pre-placed queens, three outcomes, instances, the benchmark."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from conftest import reference
+from nqueens_cp import is_solution
+from nqueens_cp.cli import main
+from nqueens_cp.completion import bench, generate, placed_count
+from nqueens_cp.errors import InvalidInputError
+from nqueens_cp.solve import COMPLETE_ENGINES, NONE, SOLVED, UNKNOWN, construct, solve
+
+ALL = ("cpsat", "sat", "backtrack", "bitmask", "minconflicts")
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def honours(solution, placed) -> bool:
+    return all(solution[r] == c for r, c in placed.items())
+
+
+@pytest.mark.parametrize("engine", ALL)
+def test_every_engine_solves_and_honours_placements(engine: str) -> None:
+    placed = {0: 2, 3: 1}
+    outcome = solve(10, engine, placed, time_limit=30, seed=1)
+    assert outcome.status == SOLVED and is_solution(outcome.solution, 10) and honours(outcome.solution, placed)
+
+
+@pytest.mark.parametrize("engine", COMPLETE_ENGINES)
+@pytest.mark.parametrize("placed", [{0: 0, 1: 2}, {0: 1, 7: 0, 3: 7}])
+def test_known_infeasible_placements_are_proven_none(engine: str, placed: dict) -> None:
+    # {0:0, 1:2}: no completion for N=8, checked against the full solution set.
+    assert not any(honours(s, placed) for s in reference(8))
+    assert solve(8, engine, placed, time_limit=30).status == NONE
+
+
+@pytest.mark.parametrize("engine", COMPLETE_ENGINES)
+def test_attacking_placements_are_none_with_the_pair_named(engine: str) -> None:
+    outcome = solve(8, engine, {0: 0, 1: 1})
+    assert outcome.status == NONE and "0:0 and 1:1 attack each other" in outcome.reason
+
+
+def test_engines_agree_on_feasibility_over_a_seeded_batch() -> None:
+    rng = random.Random(2017)
+    checked = 0
+    for _ in range(40):
+        n = rng.randint(4, 9)
+        k = rng.randint(1, n // 2 + 1)
+        placed = generate(n, k, rng.randrange(10**6))
+        feasible = any(honours(s, placed) for s in reference(n))  # the exhaustive answer
+        for engine in ALL:
+            outcome = solve(n, engine, placed, time_limit=30, seed=checked)
+            if outcome.status == SOLVED:
+                assert feasible and is_solution(outcome.solution, n) and honours(outcome.solution, placed)
+            elif engine in COMPLETE_ENGINES:
+                assert outcome.status == NONE and not feasible, (engine, n, placed)
+            else:
+                assert outcome.status == UNKNOWN and not feasible  # local search never claims "none"
+        checked += 1
+    assert checked == 40
+
+
+def test_construct_is_valid_for_every_n_up_to_2000() -> None:
+    for n in range(4, 2001):
+        assert is_solution(construct(n), n), n
+    assert construct(1) == (0,) and construct(2) is None and construct(3) is None
+
+
+def test_construct_a_million_queens(capsys) -> None:
+    code, out, err = run(capsys, "solve", "1000000", "--engine", "construct", "--format", "line")
+    assert code == 0 and "solved (N=1000000" in err
+    assert is_solution(tuple(map(int, out.split())), 1_000_000)
+
+
+def test_minconflicts_solves_1000_with_a_fixed_seed() -> None:
+    first = solve(1000, "minconflicts", seed=42)
+    again = solve(1000, "minconflicts", seed=42)
+    assert first.status == SOLVED and is_solution(first.solution, 1000)
+    assert first.solution == again.solution and first.stats == again.stats  # reproducible
+
+
+def test_minconflicts_keeps_pre_placed_queens() -> None:
+    placed = generate(200, 20, seed=5)
+    outcome = solve(200, "minconflicts", placed, seed=5, time_limit=60)
+    assert outcome.status == SOLVED and honours(outcome.solution, placed)
+
+
+def test_time_limit_gives_unknown(capsys) -> None:
+    for engine in ("backtrack", "bitmask"):
+        outcome = solve(34, engine, time_limit=0.2)  # its first solution takes over 20 s
+        assert outcome.status == UNKNOWN and "within 0.2 s" in outcome.reason
+    code, out, err = run(capsys, "solve", "34", "--engine", "bitmask", "--time-limit", "0.2", "--format", "json")
+    assert code == 3 and json.loads(out)["status"] == "unknown" and "unknown (" in err
+
+
+def test_cli_solve_formats_and_exit_codes(capsys) -> None:
+    code, out, err = run(capsys, "solve", "8", "--place", "0:0", "--format", "json", "--engine", "sat")
+    record = json.loads(out)
+    assert code == 0 and record["status"] == "solved" and record["solution"][0] == 0
+    assert is_solution(tuple(record["solution"]), 8)
+    code, out, err = run(capsys, "solve", "8", "--place", "0:0,1:1", "--engine", "backtrack")
+    assert code == 1 and out == "none: the pre-placed queens at 0:0 and 1:1 attack each other\n"
+    code, out, err = run(capsys, "solve", "8", "--place", "0:0,1:2", "--engine", "cpsat", "--format", "line")
+    assert code == 1 and out.startswith("none: ")
+    code, out, err = run(capsys, "solve", "6")
+    assert code == 0 and out.splitlines()[0] == "Solution 1:" and "solved (N=6" in out.splitlines()[-1]
+
+
+BAD = [
+    (["solve", "8", "--place", "9:0"], "placement 9:0: row 9 is off the 8x8 board"),
+    (["solve", "8", "--place", "0:8"], "placement 0:8: column 8 is off the 8x8 board"),
+    (["solve", "8", "--place", "0:1,0:2"], "two queens in row 0 (0:1 and 0:2)"),
+    (["solve", "8", "--place", "0-1"], "expected ROW:COL pairs"),
+    (["solve", "8", "--place", "0:1,"], "expected ROW:COL pairs"),
+    (["solve", "8", "--place", "a:b"], "expected ROW:COL pairs"),
+    (["solve", "8", "--time-limit", "0"], "must be a positive number of seconds, got '0'"),
+    (["solve", "8", "--time-limit", "-1"], "must be a positive number of seconds, got '-1'"),
+    (["solve", "100"], "boards wider than 64 are unreadable; use --format line or json"),
+    (["solve", "8", "--engine", "construct", "--place", "0:0"], "construct solves plain N only"),
+    (["solve", "8", "--engine", "nope"], "invalid choice: 'nope'"),
+    (["solve", "8", "--engine", "bitmask", "--solver", "minisat22"], "--solver applies only to the sat engine"),
+    (["complete", "generate", "5", "6"], "cannot place 6 queens"),
+    (["complete", "bench", "8", "--placed", "x"], "--placed must be a count or a fraction of N"),
+    (["complete", "bench", "8", "--placed", "3", "--engines", "construct"], "construct takes no pre-placed queens"),
+    (["complete", "frob"], "invalid choice: 'frob'"),
+]
+
+
+@pytest.mark.parametrize("argv, message", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_input_is_one_line_exit_2(capsys, argv, message) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and message in err and "Traceback" not in err
+
+
+def test_generate_is_reproducible_and_non_attacking(tmp_path: Path, capsys) -> None:
+    a = generate(30, 12, seed=3)
+    assert a == generate(30, 12, seed=3) and a != generate(30, 12, seed=4)
+    assert len(a) == 12 and len(set(a.values())) == 12
+    assert len({r - c for r, c in a.items()}) == 12 and len({r + c for r, c in a.items()}) == 12
+    code, _, _ = run(capsys, "complete", "generate", "30", "12", "--seed", "3", "-o", tmp_path / "i.json")
+    record = json.loads((tmp_path / "i.json").read_text())
+    assert code == 0 and record["n"] == 30 and record["seed"] == 3
+    assert {r: c for r, c in record["placed"]} == a
+    code, out, _ = run(capsys, "solve", "30", "--place", record["place"], "--format", "line")
+    assert code in (0, 1)
+
+
+def test_placed_count() -> None:
+    assert placed_count(80, "30") == 30 and placed_count(80, "0.4") == 32
+    with pytest.raises(InvalidInputError):
+        placed_count(8, "9")
+
+
+def test_bench_rows_and_csv(tmp_path: Path, capsys) -> None:
+    code, out, err = run(capsys, "complete", "bench", "8-10", "--placed", "0.3", "--instances", "3",
+                         "--time-limit", "5", "--csv", tmp_path / "b.csv")
+    assert code == 0, err
+    with open(tmp_path / "b.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(r["n"], r["engine"]) for r in rows] == [(str(n), e) for n in (8, 9, 10) for e in ALL]
+    for r in rows:
+        assert int(r["solved"]) + int(r["none"]) + int(r["unknown"]) == 3
+    by_n: dict = {}
+    for r in rows:
+        if r["engine"] in COMPLETE_ENGINES:
+            by_n.setdefault(r["n"], set()).add((r["solved"], r["none"]))
+    assert all(len(v) == 1 for v in by_n.values()), "complete engines agree"
+
+
+def test_bench_detects_disagreement(monkeypatch) -> None:
+    import nqueens_cp.completion as completion
+    from nqueens_cp.solve import Outcome
+
+    real = completion.solve
+
+    def lying(n, engine, placed, **kwargs):
+        outcome = real(n, engine, placed, **kwargs)
+        if engine == "sat" and outcome.status == SOLVED:
+            return Outcome(NONE)
+        return outcome
+
+    monkeypatch.setattr(completion, "solve", lying)
+    _, problems = bench([8], "2", 2, ["cpsat", "sat"], 5.0)
+    assert problems and "engines disagree on feasibility" in problems[0]
