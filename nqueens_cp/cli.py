@@ -96,7 +96,7 @@ def _engine_options(args: argparse.Namespace, engines: Sequence[str]) -> dict[st
     """engine -> its engine-specific options given on the command line; an
     error for an option that applies to none of ``engines``."""
     given = {key: getattr(args, key) for key in _ENGINE_SPECIFIC if getattr(args, key, None) not in (None, False)}
-    for key, value in given.items():
+    for key in given:
         applies = _ENGINE_SPECIFIC[key]
         if not set(applies) & set(engines):
             flag = "--" + key.replace("_", "-")
@@ -224,8 +224,7 @@ def _search(engine: Any, args: argparse.Namespace, limit: int | None = None) -> 
 
 
 def _unique(solutions: Iterable[tuple[int, ...]], limit: int | None = None) -> Iterable[tuple[int, ...]]:
-    from itertools import islice
-
+    """One canonical solution per symmetry class, at most ``limit`` of them."""
     from .symmetry import fundamental
 
     return islice(fundamental(solutions), limit)

@@ -175,17 +175,19 @@ def _min_conflicts(n: int, placed: dict[int, int], time_limit: float | None, see
     budget = max_steps if max_steps is not None else 200 * n + 10_000
     movable = [row for row in range(n) if row not in placed]
     steps = restarts = 0
+    queens = [0] * n
+    cols = [0] * n  # queens per column
+    diag = [0] * (2 * n - 1)  # queens per diagonal, row - col + n - 1
+    anti = [0] * (2 * n - 1)  # queens per anti-diagonal, row + col
+
+    def put(row: int, col: int, delta: int) -> None:
+        cols[col] += delta
+        diag[row - col + n - 1] += delta
+        anti[row + col] += delta
+
     while True:
-        queens = [0] * n
-        cols = [0] * n
-        diag = [0] * (2 * n - 1)  # row - col + n - 1
-        anti = [0] * (2 * n - 1)  # row + col
-
-        def put(row: int, col: int, delta: int) -> None:
-            cols[col] += delta
-            diag[row - col + n - 1] += delta
-            anti[row + col] += delta
-
+        cols[:] = [0] * n
+        diag[:] = anti[:] = [0] * (2 * n - 1)
         for row, col in placed.items():
             queens[row] = col
             put(row, col, 1)
