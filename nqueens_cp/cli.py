@@ -426,6 +426,20 @@ def _add_compare(sub: Any) -> None:
     p.set_defaults(handler=_cmd_compare)
 
 
+def _write_rows(args: argparse.Namespace, rows: list[dict[str, Any]], columns: Sequence[str],
+                plot: Any) -> None:
+    """--csv, --json and --plot, for compare and complete bench."""
+    from .compare import write_csv, write_json
+
+    for path, write in ((args.csv, write_csv), (args.json, write_json)):
+        if path:
+            write(rows, path, columns)
+            _say(f"wrote {path}")
+    if args.plot:
+        plot(args.plot)
+        _say(f"wrote {args.plot}")
+
+
 def _label_list(text: str) -> list[str]:
     from .compare import parse_label
 
@@ -451,7 +465,7 @@ def positive_float(text: str) -> float:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from .compare import compare, format_table, require_matplotlib, write_csv, write_json, write_plot
+    from .compare import COLUMNS, compare, format_table, require_matplotlib, write_plot
 
     if args.plot:
         require_matplotlib()  # before the long part, not after it
@@ -465,13 +479,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     if progress:
         progress("")
     print(format_table(rows), flush=True)
-    for path, write in ((args.csv, write_csv), (args.json, write_json)):
-        if path:
-            write(rows, path)
-            _say(f"wrote {path}")
-    if args.plot:
-        write_plot(rows, args.plot, args.first)
-        _say(f"wrote {args.plot}")
+    _write_rows(args, rows, COLUMNS, lambda path: write_plot(rows, path, args.first))
     failed = False
     for row in rows:
         if row["agrees"] is False:
@@ -555,9 +563,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     if args.format == "board" and args.n > BOARD_MAX_N:
         raise InvalidInputError(f"boards wider than {BOARD_MAX_N} are unreadable; use --format line or json")
     check_placements(args.n, args.place)
-    options = _engine_options(args, [args.engine])[args.engine] if args.engine in ENGINE_NAMES else {}
-    if args.engine not in ENGINE_NAMES:
-        _engine_options(args, [args.engine])  # --solver/--encoding with construct: an error
+    options = _engine_options(args, [args.engine])[args.engine]
     outcome = solve(args.n, args.engine, args.place, args.time_limit, args.seed, **options)
     where = f"N={args.n}, {len(args.place)} pre-placed, engine {args.engine}, {outcome.seconds:.2f} s"
     if outcome.status == SOLVED:
@@ -663,7 +669,7 @@ def _cmd_complete_generate(args: argparse.Namespace) -> int:
 
 
 def _cmd_complete_bench(args: argparse.Namespace) -> int:
-    from .compare import require_matplotlib, write_csv, write_json
+    from .compare import require_matplotlib
     from .completion import BENCH_ENGINES, COLUMNS, bench, format_table, placed_count, write_plot
 
     if args.plot:
@@ -677,13 +683,7 @@ def _cmd_complete_bench(args: argparse.Namespace) -> int:
     if progress:
         progress("")
     print(format_table(rows), flush=True)
-    for path, write in ((args.csv, write_csv), (args.json, write_json)):
-        if path:
-            write(rows, path, COLUMNS)
-            _say(f"wrote {path}")
-    if args.plot:
-        write_plot(rows, args.plot, args.time_limit)
-        _say(f"wrote {args.plot}")
+    _write_rows(args, rows, COLUMNS, lambda path: write_plot(rows, path, args.time_limit))
     for problem in problems:
         _say(f"{PROG} complete bench: {problem}")
     return EXIT_FAILURE if problems else EXIT_OK

@@ -13,7 +13,7 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .board import Solution, canonical, is_solution, orbit, pack, unpack
+from .board import Solution, canonical, orbit, pack, unpack
 from .engines import Engine
 from .known import FUNDAMENTAL, TOTAL
 
@@ -74,20 +74,14 @@ def _collect(engine: Engine, n: int, jobs: int) -> tuple[Sequence[int], Solution
     """Every solution's key, and the first invalid board (None if all are valid)."""
     from . import parallel
 
-    invalid = None
-    if n <= 16 and parallel.splits(n):
-        keys = array("Q")
-        for data, bad in parallel.keys(engine, n, None, jobs):
-            keys.frombytes(data)
-            invalid = invalid or bad
-        return keys, invalid
-    collected = []
-    with engine.search(n) as search:
-        for solution in search:
-            if invalid is None and not is_solution(solution, n):
-                invalid = solution
-            collected.append(pack(solution, n))
-    return collected, invalid
+    if n > 16 or not parallel.splits(n):  # split searches ship 64-bit keys: n <= 16
+        with engine.search(n) as search:
+            return parallel.packed(search, n)
+    keys, invalid = array("Q"), None
+    for data, bad in parallel.keys(engine, n, None, jobs):
+        keys.frombytes(data)
+        invalid = invalid or bad
+    return keys, invalid
 
 
 def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] | None = None, jobs: int = 1) -> Row:

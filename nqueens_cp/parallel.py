@@ -17,7 +17,7 @@ import signal
 import sys
 from array import array
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any
 
@@ -108,18 +108,26 @@ def _sub_keys(engine: Engine, n: int, fixed: dict[int, int], weight: int) -> tup
     Weight 2 marks a first-row column left of the centre: each solution is
     followed by its mirror image, which the mirrored sub-problem would find.
     """
-    keys = array("Q")
-    invalid = None
     stats: dict[str, Any] = {}
     search = _sub_search(engine, n, fixed, stats)
-    for solution in search:
+    keys, invalid = packed(search, n, mirrored=weight == 2)
+    stats.update(getattr(search, "stats", {}))
+    return keys.tobytes(), invalid, stats
+
+
+def packed(solutions: Iterable[Solution], n: int, mirrored: bool = False) -> tuple[Any, Solution | None]:
+    """Every solution as one integer key (and, if ``mirrored``, its mirror image
+    after it), with the first board that fails the independent validator.
+    The keys are a 64-bit array for n <= 16, where they fit, else a list."""
+    keys: Any = array("Q") if n <= 16 else []
+    invalid = None
+    for solution in solutions:
         if invalid is None and not is_solution(solution, n):
             invalid = solution
         keys.append(pack(solution, n))
-        if weight == 2:
+        if mirrored:
             keys.append(pack(tuple(n - 1 - c for c in solution), n))
-    stats.update(getattr(search, "stats", {}))
-    return keys.tobytes(), invalid, stats
+    return keys, invalid
 
 
 def _sub_count(engine: Engine, n: int, fixed: dict[int, int]) -> tuple[int, dict[str, Any]]:
