@@ -165,7 +165,7 @@ def _tasks(engine: Engine, n: int, fixed: dict[int, int] | None, mirror: bool):
 
         raise InvalidInputError("symmetry breaking cannot be combined with fixed placements")
     use_mirror = mirror and not placed and not engine.symmetry_breaking
-    found = prefixes(n, placed, engine.split_rows, mirror=use_mirror)
+    found = prefixes(n, placed, engine.split_rows(n), mirror=use_mirror)
     return [({**placed, **prefix}, weight) for prefix, weight in found]
 
 

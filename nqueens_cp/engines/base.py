@@ -25,10 +25,6 @@ class Engine:
     # When set, _search yields only the survivors of the symmetry-breaking
     # constraints and Search expands them back to the full set.
     symmetry_breaking: bool = False
-    # Rows fixed per sub-problem when a search is split across processes:
-    # two rows (about n*n tasks) balance cores best, unless each sub-solve
-    # has a high fixed cost (CP-SAT's presolve), where one row is better.
-    split_rows: ClassVar[int] = 2
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
@@ -36,6 +32,11 @@ class Engine:
         if cls.requires and importlib.util.find_spec(cls.requires) is None:
             return f"needs the Python package providing '{cls.requires}'"
         return None
+
+    def split_rows(self, n: int) -> int:
+        """Rows fixed per sub-problem when a search of n-queens is split across
+        processes: two rows (about n*n tasks) balance the cores best."""
+        return 2
 
     def preload(self) -> None:
         """Import the solver package now, so that its cost can be timed apart from the search."""
