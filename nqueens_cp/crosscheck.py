@@ -13,7 +13,8 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .board import Solution, canonical, orbit, pack, unpack
+from . import symmetry
+from .board import Solution, orbit, pack, unpack
 from .engines import Engine
 from .known import FUNDAMENTAL, TOTAL
 
@@ -137,7 +138,7 @@ def _check_symmetry(n: int, ordered: Sequence[int], known_unique: int | None) ->
     """Count the fundamental solutions (A002562) and check that their orbits
     give back exactly the full set.  Engines that agree with the reference
     share its answer, so this runs once per N."""
-    fundamental = [s for s in map(lambda key: unpack(key, n), ordered) if s == canonical(s)]
+    fundamental = list(symmetry.fundamental(unpack(key, n) for key in ordered))
     if known_unique is not None and len(fundamental) != known_unique:
         return len(fundamental), f"{len(fundamental)} fundamental solutions, the published total (A002562) is {known_unique}"
     expanded = _sorted_keys((pack(image, n) for s in fundamental for image in orbit(s)), n)

@@ -172,3 +172,16 @@ def test_cli_symmetry_breaking(capsys) -> None:
         assert len(out.splitlines()) == 40
     code, out, _ = run(capsys, "count", "9", "--unique", "--engine", "sat", "--symmetry-breaking")
     assert (code, out) == (0, "46\n")
+
+
+def test_is_canonical_shortcut_agrees_with_the_definition() -> None:
+    from itertools import permutations
+
+    from nqueens_cp.symmetry import is_canonical
+
+    for n in range(1, 7):
+        for s in permutations(range(n)):
+            assert is_canonical(s) == (s == canonical(s)), s
+    for n in range(1, 11):
+        for s in reference(n) if n <= 9 else get_engine("bitmask").search(n):
+            assert is_canonical(s) == (s == canonical(s))
