@@ -344,17 +344,13 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
     from .crosscheck import check_n
 
     sizes = sorted({n for spec in args.specs for n in spec})
-    if args.engines:
-        names = args.engines
-        for name in names:
-            reason = engine_class(name).unavailable_reason()
-            if reason:
-                raise EngineUnavailableError(f"engine '{name}' is unavailable: {reason}")
-    else:
-        names = [name for name, reason in availability().items() if reason is None]
-        for name, reason in availability().items():
-            if reason:
-                _say(f"skipping engine {name}: {reason}")
+    available = availability()
+    names = args.engines or [name for name, reason in available.items() if reason is None]
+    for name, reason in available.items():
+        if reason and name in names:
+            raise EngineUnavailableError(f"engine '{name}' is unavailable: {reason}")
+        if reason and not args.engines:
+            _say(f"skipping engine {name}: {reason}")
     engines = {name: get_engine(name, **options) for name, options in _engine_options(args, names).items()}
     progress = _progress if sys.stderr.isatty() else None
 

@@ -185,3 +185,17 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv: list[str], message: str)
     assert err.count("\n") == 1 and err.endswith("\n"), err
     assert message in err
     assert "Traceback" not in err
+
+
+def test_a_missing_solver_package_is_reported_not_a_traceback(capsys, monkeypatch) -> None:
+    from nqueens_cp.engines.cpsat import CpSatEngine
+
+    monkeypatch.setattr(CpSatEngine, "requires", "no_such_solver_package")
+    code, out, _ = run(capsys, "engines")
+    assert code == 0 and "cpsat      unavailable (needs the Python package providing 'no_such_solver_package')" in out
+    code, out, err = run(capsys, "crosscheck", "6")
+    assert code == 0 and "skipping engine cpsat" in err and "cpsat" not in out
+    code, out, err = run(capsys, "crosscheck", "6", "--engines", "bitmask,cpsat")
+    assert code == 1 and "engine 'cpsat' is unavailable" in err and err.count("\n") == 1
+    code, out, err = run(capsys, "count", "6", "--engine", "cpsat")
+    assert code == 1 and "engine 'cpsat' is unavailable" in err and err.count("\n") == 1
