@@ -183,12 +183,18 @@ def format_table(rows: list[dict[str, Any]]) -> str:
             return f"{value:.0f}" if column == "solutions_per_s" else f"{value:.3f}"
         return str(value)
 
-    table = [[c.removesuffix("_s") if c != "solutions_per_s" else "sol/s" for c in shown]]
-    table += [[cell(row[c], c) for c in shown] for row in rows]
-    widths = [max(len(line[i]) for line in table) for i in range(len(shown))]
-    left = {"engine", "status"}
+    header = [c.removesuffix("_s") if c != "solutions_per_s" else "sol/s" for c in shown]
+    body = [[cell(row[c], c) for c in shown] for row in rows]
+    return aligned(header, body, left=[c in ("engine", "status") for c in shown])
+
+
+def aligned(header: list[str], body: list[list[str]], left: list[bool]) -> str:
+    """A plain-text table: columns padded to their widest cell, text left, numbers right."""
+    table = [header, *body]
+    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
     return "\n".join(
-        "  ".join(text.ljust(w) if shown[i] in left else text.rjust(w) for i, (text, w) in enumerate(zip(line, widths))).rstrip()
+        "  ".join(text.ljust(w) if flush_left else text.rjust(w)
+                  for text, w, flush_left in zip(line, widths, left)).rstrip()
         for line in table
     )
 

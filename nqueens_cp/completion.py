@@ -113,10 +113,10 @@ def format_table(rows: list[dict[str, Any]]) -> str:
             return f"{value:.3f}" if value < 1000 else f"{value:.0f}"
         return str(value)
 
-    table = [list(COLUMNS)] + [[cell(row[c]) for c in COLUMNS] for row in rows]
-    widths = [max(len(line[i]) for line in table) for i in range(len(COLUMNS))]
-    return "\n".join("  ".join(t.ljust(w) if COLUMNS[i] in ("engine", "effort_unit") else t.rjust(w)
-                               for i, (t, w) in enumerate(zip(line, widths))).rstrip() for line in table)
+    from .compare import aligned
+
+    body = [[cell(row[c]) for c in COLUMNS] for row in rows]
+    return aligned(list(COLUMNS), body, left=[c in ("engine", "effort_unit") for c in COLUMNS])
 
 
 def write_plot(rows: list[dict[str, Any]], path: str, time_limit: float) -> None:
