@@ -10,13 +10,13 @@ from __future__ import annotations
 import os
 
 
-def count_masks(n, allowed):  # (int, int64[n]) -> (solutions, nodes)
-    """Count placements of n queens, row r restricted to the columns in allowed[r]."""
+def count_masks(n, allowed, cols, left, right, todo):  # -> (solutions, nodes)
+    """Count placements of n queens, row r restricted to the columns in allowed[r].
+
+    cols, left, right and todo are scratch space of n + 1 entries each (lists
+    in Python, int64 arrays when compiled: numba is slow with Python lists).
+    """
     full = (1 << n) - 1
-    cols = [0] * (n + 1)
-    left = [0] * (n + 1)
-    right = [0] * (n + 1)
-    todo = [0] * (n + 1)
     todo[0] = allowed[0]
     total = 0
     nodes = 0
@@ -54,4 +54,6 @@ if os.environ.get("NQUEENS_CP_NO_NUMBA") != "1":
         _jit = numba.njit(cache=True, nogil=True)(count_masks)
 
         def compiled(n, allowed):  # noqa: F811
-            return _jit(n, np.asarray(allowed, dtype=np.int64))
+            scratch = [np.zeros(n + 1, np.int64) for _ in range(4)]
+            total, nodes = _jit(n, np.asarray(allowed, dtype=np.int64), *scratch)
+            return int(total), int(nodes)
