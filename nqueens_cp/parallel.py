@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any
 
-from .board import Solution, check_placements, is_solution, pack, unpack
+from .board import Solution, is_solution, pack, unpack
 from .engines import Engine
 
 PARALLEL_MIN_N = 11  # below this a whole search takes less than starting the processes
@@ -159,11 +159,7 @@ def _merge(total: dict[str, Any], part: dict[str, Any]) -> None:
 
 
 def _tasks(engine: Engine, n: int, fixed: dict[int, int] | None, mirror: bool):
-    placed = check_placements(n, fixed)
-    if engine.symmetry_breaking and placed:
-        from .errors import InvalidInputError
-
-        raise InvalidInputError("symmetry breaking cannot be combined with fixed placements")
+    placed = engine.search(n, fixed).fixed  # the engine's own checks of n and placements; nothing runs yet
     use_mirror = mirror and not placed and not engine.symmetry_breaking
     found = prefixes(n, placed, engine.split_rows(n), mirror=use_mirror)
     return [({**placed, **prefix}, weight) for prefix, weight in found]
