@@ -58,3 +58,16 @@ def report(title: str, sides: Sequence[Side], reference: Side) -> None:
 
 def last_line_is(value: int) -> Callable[[str], bool]:
     return lambda out: out.strip().splitlines()[-1:] == [str(value)]
+
+
+def prints_full_set(n: int) -> Callable[[str], bool]:
+    """A check that output lines ('--format line') are exactly every solution of n-queens."""
+    from nqueens_cp.engines import get_engine
+
+    truth = set(get_engine("bitmask").search(n))
+
+    def check(out: str) -> bool:
+        lines = out.splitlines()
+        return len(lines) == len(truth) and {tuple(map(int, line.split())) for line in lines} == truth
+
+    return check

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import argparse
 
-from common import PYTHON, ROOT, Side, alternate, nqueens, report
+from common import PYTHON, ROOT, Side, alternate, nqueens, prints_full_set, report
 
-from nqueens_cp.engines import get_engine
 from nqueens_cp.known import TOTAL
 
 
@@ -22,12 +21,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     n = args.n
-    truth = {tuple(s) for s in get_engine("bitmask").search(n)}
-    assert len(truth) == TOTAL[n]
-
-    def same_set(out: str) -> bool:
-        lines = out.splitlines()
-        return len(lines) == TOTAL[n] and {tuple(map(int, line.split())) for line in lines} == truth
+    same_set = prints_full_set(n)
 
     canonical = Side("canonical OR-Tools sample", [PYTHON, str(ROOT / "benchmarks" / "canonical_cpsat.py"), str(n)], same_set)
     ours = Side("enumerate --engine cpsat", nqueens("enumerate", str(n), "--engine", "cpsat", "--format", "line"), same_set)

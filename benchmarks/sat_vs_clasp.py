@@ -15,11 +15,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from common import Side, alternate, nqueens, report
+from common import Side, alternate, nqueens, prints_full_set, report
 
 from nqueens_cp.cnf import encode
 from nqueens_cp.dimacs import dimacs_text
-from nqueens_cp.engines import get_engine
 from nqueens_cp.known import TOTAL
 
 
@@ -35,11 +34,7 @@ def main() -> None:
     total = TOTAL[args.n]
     clasp = Side("clasp -n 0 (pairwise CNF)", ["clasp", "-q", "-n", "0", str(cnf)],
                  lambda out: re.search(rf"Models\s*:\s*{total}\b", out) is not None)
-    truth = set(get_engine("bitmask").search(args.n))
-
-    def full_set(out: str) -> bool:
-        lines = out.splitlines()
-        return len(lines) == total and {tuple(map(int, line.split())) for line in lines} == truth
+    full_set = prints_full_set(args.n)
 
     command = nqueens("enumerate", str(args.n), "--engine", "sat", "--format", "line")
     ours = Side("enumerate --engine sat", command, full_set)
