@@ -20,7 +20,8 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -225,8 +226,10 @@ def require_matplotlib() -> None:
         raise NQueensError("--plot needs matplotlib: pip install 'nqueens-cp[plot]' (or pip install matplotlib)") from None
 
 
-def write_plot(rows: list[dict[str, Any]], path: str, first: bool = False) -> None:
-    """Search time against N, log scale, one line per engine."""
+@contextmanager
+def time_plot(path: str, ylabel: str, title: str, sizes: Sequence[int]) -> Iterator[Any]:
+    """Axes for seconds against N on a log scale; on leaving, labelled (a tick
+    at each N in ``sizes``, if there are few) and saved as PNG, atomically."""
     require_matplotlib()
     import matplotlib
 
@@ -236,27 +239,37 @@ def write_plot(rows: list[dict[str, Any]], path: str, first: bool = False) -> No
     from .files import atomic_write
 
     figure, axes = plt.subplots(figsize=(8, 5), dpi=120)
-    for label in dict.fromkeys(row["engine"] for row in rows):
-        mine = [row for row in rows if row["engine"] == label]
-        points = [(row["n"], row["search_s"]) for row in mine if row["status"] == "ok"]
-        stopped = [(row["n"], row["wall_s"]) for row in mine if row["status"] != "ok"]
-        (line,) = axes.plot(*zip(*points), marker="o", label=label) if points else axes.plot([], [], label=label)
-        if stopped:  # timeouts and failures: an x at the time they were stopped
-            axes.scatter(*zip(*stopped), marker="x", s=60, color=line.get_color())
-    axes.set_yscale("log")
-    axes.set_xlabel("N (board size)")
+    try:
+        yield axes
+        axes.set_yscale("log")
+        axes.set_xlabel("N (board size)")
+        axes.set_ylabel(ylabel)
+        axes.set_title(title)
+        axes.grid(True, which="both", alpha=0.3)
+        axes.legend(title="engine")
+        if len(sizes) <= 30:
+            axes.set_xticks(sorted(set(sizes)))
+        figure.tight_layout()
+        atomic_write(path, lambda temporary: figure.savefig(temporary, format="png"))
+    finally:
+        plt.close(figure)
+
+
+def write_plot(rows: list[dict[str, Any]], path: str, first: bool = False) -> None:
+    """Search time against N, log scale, one line per engine."""
     what = "the first solution" if first else "every solution"
-    axes.set_ylabel(f"seconds to find {what} (median, log scale)")
-    axes.set_title(f"N-queens: time to find {what}, by engine (x: stopped by the time limit)"
-                   if any(row["status"] != "ok" for row in rows) else f"N-queens: time to find {what}, by engine")
-    axes.grid(True, which="both", alpha=0.3)
-    axes.legend(title="engine")
-    sizes = sorted({row["n"] for row in rows})
-    if len(sizes) <= 30:
-        axes.set_xticks(sizes)
-    figure.tight_layout()
-    atomic_write(path, lambda temporary: figure.savefig(temporary, format="png"))
-    plt.close(figure)
+    title = f"N-queens: time to find {what}, by engine"
+    if any(row["status"] != "ok" for row in rows):
+        title += " (x: stopped by the time limit)"
+    sizes = [row["n"] for row in rows]
+    with time_plot(path, f"seconds to find {what} (median, log scale)", title, sizes) as axes:
+        for label in dict.fromkeys(row["engine"] for row in rows):
+            mine = [row for row in rows if row["engine"] == label]
+            points = [(row["n"], row["search_s"]) for row in mine if row["status"] == "ok"]
+            stopped = [(row["n"], row["wall_s"]) for row in mine if row["status"] != "ok"]
+            (line,) = axes.plot(*zip(*points), marker="o", label=label) if points else axes.plot([], [], label=label)
+            if stopped:  # timeouts and failures: an x at the time they were stopped
+                axes.scatter(*zip(*stopped), marker="x", s=60, color=line.get_color())
 
 
 def _worker(argv: list[str]) -> int:

@@ -121,29 +121,13 @@ def format_table(rows: list[dict[str, Any]]) -> str:
 
 def write_plot(rows: list[dict[str, Any]], path: str, time_limit: float) -> None:
     """Median time against N, log scale, one line per engine."""
-    from .compare import require_matplotlib
+    from .compare import time_plot
 
-    require_matplotlib()
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from .files import atomic_write
-
-    figure, axes = plt.subplots(figsize=(8, 5), dpi=120)
-    for engine in dict.fromkeys(row["engine"] for row in rows):
-        mine = [row for row in rows if row["engine"] == engine]
-        axes.plot([r["n"] for r in mine], [max(r["median_s"], 1e-5) for r in mine], marker="o", label=engine)
-    axes.axhline(time_limit, color="grey", linestyle="--", linewidth=1, label=f"time limit ({time_limit:g} s)")
-    axes.set_yscale("log")
-    axes.set_xlabel("N (board size)")
-    axes.set_ylabel("median seconds per instance (log scale)")
-    k = rows[0]["placed"] if rows else 0
-    axes.set_title(f"N-Queens Completion: median time to an answer ({rows[0]['instances'] if rows else 0} instances per N)"
-                   if k >= 0 else "")
-    axes.grid(True, which="both", alpha=0.3)
-    axes.legend(title="engine")
-    figure.tight_layout()
-    atomic_write(path, lambda temporary: figure.savefig(temporary, format="png"))
-    plt.close(figure)
+    instances = rows[0]["instances"] if rows else 0
+    title = f"N-Queens Completion: median time to an answer ({instances} instances per N)"
+    sizes = [row["n"] for row in rows]
+    with time_plot(path, "median seconds per instance (log scale)", title, sizes) as axes:
+        for engine in dict.fromkeys(row["engine"] for row in rows):
+            mine = [row for row in rows if row["engine"] == engine]
+            axes.plot([r["n"] for r in mine], [max(r["median_s"], 1e-5) for r in mine], marker="o", label=engine)
+        axes.axhline(time_limit, color="grey", linestyle="--", linewidth=1, label=f"time limit ({time_limit:g} s)")
