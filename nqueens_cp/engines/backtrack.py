@@ -23,32 +23,33 @@ class BacktrackEngine(Engine):
 
     def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
-        stats.update(nodes=0, tries=0)
         queens: list[int] = []  # queens[r] is the column of the queen in row r
         column_used = [False] * n
         diagonal_used = [False] * (2 * n - 1)  # row - col + n - 1 is the same along a diagonal
         anti_diagonal_used = [False] * (2 * n - 1)  # row + col is the same along an anti-diagonal
-
-        def is_safe(row: int, col: int) -> bool:
-            return not (column_used[col] or diagonal_used[row - col + n - 1] or anti_diagonal_used[row + col])
-
-        def mark(row: int, col: int, used: bool) -> None:
-            column_used[col] = diagonal_used[row - col + n - 1] = anti_diagonal_used[row + col] = used
+        nodes = tries = 0  # queens placed, placements tried
 
         def place(row: int) -> Iterator[Solution]:
+            nonlocal nodes, tries
             if row == n:
                 yield tuple(queens)
                 return
             if deadline is not None and time.monotonic() > deadline:
                 raise TimeLimitReached
             for col in ([fixed[row]] if row in fixed else range(n)):
-                stats["tries"] += 1
-                if is_safe(row, col):
-                    stats["nodes"] += 1
+                tries += 1
+                # Is (row, col) safe?  The check and the marking are written
+                # out here rather than called: a call per try doubled the time.
+                diagonal, anti_diagonal = row - col + n - 1, row + col
+                if not (column_used[col] or diagonal_used[diagonal] or anti_diagonal_used[anti_diagonal]):
+                    nodes += 1
                     queens.append(col)
-                    mark(row, col, True)
+                    column_used[col] = diagonal_used[diagonal] = anti_diagonal_used[anti_diagonal] = True
                     yield from place(row + 1)
-                    mark(row, col, False)
+                    column_used[col] = diagonal_used[diagonal] = anti_diagonal_used[anti_diagonal] = False
                     queens.pop()
 
-        yield from place(0)
+        try:
+            yield from place(0)
+        finally:
+            stats.update(nodes=nodes, tries=tries)

@@ -80,8 +80,8 @@ class Engine:
 class Search(Iterator[Solution]):
     """An iterator over one engine's solutions, with the engine's statistics.
 
-    ``stats`` is filled as the search runs (nodes, branches, conflicts...,
-    whatever the engine knows).  Close it, or use it as a context manager,
+    ``stats`` holds what the engine knows (nodes, branches, conflicts...)
+    once the search has ended or been closed; some engines fill it as they go.  Close it, or use it as a context manager,
     to stop a search early and free native solver memory at once.
     """
 
