@@ -97,6 +97,8 @@ class CpSatEngine(Engine):
                 except queue.Full:
                     pass
 
+        rows = [v.index for v in q]
+
         class Recorder(cp_model.CpSolverSolutionCallback):
             def __init__(self) -> None:
                 super().__init__()
@@ -105,7 +107,10 @@ class CpSatEngine(Engine):
                 self.flushed = time.monotonic()
 
             def on_solution_callback(self) -> None:
-                self.batch.append(tuple(self.value(v) for v in q))
+                # By variable index: value(expression) costs ~2x more per
+                # call, 10% of an N=14 enumeration.
+                value = self.SolutionIntegerValue
+                self.batch.append(tuple([value(i) for i in rows]))
                 self.found += 1
                 if limit is not None and self.found >= limit:
                     self.stop_search()

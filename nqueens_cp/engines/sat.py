@@ -56,6 +56,7 @@ class SatEngine(Engine):
 
         cnf = encode(n, self.encoding, fixed, self.symmetry_breaking)
         cells = n * n
+        positive = (0).__lt__
         stats.update(solver=self.solver, encoding=self.encoding, variables=cnf.nvars, clauses=len(cnf.clauses))
         with Solver(name=self.solver, bootstrap_with=cnf.clauses) as solver:
             solving = False
@@ -65,11 +66,12 @@ class SatEngine(Engine):
                     if not _solve(solver, deadline):
                         break
                     solving = False
-                    model = solver.get_model()
-                    # Cell variable r*n+c+1 sits at model index r*n+c; one true cell per row.
-                    true_cells = [i for i in range(cells) if model[i] > 0]
-                    yield tuple(i % n for i in true_cells)
-                    solver.add_clause([-(i + 1) for i in true_cells])
+                    # Cell (r, c) is variable r*n+c+1, literal +-(r*n+c+1) at model
+                    # index r*n+c.  Only the N true cells matter, one per row, in
+                    # row order; filter() keeps that scan out of the interpreter.
+                    true_cells = list(filter(positive, solver.get_model()[:cells]))
+                    yield tuple((v - 1) % n for v in true_cells)
+                    solver.add_clause([-v for v in true_cells])
                 solving = False
             finally:
                 # A solve cut short by Ctrl-C leaves CaDiCaL in a state where
