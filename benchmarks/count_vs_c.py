@@ -2,7 +2,7 @@
 
 The C side (benchmarks/nqueens.c) uses mirror halving of the first row, is
 compiled here with gcc -O2 and runs on one core.  Ours runs with --jobs 1
-(numba kernel on one core) and with the default --jobs (every core).
+(the compiled loop on one core) and with the default --jobs (every core).
 
     python benchmarks/count_vs_c.py [N ...] [--repeat R]     (default: 15 16)
 """

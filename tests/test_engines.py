@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 import pytest
 
 from conftest import reference
@@ -141,24 +143,61 @@ def test_bad_engine_option() -> None:
 
 
 def test_counting_kernels_agree() -> None:
+    """The Python loop, the compiled loop and the recursive fallback count alike,
+    with and without restricted rows."""
+    import random
+
     from nqueens_cp.engines import _kernel
     from nqueens_cp.engines.bitmask import _count_recursive
 
+    if importlib.util.find_spec("llvmlite") is None:
+        pytest.skip("llvmlite (the 'fast' extra) is not installed: no compiled loop to check")
+    assert _kernel.compiled is not None
+    rng = random.Random(5)
     for n in range(1, 12):
         full = (1 << n) - 1
-        for allowed in ([full] * n, [1 << (n // 2)] + [full] * (n - 1), [full] * (n - 1) + [1]):
+        cases = [[full] * n, [1 << (n // 2)] + [full] * (n - 1), [full] * (n - 1) + [1], [0] + [full] * (n - 1)]
+        cases += [[rng.randrange(full + 1) for _ in range(n)] for _ in range(20)]
+        for allowed in cases:
             expected = _count_recursive(n, allowed)
             assert _kernel.count_masks(n, allowed, *([0] * (n + 1) for _ in range(4))) == expected
-            if _kernel.compiled is not None:
-                assert tuple(_kernel.compiled(n, allowed)) == expected
+            assert _kernel.compiled(n, allowed) == expected
+    # Masks wider than 32 bits: a 60-queens board with its last six rows open.
+    from nqueens_cp.solve import construct
+
+    board = construct(60)
+    allowed = [1 << c for c in board[:54]] + [(1 << 60) - 1] * 6
+    expected = _count_recursive(60, allowed)
+    assert expected[0] >= 1 and _kernel.compiled(60, allowed) == expected
 
 
-def test_bitmask_count_without_numba_is_the_same() -> None:
+def test_compiled_loop_refuses_what_does_not_fit_64_bits() -> None:
+    from nqueens_cp.engines import _kernel
+
+    if _kernel.compiled is None:
+        pytest.skip("llvmlite (the 'fast' extra) is not installed: no compiled loop to check")
+    with pytest.raises(ValueError, match="n <= 62"):
+        _kernel.compiled(63, [1] * 63)
+    with pytest.raises(ValueError, match="n masks"):
+        _kernel.compiled(4, [1, 2])
+
+
+def test_a_loop_that_does_not_compile_falls_back_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    from nqueens_cp.engines import _kernel
+
+    if importlib.util.find_spec("llvmlite") is None:
+        pytest.skip("llvmlite (the 'fast' extra) is not installed: nothing to compile")
+    monkeypatch.setattr(_kernel, "_IR", "define i64 @count_masks( {")
+    with pytest.warns(RuntimeWarning, match="cannot compile the counting loop"):
+        assert _kernel._compile() is None
+
+
+def test_bitmask_count_without_the_compiled_loop_is_the_same() -> None:
     import os
     import subprocess
     import sys
 
-    env = {**os.environ, "NQUEENS_CP_NO_NUMBA": "1"}
+    env = {**os.environ, "NQUEENS_CP_NO_JIT": "1"}
     out = subprocess.run([sys.executable, "-m", "nqueens_cp", "count", "11", "--jobs", "1", "--stats"],
                          capture_output=True, text=True, env=env, check=True)
     assert out.stdout == "2680\n" and "kernel=python" in out.stderr

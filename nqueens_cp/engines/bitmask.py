@@ -67,7 +67,7 @@ class BitmaskEngine(Engine):
         full = (1 << n) - 1
         allowed = [1 << fixed[r] if r in fixed else full for r in range(n)]
         kernel = _kernel.compiled or _count_recursive
-        stats["kernel"] = "numba" if _kernel.compiled else "python"
+        stats["kernel"] = "llvm" if _kernel.compiled else "python"
         if fixed or n == 1:
             total, nodes = kernel(n, allowed)
         else:
