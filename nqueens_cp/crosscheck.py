@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor, Future
+from contextlib import closing
 from dataclasses import dataclass, field
 
 from . import symmetry
@@ -71,73 +73,102 @@ def _format(key: int, n: int) -> str:
     return " ".join(map(str, unpack(key, n)))
 
 
-def _collect(engine: Engine, n: int, jobs: int) -> tuple[Sequence[int], Solution | None]:
-    """Every solution's key, and the first invalid board (None if all are valid)."""
+def _collect(engines: dict[str, Engine], n: int, jobs: int, pool: Executor,
+             progress: Callable[[str], None] | None) -> Iterator[tuple[str, Sequence[int], Solution | None, float]]:
+    """For each engine in turn: its name, every solution's key, the first
+    invalid board (None if all are valid) and the seconds since the previous
+    engine finished."""
     from . import parallel
 
+    started = time.perf_counter()
     if n > 16 or not parallel.splits(n):  # split searches ship 64-bit keys: n <= 16
-        with engine.search(n) as search:
-            return parallel.packed(search, n)
-    keys, invalid = array("Q"), None
-    for data, bad in parallel.keys(engine, n, None, jobs):
-        keys.frombytes(data)
-        invalid = invalid or bad
-    return keys, invalid
+        for name, engine in engines.items():
+            if progress:
+                progress(f"N={n} {name}")
+            with engine.search(n) as search:
+                keys, invalid = parallel.packed(search, n)
+            yield name, keys, invalid, time.perf_counter() - started
+            started = time.perf_counter()
+        return
+    # Every engine's sub-problems go through one pool as one stream, so the
+    # next engine starts on a core as soon as the last ones of this engine
+    # leave it free.
+    calls = {name: parallel.key_calls(engine, n, None) for name, engine in engines.items()}
+    with closing(parallel.in_order(pool, (call for todo in calls.values() for call in todo), 4 * jobs)) as results:
+        for name, todo in calls.items():
+            if progress:
+                progress(f"N={n} {name}")
+            keys, invalid = array("Q"), None
+            for _ in todo:
+                data, bad, _stats = next(results)
+                keys.frombytes(data)
+                invalid = invalid or bad
+            yield name, keys, invalid, time.perf_counter() - started
+            started = time.perf_counter()
 
 
 def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] | None = None, jobs: int = 1) -> Row:
     """Run every engine on n and compare them with each other and with A000170.
 
     The first engine is the reference the others are compared with.  With
-    ``jobs`` > 1, large N are split across processes (see :mod:`parallel`).
+    ``jobs`` > 1, large N are split across processes (see :mod:`parallel`),
+    and an engine's time is then the wall time from the end of the previous
+    engine to its own end (the pool may have started it a little earlier).
     """
+    from . import parallel
+
     row = Row(n, TOTAL.get(n), FUNDAMENTAL.get(n))
     reference: tuple[str, Sequence[int]] | None = None
-    for name, engine in engines.items():
-        if progress:
-            progress(f"N={n} {name}")
-        start = time.perf_counter()
-        keys, invalid = _collect(engine, n, jobs)
-        seconds = time.perf_counter() - start
-        result = EngineResult(name, len(keys), seconds)
-        row.results.append(result)
-        problems = []
-        if invalid is not None:
-            problems.append(f"N={n}: engine {name} produced an invalid board: {' '.join(map(str, invalid))}")
-        ordered = _sorted_keys(keys, n)
-        del keys
-        for a, b in zip(ordered, ordered[1:]):
-            if a == b:
-                problems.append(f"N={n}: engine {name} produced {_format(a, n)} more than once")
-                break
-        if row.known is not None and len(ordered) != row.known:
-            problems.append(f"N={n}: engine {name} found {len(ordered)} solutions, the published total is {row.known}")
-        if reference is None:
-            reference = (name, ordered)
-        else:
-            ref_name, ref_keys = reference
-            diff = _first_difference(ref_keys, ordered)
-            if diff is not None:
-                key, in_ref = diff
-                where = (ref_name, name) if in_ref else (name, ref_name)
-                problems.append(
-                    f"N={n}: engine {name} disagrees with {ref_name}: "
-                    f"{_format(key, n)} is found by {where[0]} but not by {where[1]}"
-                )
-        if problems:
-            result.agrees = False
-            row.problems.extend(problems)
-    if reference is not None:
-        row.unique, problem = _check_symmetry(n, reference[1], row.known_unique)
-        if problem:
-            row.problems.append(f"N={n}: {problem}")
+    pool = parallel.make_executor(jobs if parallel.splits(n) else 1)
+    symmetry_check: Future | None = None
+    finished = False
+    try:
+        for name, keys, invalid, seconds in _collect(engines, n, jobs, pool, progress):
+            result = EngineResult(name, len(keys), seconds)
+            row.results.append(result)
+            problems = []
+            if invalid is not None:
+                problems.append(f"N={n}: engine {name} produced an invalid board: {' '.join(map(str, invalid))}")
+            ordered = _sorted_keys(keys, n)
+            del keys
+            for a, b in zip(ordered, ordered[1:]):
+                if a == b:
+                    problems.append(f"N={n}: engine {name} produced {_format(a, n)} more than once")
+                    break
+            if row.known is not None and len(ordered) != row.known:
+                problems.append(f"N={n}: engine {name} found {len(ordered)} solutions, the published total is {row.known}")
+            if reference is None:
+                reference = (name, ordered)
+                # Engines that agree with the reference share its symmetry, so
+                # this runs once per N, on a core of its own while the other
+                # engines search.
+                symmetry_check = pool.submit(_check_symmetry, n, ordered, row.known_unique)
+            else:
+                ref_name, ref_keys = reference
+                diff = _first_difference(ref_keys, ordered)
+                if diff is not None:
+                    key, in_ref = diff
+                    where = (ref_name, name) if in_ref else (name, ref_name)
+                    problems.append(
+                        f"N={n}: engine {name} disagrees with {ref_name}: "
+                        f"{_format(key, n)} is found by {where[0]} but not by {where[1]}"
+                    )
+            if problems:
+                result.agrees = False
+                row.problems.extend(problems)
+        if symmetry_check is not None:
+            row.unique, problem = symmetry_check.result()
+            if problem:
+                row.problems.append(f"N={n}: {problem}")
+        finished = True
+    finally:
+        parallel.shutdown(pool, abort=not finished)
     return row
 
 
 def _check_symmetry(n: int, ordered: Sequence[int], known_unique: int | None) -> tuple[int, str | None]:
     """Count the fundamental solutions (A002562) and check that their orbits
-    give back exactly the full set.  Engines that agree with the reference
-    share its answer, so this runs once per N."""
+    give back exactly the full set."""
     fundamental = list(symmetry.fundamental(unpack(key, n) for key in ordered))
     if known_unique is not None and len(fundamental) != known_unique:
         return len(fundamental), f"{len(fundamental)} fundamental solutions, the published total (A002562) is {known_unique}"

@@ -19,6 +19,7 @@ from array import array
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from contextlib import closing
 from typing import Any
 
 from .board import Solution, is_solution, pack, unpack
@@ -165,37 +166,55 @@ def _tasks(engine: Engine, n: int, fixed: dict[int, int] | None, mirror: bool):
     return [({**placed, **prefix}, weight) for prefix, weight in found]
 
 
+def in_order(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int) -> Iterator[Any]:
+    """The results of ``calls`` (each ``(fn, *args)``), in order, with at most
+    ``window`` submitted and not yet taken, so that a slow consumer holds the
+    work back instead of piling results up.  Closing the generator cancels
+    what has not started."""
+    pending: deque[Future] = deque()
+    todo = iter(calls)
+    try:
+        for fn, *args in todo:
+            pending.append(pool.submit(fn, *args))
+            if len(pending) >= window:
+                break
+        while pending:
+            result = pending.popleft().result()
+            for fn, *args in todo:
+                pending.append(pool.submit(fn, *args))
+                break
+            yield result
+    finally:
+        for future in pending:
+            future.cancel()
+
+
+def key_calls(engine: Engine, n: int, fixed: dict[int, int] | None) -> list[tuple[Any, ...]]:
+    """The sub-problems of one search, as calls for :func:`in_order` that each
+    return (packed keys, first invalid board or None, statistics)."""
+    if n > 16:
+        raise ValueError("packed keys hold n <= 16")
+    return [(_sub_keys, engine, n, task, weight) for task, weight in _tasks(engine, n, fixed, mirror=True)]
+
+
 def keys(engine: Engine, n: int, fixed: dict[int, int] | None, jobs: int,
          stats: dict[str, Any] | None = None, executor: Executor | None = None) -> Iterator[tuple[bytes, Solution | None]]:
     """Each sub-problem's packed keys (and first invalid board), in prefix order,
     with at most a few sub-problems' results held at once."""
-    if n > 16:
-        raise ValueError("packed keys hold n <= 16")
-    tasks = _tasks(engine, n, fixed, mirror=True)
+    calls = key_calls(engine, n, fixed)
     own = executor is None
     pool = executor or make_executor(jobs)
-    window: deque[Future] = deque()
-    todo = iter(tasks)
     finished = False
     try:
-        for task, weight in todo:
-            window.append(pool.submit(_sub_keys, engine, n, task, weight))
-            if len(window) >= 2 * jobs:
-                break
-        while window:
-            data, invalid, part = window.popleft().result()
-            for task, weight in todo:
-                window.append(pool.submit(_sub_keys, engine, n, task, weight))
-                break
-            if stats is not None:
-                _merge(stats, part)
-            yield data, invalid
+        with closing(in_order(pool, calls, 2 * jobs)) as results:
+            for data, invalid, part in results:
+                if stats is not None:
+                    _merge(stats, part)
+                yield data, invalid
         finished = True
     finally:
-        for future in window:
-            future.cancel()
         if own:
-            _shutdown(pool, abort=not finished)
+            shutdown(pool, abort=not finished)
 
 
 def solutions(engine: Engine, n: int, fixed: dict[int, int] | None, jobs: int,
@@ -227,10 +246,10 @@ def count(engine: Engine, n: int, fixed: dict[int, int] | None, jobs: int,
         return total
     finally:
         if own:
-            _shutdown(pool, abort=not finished)
+            shutdown(pool, abort=not finished)
 
 
-def _shutdown(pool: Executor, abort: bool) -> None:
+def shutdown(pool: Executor, abort: bool) -> None:
     """Wait for the workers, or after Ctrl-C or an early close stop them at
     once: cancel what has not started and end what has."""
     if abort:
