@@ -84,6 +84,11 @@ class CpSatEngine(Engine):
         # CP-SAT's own SIGINT handler aborts the process from a worker thread.
         solver.parameters.catch_sigint_signal = False
         solver.parameters.search_branching = cp_model.FIXED_SEARCH  # the model's strategy
+        # Enumeration sends the search back to the root after most solutions,
+        # and each time the SAT layer's inprocessing (vivification, probing of
+        # the learned clauses) runs again: off, enumerating N=12 is 2.2x faster
+        # here, with the same solutions.
+        solver.parameters.use_sat_inprocessing = False
         if deadline is not None:
             solver.parameters.max_time_in_seconds = max(deadline - time.monotonic(), 0.001)
         handover: queue.Queue = queue.Queue(maxsize=4)
