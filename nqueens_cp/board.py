@@ -8,6 +8,7 @@ independent of the code it checks.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
 
 from .errors import InvalidInputError
@@ -73,8 +74,14 @@ def check_placements(n: int, fixed: Mapping[int, int] | None) -> dict[int, int]:
 
 def render(solution: Solution) -> str:
     """The board as text: ``Q`` for a queen, ``.`` for an empty square, one row per line."""
-    n = len(solution)
-    return "\n".join(" ".join("Q" if c == col else "." for c in range(n)) for col in solution)
+    rows = _rows(len(solution))
+    return "\n".join([rows[col] for col in solution])
+
+
+@functools.lru_cache(maxsize=8)
+def _rows(n: int) -> tuple[str, ...]:
+    """The n possible rows of an n x n board, by the column of their queen."""
+    return tuple(" ".join("Q" if c == col else "." for c in range(n)) for col in range(n))
 
 
 # --- Keys: one integer per solution, for compact sets and sorted arrays. -----
