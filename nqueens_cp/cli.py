@@ -21,7 +21,7 @@ from typing import Any, NoReturn, TextIO
 from . import __version__, parallel
 from .board import render
 from .encodings import DEFAULT_ENCODING, ENCODINGS
-from .engines import DEFAULT_ENGINE, ENGINE_NAMES, availability, engine_class, get_engine
+from .engines import DEFAULT_ENGINE, ENGINE_NAMES, SOLVE_ENGINES, availability, engine_class, get_engine
 from .errors import EngineUnavailableError, InvalidInputError, NQueensError
 
 PROG = "nqueens-cp"
@@ -509,8 +509,6 @@ def placements(text: str) -> dict[int, int]:
 
 
 def _add_solve(sub: Any) -> None:
-    from .solve import SOLVE_ENGINES
-
     p = sub.add_parser(
         "solve", help="find one solution, optionally with queens already placed",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -638,8 +636,6 @@ def _bench_sizes(text: str) -> list[int]:
 
 
 def _solve_engine_list(text: str) -> list[str]:
-    from .solve import SOLVE_ENGINES
-
     names = [name.strip() for name in text.split(",") if name.strip()]
     for name in names:
         if name not in SOLVE_ENGINES or name == "construct":

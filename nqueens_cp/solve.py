@@ -21,11 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Solution, attacking_pair, check_placements, is_solution
-from .engines import ENGINE_NAMES, get_engine
+from .engines import ENGINE_NAMES, SOLVE_ENGINES, get_engine
 from .errors import InvalidInputError, NQueensError
 
 SOLVED, NONE, UNKNOWN = "solved", "none", "unknown"
-SOLVE_ENGINES = (*ENGINE_NAMES, "construct", "minconflicts")
 COMPLETE_ENGINES = ENGINE_NAMES  # these can prove that no solution exists
 SAT_LARGE_N = 60  # above this the pairwise CNF grows as N^3: solve uses the sequential counter
 

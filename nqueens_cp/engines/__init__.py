@@ -22,6 +22,10 @@ _REGISTRY: dict[str, str] = {
 }
 
 ENGINE_NAMES: tuple[str, ...] = tuple(_REGISTRY)
+# What `solve` takes: the engines, and two methods that find one solution but
+# cannot enumerate (see nqueens_cp.solve).  Here so the CLI can list them
+# without importing the solve module.
+SOLVE_ENGINES: tuple[str, ...] = (*ENGINE_NAMES, "construct", "minconflicts")
 
 # The default: exact, dependency-free and the fastest enumerator at every N
 # people run interactively; it starts in well under a second because it needs
