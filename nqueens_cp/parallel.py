@@ -171,24 +171,25 @@ def _tasks(engine: Engine, n: int, fixed: dict[int, int] | None, mirror: bool):
 def in_order(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int) -> Iterator[Any]:
     """The results of ``calls`` (each ``(fn, *args)``), in order, with at most
     ``window`` submitted and not yet taken, so that a slow consumer holds the
-    work back instead of piling results up.  Closing the generator cancels
-    what has not started."""
+    work back instead of piling results up.
+
+    Closing the generator submits nothing more; what is already submitted is
+    the pool owner's to cancel (see :func:`shutdown`).  Cancelling it here
+    would break Python 3.11's process pool: a future cancelled by hand and
+    then failed by the pool's own clean-up raises in the pool's thread.
+    """
     pending: deque[Future] = deque()
     todo = iter(calls)
-    try:
+    for fn, *args in todo:
+        pending.append(pool.submit(fn, *args))
+        if len(pending) >= window:
+            break
+    while pending:
+        result = pending.popleft().result()
         for fn, *args in todo:
             pending.append(pool.submit(fn, *args))
-            if len(pending) >= window:
-                break
-        while pending:
-            result = pending.popleft().result()
-            for fn, *args in todo:
-                pending.append(pool.submit(fn, *args))
-                break
-            yield result
-    finally:
-        for future in pending:
-            future.cancel()
+            break
+        yield result
 
 
 def key_calls(engine: Engine, n: int, fixed: dict[int, int] | None) -> list[tuple[Any, ...]]:
