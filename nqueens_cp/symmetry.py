@@ -26,11 +26,14 @@ def expand(survivors: Iterable[Solution]) -> Iterator[Solution]:
     """The full solution set from the survivors of symmetry breaking.
 
     A class may have several survivors; only its least survivor expands it,
-    so every solution comes out once.
+    so every solution comes out once.  That is the class's lex-least member:
+    the images of any member are the whole class, so a member survives
+    exactly when its first entry is the least first entry in the class, and
+    the lex-least member has that entry.
     """
     for s in survivors:
         members = orbit(s)
-        if s == min(u for u in members if survives(u)):
+        if s == min(members):
             yield from sorted(members)
 
 

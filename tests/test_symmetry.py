@@ -138,6 +138,20 @@ def test_expand_produces_each_solution_once_from_redundant_survivors() -> None:
     assert len(out) == 92 and set(out) == full  # ...expanded without duplicates
 
 
+@pytest.mark.parametrize("n", range(4, 11))
+def test_the_least_survivor_of_a_class_is_its_lex_least_member(n: int) -> None:
+    """What expand relies on to pick one survivor per class without testing them all."""
+    for s in reference(n):
+        members = orbit(s)
+        assert min(u for u in members if survives(u)) == min(members)
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_orbit_is_the_set_of_images_under_each_symmetry(n: int) -> None:
+    for s in reference(n):
+        assert orbit(s) == {op(s) for op in SYMMETRIES.values()}
+
+
 def test_crosscheck_symmetry_check_catches_a_missing_image() -> None:
     full = sorted(reference(8))
     missing = next(s for s in full if s != canonical(s))
