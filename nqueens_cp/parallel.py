@@ -165,6 +165,10 @@ def _tasks(engine: Engine, n: int, fixed: dict[int, int] | None, mirror: bool):
     placed = engine.search(n, fixed).fixed  # the engine's own checks of n and placements; nothing runs yet
     use_mirror = mirror and not placed and not engine.symmetry_breaking
     found = prefixes(n, placed, engine.split_rows(n), mirror=use_mirror)
+    if engine.symmetry_breaking:
+        # Survivors keep s[0] <= n-1 - s[0] (the mirror's lex-leader
+        # constraint): prefixes right of the centre hold none.
+        found = [(prefix, weight) for prefix, weight in found if 2 * prefix[0] <= n - 1]
     return [({**placed, **prefix}, weight) for prefix, weight in found]
 
 
