@@ -19,7 +19,7 @@ from .base import Engine
 
 class BitmaskEngine(Engine):
     name = "bitmask"
-    summary = "bitwise backtracking (pure Python), mirror-halved counting; the fastest enumerator"
+    summary = "bitwise backtracking; mirror-halved counting, compiled by llvmlite if installed; the fastest enumerator"
 
     def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
