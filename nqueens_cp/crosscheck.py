@@ -73,15 +73,15 @@ def _format(key: int, n: int) -> str:
     return " ".join(map(str, unpack(key, n)))
 
 
-def _collect(engines: dict[str, Engine], n: int, jobs: int, pool: Executor,
+def _collect(engines: dict[str, Engine], n: int, jobs: int, pool: Executor, split: bool,
              progress: Callable[[str], None] | None) -> Iterator[tuple[str, Sequence[int], Solution | None, float]]:
     """For each engine in turn: its name, every solution's key, the first
     invalid board (None if all are valid) and the seconds since the previous
-    engine finished."""
+    engine finished.  Unless ``split``, each engine searches whole, in this process."""
     from . import parallel
 
     started = time.perf_counter()
-    if n > 16 or not parallel.splits(n):  # split searches ship 64-bit keys: n <= 16
+    if not split:
         for name, engine in engines.items():
             if progress:
                 progress(f"N={n} {name}")
@@ -119,11 +119,12 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
 
     row = Row(n, TOTAL.get(n), FUNDAMENTAL.get(n))
     reference: tuple[str, Sequence[int]] | None = None
-    pool = parallel.make_executor(jobs if parallel.splits(n) else 1)
+    split = n <= 16 and parallel.splits(n)  # split searches ship 64-bit keys: n <= 16
+    pool = parallel.make_executor(jobs if split else 1)
     symmetry_check: Future | None = None
     finished = False
     try:
-        for name, keys, invalid, seconds in _collect(engines, n, jobs, pool, progress):
+        for name, keys, invalid, seconds in _collect(engines, n, jobs, pool, split, progress):
             result = EngineResult(name, len(keys), seconds)
             row.results.append(result)
             problems = []
