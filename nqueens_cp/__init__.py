@@ -5,13 +5,13 @@
     92
     >>> next(iter(nq.solutions(8)))
     (0, 4, 7, 5, 2, 6, 1, 3)
+    >>> nq.solve(8, fixed={0: 0, 1: 2}).status
+    <Status.NONE: 'none'>
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 from .board import (  # noqa: E402
     SYMMETRIES,
@@ -23,25 +23,32 @@ from .board import (  # noqa: E402
     orbit,
     render,
 )
-from .engines import DEFAULT_ENGINE, ENGINE_NAMES, Engine, Search, availability, get_engine  # noqa: E402
-from .errors import EngineUnavailableError, InvalidInputError, NQueensError  # noqa: E402
+from .engines import (  # noqa: E402
+    DEFAULT_ENGINE,
+    DEFAULT_SOLVE_ENGINE,
+    ENGINE_NAMES,
+    Engine,
+    Outcome,
+    Search,
+    Status,
+    availability,
+    engine_class,
+    get_engine,
+    names,
+)
+from .errors import (  # noqa: E402
+    EngineUnavailableError,
+    InvalidInputError,
+    NQueensError,
+    SearchFinishedError,
+    TimeLimitReached,
+)
 from .known import FUNDAMENTAL, TOTAL  # noqa: E402
-
-
-def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None,
-              limit: int | None = None, **options: object) -> Search:
-    """The solutions of n-queens as a lazy iterator of column tuples (with ``.stats``)."""
-    return get_engine(engine, **options).search(n, fixed, limit)
-
-
-def count(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, **options: object) -> int:
-    """The number of solutions of n-queens that honour ``fixed``."""
-    return get_engine(engine, **options).search(n, fixed).count()
-
+from .run import count, solutions, solve  # noqa: E402
 
 __all__ = [
-    "DEFAULT_ENGINE", "ENGINE_NAMES", "FUNDAMENTAL", "SYMMETRIES", "TOTAL", "Engine",
-    "EngineUnavailableError", "InvalidInputError", "NQueensError", "Search", "Solution",
-    "attacking_pair", "availability", "canonical", "check_solution", "count", "get_engine",
-    "is_solution", "orbit", "render", "solutions",
+    "DEFAULT_ENGINE", "DEFAULT_SOLVE_ENGINE", "ENGINE_NAMES", "FUNDAMENTAL", "SYMMETRIES", "TOTAL", "Engine",
+    "EngineUnavailableError", "InvalidInputError", "NQueensError", "Outcome", "Search", "SearchFinishedError",
+    "Solution", "Status", "TimeLimitReached", "attacking_pair", "availability", "canonical", "check_solution",
+    "count", "engine_class", "get_engine", "is_solution", "names", "orbit", "render", "solutions", "solve",
 ]

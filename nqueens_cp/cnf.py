@@ -10,11 +10,13 @@ anti-diagonals, so the same arguments always give the same formula.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from .board import check_placements
-from .encodings import DEFAULT_ENCODING, ENCODINGS, Clause
+from .encodings import COSTS, DEFAULT_ENCODING, ENCODINGS, Clause
 from .errors import InvalidInputError
 
 
@@ -46,17 +48,33 @@ def lines(n: int) -> list[list[tuple[int, int]]]:
 
 def encode(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None,
            symmetry_breaking: bool = False) -> CNF:
-    """The CNF for n-queens; ``fixed`` placements (row -> column) become unit clauses.
+    """The CNF for n-queens, every clause in a list (what a solver is given).
 
+    ``fixed`` placements (row -> column) become unit clauses.
     ``symmetry_breaking`` adds the first-row lex-leader constraints of
     :mod:`nqueens_cp.symmetry`: for each symmetry g, s[0] <= g(s)[0], as
     clauses (-x(0,a) | -[g(s)[0] = b]) for a > b, at most 7 n(n-1)/2 of them.
+    To write a large formula, use :func:`clauses` and :func:`size`, which hold none of it.
     """
-    placed = check_placements(n, fixed)
+    found = list(clauses(n, encoding, fixed, symmetry_breaking))
+    # Every auxiliary variable appears in a clause: the largest one is the count.
+    nvars = max((abs(lit) for clause in found for lit in clause), default=0)
+    return CNF(n, _amo(encoding)[0], max(nvars, n * n), found)
+
+
+def _amo(encoding: str):
     try:
-        amo = ENCODINGS[encoding]
-    except KeyError:
-        raise InvalidInputError(f"unknown encoding '{encoding}' (choose from {', '.join(ENCODINGS)})") from None
+        return encoding, ENCODINGS[encoding]
+    except (KeyError, TypeError):
+        raise InvalidInputError(f"unknown encoding {encoding!r} (choose from {', '.join(ENCODINGS)})") from None
+
+
+def clauses(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None,
+            symmetry_breaking: bool = False) -> Iterator[Clause]:
+    """The clauses of :func:`encode`, one at a time, in the same fixed order:
+    memory stays bounded by one line's at-most-one group."""
+    placed = check_placements(n, fixed)
+    _, amo = _amo(encoding)
     top = n * n
 
     def fresh() -> int:
@@ -67,17 +85,42 @@ def encode(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | 
     def var(r: int, c: int) -> int:
         return r * n + c + 1
 
-    clauses: list[Clause] = []
     for index, line in enumerate(lines(n)):
         lits = [var(r, c) for r, c in line]
         if index < 2 * n:  # rows and columns: exactly one
-            clauses.append(lits)
+            yield lits
         if len(lits) > 1:
-            clauses.extend(amo(lits, fresh))
+            yield from amo(lits, fresh)
     if symmetry_breaking:
-        clauses.extend(_symmetry_breaking(n, var))
-    clauses.extend([var(r, c)] for r, c in sorted(placed.items()))
-    return CNF(n, encoding, top, clauses)
+        yield from _symmetry_breaking(n, var)
+    for r, c in sorted(placed.items()):
+        yield [var(r, c)]
+
+
+def size(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None,
+         symmetry_breaking: bool = False) -> tuple[int, int]:
+    """(variables, clauses) of :func:`encode`, from the encodings' cost
+    formulas (:data:`encodings.COSTS`), without building a clause."""
+    placed = check_placements(n, fixed)
+    _amo(encoding)
+    cost = COSTS[encoding]
+    nvars, nclauses = n * n, 2 * n  # the cells; one at-least-one clause per row and column
+    for k in _line_lengths(n):
+        if k > 1:
+            aux, count = cost(k)
+            nvars += aux
+            nclauses += count
+    if symmetry_breaking:
+        nclauses += len(_symmetry_breaking(n, lambda r, c: r * n + c + 1))
+    return nvars, nclauses + len(placed)
+
+
+def _line_lengths(n: int) -> Iterator[int]:
+    """The lengths of lines(n), in order, without listing their cells."""
+    yield from [n] * (2 * n)
+    for _ in range(2):  # diagonals, then anti-diagonals
+        yield from range(1, n + 1)
+        yield from range(n - 1, 0, -1)
 
 
 def _symmetry_breaking(n: int, var) -> list[Clause]:
@@ -97,3 +140,48 @@ def _symmetry_breaking(n: int, var) -> list[Clause]:
                     seen.add(clause)
                     clauses.append(list(clause))
     return clauses
+
+
+COUNT_MAX_N = 12  # encodings enumerates every solution up to here by default (N=12: about 3 s per encoding)
+
+
+@dataclass
+class EncodingTable:
+    """The at-most-one encodings side by side on one N (``nqueens-cp encodings``)."""
+
+    n: int
+    solver: str
+    rows: list[dict[str, Any]]
+    problem: str | None = None  # the counts disagree with each other or with A000170
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "solver": self.solver, "rows": self.rows, "problem": self.problem}
+
+
+def compare_encodings(n: int, solver: str | None = None, count: bool = True,
+                      progress: Callable[[str], None] | None = None) -> EncodingTable:
+    """Variables, clauses and literals of every encoding (clauses streamed, none
+    held), and with ``count`` the sat engine's time to enumerate every solution,
+    the counts checked against each other and OEIS A000170."""
+    from .engines import get_engine
+    from .known import TOTAL
+
+    sat = get_engine("sat", **({"solver": solver} if solver else {}))
+    rows = []
+    for name in ENCODINGS:
+        if progress:
+            progress(f"encodings: N={n} {name}")
+        nvars, nclauses = size(n, name)
+        literals = sum(len(clause) for clause in clauses(n, name))
+        row: dict[str, Any] = {"encoding": name, "variables": nvars, "clauses": nclauses, "literals": literals}
+        if count:
+            start = time.perf_counter()
+            row["solutions"] = get_engine("sat", solver=sat.solver, encoding=name).search(n).count()
+            row["seconds"] = round(time.perf_counter() - start, 3)
+        rows.append(row)
+    table = EncodingTable(n, sat.solver, rows)
+    counts = {row["solutions"] for row in rows if "solutions" in row}
+    expected = TOTAL.get(n)
+    if len(counts) > 1 or (counts and expected is not None and counts != {expected}):
+        table.problem = f"encodings disagree on N={n}: counts {sorted(counts)}, published {expected}"
+    return table

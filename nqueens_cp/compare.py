@@ -20,35 +20,48 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .engines import ENGINE_NAMES, engine_class, get_engine
+from .engines import engine_class, get_engine, names
 from .errors import InvalidInputError, NQueensError
 from .known import TOTAL
 
-VARIANT = "+sb"  # label suffix: the engine with --symmetry-breaking
+VARIANT = "+sb"  # label suffix: the engine with symmetry breaking
 
 # Columns of every row, in order; the statistics an engine does not know stay empty.
-STAT_COLUMNS = ("nodes", "tries", "branches", "conflicts", "decisions", "propagations", "variables", "constraints")
+STAT_COLUMNS = ("nodes", "tries", "branches", "conflicts", "decisions", "propagations", "steps", "variables",
+                "constraints")
 COLUMNS = ("n", "engine", "count", "agrees", "runs", "wall_s", "startup_s", "import_s", "search_s",
            "solutions_per_s", *STAT_COLUMNS, "status")
 
 
-FIRST_ONLY = ("construct", "minconflicts")  # engines that find one solution, never all
+def labels() -> list[str]:
+    """Every label compare takes: each engine, and ENGINE+sb for those with symmetry breaking."""
+    return [*names(), *(name + VARIANT for name in names(option="symmetry_breaking"))]
 
 
 def parse_label(label: str) -> tuple[str, dict[str, Any]]:
     """'cpsat+sb' -> ('cpsat', {'symmetry_breaking': True})."""
     name, sb, rest = label.partition(VARIANT)
-    if rest or name not in (*ENGINE_NAMES, *FIRST_ONLY):
-        raise InvalidInputError(f"unknown engine '{label}' (choose from {', '.join((*ENGINE_NAMES, *FIRST_ONLY))}; "
-                                f"cpsat{VARIANT} and sat{VARIANT} add symmetry breaking)")
-    if sb and name not in ("cpsat", "sat"):
-        raise InvalidInputError(f"'{label}': symmetry breaking applies only to cpsat and sat")
+    if rest or label not in labels():
+        raise InvalidInputError(f"unknown engine '{label}' (choose from {', '.join(labels())})")
     return name, ({"symmetry_breaking": True} if sb else {})
+
+
+def default_labels(first: bool, symmetry_breaking: bool = False) -> list[str]:
+    """Every available engine that can answer the question (all solutions, or the first),
+    with its +sb variant beside it when ``symmetry_breaking``."""
+    chosen = names(available=True) if first else names(enumerates=True, available=True)
+    return with_variants(chosen, symmetry_breaking)
+
+
+def with_variants(chosen: Sequence[str], symmetry_breaking: bool) -> list[str]:
+    if not symmetry_breaking:
+        return list(chosen)
+    takes = set(names(option="symmetry_breaking"))
+    return list(dict.fromkeys(x for label in chosen for x in ([label, label + VARIANT] if label in takes else [label])))
 
 
 def measure(n: int, label: str, first: bool = False) -> dict[str, Any]:
@@ -73,16 +86,18 @@ def measure(n: int, label: str, first: bool = False) -> dict[str, Any]:
 
 def _measure_first(n: int, name: str, options: dict[str, Any]) -> dict[str, Any]:
     """Time to one solution, by the ``solve`` path (CP-SAT then runs a portfolio of workers)."""
-    from .solve import SOLVED, solve
+    from .engines import Status
 
+    if "seed" in {o.name for o in engine_class(name).options}:
+        options = {"seed": 0, **options}  # reproducible runs
+    engine = get_engine(name, **options)
     start = time.perf_counter()
-    if name in ENGINE_NAMES:
-        get_engine(name, **options).preload()
+    engine.preload()
     imported = time.perf_counter()
-    outcome = solve(n, name, seed=0, **options)
+    outcome = engine.solve(n)
     done = time.perf_counter()
-    return {"count": int(outcome.status == SOLVED), "import_s": imported - start, "search_s": done - imported,
-            "stats": dict(outcome.stats)}
+    return {"count": int(outcome.status is Status.SOLVED), "import_s": imported - start,
+            "search_s": done - imported, "stats": dict(outcome.stats)}
 
 
 @dataclass
@@ -109,13 +124,17 @@ def _run_worker(n: int, label: str, first: bool, time_limit: float | None) -> Ru
 def compare(sizes: Sequence[int], labels: Sequence[str], repeat: int = 1, first: bool = False,
             time_limit: float | None = None, progress: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
     """One row per (N, engine): medians over ``repeat`` fresh processes."""
+    if len(set(labels)) != len(labels):
+        twice = next(label for label in labels if labels.count(label) > 1)
+        raise InvalidInputError(f"engine {twice} is named twice")
     for label in labels:
         name, options = parse_label(label)
-        if name in FIRST_ONLY and not first:
+        cls = engine_class(name)
+        if not cls.enumerates and not first:
             raise InvalidInputError(f"{name} finds one solution, never all of them: use it with --first")
-        if first and options and name == "cpsat":
-            raise InvalidInputError("cpsat+sb applies to enumeration; with --first, cpsat runs a portfolio of workers")
-        reason = engine_class(name).unavailable_reason() if name in ENGINE_NAMES else None
+        if first and options:
+            raise InvalidInputError(f"{label}: symmetry breaking applies to enumeration, not to --first")
+        reason = cls.unavailable_reason()
         if reason:
             raise NQueensError(f"engine '{name}' is unavailable: {reason}")
     rows = []
@@ -172,104 +191,15 @@ def _check_agreement(rows: list[dict[str, Any]], first: bool) -> None:
             row["status"] = "DISAGREES"
 
 
-def format_table(rows: list[dict[str, Any]]) -> str:
-    shown = [c for c in COLUMNS if c not in ("runs",) and any(row[c] is not None for row in rows)]
-
-    def cell(value: Any, column: str) -> str:
-        if value is None:
-            return "-"
-        if isinstance(value, bool):
-            return "yes" if value else "NO"
-        if isinstance(value, float):
-            return f"{value:.0f}" if column == "solutions_per_s" else f"{value:.3f}"
-        return str(value)
-
-    header = [c.removesuffix("_s") if c != "solutions_per_s" else "sol/s" for c in shown]
-    body = [[cell(row[c], c) for c in shown] for row in rows]
-    return aligned(header, body, left=[c in ("engine", "status") for c in shown])
-
-
-def aligned(header: list[str], body: list[list[str]], left: list[bool]) -> str:
-    """A plain-text table: columns padded to their widest cell, text left, numbers right."""
-    table = [header, *body]
-    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
-    return "\n".join(
-        "  ".join(text.ljust(w) if flush_left else text.rjust(w)
-                  for text, w, flush_left in zip(line, widths, left)).rstrip()
-        for line in table
-    )
-
-
-def write_csv(rows: list[dict[str, Any]], path: str, columns: Sequence[str] = COLUMNS) -> None:
-    import csv
-    import io
-
-    from .files import atomic_write_text
-
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(columns), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    atomic_write_text(path, buffer.getvalue())
-
-
-def write_json(rows: list[dict[str, Any]], path: str, columns: Sequence[str] = COLUMNS) -> None:
-    from .files import atomic_write_text
-
-    atomic_write_text(path, json.dumps(rows, indent=1) + "\n")
-
-
-def require_matplotlib() -> None:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise NQueensError("--plot needs matplotlib: pip install 'nqueens-cp[plot]' (or pip install matplotlib)") from None
-
-
-@contextmanager
-def time_plot(path: str, ylabel: str, title: str, sizes: Sequence[int]) -> Iterator[Any]:
-    """Axes for seconds against N on a log scale; on leaving, labelled (a tick
-    at each N in ``sizes``, if there are few) and saved as PNG, atomically."""
-    require_matplotlib()
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from .files import atomic_write
-
-    figure, axes = plt.subplots(figsize=(8, 5), dpi=120)
-    try:
-        yield axes
-        axes.set_yscale("log")
-        axes.set_xlabel("N (board size)")
-        axes.set_ylabel(ylabel)
-        axes.set_title(title)
-        axes.grid(True, which="both", alpha=0.3)
-        axes.legend(title="engine")
-        if len(sizes) <= 30:
-            axes.set_xticks(sorted(set(sizes)))
-        figure.tight_layout()
-        atomic_write(path, lambda temporary: figure.savefig(temporary, format="png"))
-    finally:
-        plt.close(figure)
-
-
-def write_plot(rows: list[dict[str, Any]], path: str, first: bool = False) -> None:
-    """Search time against N, log scale, one line per engine."""
-    what = "the first solution" if first else "every solution"
-    title = f"N-queens: time to find {what}, by engine"
-    if any(row["status"] != "ok" for row in rows):
-        title += " (x: stopped by the time limit)"
-    sizes = [row["n"] for row in rows]
-    with time_plot(path, f"seconds to find {what} (median, log scale)", title, sizes) as axes:
-        for label in dict.fromkeys(row["engine"] for row in rows):
-            mine = [row for row in rows if row["engine"] == label]
-            points = [(row["n"], row["search_s"]) for row in mine if row["status"] == "ok"]
-            stopped = [(row["n"], row["wall_s"]) for row in mine if row["status"] != "ok"]
-            (line,) = axes.plot(*zip(*points), marker="o", label=label) if points else axes.plot([], [], label=label)
-            if stopped:  # timeouts and failures: an x at the time they were stopped
-                axes.scatter(*zip(*stopped), marker="x", s=60, color=line.get_color())
+def problems(rows: list[dict[str, Any]]) -> list[str]:
+    """What went wrong, one line each: a disagreeing count or a failed run."""
+    found = []
+    for row in rows:
+        if row["agrees"] is False:
+            found.append(f"N={row['n']}: engine {row['engine']} counted {row['count']}, which disagrees")
+        elif row["status"].startswith("error"):
+            found.append(f"N={row['n']}: engine {row['engine']} failed: {row['status']}")
+    return found
 
 
 def _worker(argv: list[str]) -> int:

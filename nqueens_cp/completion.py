@@ -14,16 +14,14 @@ always gives the same instance.
 from __future__ import annotations
 
 import random
+import re
 import statistics
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .engines import Status, engine_class, get_engine, names
 from .errors import InvalidInputError, NQueensError
-from .solve import COMPLETE_ENGINES, NONE, SOLVED, UNKNOWN, solve
 
-BENCH_ENGINES = ("cpsat", "sat", "backtrack", "bitmask", "minconflicts")
-# The statistic that measures each engine's work.
-EFFORT = {"cpsat": "conflicts", "sat": "conflicts", "backtrack": "nodes", "bitmask": "nodes", "minconflicts": "steps"}
 COLUMNS = ("n", "placed", "engine", "instances", "solved", "none", "unknown", "median_s", "max_s", "effort", "effort_unit")
 
 
@@ -57,21 +55,48 @@ def instance_json(n: int, placed: dict[int, int], seed: int | None) -> dict[str,
             "placed": [[r, c] for r, c in pairs], "place": ",".join(f"{r}:{c}" for r, c in pairs)}
 
 
+def bench_engines() -> list[str]:
+    """The default engines of the benchmark: every available one that takes pre-placed queens."""
+    return names(takes_fixed=True, available=True)
+
+
 def placed_count(n: int, spec: str) -> int:
-    """'--placed' as a count ('30') or a fraction of N ('0.4')."""
-    try:
-        value = float(spec)
-    except ValueError:
-        raise InvalidInputError(f"--placed must be a count or a fraction of N, got '{spec}'") from None
-    k = round(value * n) if "." in spec else int(value)
-    if not 0 <= k <= n or value < 0:
+    """'--placed' as a count (whole digits: '30') or a fraction of N (any
+    other number from 0 to 1: '0.4', '1.0' and '1e0' all mean a fraction)."""
+    text = str(spec).strip()
+    if re.fullmatch(r"\d+", text):
+        k = int(text)
+    else:
+        try:
+            fraction = float(text)
+        except ValueError:
+            raise InvalidInputError(f"--placed must be a count or a fraction of N, got '{spec}'") from None
+        if not 0 <= fraction <= 1:
+            raise InvalidInputError(f"--placed {spec}: a fraction of N must lie between 0 and 1 "
+                                    "(write a count in whole digits)")
+        k = round(fraction * n)
+    if not 0 <= k <= n:
         raise InvalidInputError(f"--placed {spec} gives {k} queens, which does not fit N={n}")
     return k
 
 
-def bench(sizes: Sequence[int], placed_spec: str, instances: int, engines: Sequence[str], time_limit: float,
-          seed: int = 0, progress: Callable[[str], None] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+def bench(sizes: Sequence[int], placed_spec: str, instances: int = 5, engines: Sequence[str] | None = None,
+          time_limit: float = 10.0, seed: int = 0,
+          progress: Callable[[str], None] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
     """Rows (one per N and engine) and the disagreements between complete engines."""
+    engines = list(engines) if engines is not None else bench_engines()
+    for name in engines:
+        if engines.count(name) > 1:
+            raise InvalidInputError(f"engine {name} is named twice")
+        if not engine_class(name).takes_fixed:
+            raise InvalidInputError(f"engine {name} cannot take pre-placed queens")
+    if type(instances) is not int or instances < 1:
+        raise InvalidInputError(f"instances must be a positive integer, got {instances!r}")
+    for n in sizes:
+        placed_count(n, placed_spec)  # refuse a bad --placed before any work
+    complete = set(names(proves_none=True))
+    effort = {name: engine_class(name).effort for name in engines}
+    takes_seed = set(names(option="seed"))
     rows: list[dict[str, Any]] = []
     problems: list[str] = []
     for n in sizes:
@@ -83,51 +108,27 @@ def bench(sizes: Sequence[int], placed_spec: str, instances: int, engines: Seque
             for engine in engines:
                 if progress:
                     progress(f"complete bench: N={n} instance {i + 1}/{instances} {engine}")
-                outcome = solve(n, engine, placed, time_limit=time_limit, seed=seed + i)
+                options = {"seed": seed + i} if engine in takes_seed else {}
+                outcome = get_engine(engine, **options).solve(n, placed, time_limit=time_limit)
                 results[engine].append(outcome)
                 answers.setdefault(i, {})[engine] = outcome.status
-            decided = {e: s for e, s in answers[i].items() if s != UNKNOWN and (e in COMPLETE_ENGINES or s == SOLVED)}
-            if SOLVED in decided.values() and NONE in decided.values():
+            decided = {e: s for e, s in answers[i].items()
+                       if s is not Status.UNKNOWN and (e in complete or s is Status.SOLVED)}
+            if Status.SOLVED in decided.values() and Status.NONE in decided.values():
                 problems.append(f"N={n} instance seed {seed + i}: engines disagree on feasibility: "
                                 + ", ".join(f"{e} {s}" for e, s in sorted(decided.items())))
         for engine in engines:
             outcomes = results[engine]
             times = [o.seconds for o in outcomes]
-            effort = [o.stats.get(EFFORT[engine]) for o in outcomes if o.stats.get(EFFORT[engine]) is not None]
+            work = [o.stats.get(effort[engine]) for o in outcomes if o.stats.get(effort[engine]) is not None]
             rows.append({
                 "n": n, "placed": k, "engine": engine, "instances": len(outcomes),
-                "solved": sum(o.status == SOLVED for o in outcomes),
-                "none": sum(o.status == NONE for o in outcomes),
-                "unknown": sum(o.status == UNKNOWN for o in outcomes),
+                "solved": sum(o.status is Status.SOLVED for o in outcomes),
+                "none": sum(o.status is Status.NONE for o in outcomes),
+                "unknown": sum(o.status is Status.UNKNOWN for o in outcomes),
                 "median_s": statistics.median(times), "max_s": max(times),
-                "effort": statistics.median(effort) if effort else None, "effort_unit": EFFORT[engine],
+                "effort": statistics.median(work) if work else None, "effort_unit": effort[engine],
             })
     return rows, problems
 
 
-def format_table(rows: list[dict[str, Any]]) -> str:
-    def cell(value: Any) -> str:
-        if value is None:
-            return "-"
-        if isinstance(value, float):
-            return f"{value:.3f}" if value < 1000 else f"{value:.0f}"
-        return str(value)
-
-    from .compare import aligned
-
-    body = [[cell(row[c]) for c in COLUMNS] for row in rows]
-    return aligned(list(COLUMNS), body, left=[c in ("engine", "effort_unit") for c in COLUMNS])
-
-
-def write_plot(rows: list[dict[str, Any]], path: str, time_limit: float) -> None:
-    """Median time against N, log scale, one line per engine."""
-    from .compare import time_plot
-
-    instances = rows[0]["instances"] if rows else 0
-    title = f"N-Queens Completion: median time to an answer ({instances} instances per N)"
-    sizes = [row["n"] for row in rows]
-    with time_plot(path, "median seconds per instance (log scale)", title, sizes) as axes:
-        for engine in dict.fromkeys(row["engine"] for row in rows):
-            mine = [row for row in rows if row["engine"] == engine]
-            axes.plot([r["n"] for r in mine], [max(r["median_s"], 1e-5) for r in mine], marker="o", label=engine)
-        axes.axhline(time_limit, color="grey", linestyle="--", linewidth=1, label=f"time limit ({time_limit:g} s)")

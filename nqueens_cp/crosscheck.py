@@ -13,11 +13,13 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future
 from contextlib import closing
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
-from . import symmetry
+from . import parallel, run, symmetry
 from .board import Solution, orbit, pack, unpack
-from .engines import Engine
+from .engines import Engine, engine_class, get_engines, names
+from .errors import EngineUnavailableError, InvalidInputError
 from .known import FUNDAMENTAL, TOTAL
 
 
@@ -43,6 +45,68 @@ class Row:
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "ok": self.ok}
+
+
+@dataclass
+class Report:
+    """A whole cross-check: the engines compared, one row per N, what was skipped."""
+
+    engines: list[str]
+    rows: list[Row] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)  # engine -> why it could not run here
+
+    @property
+    def ok(self) -> bool:
+        return all(row.ok for row in self.rows)
+
+    @property
+    def problems(self) -> list[str]:
+        return [problem for row in self.rows for problem in row.problems]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"engines": self.engines, "skipped": self.skipped, "ok": self.ok,
+                "rows": [row.to_dict() for row in self.rows]}
+
+
+def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: int | None = None,
+               progress: Callable[[str], None] | None = None, rows: Callable[[Row], None] | None = None,
+               **options: Any) -> Report:
+    """Run every engine on every N and compare their exact solution sets with
+    each other (the first engine is the reference), the counts with A000170,
+    and the reference's fundamental solutions with A002562 and its orbits.
+
+    ``engines`` defaults to every available engine that enumerates (the
+    unavailable ones are listed in ``Report.skipped``); ``options`` go to the
+    engines that take them.  ``rows(row)`` is called as each N is done.
+    """
+    sizes = sorted(set(sizes))
+    for n in sizes:
+        if type(n) is not int or n < 1:
+            raise InvalidInputError(f"N must be a positive integer, got {n!r}")
+    skipped = {}
+    if engines is None:
+        engines = names(enumerates=True, available=True)
+        skipped = {name: engine_class(name).unavailable_reason() or "" for name in names(enumerates=True, available=False)}
+    for name in engines:
+        cls = engine_class(name)
+        if not cls.enumerates:
+            raise InvalidInputError(f"engine {name} finds one solution and cannot enumerate: it cannot be cross-checked")
+        if cls.unavailable_reason():
+            raise EngineUnavailableError(f"engine '{name}' is unavailable: {cls.unavailable_reason()}")
+    chosen = get_engines(list(engines), **options)
+    workers = jobs or parallel.default_jobs()
+    if type(workers) is not int or workers < 1:
+        raise InvalidInputError(f"jobs must be a positive integer, got {jobs!r}")
+    report = Report(list(chosen), skipped=skipped)
+    for n in sizes:
+        row = check_n(n, chosen, progress, workers)
+        report.rows.append(row)
+        if rows:
+            rows(row)
+    return report
 
 
 def _sorted_keys(keys: Iterable[int], n: int) -> Sequence[int]:
@@ -78,8 +142,6 @@ def _collect(engines: dict[str, Engine], n: int, jobs: int, pool: Executor, spli
     """For each engine in turn: its name, every solution's key, the first
     invalid board (None if all are valid) and the seconds since the previous
     engine finished.  Unless ``split``, each engine searches whole, in this process."""
-    from . import parallel
-
     started = time.perf_counter()
     if not split:
         for name, engine in engines.items():
@@ -93,14 +155,14 @@ def _collect(engines: dict[str, Engine], n: int, jobs: int, pool: Executor, spli
     # Every engine's sub-problems go through one pool as one stream, so the
     # next engine starts on a core as soon as the last ones of this engine
     # leave it free.
-    calls = {name: parallel.key_calls(engine, n, None) for name, engine in engines.items()}
+    calls = {name: run.key_calls(engine, n) for name, engine in engines.items()}
     with closing(parallel.in_order(pool, (call for todo in calls.values() for call in todo), 4 * jobs)) as results:
         for name, todo in calls.items():
             if progress:
                 progress(f"N={n} {name}")
             keys, invalid = array("Q"), None
             for _ in todo:
-                data, bad, _stats = next(results)
+                data, bad, _stats, _timed_out = next(results)
                 keys.frombytes(data)
                 invalid = invalid or bad
             yield name, keys, invalid, time.perf_counter() - started
@@ -115,11 +177,9 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
     and an engine's time is then the wall time from the end of the previous
     engine to its own end (the pool may have started it a little earlier).
     """
-    from . import parallel
-
     row = Row(n, TOTAL.get(n), FUNDAMENTAL.get(n))
     reference: tuple[str, Sequence[int]] | None = None
-    split = n <= 16 and parallel.splits(n)  # split searches ship 64-bit keys: n <= 16
+    split = n <= parallel.KEY_MAX_N and run.splits(n)  # split searches ship 64-bit keys: n <= 16
     pool = parallel.make_executor(jobs if split else 1)
     symmetry_check: Future | None = None
     finished = False

@@ -14,13 +14,18 @@ arguments give byte-identical files.
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import TextIO
 
 from .board import Solution, attacking_pair
-from .cnf import CNF
+from .cnf import CNF, clauses, size
+from .encodings import DEFAULT_ENCODING
 from .errors import NQueensError
+
+MAX_DIGITS = 12  # no variable, count or board size of ours is longer; longer numbers are refused, not parsed
 
 
 class DimacsError(NQueensError):
@@ -29,21 +34,65 @@ class DimacsError(NQueensError):
 
 # --- out ------------------------------------------------------------------------
 
-def header_lines(cnf: CNF) -> Iterator[str]:
-    n = cnf.n
-    yield f"c nqueens n={n} encoding={cnf.encoding}"
-    yield f"c cells are variables 1..{cnf.ncells} (row*{n} + col + 1); {cnf.nvars - cnf.ncells} auxiliary variables follow"
+def header_lines(n: int, encoding: str, nvars: int, nclauses: int) -> Iterator[str]:
+    cells = n * n
+    yield f"c nqueens n={n} encoding={encoding}"
+    yield f"c cells are variables 1..{cells} (row*{n} + col + 1); {nvars - cells} auxiliary variables follow"
     yield "c rows and columns: exactly one queen; diagonals and anti-diagonals: at most one"
     for row in range(n):
         for col in range(n):
-            yield f"c q {row} {col} {cnf.cell(row, col)}"
-    yield "c p show " + " ".join(str(v) for v in range(1, cnf.ncells + 1)) + " 0"
-    yield f"p cnf {cnf.nvars} {len(cnf.clauses)}"
+            yield f"c q {row} {col} {row * n + col + 1}"
+    yield "c p show " + " ".join(map(str, range(1, cells + 1))) + " 0"
+    yield f"p cnf {nvars} {nclauses}"
+
+
+def write_dimacs(out: TextIO, n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None,
+                 symmetry_breaking: bool = False, progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+    """Write the CNF of n-queens to ``out`` as it is generated: memory stays
+    bounded however large N is.  Returns (variables, clauses).
+    ``progress(written, total)`` is called now and then."""
+    nvars, nclauses = size(n, encoding, fixed, symmetry_breaking)
+    out.write("\n".join(header_lines(n, encoding, nvars, nclauses)) + "\n")
+    written = 0
+    chunk: list[str] = []
+    for clause in clauses(n, encoding, fixed, symmetry_breaking):
+        chunk.append(" ".join(map(str, clause)) + " 0\n")
+        if len(chunk) == _CHUNK:
+            out.write("".join(chunk))
+            chunk.clear()
+            written += _CHUNK
+            if progress:
+                progress(written, nclauses)
+    out.write("".join(chunk))
+    written += len(chunk)
+    if written != nclauses:  # the cost formulas and the generator disagree: a bug of ours
+        raise NQueensError(f"internal error: wrote {written} clauses, the header says {nclauses}")
+    return nvars, nclauses
+
+
+_CHUNK = 1 << 14  # clauses per write
+
+
+def write_dimacs_file(path: str, n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None,
+                      symmetry_breaking: bool = False,
+                      progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+    """:func:`write_dimacs` to a file, atomically (a temporary file, then a rename)."""
+    from .files import atomic_write
+
+    size_: list[tuple[int, int]] = []
+
+    def write(temporary: str) -> None:
+        with open(temporary, "w", encoding="ascii", newline="\n") as handle:
+            size_.append(write_dimacs(handle, n, encoding, fixed, symmetry_breaking, progress))
+
+    atomic_write(path, write)
+    return size_[0]
 
 
 def dimacs_text(cnf: CNF) -> str:
+    """A CNF held in memory as DIMACS text (small formulas: model files, tests)."""
     body = [" ".join(map(str, clause)) + " 0" for clause in cnf.clauses]
-    return "\n".join([*header_lines(cnf), *body]) + "\n"
+    return "\n".join([*header_lines(cnf.n, cnf.encoding, cnf.nvars, len(cnf.clauses)), *body]) + "\n"
 
 
 # --- in: the CNF's header ----------------------------------------------------------
@@ -61,26 +110,39 @@ class CnfHeader:
     clauses: list[list[int]] = field(default_factory=list, repr=False)
 
 
-_HEADER = re.compile(r"c nqueens n=(\d+) encoding=(\S+)\s*")
-_CELL = re.compile(r"c q (\d+) (\d+) (\d+)\s*")
-_PROBLEM = re.compile(r"p cnf (\d+) (\d+)\s*")
+_NUMBER = rf"(\d{{1,{MAX_DIGITS}}})"
+_HEADER = re.compile(rf"c nqueens n={_NUMBER} encoding=(\S+)\s*")
+_CELL = re.compile(rf"c q {_NUMBER} {_NUMBER} {_NUMBER}\s*")
+_PROBLEM = re.compile(rf"p cnf {_NUMBER} {_NUMBER}\s*")
 
 
-def read_cnf(text: str, name: str = "CNF", clauses: bool = False) -> CnfHeader:
-    """Parse an nqueens_cp DIMACS file; with ``clauses``, read and check the body too."""
+def _lines(source: str | Iterable[str]) -> Iterator[str]:
+    """Lines without their ends, from a text or from an open file (streamed)."""
+    if isinstance(source, str):
+        yield from source.splitlines()
+    else:
+        for line in source:
+            yield line.rstrip("\r\n")
+
+
+def read_cnf(source: str | Iterable[str], name: str = "CNF", clauses: bool = False) -> CnfHeader:
+    """Parse an nqueens_cp DIMACS file's header, reading no further than its
+    'p cnf' line; with ``clauses``, read and check the body too."""
     n = encoding = None
     cells: dict[int, tuple[int, int]] = {}
     seen: set[tuple[int, int]] = set()
     show = None
     problem = None
-    lines = text.splitlines()
-    body_start = len(lines)
-    for number, line in enumerate(lines, 1):
+    lines = enumerate(_lines(source), 1)
+    for number, line in lines:
         where = f"{name}, line {number}"
         if match := _HEADER.fullmatch(line):
             n, encoding = int(match.group(1)), match.group(2)
             if n < 1:
                 raise DimacsError(f"{where}: board size must be positive")
+        elif line.startswith("c nqueens"):
+            raise DimacsError(f"{where}: malformed header (want 'c nqueens n=<N> encoding=<NAME>', "
+                              f"N of at most {MAX_DIGITS} digits)")
         elif match := _CELL.fullmatch(line):
             if n is None:
                 raise DimacsError(f"{where}: cell line before the 'c nqueens n=... encoding=...' line")
@@ -91,9 +153,11 @@ def read_cnf(text: str, name: str = "CNF", clauses: bool = False) -> CnfHeader:
                 raise DimacsError(f"{where}: cell {row} {col} or variable {var} mapped twice")
             seen.add((row, col))
             cells[var] = (row, col)
+        elif line.startswith("c q "):
+            raise DimacsError(f"{where}: malformed cell line (want 'c q <row> <col> <var>')")
         elif line.startswith("c p show"):
             words = line.split()[3:]
-            if not words or words[-1] != "0" or not all(w.lstrip("-").isdigit() for w in words):
+            if not words or words[-1] != "0" or not all(re.fullmatch(r"-?\d{1,%d}" % MAX_DIGITS, w) for w in words):
                 raise DimacsError(f"{where}: malformed projection line (want 'c p show <var>... 0')")
             show = [int(w) for w in words[:-1]]
         elif line.startswith("p "):
@@ -101,7 +165,6 @@ def read_cnf(text: str, name: str = "CNF", clauses: bool = False) -> CnfHeader:
             if not match:
                 raise DimacsError(f"{where}: malformed problem line (want 'p cnf <variables> <clauses>')")
             problem = tuple(map(int, match.groups()))
-            body_start = number
             break
         elif line.strip() and not line.startswith("c"):
             raise DimacsError(f"{where}: expected a comment or 'p cnf' line, got {_clip(line)}")
@@ -116,22 +179,17 @@ def read_cnf(text: str, name: str = "CNF", clauses: bool = False) -> CnfHeader:
         raise DimacsError(f"{name}: cell variable {max(cells)} exceeds the declared {nvars} variables")
     header = CnfHeader(n, encoding, nvars, nclauses, cells, show)
     if clauses:
-        header.clauses = _read_clauses(lines, body_start, nvars, nclauses, name)
+        header.clauses = _read_clauses(lines, nvars, nclauses, name)
     return header
 
 
-def _read_clauses(lines: list[str], start: int, nvars: int, nclauses: int, name: str) -> list[list[int]]:
+def _read_clauses(lines: Iterable[tuple[int, str]], nvars: int, nclauses: int, name: str) -> list[list[int]]:
     result: list[list[int]] = []
     current: list[int] = []
-    for number in range(start + 1, len(lines) + 1):
-        line = lines[number - 1]
+    for number, line in lines:
         if not line.strip() or line.startswith("c"):
             continue
-        for word in line.split():
-            try:
-                lit = int(word)
-            except ValueError:
-                raise DimacsError(f"{name}, line {number}: {_clip(word)} is not a literal") from None
+        for lit in _literals(line.split(), f"{name}, line {number}"):
             if abs(lit) > nvars:
                 raise DimacsError(f"{name}, line {number}: literal {lit} exceeds the declared {nvars} variables")
             if lit:
@@ -157,31 +215,37 @@ class Model:
 _STATUS = re.compile(r"s\s+(\S.*?)\s*")
 
 
-def read_answer(text: str, name: str = "answer") -> list[Model]:
-    """Every model in a solver's output.
+def read_answer(source: str | Iterable[str], name: str = "answer") -> list[Model]:
+    """Every model in a solver's output, as a list (see :func:`iter_models`)."""
+    return list(iter_models(source, name))
+
+
+def iter_models(source: str | Iterable[str], name: str = "answer") -> Iterator[Model]:
+    """The models in a solver's output, one at a time, read as a stream.
 
     Understands the SAT-competition form (``s SATISFIABLE`` and ``v`` lines;
     several models as ``clasp -n 0`` or ``picosat --all`` print them) and
     MiniSat's result file (``SAT`` then one line of literals).
     """
-    lines = text.splitlines()
-    first = next(((i, line.strip()) for i, line in enumerate(lines, 1) if line.strip()), None)
+    lines = ((number, line.strip()) for number, line in enumerate(_lines(source), 1))
+    first = next(((number, line) for number, line in lines if line), None)
     if first is None:
         raise DimacsError(f"{name} is empty")
     if first[1] in ("SAT", "UNSAT", "INDET", "UNSATISFIABLE", "SATISFIABLE"):
-        return _read_minisat(lines, first, name)
-    return _read_competition(lines, name)
+        yield _read_minisat(lines, first, name)
+    else:
+        yield from _read_competition(itertools.chain([first], lines), name)
 
 
 def _literals(words: list[str], where: str) -> list[int]:
-    try:
-        return [int(word) for word in words]
-    except ValueError:
-        bad = next(w for w in words if not re.fullmatch(r"[+-]?\d+", w))
-        raise DimacsError(f"{where}: {_clip(bad)} is not a literal") from None
+    for word in words:
+        if not re.fullmatch(r"[+-]?\d{1,%d}" % MAX_DIGITS, word):
+            raise DimacsError(f"{where}: {_clip(word)} is not a literal"
+                              + (f" (longer than {MAX_DIGITS} digits)" if re.fullmatch(r"[+-]?\d+", word) else ""))
+    return [int(word) for word in words]
 
 
-def _read_minisat(lines: list[str], first: tuple[int, str], name: str) -> list[Model]:
+def _read_minisat(lines: Iterator[tuple[int, str]], first: tuple[int, str], name: str) -> Model:
     number, status = first
     if status in ("UNSAT", "UNSATISFIABLE"):
         raise DimacsError(f"{name}, line {number}: the solver says UNSATISFIABLE: there is no placement to decode")
@@ -189,24 +253,22 @@ def _read_minisat(lines: list[str], first: tuple[int, str], name: str) -> list[M
         raise DimacsError(f"{name}, line {number}: the solver gave up (INDET): no model to decode")
     literals: list[int] = []
     start = None
-    for index in range(number, len(lines)):
-        line = lines[index].strip()
+    for index, line in lines:
         if not line:
             continue
-        start = start or index + 1
-        literals += _literals(line.split(), f"{name}, line {index + 1}")
+        start = start or index
+        literals += _literals(line.split(), f"{name}, line {index}")
     if start is None or not literals or literals[-1] != 0 or 0 in literals[:-1]:
         raise DimacsError(f"{name}, line {start or number}: expected one line of literals ending in 0 after SAT")
-    return [Model(start, literals[:-1])]
+    return Model(start, literals[:-1])
 
 
-def _read_competition(lines: list[str], name: str) -> list[Model]:
-    models: list[Model] = []
+def _read_competition(lines: Iterable[tuple[int, str]], name: str) -> Iterator[Model]:
+    found = 0
     current: list[int] | None = None
     start = 0
     unsat_line = None
-    for number, raw in enumerate(lines, 1):
-        line = raw.strip()
+    for number, line in lines:
         if not line or line[0] == "c":
             continue
         where = f"{name}, line {number}"
@@ -226,17 +288,17 @@ def _read_competition(lines: list[str], name: str) -> list[Model]:
             if current is None:
                 current, start = [], number
             if lit == 0:
-                models.append(Model(start, current))
+                found += 1
+                yield Model(start, current)
                 current = None
             else:
                 current.append(lit)
     if current is not None:
         raise DimacsError(f"{name}, line {start}: model is not terminated by 0")
-    if unsat_line is not None and not models:
+    if unsat_line is not None and not found:
         raise DimacsError(f"{name}, line {unsat_line}: the solver says UNSATISFIABLE: there is no placement to decode")
-    if not models:
+    if not found:
         raise DimacsError(f"{name}: no model found (want 's SATISFIABLE' and 'v ... 0' lines, or MiniSat's 'SAT' form)")
-    return models
 
 
 def decode_model(model: Model, header: CnfHeader, name: str = "answer") -> Solution:
@@ -272,3 +334,36 @@ def decode_model(model: Model, header: CnfHeader, name: str = "answer") -> Solut
 
 def _clip(text: str, width: int = 40) -> str:
     return repr(text if len(text) <= width else text[:width] + "...")
+
+
+class Decoding:
+    """The distinct boards of a solver's answer on one of our CNF files, streamed.
+
+    Iterating reads the answer a model at a time and yields each board the
+    first time it appears (an external enumerator gives one model per
+    assignment of the auxiliary variables too, so a board can come many
+    times); memory stays bounded by the distinct boards.  ``models`` and
+    ``repeated`` count what was read.  Every model is checked to be a valid
+    placement; the first that is not raises DimacsError with its line.
+    """
+
+    def __init__(self, header: CnfHeader, answer: str | Iterable[str], name: str = "answer") -> None:
+        self.header = header
+        self.name = name
+        self.models = 0
+        self.repeated = 0
+        self._answer = answer
+
+    def __iter__(self) -> Iterator[Solution]:
+        from .board import pack
+
+        seen: set[int] = set()
+        for model in iter_models(self._answer, self.name):
+            solution = decode_model(model, self.header, self.name)
+            self.models += 1
+            key = pack(solution, self.header.n)
+            if key in seen:
+                self.repeated += 1
+                continue
+            seen.add(key)
+            yield solution

@@ -8,7 +8,8 @@ class NQueensError(Exception):
 
 
 class InvalidInputError(NQueensError, ValueError):
-    """The caller asked a malformed question (bad N, placement off the board...)."""
+    """The caller asked a malformed question (bad N, placement off the board,
+    an unknown keyword or an option the engine does not take...)."""
 
 
 class EngineUnavailableError(NQueensError):
@@ -17,3 +18,7 @@ class EngineUnavailableError(NQueensError):
 
 class TimeLimitReached(NQueensError):
     """A search stopped at its time limit before it finished."""
+
+
+class SearchFinishedError(NQueensError):
+    """A finished or closed search was iterated or counted again."""

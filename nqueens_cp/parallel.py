@@ -1,13 +1,12 @@
-"""Parallelism by splitting the problem, never inside a solver.
+"""Mechanism for split searches: sub-problems, ordered streams of results, shutdown.
 
-The first rows are fixed to every non-attacking prefix, and each prefix is an
-independent sub-solve in its own process (an enumerating CP-SAT solve must
-keep one worker: more lose solutions).  With nothing fixed by the caller,
-only first-row columns left of the centre are searched and each solution's
-mirror image is produced beside it, which halves the work for every engine.  Solutions travel back as one 64-bit
-key per solution (:func:`board.pack`), and come out in prefix order, so the
-output is the same whatever the number of jobs.  The executor is a plain
-``concurrent.futures.Executor``: any other (a cluster's) can take its place.
+Nothing here decides anything (:mod:`nqueens_cp.run` does): it fixes the
+first rows to every non-attacking prefix, runs each prefix as an
+independent sub-search through an engine's public :meth:`Engine.subproblem`
+on any ``concurrent.futures.Executor`` (a local process pool, this process,
+or a cluster's), and hands results back in prefix order, so that the output
+is the same whatever the number of workers.  Solutions travel back as one
+integer key each (:func:`board.pack`), 64-bit for N <= 16.
 """
 
 from __future__ import annotations
@@ -15,37 +14,28 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 from array import array
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, Future
-from contextlib import closing
 from typing import Any
 
-from .board import Solution, is_solution, pack, unpack
-from .engines import Engine
+from .board import Solution, is_solution, pack
 
-PARALLEL_MIN_N = 11  # below this a whole search takes less than starting the processes
-
-# Counters that add up across sub-problems; other statistics (model size) are per sub-problem.
-ADDITIVE = {"nodes", "tries", "branches", "conflicts", "decisions", "propagations", "restarts", "solver_wall_time"}
+KEY_MAX_N = 16  # n**n < 2**64: a solution's key fits an unsigned 64-bit word
 
 
 def default_jobs() -> int:
+    """The cores this process may use."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
 
 
-def splits(n: int) -> bool:
-    """Whether n is searched as sub-problems (in any number of processes, 1 included),
-    which fixes the output order whatever the number of jobs."""
-    return n >= PARALLEL_MIN_N
-
-
 class InlineExecutor(Executor):
-    """Runs each task at once, in this process: ``--jobs 1``."""
+    """Runs each task at once, in this process: ``jobs=1``."""
 
     def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
         future: Future = Future()
@@ -72,7 +62,7 @@ def prefixes(n: int, fixed: dict[int, int], rows: int, mirror: bool = False) -> 
                 if 2 * first > n - 1:
                     return
                 weight = 1 if 2 * first == n - 1 else 2
-            found.append((dict(prefix), weight))
+            found.append(({**fixed, **prefix}, weight))
             return
         for col in ([fixed[row]] if row in fixed else range(n)):
             if all(c != col and abs(c - col) != row - r for r, c in prefix.items()):
@@ -84,7 +74,24 @@ def prefixes(n: int, fixed: dict[int, int], rows: int, mirror: bool = False) -> 
     return found
 
 
-# --- in the worker processes ---------------------------------------------------------
+def mirror_image(solution: Solution) -> Solution:
+    last = len(solution) - 1
+    return tuple([last - c for c in solution])
+
+
+def merge_stats(total: dict[str, Any], part: dict[str, Any], additive: Iterable[str]) -> None:
+    """Add a sub-problem's statistics to the total: counters add up, the rest
+    (model size, solver name) is kept from the first sub-problem."""
+    additive = set(additive)
+    for key, value in part.items():
+        if key in additive:
+            total[key] = total.get(key, 0) + value
+        else:
+            total.setdefault(key, value)
+    total["subproblems"] = total.get("subproblems", 0) + 1
+
+
+# --- in the workers -----------------------------------------------------------------
 
 def _init_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
@@ -93,53 +100,58 @@ def _init_worker() -> None:
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115
 
 
-def _sub_search(engine: Engine, n: int, fixed: dict[int, int], stats: dict[str, Any]) -> Iterator[Solution]:
-    if engine.symmetry_breaking:
-        # The survivors in this sub-problem, expanded by their orbits.  Every
-        # class has its least survivor in exactly one sub-problem.
-        from .symmetry import expand
-
-        return expand(engine._search(n, fixed, None, stats))
-    return engine.search(n, fixed)
+def _remaining(deadline: float | None) -> float | None:
+    """Seconds left until a wall-clock ``deadline`` (time.time(): the same on every process of a machine)."""
+    return None if deadline is None else max(deadline - time.time(), 1e-3)
 
 
-def _sub_keys(engine: Engine, n: int, fixed: dict[int, int], weight: int) -> tuple[bytes, Solution | None, dict[str, Any]]:
-    """One sub-problem's solutions as packed keys, the first invalid board if any, and statistics.
+def part_keys(engine: Any, n: int, prefix: dict[int, int], weight: int,
+              deadline: float | None = None) -> tuple[Any, Solution | None, dict[str, Any], bool]:
+    """One sub-problem's solutions as packed keys (each followed by its mirror
+    image's when ``weight`` is 2), the first board that fails the independent
+    validator, the statistics, and whether the deadline cut it short."""
+    with engine.subproblem(n, prefix, time_limit=_remaining(deadline)) as search:
+        keys, invalid = packed(search, n, mirrored=weight == 2)
+    data = keys.tobytes() if isinstance(keys, array) else keys
+    return data, invalid, search.stats, search.timed_out
 
-    Weight 2 marks a first-row column left of the centre: each solution is
-    followed by its mirror image, which the mirrored sub-problem would find.
-    """
-    stats: dict[str, Any] = {}
-    search = _sub_search(engine, n, fixed, stats)
-    keys, invalid = packed(search, n, mirrored=weight == 2)
-    stats.update(getattr(search, "stats", {}))
-    return keys.tobytes(), invalid, stats
+
+def part_count(engine: Any, n: int, prefix: dict[int, int],
+               deadline: float | None = None) -> tuple[int, dict[str, Any], bool]:
+    """One sub-problem's count, its statistics, and whether the deadline cut it short."""
+    search = engine.subproblem(n, prefix, time_limit=_remaining(deadline))
+    try:
+        found = search.count()
+    except Exception as error:
+        from .errors import TimeLimitReached
+
+        if not isinstance(error, TimeLimitReached):
+            raise
+        return 0, search.stats, True
+    return found, search.stats, False
 
 
 def packed(solutions: Iterable[Solution], n: int, mirrored: bool = False) -> tuple[Any, Solution | None]:
     """Every solution as one integer key (and, if ``mirrored``, its mirror image
     after it), with the first board that fails the independent validator.
     The keys are a 64-bit array for n <= 16, where they fit, else a list."""
-    keys: Any = array("Q") if n <= 16 else []
+    keys: Any = array("Q") if n <= KEY_MAX_N else []
     invalid = None
     for solution in solutions:
         if invalid is None and not is_solution(solution, n):
             invalid = solution
         keys.append(pack(solution, n))
         if mirrored:
-            keys.append(pack(tuple(n - 1 - c for c in solution), n))
+            keys.append(pack(mirror_image(solution), n))
     return keys, invalid
 
 
-def _sub_count(engine: Engine, n: int, fixed: dict[int, int]) -> tuple[int, dict[str, Any]]:
-    stats: dict[str, Any] = {}
-    search = _sub_search(engine, n, fixed, stats)
-    if hasattr(search, "count"):
-        count = search.count()
-        stats.update(search.stats)
-    else:
-        count = sum(1 for _ in search)
-    return count, stats
+def unpacked_keys(data: Any) -> Iterable[int]:
+    if isinstance(data, bytes):
+        block = array("Q")
+        block.frombytes(data)
+        return block
+    return data
 
 
 # --- in the parent -------------------------------------------------------------------
@@ -150,26 +162,6 @@ def make_executor(jobs: int) -> Executor:
     from concurrent.futures import ProcessPoolExecutor  # 30 ms of imports that enumerate 8 does without
 
     return ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker)
-
-
-def _merge(total: dict[str, Any], part: dict[str, Any]) -> None:
-    for key, value in part.items():
-        if key in ADDITIVE:
-            total[key] = total.get(key, 0) + value
-        else:
-            total.setdefault(key, value)
-    total["subproblems"] = total.get("subproblems", 0) + 1
-
-
-def _tasks(engine: Engine, n: int, fixed: dict[int, int] | None, mirror: bool):
-    placed = engine.search(n, fixed).fixed  # the engine's own checks of n and placements; nothing runs yet
-    use_mirror = mirror and not placed and not engine.symmetry_breaking
-    found = prefixes(n, placed, engine.split_rows(n), mirror=use_mirror)
-    if engine.symmetry_breaking:
-        # Survivors keep s[0] <= n-1 - s[0] (the mirror's lex-leader
-        # constraint): prefixes right of the centre hold none.
-        found = [(prefix, weight) for prefix, weight in found if 2 * prefix[0] <= n - 1]
-    return [({**placed, **prefix}, weight) for prefix, weight in found]
 
 
 def in_order(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int) -> Iterator[Any]:
@@ -194,66 +186,6 @@ def in_order(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int) -> I
             pending.append(pool.submit(fn, *args))
             break
         yield result
-
-
-def key_calls(engine: Engine, n: int, fixed: dict[int, int] | None) -> list[tuple[Any, ...]]:
-    """The sub-problems of one search, as calls for :func:`in_order` that each
-    return (packed keys, first invalid board or None, statistics)."""
-    if n > 16:
-        raise ValueError("packed keys hold n <= 16")
-    return [(_sub_keys, engine, n, task, weight) for task, weight in _tasks(engine, n, fixed, mirror=True)]
-
-
-def keys(engine: Engine, n: int, fixed: dict[int, int] | None, jobs: int,
-         stats: dict[str, Any] | None = None, executor: Executor | None = None) -> Iterator[tuple[bytes, Solution | None]]:
-    """Each sub-problem's packed keys (and first invalid board), in prefix order,
-    with at most a few sub-problems' results held at once."""
-    calls = key_calls(engine, n, fixed)
-    own = executor is None
-    pool = executor or make_executor(jobs)
-    finished = False
-    try:
-        with closing(in_order(pool, calls, 2 * jobs)) as results:
-            for data, invalid, part in results:
-                if stats is not None:
-                    _merge(stats, part)
-                yield data, invalid
-        finished = True
-    finally:
-        if own:
-            shutdown(pool, abort=not finished)
-
-
-def solutions(engine: Engine, n: int, fixed: dict[int, int] | None, jobs: int,
-              stats: dict[str, Any] | None = None, executor: Executor | None = None) -> Iterator[Solution]:
-    """Every solution, split across processes, in a fixed order whatever ``jobs`` is."""
-    for data, _ in keys(engine, n, fixed, jobs, stats, executor):
-        block = array("Q")
-        block.frombytes(data)
-        for key in block:
-            yield unpack(key, n)
-
-
-def count(engine: Engine, n: int, fixed: dict[int, int] | None, jobs: int,
-          stats: dict[str, Any] | None = None, executor: Executor | None = None) -> int:
-    """The number of solutions, split across processes (mirror-halved when nothing is fixed)."""
-    tasks = _tasks(engine, n, fixed, mirror=True)
-    own = executor is None
-    pool = executor or make_executor(jobs)
-    finished = False
-    try:
-        futures = [(pool.submit(_sub_count, engine, n, task), weight) for task, weight in tasks]
-        total = 0
-        for future, weight in futures:
-            part_count, part = future.result()
-            total += weight * part_count
-            if stats is not None:
-                _merge(stats, part)
-        finished = True
-        return total
-    finally:
-        if own:
-            shutdown(pool, abort=not finished)
 
 
 def shutdown(pool: Executor, abort: bool) -> None:

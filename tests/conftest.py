@@ -1,21 +1,30 @@
-"""One fixture for every engine; reference solution sets computed once."""
+"""One fixture for every engine, derived from the engines' own capabilities; reference sets computed once."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from functools import lru_cache
 
 import pytest
 
-from nqueens_cp import ENGINE_NAMES, get_engine
-from nqueens_cp.engines import engine_class
+from nqueens_cp import engine_class, get_engine, names
+from nqueens_cp.cli import main
+
+CLI = [sys.executable, "-m", "nqueens_cp"]
 
 
-@pytest.fixture(params=ENGINE_NAMES)
-def engine_name(request: pytest.FixtureRequest) -> str:
-    reason = engine_class(request.param).unavailable_reason()
+def _usable(name: str) -> str:
+    reason = engine_class(name).unavailable_reason()
     if reason:
-        pytest.skip(f"engine {request.param} {reason}")
-    return request.param
+        pytest.skip(f"engine {name} {reason}")
+    return name
+
+
+@pytest.fixture(params=names(enumerates=True))
+def engine_name(request: pytest.FixtureRequest) -> str:
+    """Every engine that enumerates (and so counts and cross-checks)."""
+    return _usable(request.param)
 
 
 @pytest.fixture
@@ -23,7 +32,40 @@ def engine(engine_name: str):
     return get_engine(engine_name)
 
 
+@pytest.fixture(params=names())
+def any_engine_name(request: pytest.FixtureRequest) -> str:
+    """Every engine, those that only find one solution included."""
+    return _usable(request.param)
+
+
+@pytest.fixture(params=[*((name, False) for name in names(enumerates=True)),
+                        *((name, True) for name in names(option="symmetry_breaking"))],
+                ids=lambda p: p[0] + ("+sb" if p[1] else ""))
+def variant(request: pytest.FixtureRequest):
+    """Every enumerating engine, and those with symmetry breaking with it on."""
+    name, sb = request.param
+    _usable(name)
+    return get_engine(name, **({"symmetry_breaking": True} if sb else {}))
+
+
 @lru_cache(maxsize=None)
 def reference(n: int, fixed: tuple[tuple[int, int], ...] = ()) -> frozenset[tuple[int, ...]]:
     """The oracle's solution set: the textbook backtracker."""
     return frozenset(get_engine("backtrack").search(n, dict(fixed)))
+
+
+@pytest.fixture
+def cli(capsys):
+    """Run the CLI in-process: (exit code, stdout, stderr)."""
+
+    def run(*argv: object) -> tuple[int, str, str]:
+        code = main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+def run_process(*argv: str, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
+    """The CLI as a real process."""
+    return subprocess.run([*CLI, *argv], capture_output=True, text=True, timeout=timeout, **kwargs)

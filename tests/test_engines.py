@@ -7,7 +7,7 @@ import importlib.util
 import pytest
 
 from conftest import reference
-from nqueens_cp import TOTAL, get_engine, is_solution
+from nqueens_cp import TOTAL, SearchFinishedError, get_engine, is_solution, names
 from nqueens_cp.errors import InvalidInputError
 
 
@@ -72,8 +72,26 @@ def test_closing_early_then_searching_again(engine) -> None:
     search = engine.search(10)
     next(search)
     search.close()
-    assert list(search) == []
+    with pytest.raises(SearchFinishedError, match="closed"):
+        list(search)
     assert engine.search(10).count() == 724
+
+
+def test_a_finished_search_cannot_be_iterated_or_counted_again(engine) -> None:
+    search = engine.search(6)
+    assert len(list(search)) == 4
+    with pytest.raises(SearchFinishedError, match="finished"):
+        list(search)
+    with pytest.raises(SearchFinishedError, match="fresh search"):
+        search.count()
+    assert "4 solutions, finished" in repr(search)
+
+
+def test_a_partly_read_search_goes_on_where_it_stopped(engine) -> None:
+    search = engine.search(6)
+    first = next(search)
+    rest = list(search)
+    assert {first, *rest} == reference(6) and len(rest) == 3
 
 
 @pytest.mark.parametrize("bad", [dict(n=0), dict(n=-2), dict(n=8.0), dict(n=8, fixed={8: 0}),
@@ -85,7 +103,7 @@ def test_bad_arguments_raise(engine, bad: dict) -> None:
 
 
 def test_unknown_engine_lists_the_valid_ones() -> None:
-    with pytest.raises(InvalidInputError, match="backtrack, bitmask, cpsat, sat"):
+    with pytest.raises(InvalidInputError, match="backtrack, bitmask, cpsat, sat, construct, minconflicts"):
         get_engine("nope")
 
 
@@ -97,7 +115,7 @@ def test_sat_engine_other_solvers(solver: str) -> None:
 
 def test_sat_engine_rejects_unknown_and_non_incremental_solvers() -> None:
     for name in ("kissat404", "nope"):
-        with pytest.raises(InvalidInputError, match="unknown SAT solver"):
+        with pytest.raises(InvalidInputError, match="option solver: unknown value"):
             get_engine("sat", solver=name)
 
 
@@ -135,61 +153,108 @@ def test_bitmask_mirror_count_matches_enumeration() -> None:
         assert sum(1 for _ in bitmask.search(n)) == TOTAL[n]
 
 
-def test_bad_engine_option() -> None:
-    with pytest.raises(InvalidInputError):
+def test_bad_engine_option_is_named() -> None:
+    with pytest.raises(InvalidInputError, match="option encoding: unknown value 'nope'"):
         get_engine("sat", encoding="nope")
-    with pytest.raises(TypeError):
+    with pytest.raises(InvalidInputError, match="option 'solver' applies to the sat engine, not bitmask"):
         get_engine("bitmask", solver="cadical195")
+    with pytest.raises(InvalidInputError, match="applies to the cpsat and sat engines, not backtrack"):
+        get_engine("backtrack", symmetry_breaking=True)
+    with pytest.raises(InvalidInputError, match="unknown option 'no_such_option' for engine sat"):
+        get_engine("sat", no_such_option=1)
+    with pytest.raises(InvalidInputError, match="takes True or False"):
+        get_engine("cpsat", symmetry_breaking="yes")
+    for seed in (-1, 2**31, 1.5, True):
+        with pytest.raises(InvalidInputError, match="option seed takes an integer from 0 to 2147483647"):
+            get_engine("cpsat", seed=seed)
 
 
-def test_counting_kernels_agree() -> None:
-    """The Python loop, the compiled loop and the recursive fallback count alike,
-    with and without restricted rows."""
+def test_capabilities_are_data_on_the_engines() -> None:
+    assert names(enumerates=True) == ["backtrack", "bitmask", "cpsat", "sat"]
+    assert names(enumerates=False) == ["construct", "minconflicts"]
+    assert names(takes_fixed=False) == ["construct"]
+    assert names(proves_none=False) == ["minconflicts"]
+    assert names(option="symmetry_breaking") == ["cpsat", "sat"]
+    assert names(option="seed") == ["cpsat", "minconflicts"]
+    for name in names():
+        cls = get_engine(name).__class__
+        assert set(cls.additive) <= set(cls.statistics), name
+        assert cls.effort is None or cls.effort in cls.statistics, name
+
+
+def test_engines_that_only_find_one_solution_refuse_to_enumerate() -> None:
+    for name in names(enumerates=False):
+        with pytest.raises(InvalidInputError, match="cannot enumerate: use solve"):
+            get_engine(name).search(8)
+
+
+def test_the_compiled_loop_and_its_python_twin_agree() -> None:
+    """The compiled loop and its plain-Python twin count alike, with and without restricted rows."""
     import random
 
     from nqueens_cp.engines import _kernel
-    from nqueens_cp.engines.bitmask import _count_recursive
+    from nqueens_cp.engines.construct import construct
 
-    if importlib.util.find_spec("llvmlite") is None:
-        pytest.skip("llvmlite (the 'fast' extra) is not installed: no compiled loop to check")
-    assert _kernel.compiled is not None
+    loop = _kernel.compiled()
+    if loop is None:
+        pytest.skip("llvmlite cannot compile here: no compiled loop to check")
+
+    def twin(n, allowed):
+        return _kernel.count_masks(n, allowed, *([0] * (n + 1) for _ in range(4)))
+
     rng = random.Random(5)
     for n in range(1, 12):
         full = (1 << n) - 1
         cases = [[full] * n, [1 << (n // 2)] + [full] * (n - 1), [full] * (n - 1) + [1], [0] + [full] * (n - 1)]
         cases += [[rng.randrange(full + 1) for _ in range(n)] for _ in range(20)]
         for allowed in cases:
-            expected = _count_recursive(n, allowed)
-            assert _kernel.count_masks(n, allowed, *([0] * (n + 1) for _ in range(4))) == expected
-            assert _kernel.compiled(n, allowed) == expected
+            assert loop(n, allowed) == twin(n, allowed)
+        assert twin(n, [full] * n)[0] == TOTAL[n]
     # Masks wider than 32 bits: a 60-queens board with its last six rows open.
-    from nqueens_cp.solve import construct
-
     board = construct(60)
     allowed = [1 << c for c in board[:54]] + [(1 << 60) - 1] * 6
-    expected = _count_recursive(60, allowed)
-    assert expected[0] >= 1 and _kernel.compiled(60, allowed) == expected
+    expected = twin(60, allowed)
+    assert expected[0] >= 1 and loop(60, allowed) == expected
 
 
 def test_compiled_loop_refuses_what_does_not_fit_64_bits() -> None:
     from nqueens_cp.engines import _kernel
 
-    if _kernel.compiled is None:
-        pytest.skip("llvmlite (the 'fast' extra) is not installed: no compiled loop to check")
+    loop = _kernel.compiled()
+    if loop is None:
+        pytest.skip("llvmlite cannot compile here: no compiled loop to check")
     with pytest.raises(ValueError, match="n <= 62"):
-        _kernel.compiled(63, [1] * 63)
+        loop(63, [1] * 63)
     with pytest.raises(ValueError, match="n masks"):
-        _kernel.compiled(4, [1, 2])
+        loop(4, [1, 2])
+    # count() takes any n: beyond 62 it runs the twin on Python's unbounded integers.
+    assert _kernel.count(4, [15] * 4)[0] == 2
 
 
 def test_a_loop_that_does_not_compile_falls_back_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
     from nqueens_cp.engines import _kernel
 
     if importlib.util.find_spec("llvmlite") is None:
-        pytest.skip("llvmlite (the 'fast' extra) is not installed: nothing to compile")
-    monkeypatch.setattr(_kernel, "_IR", "define i64 @count_masks( {")
-    with pytest.warns(RuntimeWarning, match="cannot compile the counting loop"):
-        assert _kernel._compile() is None
+        pytest.skip("llvmlite is not installed: nothing to compile")
+    monkeypatch.setattr(_kernel, "ir", lambda: "define i64 @count_masks( {")
+    _kernel.compiled.cache_clear()
+    try:
+        with pytest.warns(RuntimeWarning, match="cannot compile the counting loop"):
+            assert _kernel.compiled() is None
+        assert _kernel.count(8, [255] * 8)[0] == 92  # the twin answers instead
+    finally:
+        _kernel.compiled.cache_clear()
+
+
+def test_the_loop_is_compiled_on_first_use_not_at_import() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, nqueens_cp as nq; from nqueens_cp.engines import _kernel; "
+            "assert _kernel.compiled.cache_info().currsize == 0 and 'llvmlite' not in sys.modules; "
+            "nq.count(8); print(_kernel.kind())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() in ("llvm", "python")
 
 
 def test_bitmask_count_without_the_compiled_loop_is_the_same() -> None:

@@ -1,13 +1,14 @@
-"""Splitting across processes and symmetry give exactly the sequential sets, in a fixed order."""
+"""Split searches give exactly the sequential sets, in one order whatever the jobs, limit or caller."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
+import nqueens_cp as nq
 from conftest import reference
-from nqueens_cp import TOTAL, get_engine, is_solution
-from nqueens_cp import parallel
-from nqueens_cp.cli import main
+from nqueens_cp import TOTAL, get_engine, is_solution, parallel, run
 
 
 def sequential(n: int, fixed=None) -> list[tuple[int, ...]]:
@@ -21,67 +22,134 @@ def test_prefixes_cover_the_first_rows() -> None:
     mirrored = parallel.prefixes(7, {}, 1, mirror=True)
     assert mirrored == [({0: 0}, 2), ({0: 1}, 2), ({0: 2}, 2), ({0: 3}, 1)]
     assert parallel.prefixes(6, {1: 3}, 2) == [({0: 0, 1: 3}, 1), ({0: 1, 1: 3}, 1), ({0: 5, 1: 3}, 1)]
+    # placements below the prefix rows travel with every prefix
+    assert parallel.prefixes(6, {4: 2}, 1) == [({0: c, 4: 2}, 1) for c in range(6)]
 
 
-@pytest.mark.parametrize("variant", ["backtrack", "bitmask", "cpsat", "sat", "cpsat+sb", "sat+sb"])
 @pytest.mark.parametrize("n", range(1, 12))
-def test_split_gives_exactly_the_sequential_set(variant: str, n: int) -> None:
-    name, _, sb = variant.partition("+")
-    engine = get_engine(name, **({"symmetry_breaking": True} if sb else {}))
-    found = list(parallel.solutions(engine, n, None, jobs=1))
+def test_every_subproblem_split_gives_exactly_the_sequential_set(variant, n: int) -> None:
+    expected = reference(n) if n <= 9 else set(sequential(n))
+    found = []
+    for prefix, weight in run.subproblems(variant, n, {}):
+        part = list(variant.subproblem(n, prefix))
+        found += part + ([parallel.mirror_image(s) for s in part] if weight == 2 else [])
     assert len(found) == len(set(found)) == TOTAL[n]
-    assert set(found) == (reference(n) if n <= 9 else set(sequential(n)))
-    assert parallel.count(engine, n, None, jobs=1) == TOTAL[n]
+    assert set(found) == expected
 
 
-@pytest.mark.parametrize("variant", ["bitmask", "cpsat", "sat", "cpsat+sb", "sat+sb"])
-def test_two_processes_give_the_same_sequence_as_one(variant: str) -> None:
-    name, _, sb = variant.partition("+")
-    engine = get_engine(name, **({"symmetry_breaking": True} if sb else {}))
-    n = 11
-    one = list(parallel.solutions(engine, n, None, jobs=1))
-    two = list(parallel.solutions(engine, n, None, jobs=2))
+@pytest.mark.parametrize("n", [11, 12])
+def test_one_order_whatever_the_jobs_and_limit(variant, n: int) -> None:
+    name, options = variant.name, variant.settings
+    one = list(nq.solutions(n, name, jobs=1, **options))
+    two = list(nq.solutions(n, name, jobs=2, **options))
     assert one == two, "output order must not depend on the number of jobs"
-    assert len(two) == TOTAL[n] and set(two) == set(sequential(n))
-    assert all(is_solution(s, n) for s in two)
-    assert parallel.count(engine, n, None, jobs=2) == TOTAL[n]
+    assert len(two) == TOTAL[n] and all(is_solution(s, n) for s in two)
+    first = list(nq.solutions(n, name, jobs=2, limit=7, **options))
+    assert first == one[:7], "a limit gives the first solutions of the same order"
+    assert nq.count(n, name, jobs=2, **options) == TOTAL[n]
 
 
-def test_fixed_placements_in_parallel() -> None:
-    engine = get_engine("sat")
+def test_fixed_placements_split() -> None:
     fixed = {0: 3, 5: 1}
-    expected = set(sequential(11, fixed))
-    found = list(parallel.solutions(engine, 11, fixed, jobs=2))
-    assert set(found) == expected and len(found) == len(expected)
-    assert parallel.count(engine, 11, fixed, jobs=2) == len(expected)
+    expected = sequential(11, fixed)
+    for engine in ("sat", "bitmask"):
+        found = list(nq.solutions(11, engine, fixed, jobs=2))
+        assert set(found) == set(expected) and len(found) == len(expected)
+        assert nq.count(11, engine, fixed, jobs=2) == len(expected)
 
 
 def test_statistics_are_merged() -> None:
-    stats: dict = {}
-    assert parallel.count(get_engine("sat"), 11, None, 2, stats) == 2680
-    assert stats["conflicts"] > 0 and stats["subproblems"] > 10 and stats["variables"] == 121
+    search = nq.solutions(11, "sat", jobs=2)
+    assert search.count() == 2680
+    assert search.stats["conflicts"] > 0 and search.stats["subproblems"] > 10 and search.stats["variables"] == 121
 
 
-def test_cli_jobs_do_not_change_the_output(capsys) -> None:
+def test_a_split_search_is_a_full_search() -> None:
+    search = nq.solutions(12, jobs=2)
+    assert "sub-problems, mirror-halved, 2 processes" in repr(search) and "new" in repr(search)
+    head = list(itertools.islice(search, 3))
+    search.close()
+    assert len(head) == 3 and "closed" in repr(search)
+    with pytest.raises(nq.SearchFinishedError):
+        list(search)
+    with pytest.raises(nq.SearchFinishedError):
+        search.count()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_timed_out_count_is_never_passed_off_as_the_count(jobs: int) -> None:
+    search = nq.solutions(16, "backtrack", time_limit=0.3, jobs=jobs)
+    with pytest.raises(nq.TimeLimitReached, match="before the count was complete"):
+        search.count()
+    assert search.timed_out
+    with pytest.raises(nq.TimeLimitReached):
+        nq.count(15, "sat", time_limit=0.3, jobs=jobs)
+
+
+def test_a_timed_out_enumeration_says_so() -> None:
+    search = nq.solutions(14, "cpsat", time_limit=0.5, jobs=2)
+    found = list(search)
+    assert search.timed_out and len(found) < TOTAL[14]
+    assert all(is_solution(s, 14) for s in found)
+
+
+def test_enumeration_of_large_n_streams_at_once() -> None:
+    # N = 17..20 are not split across processes: the first solutions come at once.
+    for n in (17, 20):
+        with nq.solutions(n) as search:
+            first = list(itertools.islice(search, 3))
+        assert len(first) == 3 and all(is_solution(s, n) for s in first)
+
+
+def test_api_takes_every_cli_option() -> None:
+    assert nq.count(14, jobs=2) == TOTAL[14]
+    assert len(list(nq.solutions(8, time_limit=1))) == 92
+    assert nq.count(8, unique=True) == 12
+    assert nq.count(12, unique=True, jobs=2) == 1787
+    assert nq.count(9, "sat", symmetry_breaking=True, encoding="ladder", solver="minisat22") == 352
+    assert nq.solve(8, fixed={0: 0, 1: 2}).status is nq.Status.NONE
+    for bad in (dict(no_such_option=1), dict(jobs=0), dict(jobs=1.5), dict(unique="yes"), dict(executor=3),
+                dict(solver="minisat22")):
+        with pytest.raises(nq.InvalidInputError):
+            nq.count(8, **bad)
+
+
+def test_unique_gives_canonical_solutions_in_the_same_order_as_the_cli(cli) -> None:
+    from nqueens_cp.symmetry import is_canonical
+
+    found = list(nq.solutions(12, unique=True, jobs=2))
+    assert len(found) == 1787 and all(is_canonical(s) for s in found)
+    code, out, _ = cli("enumerate", 12, "--unique", "-f", "line")
+    assert code == 0 and [tuple(map(int, line.split())) for line in out.splitlines()] == found
+    assert list(nq.solutions(12, unique=True, limit=5)) == found[:5]
+
+
+def test_an_executor_can_be_given() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as pool:
+        assert nq.count(12, executor=pool) == 14200
+        assert len(list(nq.solutions(11, "sat", executor=pool))) == 2680
+
+
+def test_cli_jobs_do_not_change_the_output(cli) -> None:
     outputs = []
     for jobs in ("1", "2", "3"):
-        assert main(["enumerate", "11", "--engine", "sat", "--format", "line", "--jobs", jobs]) == 0
-        outputs.append(capsys.readouterr().out)
+        code, out, _ = cli("enumerate", "11", "--engine", "sat", "--format", "line", "--jobs", jobs)
+        assert code == 0
+        outputs.append(out)
     assert outputs[0] == outputs[1] == outputs[2]
     assert len(outputs[0].splitlines()) == 2680
     for jobs in ("1", "2"):
-        assert main(["count", "12", "--engine", "sat", "--jobs", jobs]) == 0
-        assert capsys.readouterr().out == "14200\n"
+        assert cli("count", "12", "--engine", "sat", "--jobs", jobs)[1] == "14200\n"
 
 
-def test_cli_limit_and_unique_with_jobs(capsys) -> None:
-    assert main(["enumerate", "12", "--format", "line", "--limit", "5", "--jobs", "2"]) == 0
-    out = capsys.readouterr().out.splitlines()
-    assert len(out) == 5
-    assert main(["count", "12", "--unique", "--jobs", "2"]) == 0
-    assert capsys.readouterr().out == "1787\n"
+def test_too_many_jobs_are_named(cli) -> None:
+    code, out, err = cli("count", "12", "--jobs", "1000")
+    assert code == 0 and out == "14200\n"
+    assert "jobs=1000 is more than the" in err
 
 
-def test_jobs_must_be_positive(capsys) -> None:
-    assert main(["count", "8", "--jobs", "0"]) == 2
-    assert "argument --jobs/-j: must be a positive integer, got '0'" in capsys.readouterr().err
+def test_jobs_must_be_positive(cli) -> None:
+    code, _, err = cli("count", "8", "--jobs", "0")
+    assert code == 2 and "argument --jobs/-j: must be a positive integer, got '0'" in err

@@ -9,18 +9,19 @@ from pathlib import Path
 
 import pytest
 
+import nqueens_cp as nq
 from conftest import reference
-from nqueens_cp import is_solution
-from nqueens_cp.cli import main
+from nqueens_cp import Status, is_solution, names, solve
 from nqueens_cp.completion import bench, generate, placed_count
+from nqueens_cp.engines.construct import construct
 from nqueens_cp.errors import InvalidInputError
-from nqueens_cp.solve import COMPLETE_ENGINES, NONE, SOLVED, UNKNOWN, construct, solve
 
-ALL = ("cpsat", "sat", "backtrack", "bitmask", "minconflicts")
+SOLVED, NONE, UNKNOWN = Status.SOLVED, Status.NONE, Status.UNKNOWN
+COMPLETE_ENGINES = names(proves_none=True, takes_fixed=True)
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
+    code = nq.cli.main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -29,11 +30,15 @@ def honours(solution, placed) -> bool:
     return all(solution[r] == c for r, c in placed.items())
 
 
-@pytest.mark.parametrize("engine", ALL)
-def test_every_engine_solves_and_honours_placements(engine: str) -> None:
-    placed = {0: 2, 3: 1}
-    outcome = solve(10, engine, placed, time_limit=30, seed=1)
-    assert outcome.status == SOLVED and is_solution(outcome.solution, 10) and honours(outcome.solution, placed)
+def seeded(engine: str, seed: int) -> dict:
+    return {"seed": seed} if engine in names(option="seed") else {}
+
+
+def test_every_engine_solves_and_honours_placements(any_engine_name: str) -> None:
+    placed = {} if any_engine_name in names(takes_fixed=False) else {0: 2, 3: 1}
+    outcome = solve(10, any_engine_name, placed, time_limit=30, **seeded(any_engine_name, 1))
+    assert outcome.status is SOLVED and is_solution(outcome.solution, 10) and honours(outcome.solution, placed)
+    assert outcome.to_dict()["status"] == "solved" and outcome.engine == any_engine_name
 
 
 @pytest.mark.parametrize("engine", COMPLETE_ENGINES)
@@ -52,22 +57,24 @@ def test_attacking_placements_are_none_with_the_pair_named(engine: str) -> None:
 
 def test_engines_agree_on_feasibility_over_a_seeded_batch() -> None:
     rng = random.Random(2017)
-    checked = 0
-    for _ in range(40):
+    answers = set()
+    for index in range(40):
         n = rng.randint(4, 9)
         k = rng.randint(1, n // 2 + 1)
         placed = generate(n, k, rng.randrange(10**6))
         feasible = any(honours(s, placed) for s in reference(n))  # the exhaustive answer
-        for engine in ALL:
-            outcome = solve(n, engine, placed, time_limit=30, seed=checked)
-            if outcome.status == SOLVED:
+        answers.add(feasible)
+        for engine in names(takes_fixed=True):
+            # local search gets its step budget, not a time limit it would spend in full on "none"
+            limit = {"time_limit": 30} if engine in COMPLETE_ENGINES else {}
+            outcome = solve(n, engine, placed, **limit, **seeded(engine, index))
+            if outcome.status is SOLVED:
                 assert feasible and is_solution(outcome.solution, n) and honours(outcome.solution, placed)
             elif engine in COMPLETE_ENGINES:
-                assert outcome.status == NONE and not feasible, (engine, n, placed)
+                assert outcome.status is NONE and not feasible, (engine, n, placed)
             else:
-                assert outcome.status == UNKNOWN and not feasible  # local search never claims "none"
-        checked += 1
-    assert checked == 40
+                assert outcome.status is UNKNOWN and not feasible  # local search never claims "none"
+    assert answers == {True, False}, "the batch holds feasible and infeasible instances"
 
 
 def test_construct_is_valid_for_every_n_up_to_2000() -> None:
@@ -85,20 +92,31 @@ def test_construct_a_million_queens(capsys) -> None:
 def test_minconflicts_solves_1000_with_a_fixed_seed() -> None:
     first = solve(1000, "minconflicts", seed=42)
     again = solve(1000, "minconflicts", seed=42)
-    assert first.status == SOLVED and is_solution(first.solution, 1000)
+    assert first.status is SOLVED and is_solution(first.solution, 1000)
     assert first.solution == again.solution and first.stats == again.stats  # reproducible
+
+
+def test_minconflicts_honours_the_time_limit_over_its_step_budget() -> None:
+    # 8 queens with 0:0 and 1:2 placed has no completion: local search can only give up.
+    budget = solve(8, "minconflicts", {0: 0, 1: 2}, seed=1)
+    assert budget.status is UNKNOWN and "steps" in budget.reason and budget.stats["steps"] == 200 * 8 + 10_000 + 1
+    timed = solve(8, "minconflicts", {0: 0, 1: 2}, seed=1, time_limit=0.5)
+    assert timed.status is UNKNOWN and "within 0.5 s" in timed.reason
+    assert timed.stats["steps"] > budget.stats["steps"], "the step budget does not cut a time limit short"
+    capped = solve(8, "minconflicts", {0: 0, 1: 2}, seed=1, time_limit=30, max_steps=50)
+    assert capped.status is UNKNOWN and capped.stats["steps"] == 51
 
 
 def test_minconflicts_keeps_pre_placed_queens() -> None:
     placed = generate(200, 20, seed=5)
     outcome = solve(200, "minconflicts", placed, seed=5, time_limit=60)
-    assert outcome.status == SOLVED and honours(outcome.solution, placed)
+    assert outcome.status is SOLVED and honours(outcome.solution, placed)
 
 
 def test_time_limit_gives_unknown(capsys) -> None:
     for engine in ("backtrack", "bitmask"):
         outcome = solve(34, engine, time_limit=0.2)  # its first solution takes over 20 s
-        assert outcome.status == UNKNOWN and "within 0.2 s" in outcome.reason
+        assert outcome.status is UNKNOWN and "within 0.2 s" in outcome.reason
     code, out, err = run(capsys, "solve", "34", "--engine", "bitmask", "--time-limit", "0.2", "--format", "json")
     assert code == 3 and json.loads(out)["status"] == "unknown" and "unknown (" in err
 
@@ -112,6 +130,9 @@ def test_cli_solve_formats_and_exit_codes(capsys) -> None:
     assert code == 1 and out == "none: the pre-placed queens at 0:0 and 1:1 attack each other\n"
     code, out, err = run(capsys, "solve", "8", "--place", "0:0,1:2", "--engine", "cpsat", "--format", "line")
     assert code == 1 and out.startswith("none: ")
+    # repeated --place options combine: never silently dropped
+    code, out, err = run(capsys, "solve", "8", "--place", "0:0", "--place", "1:2", "--engine", "bitmask")
+    assert code == 1 and out.startswith("none: ") and "2 pre-placed" in err
     code, out, err = run(capsys, "solve", "6")
     assert code == 0 and out.splitlines()[0] == "Solution 1:" and "solved (N=6" in out.splitlines()[-1]
 
@@ -120,18 +141,26 @@ BAD = [
     (["solve", "8", "--place", "9:0"], "placement 9:0: row 9 is off the 8x8 board"),
     (["solve", "8", "--place", "0:8"], "placement 0:8: column 8 is off the 8x8 board"),
     (["solve", "8", "--place", "0:1,0:2"], "two queens in row 0 (0:1 and 0:2)"),
+    (["solve", "8", "--place", "0:1", "--place", "0:2"], "two queens in row 0 (0:1 and 0:2)"),
+    (["solve", "8", "--seed", "2147483648"], "option seed takes an integer from 0 to 2147483647"),
+    (["solve", "8", "--seed", "-1"], "argument --seed: must be a whole number"),
+    (["solve", "8", "--engine", "cpsat", "--max-steps", "5"], "option 'max_steps' applies to the minconflicts engine"),
     (["solve", "8", "--place", "0-1"], "expected ROW:COL pairs"),
     (["solve", "8", "--place", "0:1,"], "expected ROW:COL pairs"),
     (["solve", "8", "--place", "a:b"], "expected ROW:COL pairs"),
     (["solve", "8", "--time-limit", "0"], "must be a positive number of seconds, got '0'"),
     (["solve", "8", "--time-limit", "-1"], "must be a positive number of seconds, got '-1'"),
     (["solve", "100"], "boards wider than 64 are unreadable; use --format line or json"),
-    (["solve", "8", "--engine", "construct", "--place", "0:0"], "construct solves plain N only"),
+    (["solve", "8", "--engine", "construct", "--place", "0:0"], "engine construct solves plain N only"),
     (["solve", "8", "--engine", "nope"], "invalid choice: 'nope'"),
-    (["solve", "8", "--engine", "bitmask", "--solver", "minisat22"], "--solver applies only to the sat engine"),
+    (["solve", "8", "--engine", "bitmask", "--solver", "minisat22"], "option 'solver' applies to the sat engine, not bitmask"),
     (["complete", "generate", "5", "6"], "cannot place 6 queens"),
     (["complete", "bench", "8", "--placed", "x"], "--placed must be a count or a fraction of N"),
-    (["complete", "bench", "8", "--placed", "3", "--engines", "construct"], "construct takes no pre-placed queens"),
+    (["complete", "bench", "8", "--placed", "3", "--engines", "construct"], "engine construct cannot take pre-placed queens"),
+    (["complete", "bench", "8", "--placed", "3", "--engines", "sat,sat"], "engine sat is named twice"),
+    (["complete", "bench", "8", "--placed", "1.5"], "a fraction of N must lie between 0 and 1"),
+    (["complete", "bench", "8", "--placed", "2", "--plot", "x.txt"], "name a .png, .svg or .pdf file"),
+    (["complete", "bench", "8", "--placed", "2", "--csv", "/no/such/dir/x.csv"], "no directory /no/such/dir"),
     (["complete", "frob"], "invalid choice: 'frob'"),
 ]
 
@@ -152,23 +181,27 @@ def test_generate_is_reproducible_and_non_attacking(tmp_path: Path, capsys) -> N
     record = json.loads((tmp_path / "i.json").read_text())
     assert code == 0 and record["n"] == 30 and record["seed"] == 3
     assert {r: c for r, c in record["placed"]} == a
+    expected = solve(30, "cpsat", a).status
     code, out, _ = run(capsys, "solve", "30", "--place", record["place"], "--format", "line")
-    assert code in (0, 1)
+    assert code == {SOLVED: 0, NONE: 1}[expected]
 
 
 def test_placed_count() -> None:
     assert placed_count(80, "30") == 30 and placed_count(80, "0.4") == 32
-    with pytest.raises(InvalidInputError):
-        placed_count(8, "9")
+    assert placed_count(8, "1") == 1 and placed_count(8, "1.0") == placed_count(8, "1e0") == 8
+    for bad in ("9", "1.5", "-0.1", "x"):
+        with pytest.raises(InvalidInputError):
+            placed_count(8, bad)
 
 
 def test_bench_rows_and_csv(tmp_path: Path, capsys) -> None:
     code, out, err = run(capsys, "complete", "bench", "8-10", "--placed", "0.3", "--instances", "3",
-                         "--time-limit", "5", "--csv", tmp_path / "b.csv")
+                         "--time-limit", "2", "--csv", tmp_path / "b.csv")
     assert code == 0, err
     with open(tmp_path / "b.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
-    assert [(r["n"], r["engine"]) for r in rows] == [(str(n), e) for n in (8, 9, 10) for e in ALL]
+    engines = names(takes_fixed=True, available=True)
+    assert [(r["n"], r["engine"]) for r in rows] == [(str(n), e) for n in (8, 9, 10) for e in engines]
     for r in rows:
         assert int(r["solved"]) + int(r["none"]) + int(r["unknown"]) == 3
     by_n: dict = {}
@@ -179,17 +212,14 @@ def test_bench_rows_and_csv(tmp_path: Path, capsys) -> None:
 
 
 def test_bench_detects_disagreement(monkeypatch) -> None:
-    import nqueens_cp.completion as completion
-    from nqueens_cp.solve import Outcome
+    from nqueens_cp.engines.sat import SatEngine
 
-    real = completion.solve
+    real = SatEngine._solve
 
-    def lying(n, engine, placed, **kwargs):
-        outcome = real(n, engine, placed, **kwargs)
-        if engine == "sat" and outcome.status == SOLVED:
-            return Outcome(NONE)
-        return outcome
+    def lying(self, n, placed, time_limit, stats):
+        status, solution, reason = real(self, n, placed, time_limit, stats)
+        return (NONE, None, "lies") if status is SOLVED else (status, solution, reason)
 
-    monkeypatch.setattr(completion, "solve", lying)
+    monkeypatch.setattr(SatEngine, "_solve", lying)
     _, problems = bench([8], "2", 2, ["cpsat", "sat"], 5.0)
     assert problems and "engines disagree on feasibility" in problems[0]

@@ -1,8 +1,9 @@
 """The engine registry: name -> engine class, imported only when asked for.
 
-Solver packages (OR-Tools, python-sat) are imported inside the engines'
-search methods, so listing engines, ``--help`` and the backtrackers never
-pay for them.
+Engine modules import their solver packages (OR-Tools, python-sat) inside
+their methods, so reading an engine's capabilities, listing engines and
+``--help`` never pay for them.  Every list of engines anywhere in the
+package is derived here from the engines' own capabilities (:func:`names`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from importlib import import_module
 from typing import Any
 
 from ..errors import InvalidInputError
-from .base import Engine, Search
+from .base import Engine, Option, Outcome, Search, Status
 
 # name -> "module:Class", in the order engines are listed and cross-checked.
 _REGISTRY: dict[str, str] = {
@@ -19,31 +20,95 @@ _REGISTRY: dict[str, str] = {
     "bitmask": "nqueens_cp.engines.bitmask:BitmaskEngine",
     "cpsat": "nqueens_cp.engines.cpsat:CpSatEngine",
     "sat": "nqueens_cp.engines.sat:SatEngine",
+    "construct": "nqueens_cp.engines.construct:ConstructEngine",
+    "minconflicts": "nqueens_cp.engines.minconflicts:MinConflictsEngine",
 }
 
 ENGINE_NAMES: tuple[str, ...] = tuple(_REGISTRY)
-# What `solve` takes: the engines, and two methods that find one solution but
-# cannot enumerate (see nqueens_cp.solve).  Here so the CLI can list them
-# without importing the solve module.
-SOLVE_ENGINES: tuple[str, ...] = (*ENGINE_NAMES, "construct", "minconflicts")
 
 # The default: exact, dependency-free and the fastest enumerator at every N
 # people run interactively; it starts in well under a second because it needs
 # neither OR-Tools (~0.5 s to import) nor python-sat.
 DEFAULT_ENGINE = "bitmask"
+# The default of solve: CP-SAT answers completion questions fastest, and proves "none".
+DEFAULT_SOLVE_ENGINE = "cpsat"
 
 
 def engine_class(name: str) -> type[Engine]:
     try:
         module, cls = _REGISTRY[name].split(":")
-    except KeyError:
-        raise InvalidInputError(f"unknown engine '{name}' (choose from {', '.join(ENGINE_NAMES)})") from None
+    except (KeyError, TypeError):
+        raise InvalidInputError(f"unknown engine {name!r} (choose from {', '.join(ENGINE_NAMES)})") from None
     return getattr(import_module(module), cls)
 
 
+def names(*, enumerates: bool | None = None, proves_none: bool | None = None, takes_fixed: bool | None = None,
+          available: bool | None = None, option: str | None = None) -> list[str]:
+    """The engines with the given capabilities, in registry order."""
+    found = []
+    for name in ENGINE_NAMES:
+        cls = engine_class(name)
+        if enumerates is not None and cls.enumerates != enumerates:
+            continue
+        if proves_none is not None and cls.proves_none != proves_none:
+            continue
+        if takes_fixed is not None and cls.takes_fixed != takes_fixed:
+            continue
+        if available is not None and (cls.unavailable_reason() is None) != available:
+            continue
+        if option is not None and option not in {o.name for o in cls.options}:
+            continue
+        found.append(name)
+    return found
+
+
+def all_options() -> dict[str, tuple[Option, list[str]]]:
+    """Every engine-specific option, with the engines that take it (for the CLI's flags)."""
+    found: dict[str, tuple[Option, list[str]]] = {}
+    for name in ENGINE_NAMES:
+        for option in engine_class(name).options:
+            found.setdefault(option.name, (option, []))[1].append(name)
+    return found
+
+
 def get_engine(name: str = DEFAULT_ENGINE, **options: Any) -> Engine:
-    """An engine by name; ``options`` go to its constructor (e.g. ``solver=`` for sat)."""
-    return engine_class(name)(**options)
+    """An engine by name; ``options`` are its own keywords (e.g. ``solver=`` for sat).
+
+    A keyword the engine does not take raises InvalidInputError naming it,
+    and the engines that do take it."""
+    cls = engine_class(name)
+    own = {o.name for o in cls.options}
+    for key in options:
+        if key not in own:
+            takers = all_options().get(key, (None, []))[1]
+            if takers:
+                raise InvalidInputError(f"option '{key}' applies to the {' and '.join(takers)} engine"
+                                        f"{'s' * (len(takers) > 1)}, not {name}")
+            raise InvalidInputError(f"unknown option '{key}' for engine {name}"
+                                    + (f" (its options: {', '.join(sorted(own))})" if own else " (it takes none)"))
+    return cls(**options)
+
+
+def get_engines(engines: list[str], **options: Any) -> dict[str, Engine]:
+    """Several engines, each given the options it takes (``solver=`` goes to
+    sat only).  An option that none of them takes, or an engine named twice,
+    raises InvalidInputError naming it."""
+    for name in engines:
+        engine_class(name)
+        if engines.count(name) > 1:
+            raise InvalidInputError(f"engine {name} is named twice")
+    if not engines:
+        raise InvalidInputError("no engine named")
+    takers = all_options()
+    for key in options:
+        if key not in takers:
+            raise InvalidInputError(f"unknown option '{key}' (engine options: {', '.join(sorted(takers))})")
+        if not set(takers[key][1]) & set(engines):
+            applies = takers[key][1]
+            raise InvalidInputError(f"option '{key}' applies only to the {' and '.join(applies)} engine"
+                                    f"{'s' * (len(applies) > 1)}, and none of them is chosen")
+    return {name: get_engine(name, **{k: v for k, v in options.items() if name in takers[k][1]})
+            for name in engines}
 
 
 def availability() -> dict[str, str | None]:
@@ -51,4 +116,5 @@ def availability() -> dict[str, str | None]:
     return {name: engine_class(name).unavailable_reason() for name in ENGINE_NAMES}
 
 
-__all__ = ["DEFAULT_ENGINE", "ENGINE_NAMES", "Engine", "Search", "availability", "engine_class", "get_engine"]
+__all__ = ["DEFAULT_ENGINE", "DEFAULT_SOLVE_ENGINE", "ENGINE_NAMES", "Engine", "Option", "Outcome", "Search",
+           "Status", "all_options", "availability", "engine_class", "get_engine", "get_engines", "names"]

@@ -20,6 +20,11 @@ from .base import Engine
 class BacktrackEngine(Engine):
     name = "backtrack"
     summary = "textbook row-by-row backtracking; slow, obviously correct, the oracle"
+    statistics = ("nodes", "tries")
+    additive = frozenset(statistics)
+    effort = "nodes"
+    enumeration_rate = count_rate = 6e3
+    first_solution_max_n = 32
 
     def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:

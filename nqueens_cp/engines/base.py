@@ -1,30 +1,146 @@
-"""The one interface every engine implements."""
+"""The one interface every engine implements, and what each engine can do, as data.
+
+An engine class states its capabilities as class attributes (whether it
+enumerates, whether its "none" is a proof, whether it takes pre-placed
+queens, its own options, its statistics and which of them add up across
+sub-problems).  Every list the CLI, ``compare``, ``complete bench`` and the
+tests use is derived from these attributes; nothing else names engines.
+"""
 
 from __future__ import annotations
 
+import enum
 import importlib.util
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..board import Solution, check_placements
-from ..errors import EngineUnavailableError, InvalidInputError, TimeLimitReached
+from ..board import Solution, attacking_pair, check_placements, is_solution
+from ..errors import (EngineUnavailableError, InvalidInputError, NQueensError, SearchFinishedError,
+                      TimeLimitReached)
+
+SEED_MAX = 2**31 - 1  # OR-Tools' random_seed is a signed 32-bit integer; minconflicts takes the same range
+
+
+@dataclass(frozen=True)
+class Option:
+    """One engine-specific keyword (and CLI flag): its type, default, choices and help."""
+
+    name: str
+    help: str
+    kind: type = str
+    default: Any = None
+    choices: tuple[str, ...] | None = None
+    low: int | None = None
+    high: int | None = None
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    def check(self, engine: str, value: Any) -> Any:
+        """The value if it is valid for this option, else InvalidInputError naming the option."""
+        where = f"engine {engine}: option {self.name}"
+        if value is None and self.default is None:
+            return None  # not set
+        if self.kind is bool:
+            if type(value) is not bool:
+                raise InvalidInputError(f"{where} takes True or False, got {value!r}")
+        elif self.kind is int:
+            if type(value) is not int or (self.low is not None and value < self.low) or \
+                    (self.high is not None and value > self.high):
+                raise InvalidInputError(f"{where} takes an integer from {self.low} to {self.high}, got {value!r}")
+        elif self.choices is not None and value not in self.choices:
+            raise InvalidInputError(f"{where}: unknown value {value!r} (choose from {', '.join(self.choices)})")
+        return value
+
+
+SYMMETRY_BREAKING = Option(
+    "symmetry_breaking", "add the first-row lex-leader constraints of all 8 symmetries and expand the "
+    "survivors' orbits: the output is still the exact full set", kind=bool, default=False)
+SEED = Option("seed", f"random seed, 0..{SEED_MAX}", kind=int, low=0, high=SEED_MAX)
+
+
+class Status(enum.Enum):
+    """What ``solve`` found out."""
+
+    SOLVED = "solved"  # a validated solution that keeps every pre-placed queen
+    NONE = "none"  # proven: no solution exists
+    UNKNOWN = "unknown"  # the time limit or a step budget came first, or the engine cannot prove "none"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass
+class Outcome:
+    """The answer of ``solve``: a status, the solution if any, why not otherwise."""
+
+    n: int
+    engine: str
+    status: Status
+    solution: Solution | None = None
+    seconds: float = 0.0
+    stats: dict[str, Any] = field(default_factory=dict)
+    reason: str = ""  # why "none" or "unknown"
+    placed: dict[int, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        record: dict[str, Any] = {"n": self.n, "status": self.status.value, "engine": self.engine}
+        if self.solution is not None:
+            record["solution"] = list(self.solution)
+        if self.reason:
+            record["reason"] = self.reason
+        record.update(placed=[[r, c] for r, c in sorted(self.placed.items())],
+                      seconds=round(self.seconds, 6), stats=self.stats)
+        return record
 
 
 class Engine:
     """A way of finding N-queens solutions.
 
-    Subclasses implement :meth:`_search`, a generator that yields solutions
-    and fills a statistics dict as it goes, and may implement :meth:`_count`
-    when they can count faster than they enumerate.
+    Subclasses that enumerate implement :meth:`_search`, a generator that
+    yields solutions and fills a statistics dict as it goes, and may
+    implement :meth:`_count` when they can count faster than they enumerate.
+    Subclasses that only find one solution implement :meth:`_solve`.
     """
 
+    # -- capabilities (class data, read without importing any solver) --------
     name: ClassVar[str]
     summary: ClassVar[str]
     requires: ClassVar[str | None] = None  # top-level module the engine imports lazily
-    # When set, _search yields only the survivors of the symmetry-breaking
-    # constraints and Search expands them back to the full set.
-    symmetry_breaking: bool = False
+    enumerates: ClassVar[bool] = True  # lists every solution, so counts and cross-checks
+    proves_none: ClassVar[bool] = True  # its "none" from solve is a proof
+    takes_fixed: ClassVar[bool] = True  # honours pre-placed queens
+    options: ClassVar[tuple[Option, ...]] = ()  # its own keywords / flags
+    statistics: ClassVar[tuple[str, ...]] = ()  # what its stats report
+    additive: ClassVar[frozenset[str]] = frozenset()  # the statistics that add up across sub-problems
+    effort: ClassVar[str | None] = None  # the statistic that measures its work
+    # Rough speeds on one core of the development machine (compare 12), used
+    # only to warn before runs that cannot finish: solutions listed, or
+    # counted, per second; and the N beyond which finding the first few
+    # solutions by enumeration may take very long.
+    enumeration_rate: ClassVar[float] = 0.0
+    count_rate: ClassVar[float] = 0.0
+    first_solution_max_n: ClassVar[int] = 10**9
+
+    symmetry_breaking: bool = False  # set by the option of that name, where an engine has it
+
+    def __init__(self, **options: Any) -> None:
+        known = {option.name: option for option in self.options}
+        for key in options:
+            if key not in known:
+                takes = f"its options: {', '.join(known)}" if known else "it takes none"
+                raise InvalidInputError(f"engine {self.name} has no option '{key}' ({takes})")
+        for option in self.options:
+            value = options.get(option.name, option.default)
+            setattr(self, option.name, option.check(self.name, value))
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """The engine's options as set (defaults included)."""
+        return {option.name: getattr(self, option.name) for option in self.options}
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
@@ -33,13 +149,33 @@ class Engine:
             return f"needs the Python package providing '{cls.requires}'"
         return None
 
+    @classmethod
+    def capabilities(cls) -> dict[str, Any]:
+        """What the engine can do, as plain data (``engines --format json``)."""
+        return {
+            "name": cls.name, "summary": cls.summary, "available": cls.unavailable_reason() is None,
+            "unavailable_reason": cls.unavailable_reason(), "enumerates": cls.enumerates,
+            "proves_none": cls.proves_none, "takes_fixed": cls.takes_fixed,
+            "options": {o.name: {"flag": o.flag, "type": o.kind.__name__, "default": o.default,
+                                 "choices": list(o.choices) if o.choices else None, "help": o.help}
+                        for o in cls.options},
+            "statistics": list(cls.statistics), "additive": sorted(cls.additive), "effort": cls.effort,
+        }
+
     def split_rows(self, n: int) -> int:
-        """Rows fixed per sub-problem when a search of n-queens is split across
-        processes: two rows (about n*n tasks) balance the cores best."""
+        """Rows fixed per sub-problem when a search of n-queens is split:
+        two rows (about n*n tasks) balance the cores best."""
         return 2
 
     def preload(self) -> None:
         """Import the solver package now, so that its cost can be timed apart from the search."""
+
+    def _check_usable(self) -> None:
+        reason = self.unavailable_reason()
+        if reason:
+            raise EngineUnavailableError(f"engine '{self.name}' is unavailable: {reason}")
+
+    # -- the public entry points ------------------------------------------------
 
     def search(self, n: int, fixed: Mapping[int, int] | None = None, limit: int | None = None,
                time_limit: float | None = None) -> Search:
@@ -50,17 +186,44 @@ class Engine:
         ``Search.timed_out`` then says so.  Nothing is computed until the
         result is iterated or counted.
         """
-        placed = check_placements(n, fixed)
-        if limit is not None and (type(limit) is not int or limit < 1):
-            raise InvalidInputError(f"limit must be a positive integer, got {limit!r}")
+        placed = self._check_search(n, fixed, limit, time_limit)
         if self.symmetry_breaking and placed:
             raise InvalidInputError("symmetry breaking cannot be combined with fixed placements")
-        reason = self.unavailable_reason()
-        if reason:
-            raise EngineUnavailableError(f"engine '{self.name}' is unavailable: {reason}")
-        if time_limit is not None and not time_limit > 0:
-            raise InvalidInputError(f"time limit must be positive, got {time_limit!r}")
-        return Search(self, n, placed, limit, time_limit)
+        return self._make_search(n, placed, limit, time_limit)
+
+    def subproblem(self, n: int, prefix: Mapping[int, int], time_limit: float | None = None) -> Search:
+        """One part of a split search: the solutions whose rows in ``prefix``
+        hold the given columns.  Unlike :meth:`search`, symmetry breaking is
+        allowed here: each part expands its own survivors, and every class
+        has its least survivor in exactly one part."""
+        placed = self._check_search(n, prefix, None, time_limit)
+        return self._make_search(n, placed, None, time_limit)
+
+    def solve(self, n: int, fixed: Mapping[int, int] | None = None, time_limit: float | None = None) -> Outcome:
+        """One solution that keeps every pre-placed queen, or why there is none (see :class:`Status`).
+
+        Every solution is validated before it is returned."""
+        placed = check_placements(n, fixed)
+        _check_time_limit(time_limit)
+        if placed and not self.takes_fixed:
+            raise InvalidInputError(f"engine {self.name} solves plain N only: it cannot take pre-placed queens")
+        self._check_usable()
+        start = time.perf_counter()
+        stats: dict[str, Any] = {}
+        pair = attacking_pair(sorted(placed.items()))
+        if pair is not None:
+            (r1, c1), (r2, c2) = pair
+            status, solution, reason = Status.NONE, None, f"the pre-placed queens at {r1}:{c1} and {r2}:{c2} attack each other"
+        else:
+            status, solution, reason = self._solve(n, placed, time_limit, stats)
+        outcome = Outcome(n, self.name, status, solution, time.perf_counter() - start, stats, reason, placed)
+        if status is Status.SOLVED:
+            if solution is None or not is_solution(solution, n):
+                raise NQueensError(f"engine {self.name} returned an invalid board")
+            moved = next(((r, c) for r, c in placed.items() if solution[r] != c), None)
+            if moved is not None:
+                raise NQueensError(f"engine {self.name} moved the pre-placed queen at {moved[0]}:{moved[1]}")
+        return outcome
 
     # -- for subclasses -------------------------------------------------------
 
@@ -73,79 +236,168 @@ class Engine:
         """A faster count than enumerating, or None to enumerate."""
         return None
 
+    def _solve(self, n: int, placed: dict[int, int], time_limit: float | None,
+               stats: dict[str, Any]) -> tuple[Status, Solution | None, str]:
+        """(status, solution, reason) for one solution; by default the first of :meth:`search`."""
+        with self.search(n, placed, limit=1, time_limit=time_limit) as search:
+            solution = next(search, None)
+        stats.update(search.stats)
+        if solution is not None:
+            return Status.SOLVED, solution, ""
+        if search.timed_out:
+            return Status.UNKNOWN, None, f"no answer within {time_limit:g} s"
+        return Status.NONE, None, f"{self.name} searched every placement"
+
+    # -- shared checks ----------------------------------------------------------
+
+    def _check_search(self, n: int, fixed: Mapping[int, int] | None, limit: int | None,
+                      time_limit: float | None) -> dict[int, int]:
+        placed = check_placements(n, fixed)
+        if not self.enumerates:
+            raise InvalidInputError(f"engine {self.name} finds one solution and cannot enumerate: use solve")
+        check_limit(limit)
+        _check_time_limit(time_limit)
+        self._check_usable()
+        return placed
+
+    def _make_search(self, n: int, placed: dict[int, int], limit: int | None, time_limit: float | None) -> Search:
+        def produce(stats: dict[str, Any], deadline: float | None) -> Iterator[Solution]:
+            if not self.symmetry_breaking:
+                return self._search(n, placed, limit, stats, deadline)
+            from ..symmetry import expand
+
+            # The engine's own limit would count survivors, not solutions: Search applies it.
+            return expand(self._search(n, placed, None, stats, deadline))
+
+        def counter(stats: dict[str, Any], deadline: float | None) -> int | None:
+            return None if self.symmetry_breaking or deadline is not None else self._count(n, placed, stats)
+
+        fixed = f" fixed={placed}" if placed else ""
+        return Search(f"{self!r} n={n}{fixed}", produce, limit, time_limit, counter)
+
     def __repr__(self) -> str:
-        return f"<engine {self.name}>"
+        changed = {k: v for k, v in self.settings.items() if v != next(o.default for o in self.options if o.name == k)}
+        options = "".join(f" {k}={v!r}" for k, v in changed.items())
+        return f"<engine {self.name}{options}>"
+
+
+def check_limit(limit: int | None) -> None:
+    if limit is not None and (type(limit) is not int or limit < 1):
+        raise InvalidInputError(f"limit must be a positive integer, got {limit!r}")
+
+
+def _check_time_limit(time_limit: float | None) -> None:
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not 0 < time_limit < float("inf")):
+        raise InvalidInputError(f"time limit must be a positive number of seconds, got {time_limit!r}")
+
+
+Producer = Callable[[dict[str, Any], "float | None"], Iterator[Solution]]
+Counter = Callable[[dict[str, Any], "float | None"], "int | None"]
 
 
 class Search(Iterator[Solution]):
-    """An iterator over one engine's solutions, with the engine's statistics.
+    """A lazy stream of solutions, with statistics: what every search returns.
 
     ``stats`` holds what the engine knows (nodes, branches, conflicts...)
-    once the search has ended or been closed; some engines fill it as they go.  Close it, or use it as a context manager,
-    to stop a search early and free native solver memory at once.
+    once the search has ended or been closed; some engines fill it as they
+    go.  ``timed_out`` says the time limit ended it early.  A search runs
+    once: iterating or counting it again after it has finished is an error.
+    Close it, or use it as a context manager, to stop it early and free
+    native solver memory at once.
     """
 
-    def __init__(self, engine: Engine, n: int, fixed: dict[int, int], limit: int | None,
-                 time_limit: float | None = None) -> None:
-        self.engine = engine
-        self.n = n
-        self.fixed = fixed
+    def __init__(self, label: str, produce: Producer, limit: int | None = None, time_limit: float | None = None,
+                 counter: Counter | None = None) -> None:
+        self.label = label
         self.limit = limit
         self.time_limit = time_limit
         self.timed_out = False
         self.stats: dict[str, Any] = {}
         self.produced = 0
+        self._produce = produce
+        self._counter = counter
         self._it: Iterator[Solution] | None = None
-        self._raw: Iterator[Solution] | None = None
-        self._done = False
+        self._state = "new"  # new, running, finished, closed
+
+    def __iter__(self) -> Search:
+        if self._state in ("finished", "closed"):
+            raise SearchFinishedError(f"this search has {self._state} ({self.produced} solutions): "
+                                      "start a new one to go through the solutions again")
+        return self
 
     def __next__(self) -> Solution:
-        if self._done:
+        if self._state in ("finished", "closed"):
             raise StopIteration
         if self._it is None:
-            self._it = self._start()
+            self._state = "running"
+            deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
+            self._it = self._produce(self.stats, deadline)
         try:
             solution = next(self._it)
         except StopIteration:
-            self._done = True
+            self._state = "finished"
             raise
         except TimeLimitReached:
-            self._done = True
+            self._state = "finished"
             self.timed_out = True
             raise StopIteration from None
         self.produced += 1
         if self.limit is not None and self.produced >= self.limit:
             self.close()
+            self._state = "finished"
         return solution
 
-    def _start(self) -> Iterator[Solution]:
-        deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
-        if not self.engine.symmetry_breaking:
-            return self.engine._search(self.n, self.fixed, self.limit, self.stats, deadline)
-        from ..symmetry import expand
-
-        # The engine's own limit would count survivors, not solutions: leave it to us.
-        self._raw = self.engine._search(self.n, self.fixed, None, self.stats, deadline)
-        return expand(self._raw)
-
     def count(self) -> int:
-        """How many solutions remain (all of them on a fresh search)."""
-        if self._it is None and self.limit is None and self.time_limit is None:
-            fast = self.engine._count(self.n, self.fixed, self.stats)
+        """How many solutions there are (at most ``limit``), on a fresh search.
+
+        Raises :class:`TimeLimitReached` when the time limit ends the count:
+        a partial number is not the count.
+        """
+        if self._state != "new":
+            raise SearchFinishedError(f"count() needs a fresh search; this one has {self._state} "
+                                      f"after {self.produced} solutions")
+        if self.limit is None and self._counter is not None:
+            self._state = "running"
+            deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
+            try:
+                fast = self._counter(self.stats, deadline)
+            except TimeLimitReached:
+                self._state = "finished"
+                self.timed_out = True
+                raise TimeLimitReached(f"the time limit of {self.time_limit:g} s came before the count was "
+                                       "complete") from None
             if fast is not None:
-                self._done = True
+                self._state = "finished"
+                self.produced = fast
                 return fast
-        return sum(1 for _ in self)
+            self._state = "new"
+        total = sum(1 for _ in self)
+        if self.timed_out:
+            raise TimeLimitReached(f"the time limit of {self.time_limit:g} s came after {total} solutions, "
+                                   "before the count was complete")
+        return total
 
     def close(self) -> None:
-        self._done = True
-        for it in (self._it, self._raw):
-            close = getattr(it, "close", None)
-            if close is not None:
-                close()
+        """Stop the search and free what it holds; a closed search yields nothing more."""
+        if self._state != "finished":
+            self._state = "closed"
+        close = getattr(self._it, "close", None)
+        if close is not None:
+            close()
+
+    @property
+    def finished(self) -> bool:
+        return self._state in ("finished", "closed")
 
     def __enter__(self) -> Search:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def __repr__(self) -> str:
+        limits = (f" limit={self.limit}" if self.limit is not None else "") + \
+                 (f" time_limit={self.time_limit:g}s" if self.time_limit is not None else "")
+        timed = ", timed out" if self.timed_out else ""
+        return f"<Search {self.label}{limits}: {self.produced} solutions, {self._state}{timed}>"

@@ -19,7 +19,13 @@ from .base import Engine
 
 class BitmaskEngine(Engine):
     name = "bitmask"
-    summary = "bitwise backtracking; mirror-halved counting, compiled by llvmlite if installed; the fastest enumerator"
+    summary = "bitwise backtracking; mirror-halved counting in a loop compiled by llvmlite; the fastest enumerator"
+    statistics = ("nodes", "kernel")
+    additive = frozenset({"nodes"})
+    effort = "nodes"
+    enumeration_rate = 2e4
+    count_rate = 2e6  # the compiled loop
+    first_solution_max_n = 32
 
     def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
@@ -60,46 +66,22 @@ class BitmaskEngine(Engine):
             stats["nodes"] = nodes
 
     def _count(self, n: int, fixed: dict[int, int], stats: dict[str, Any]) -> int | None:
-        if n > 62:
-            return None  # beyond 64-bit masks; nobody counts these anyway
         from . import _kernel
 
         full = (1 << n) - 1
         allowed = [1 << fixed[r] if r in fixed else full for r in range(n)]
-        kernel = _kernel.compiled or _count_recursive
-        stats["kernel"] = "llvm" if _kernel.compiled else "python"
+        stats["kernel"] = _kernel.kind() if n <= _kernel.MAX_N else "python"
         if fixed or n == 1:
-            total, nodes = kernel(n, allowed)
+            total, nodes = _kernel.count(n, allowed)
         else:
             # Mirror halving: first-row queens left of the centre count twice,
             # the centre column (odd n) once.
             allowed[0] = (1 << (n // 2)) - 1
-            total, nodes = kernel(n, allowed)
+            total, nodes = _kernel.count(n, allowed)
             total *= 2
             if n % 2:
                 allowed[0] = 1 << (n // 2)
-                middle, more = kernel(n, allowed)
+                middle, more = _kernel.count(n, allowed)
                 total, nodes = total + middle, nodes + more
         stats["nodes"] = nodes
         return total
-
-
-def _count_recursive(n: int, allowed: list[int]) -> tuple[int, int]:
-    """Pure-Python counting: recursion is faster than an explicit stack here."""
-    full = (1 << n) - 1
-    nodes = 0
-
-    def count(row: int, c: int, ld: int, rd: int) -> int:
-        nonlocal nodes
-        if row == n:
-            return 1
-        total = 0
-        free = ~(c | ld | rd) & allowed[row]
-        nodes += free.bit_count()
-        while free:
-            bit = free & -free
-            free ^= bit
-            total += count(row + 1, c | bit, ((ld | bit) << 1) & full, (rd | bit) >> 1)
-        return total
-
-    return count(0, 0, 0, 0), nodes

@@ -16,8 +16,8 @@ from typing import Any
 
 from ..board import Solution
 from ..encodings import DEFAULT_ENCODING, ENCODINGS
-from ..errors import InvalidInputError, TimeLimitReached
-from .base import Engine
+from ..errors import TimeLimitReached
+from .base import SYMMETRY_BREAKING, Engine, Option, Status
 
 # python-sat solvers that can add clauses between calls, so they can enumerate.
 # (kissat is not incremental.)  CaDiCaL 1.9.5 enumerates ~10x faster than
@@ -28,6 +28,7 @@ SOLVERS = (
     "minisat22", "minisatgh", "gluecard3", "gluecard4",
 )
 DEFAULT_SOLVER = "cadical195"
+SOLVE_LARGE_N = 60  # above this the pairwise CNF grows as N^3: solve uses the sequential counter
 
 
 class SatEngine(Engine):
@@ -35,15 +36,24 @@ class SatEngine(Engine):
     summary = "CNF over N*N cell variables on python-sat (CaDiCaL), blocking clauses over cells"
     requires = "pysat"
 
-    def __init__(self, solver: str = DEFAULT_SOLVER, encoding: str = DEFAULT_ENCODING,
-                 symmetry_breaking: bool = False) -> None:
-        if solver not in SOLVERS:
-            raise InvalidInputError(f"unknown SAT solver '{solver}' (choose from {', '.join(SOLVERS)})")
-        if encoding not in ENCODINGS:
-            raise InvalidInputError(f"unknown encoding '{encoding}' (choose from {', '.join(ENCODINGS)})")
-        self.solver = solver
-        self.encoding = encoding
-        self.symmetry_breaking = symmetry_breaking
+    options = (
+        Option("solver", f"python-sat solver (default: {DEFAULT_SOLVER}); any incremental one (kissat is not, "
+               "so it cannot enumerate)", choices=SOLVERS, default=DEFAULT_SOLVER),
+        Option("encoding", f"at-most-one encoding of the CNF (default: {DEFAULT_ENCODING}; solve switches to "
+               f"seqcounter above N={SOLVE_LARGE_N} unless one is given)", choices=tuple(ENCODINGS)),
+        SYMMETRY_BREAKING,
+    )
+    statistics = ("solver", "encoding", "variables", "clauses", "conflicts", "decisions", "propagations", "restarts")
+    additive = frozenset({"conflicts", "decisions", "propagations", "restarts"})
+    effort = "conflicts"
+    enumeration_rate = count_rate = 4e3
+    first_solution_max_n = 100
+    solver: str
+    encoding: str | None
+
+    @property
+    def cnf_encoding(self) -> str:
+        return self.encoding or DEFAULT_ENCODING
 
     def preload(self) -> None:
         import pysat.solvers  # noqa: F401
@@ -54,16 +64,16 @@ class SatEngine(Engine):
 
         from ..cnf import encode
 
-        cnf = encode(n, self.encoding, fixed, self.symmetry_breaking)
+        cnf = encode(n, self.cnf_encoding, fixed, self.symmetry_breaking)
         cells = n * n
         positive = (0).__lt__
-        stats.update(solver=self.solver, encoding=self.encoding, variables=cnf.nvars, clauses=len(cnf.clauses))
+        stats.update(solver=self.solver, encoding=self.cnf_encoding, variables=cnf.nvars, clauses=len(cnf.clauses))
         with Solver(name=self.solver, bootstrap_with=cnf.clauses) as solver:
             solving = False
             try:
                 while True:
                     solving = True
-                    if not _solve(solver, deadline):
+                    if not _run_solver(solver, deadline):
                         break
                     solving = False
                     # Cell (r, c) is variable r*n+c+1, literal +-(r*n+c+1) at model
@@ -80,7 +90,19 @@ class SatEngine(Engine):
                     stats.update(solver.accum_stats())
 
 
-def _solve(solver: Any, deadline: float | None = None) -> bool:
+    def _solve(self, n: int, placed: dict[int, int], time_limit: float | None,
+               stats: dict[str, Any]) -> tuple[Status, Solution | None, str]:
+        engine = self
+        if self.encoding is None and n > SOLVE_LARGE_N:
+            # The pairwise CNF has about N^3 clauses; the sequential counter is linear.
+            engine = SatEngine(solver=self.solver, encoding="seqcounter")
+        status, solution, reason = Engine._solve(engine, n, placed, time_limit, stats)
+        if status is Status.NONE:
+            reason = "the SAT solver proved the CNF unsatisfiable"
+        return status, solution, reason
+
+
+def _run_solver(solver: Any, deadline: float | None = None) -> bool:
     """One call to the solver; raises TimeLimitReached past ``deadline``."""
     timer = None
     try:

@@ -1,0 +1,202 @@
+"""Rendering results: aligned tables, CSV, JSON, plots and statistics lines.
+
+Everything here takes rows (dicts) or result objects and turns them into
+text or files; nothing decides or measures.  Files are written atomically.
+Output paths are checked before any long work starts (:func:`check_outputs`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from .errors import InvalidInputError, NQueensError
+
+PLOT_FORMATS = ("png", "svg", "pdf")  # --plot chooses by the file's extension
+
+
+def aligned(header: list[str], body: list[list[str]], left: list[bool]) -> str:
+    """A plain-text table: columns padded to their widest cell, text left, numbers right."""
+    table = [header, *body]
+    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(text.ljust(w) if flush_left else text.rjust(w)
+                  for text, w, flush_left in zip(line, widths, left)).rstrip()
+        for line in table
+    )
+
+
+def cell(value: Any, digits: int = 3) -> str:
+    """One table cell: '-' for missing, yes/NO for booleans, floats to ``digits`` places."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "NO"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}" if value < 1000 else f"{value:.0f}"
+    return str(value)
+
+
+def table(rows: list[dict[str, Any]], columns: Sequence[str], left: Sequence[str] = (),
+          headers: dict[str, str] | None = None) -> str:
+    """Rows as an aligned table of the given columns (text columns in ``left``)."""
+    headers = headers or {}
+    body = [[cell(row.get(c)) for c in columns] for row in rows]
+    return aligned([headers.get(c, c) for c in columns], body, [c in left for c in columns])
+
+
+def format_stats(stats: dict[str, Any]) -> str:
+    def show(value: Any) -> str:
+        return f"{value:.3f}" if isinstance(value, float) else str(value)
+
+    return "stats: " + " ".join(f"{key}={show(value)}" for key, value in stats.items())
+
+
+def to_json(result: Any) -> str:
+    """A result object (anything with ``to_dict()``, or plain data) as one line of JSON."""
+    data = result.to_dict() if hasattr(result, "to_dict") else result
+    return json.dumps(data, default=str)
+
+
+# --- files ------------------------------------------------------------------------------
+
+def check_outputs(csv: str | None = None, json_path: str | None = None, plot: str | None = None) -> None:
+    """Refuse unwritable output paths, or a plot we cannot draw, before any
+    measuring starts: one clear error now, not a lost hour later."""
+    for path in (csv, json_path, plot):
+        if path is not None:
+            _check_writable(path)
+    if plot is not None:
+        suffix = Path(plot).suffix.lower().lstrip(".")
+        if suffix not in PLOT_FORMATS:
+            raise InvalidInputError(f"--plot {plot}: name a .png, .svg or .pdf file (the extension picks the format)")
+        require_matplotlib()
+
+
+def _check_writable(path: str) -> None:
+    target = Path(os.path.realpath(path))
+    if target.is_dir():
+        raise InvalidInputError(f"cannot write {path}: it is a directory")
+    directory = target.parent
+    if not directory.is_dir():
+        raise InvalidInputError(f"cannot write {path}: no directory {directory}")
+    if not os.access(directory, os.W_OK):
+        raise InvalidInputError(f"cannot write {path}: the directory {directory} is not writable")
+
+
+def write_csv(rows: list[dict[str, Any]], path: str, columns: Sequence[str]) -> None:
+    import csv
+    import io
+
+    from .files import atomic_write_text
+
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(columns), lineterminator="\n", extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(rows)
+    atomic_write_text(path, buffer.getvalue())
+
+
+def write_json(rows: list[dict[str, Any]], path: str) -> None:
+    from .files import atomic_write_text
+
+    atomic_write_text(path, json.dumps(rows, indent=1, default=str) + "\n")
+
+
+def require_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise NQueensError("--plot needs matplotlib: pip install 'nqueens-cp[plot]' (or pip install matplotlib)") from None
+
+
+@contextmanager
+def time_plot(path: str, ylabel: str, title: str, sizes: Sequence[int]) -> Iterator[Any]:
+    """Axes for seconds against N on a log scale; on leaving, labelled (a tick
+    at each N in ``sizes``, if there are few) and saved, atomically, in the
+    format its extension names."""
+    require_matplotlib()
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .files import atomic_write
+
+    fmt = Path(path).suffix.lower().lstrip(".")
+    if fmt not in PLOT_FORMATS:
+        raise InvalidInputError(f"--plot {path}: name a .png, .svg or .pdf file (the extension picks the format)")
+    figure, axes = plt.subplots(figsize=(8, 5), dpi=120)
+    try:
+        yield axes
+        axes.set_yscale("log")
+        axes.set_xlabel("N (board size)")
+        axes.set_ylabel(ylabel)
+        axes.set_title(title)
+        axes.grid(True, which="both", alpha=0.3)
+        axes.legend(title="engine")
+        if len(sizes) <= 30:
+            axes.set_xticks(sorted(set(sizes)))
+        figure.tight_layout()
+        atomic_write(path, lambda temporary: figure.savefig(temporary, format=fmt))
+    finally:
+        plt.close(figure)
+
+
+def plot_times(rows: list[dict[str, Any]], path: str, *, y: str, title: str, ylabel: str,
+               stopped_y: str | None = None, limit: float | None = None) -> None:
+    """One line per engine of ``row[y]`` against N; rows whose status is not
+    'ok' are drawn as an x at ``row[stopped_y]``; ``limit`` as a dashed line."""
+    sizes = [row["n"] for row in rows]
+    with time_plot(path, ylabel, title, sizes) as axes:
+        for label in dict.fromkeys(row["engine"] for row in rows):
+            mine = [row for row in rows if row["engine"] == label]
+            points = [(row["n"], max(row[y], 1e-5)) for row in mine
+                      if row.get("status", "ok") == "ok" and row[y] is not None]
+            (line,) = axes.plot(*zip(*points), marker="o", label=label) if points else axes.plot([], [], label=label)
+            if stopped_y:
+                stopped = [(row["n"], row[stopped_y]) for row in mine if row.get("status", "ok") != "ok"]
+                if stopped:  # timeouts and failures: an x at the time they were stopped
+                    axes.scatter(*zip(*stopped), marker="x", s=60, color=line.get_color())
+        if limit is not None:
+            axes.axhline(limit, color="grey", linestyle="--", linewidth=1, label=f"time limit ({limit:g} s)")
+
+
+# --- compare and complete bench ---------------------------------------------------------
+
+def compare_table(rows: list[dict[str, Any]]) -> str:
+    from .compare import COLUMNS
+
+    shown = [c for c in COLUMNS if c != "runs" and any(row[c] is not None for row in rows)]
+    headers = {c: c.removesuffix("_s") for c in shown}
+    headers["solutions_per_s"] = "sol/s"
+    printable = [{**row, "solutions_per_s": None if row["solutions_per_s"] is None else round(row["solutions_per_s"])}
+                 for row in rows]
+    return table(printable, shown, left=("engine", "status"), headers=headers)
+
+
+def compare_plot(rows: list[dict[str, Any]], path: str, first: bool = False) -> None:
+    """Search time against N, log scale, one line per engine."""
+    what = "the first solution" if first else "every solution"
+    title = f"N-queens: time to find {what}, by engine"
+    if any(row["status"] != "ok" for row in rows):
+        title += " (x: stopped by the time limit)"
+    plot_times(rows, path, y="search_s", stopped_y="wall_s", title=title,
+               ylabel=f"seconds to find {what} (median, log scale)")
+
+
+def completion_table(rows: list[dict[str, Any]]) -> str:
+    from .completion import COLUMNS
+
+    return table(rows, COLUMNS, left=("engine", "effort_unit"))
+
+
+def completion_plot(rows: list[dict[str, Any]], path: str, time_limit: float) -> None:
+    """Median time against N, log scale, one line per engine, the time limit dashed."""
+    instances = rows[0]["instances"] if rows else 0
+    plot_times(rows, path, y="median_s", limit=time_limit, ylabel="median seconds per instance (log scale)",
+               title=f"N-Queens Completion: median time to an answer ({instances} instances per N)")
