@@ -43,6 +43,11 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
+    def _print_message(self, message: str, file: Any = None) -> None:
+        # argparse swallows a failed write (--help > /dev/full would report success): let it through.
+        if message:
+            (file or sys.stderr).write(message)
+
 
 # --- argument types ---------------------------------------------------------------------
 
@@ -225,11 +230,14 @@ def _solution_text(fmt: str, n: int, index: int, solution: tuple[int, ...]) -> s
     return json.dumps({"n": n, "index": index, "solution": list(solution)}) + "\n"
 
 
-def _emit(solutions: Iterable[tuple[int, ...]], fmt: str, n: int) -> int:
-    """Write solutions to stdout, one whole write each; returns how many."""
+def _emit(solutions: Iterable[tuple[int, ...]], fmt: str, n: int, flush: bool = False) -> int:
+    """Write solutions to stdout, one whole write each (flushed with ``flush``,
+    for input that arrives slowly); returns how many."""
     count = 0
     for count, solution in enumerate(solutions, 1):
         _CtrlC.write(sys.stdout, _solution_text(fmt, n, count, solution))
+        if flush:
+            sys.stdout.flush()
     return count
 
 
@@ -712,7 +720,7 @@ def _cmd_decode(args: argparse.Namespace) -> int:
     answer = _open(args.answer)
     try:
         decoding = Decoding(header, answer, name)
-        count = _emit(decoding, args.format, header.n)
+        count = _emit(decoding, args.format, header.n, flush=True)
     finally:
         if answer is not sys.stdin:
             answer.close()
@@ -850,6 +858,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:  # --help, --version and usage errors
         code = exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
         return _finish(code, PROG)
+    except OSError as error:  # --help or --version could not be written
+        _silence_stdout()
+        _say(f"{PROG}: cannot write output: {error.strerror or error}")
+        return EXIT_FAILURE
     try:
         previous = signal.signal(signal.SIGINT, _CtrlC.handler)
     except ValueError:  # not the main thread: leave signals alone

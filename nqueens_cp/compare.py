@@ -132,8 +132,6 @@ def compare(sizes: Sequence[int], labels: Sequence[str], repeat: int = 1, first:
         cls = engine_class(name)
         if not cls.enumerates and not first:
             raise InvalidInputError(f"{name} finds one solution, never all of them: use it with --first")
-        if first and options:
-            raise InvalidInputError(f"{label}: symmetry breaking applies to enumeration, not to --first")
         reason = cls.unavailable_reason()
         if reason:
             raise NQueensError(f"engine '{name}' is unavailable: {reason}")

@@ -70,7 +70,7 @@ def write_dimacs(out: TextIO, n: int, encoding: str = DEFAULT_ENCODING, fixed: M
     return nvars, nclauses
 
 
-_CHUNK = 1 << 14  # clauses per write
+_CHUNK = 1 << 12  # clauses per write
 
 
 def write_dimacs_file(path: str, n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None,

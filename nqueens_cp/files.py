@@ -16,8 +16,10 @@ from .errors import NQueensError
 
 
 def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
-    """Call ``write(temporary_path)``, then move the result onto ``path``."""
-    target = Path(path)
+    """Call ``write(temporary_path)``, then move the result onto ``path``.
+
+    A symlink is followed: the file it points to is replaced, the link stays."""
+    target = Path(os.path.realpath(path))
     directory = target.parent if str(target.parent) else Path(".")
     try:
         # The temporary name keeps the target's extension: some writers

@@ -11,8 +11,8 @@ from nqueens_cp import is_solution
 from nqueens_cp.cli import main
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
+def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -43,8 +43,8 @@ def test_enumerate_8_prints_92_numbered_boards_and_a_summary(capsys) -> None:
     assert out.splitlines()[-1].startswith("92 solutions for N=8 (engine bitmask")
 
 
-@pytest.mark.parametrize("engine", ["backtrack", "bitmask", "cpsat", "sat"])
-def test_enumerate_line_format_every_engine(capsys, engine: str) -> None:
+def test_enumerate_line_format_every_engine(capsys, engine_name: str) -> None:
+    engine = engine_name
     code, out, err = run(capsys, "enumerate", "6", "--engine", engine, "--format", "line")
     assert code == 0
     sols = {tuple(map(int, line.split())) for line in out.splitlines()}
@@ -82,10 +82,24 @@ def test_no_solutions_is_still_success(capsys, n: str) -> None:
     assert code == 0 and out == "0\n"
 
 
-@pytest.mark.parametrize("engine", ["backtrack", "bitmask", "cpsat", "sat"])
-def test_count_last_line_is_a_bare_integer(capsys, engine: str) -> None:
-    code, out, _ = run(capsys, "count", "9", "--engine", engine)
+def test_count_last_line_is_a_bare_integer(capsys, engine_name: str) -> None:
+    code, out, _ = run(capsys, "count", "9", "--engine", engine_name)
     assert code == 0 and out.splitlines()[-1] == "352"
+    code, out, _ = run(capsys, "count", "9", "--engine", engine_name, "--format", "json")
+    record = json.loads(out)
+    assert code == 0 and record["count"] == 352 and record["engine"] == engine_name and record["unique"] is False
+
+
+def test_count_unique_and_fixed(capsys) -> None:
+    assert run(capsys, "count", "8", "--unique") == (0, "12\n", "")
+    assert run(capsys, "count", "8", "--place", "0:0") == (0, "4\n", "")
+    code, out, _ = run(capsys, "count", "12", "--unique", "--format", "json")
+    assert code == 0 and json.loads(out)["count"] == 1787 and json.loads(out)["unique"] is True
+
+
+def test_count_with_a_time_limit_gives_no_count(capsys) -> None:
+    code, out, err = run(capsys, "count", "16", "--engine", "backtrack", "--time-limit", "0.2")
+    assert code == 3 and out == "" and "unknown: the time limit of 0.2 s came" in err
 
 
 def test_count_with_sat_solver_option(capsys) -> None:
@@ -93,12 +107,22 @@ def test_count_with_sat_solver_option(capsys) -> None:
     assert code == 0 and out == "40\n" and "solver=minisat22" in err
 
 
-def test_engines_lists_all_four(capsys) -> None:
-    code, out, _ = run(capsys, "engines")
+def test_engines_lists_all_six_with_what_each_can_do(capsys) -> None:
+    code, out, err = run(capsys, "engines")
     assert code == 0
-    names = [line.split()[0] for line in out.splitlines()]
-    assert names == ["backtrack", "bitmask", "cpsat", "sat"]
-    assert "[default]" in out.splitlines()[1]
+    assert out.splitlines()[2].startswith("bitmask *") and "default" in err
+    rows = [line.replace(" *", "").split() for line in out.splitlines()[1:]]
+    assert [r[0] for r in rows] == ["backtrack", "bitmask", "cpsat", "sat", "construct", "minconflicts"]
+    by_name = {r[0]: r for r in rows}
+    assert by_name["minconflicts"][1:5] == ["yes", "NO", "NO", "yes"]  # available, enumerates, proves none, fixed
+    assert by_name["construct"][1:5] == ["yes", "NO", "yes", "NO"]
+    assert by_name["sat"][5] == "--solver,--encoding,--symmetry-breaking"
+    code, out, _ = run(capsys, "engines", "--format", "json")
+    data = json.loads(out)
+    assert data["default"] == "bitmask" and [e["name"] for e in data["engines"]] == [r[0] for r in rows]
+    sat = data["engines"][3]
+    assert sat["enumerates"] and sorted(sat["options"]) == ["encoding", "solver", "symmetry_breaking"]
+    assert "conflicts" in sat["additive"] and sat["effort"] == "conflicts"
 
 
 def test_crosscheck_table(capsys) -> None:
@@ -158,6 +182,7 @@ BAD_INPUT = [
     (["count"], "the following arguments are required: N"),
     (["enumerate", "8", "--engine", "nope"], "invalid choice: 'nope' (choose from 'backtrack', 'bitmask', 'cpsat', 'sat')"),
     (["count", "8", "--engine", "nope"], "invalid choice: 'nope' (choose from 'backtrack', 'bitmask', 'cpsat', 'sat')"),
+    (["count", "8", "--engine", "construct"], "invalid choice: 'construct'"),
     (["enumerate", "8", "--format", "xml"], "invalid choice: 'xml' (choose from 'board', 'line', 'json')"),
     (["enumerate", "8", "--limit", "0"], "argument --limit/-k: must be a positive integer, got '0'"),
     (["enumerate", "8", "--limit", "-1"], "argument --limit/-k: must be a positive integer, got '-1'"),
@@ -166,12 +191,18 @@ BAD_INPUT = [
     (["crosscheck", "10-1"], "range '10-1' runs backwards; write 1-10"),
     (["crosscheck", "0-3"], "must be a positive integer, got '0'"),
     (["crosscheck"], "the following arguments are required: SPEC"),
-    (["crosscheck", "4", "--engines", "bitmask,nope"], "unknown engine 'nope' (choose from backtrack, bitmask, cpsat, sat)"),
-    (["count", "8", "--solver", "minisat22"], "--solver applies only to the sat engine"),
-    (["count", "8", "--encoding", "ladder", "-e", "cpsat"], "--encoding applies only to the sat engine"),
-    (["count", "8", "--symmetry-breaking"], "--symmetry-breaking applies only to the cpsat and sat engines"),
-    (["crosscheck", "8", "--engines", "bitmask", "--symmetry-breaking"], "--symmetry-breaking applies only to the cpsat and sat engines"),
-    (["crosscheck", "8", "--engines", "cpsat", "--solver", "minisat22"], "--solver applies only to the sat engine"),
+    (["crosscheck", "4", "--engines", "bitmask,nope"], "unknown engine 'nope' (choose from backtrack, bitmask, cpsat, sat, construct"),
+    (["crosscheck", "4", "--engines", "bitmask,bitmask"], "engine bitmask is named twice"),
+    (["crosscheck", "4", "--engines", "bitmask,construct"], "engine construct finds one solution and cannot enumerate"),
+    (["crosscheck", "4-12/0"], "must be a positive integer, got '0'"),
+    (["count", "8", "--solver", "minisat22"], "option 'solver' (--solver) applies to the sat engine, not bitmask"),
+    (["count", "8", "--encoding", "ladder", "-e", "cpsat"], "option 'encoding' (--encoding) applies to the sat engine, not cpsat"),
+    (["count", "8", "--symmetry-breaking"], "(--symmetry-breaking) applies to the cpsat and sat engines, not bitmask"),
+    (["crosscheck", "8", "--engines", "bitmask", "--symmetry-breaking"], "(--symmetry-breaking) applies only to the cpsat and sat engines"),
+    (["crosscheck", "8", "--engines", "cpsat", "--solver", "minisat22"], "(--solver) applies only to the sat engine"),
+    (["count", "8", "--place", "0:0,0:1"], "--place: two queens in row 0 (0:0 and 0:1)"),
+    (["count", "8", "--place", "9:0"], "placement 9:0: row 9 is off the 8x8 board"),
+    (["count", "8", "--unique", "--symmetry-breaking", "-e", "sat", "--place", "0:0"], "symmetry breaking cannot be combined with fixed placements"),
     (["count", "8", "--engine", "sat", "--solver", "kissat404"], "invalid choice: 'kissat404'"),
     (["enumerate", "65"], "boards wider than 64 are unreadable; use --format line or json"),
 ]
@@ -192,9 +223,9 @@ def test_a_missing_solver_package_is_reported_not_a_traceback(capsys, monkeypatc
 
     monkeypatch.setattr(CpSatEngine, "requires", "no_such_solver_package")
     code, out, _ = run(capsys, "engines")
-    assert code == 0 and "cpsat      unavailable (needs the Python package providing 'no_such_solver_package')" in out
+    assert code == 0 and "no: needs the Python package providing 'no_such_solver_package'" in out
     code, out, err = run(capsys, "crosscheck", "6")
-    assert code == 0 and "skipping engine cpsat" in err and "cpsat" not in out
+    assert code == 0 and "skipped engine cpsat" in err and "cpsat" not in out
     code, out, err = run(capsys, "crosscheck", "6", "--engines", "bitmask,cpsat")
     assert code == 1 and "engine 'cpsat' is unavailable" in err and err.count("\n") == 1
     code, out, err = run(capsys, "count", "6", "--engine", "cpsat")

@@ -96,7 +96,12 @@ def test_disagreement_exits_1(monkeypatch, capsys) -> None:
 
 def test_bad_compare_input(capsys) -> None:
     for argv, message in [
-        (["compare", "8", "--engines", "bitmask+sb"], "symmetry breaking applies only to cpsat and sat"),
+        (["compare", "8", "--engines", "bitmask+sb"], "unknown engine 'bitmask+sb'"),
+        (["compare", "8", "--engines", "sat,sat"], "engine sat is named twice"),
+        (["compare", "8", "--engines", "construct"], "construct finds one solution, never all of them"),
+        (["compare", "8", "--plot", "x.txt"], "name a .png, .svg or .pdf file"),
+        (["compare", "8", "--csv", "/no/such/dir/t.csv"], "no directory /no/such/dir"),
+        (["compare", "8", "--json", "/"], "it is a directory"),
         (["compare", "8", "--repeat", "0"], "must be a positive integer"),
         (["compare", "8", "--time-limit", "0"], "must be a positive number of seconds, got '0'"),
         (["compare", "8", "--time-limit", "abc"], "must be a positive number of seconds, got 'abc'"),

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from nqueens_cp import get_engine
+from nqueens_cp import get_engine, names
 from nqueens_cp.cli import main
 from nqueens_cp.crosscheck import check_n
 from nqueens_cp.engines import Engine
@@ -30,9 +30,10 @@ def engines(tamper) -> dict[str, Engine]:
 
 
 def test_good_engines_agree() -> None:
-    row = check_n(8, {name: get_engine(name) for name in ("backtrack", "bitmask", "cpsat", "sat")})
-    assert row.ok and row.known == 92
-    assert [r.count for r in row.results] == [92] * 4 and all(r.agrees for r in row.results)
+    chosen = names(enumerates=True, available=True)
+    row = check_n(8, {name: get_engine(name) for name in chosen})
+    assert row.ok and row.known == 92 and len(chosen) >= 2
+    assert [r.count for r in row.results] == [92] * len(chosen) and all(r.agrees for r in row.results)
 
 
 def test_missing_solution_is_named() -> None:
@@ -61,18 +62,41 @@ def test_count_against_published_total_even_for_the_reference() -> None:
 
 
 def test_cli_exits_1_naming_engine_n_and_solution(capsys, monkeypatch: pytest.MonkeyPatch) -> None:
-    import nqueens_cp.cli as cli
+    import nqueens_cp.crosscheck as crosscheck
 
-    real_get_engine = cli.get_engine
+    real_get_engines = crosscheck.get_engines
 
-    def fake_get_engine(name: str, **options):
-        if name == "sat":
-            return Tampered(lambda sols: sols[:-1])
-        return real_get_engine(name, **options)
+    def fake_get_engines(names, **options):
+        found = real_get_engines(names, **options)
+        found["sat"] = Tampered(lambda sols: sols[:-1])
+        return found
 
-    monkeypatch.setattr(cli, "get_engine", fake_get_engine)
+    monkeypatch.setattr(crosscheck, "get_engines", fake_get_engines)
     code = main(["crosscheck", "7", "--engines", "backtrack,sat"])
     out, err = capsys.readouterr()
     assert code == 1
     assert out.splitlines()[-1].split()[-1] == "NO"
     assert "N=7: engine sat disagrees with backtrack: 6 4 2 0 5 3 1 is found by backtrack but not by sat" in err
+
+
+def test_json_report_is_the_table_as_data(capsys) -> None:
+    import json
+
+    code = main(["crosscheck", "4-8/2", "--engines", "bitmask,sat", "--format", "json"])
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert code == 0 and report["ok"] is True and report["engines"] == ["bitmask", "sat"]
+    assert [row["n"] for row in report["rows"]] == [4, 6, 8]
+    assert [row["unique"] for row in report["rows"]] == [1, 1, 12]
+    assert [[r["count"] for r in row["results"]] for row in report["rows"]] == [[2, 2], [4, 4], [92, 92]]
+
+
+def test_library_call_checks_its_arguments() -> None:
+    from nqueens_cp.crosscheck import crosscheck
+    from nqueens_cp.errors import InvalidInputError
+
+    report = crosscheck([5, 4], ["bitmask", "sat"], encoding="ladder")
+    assert report.ok and [row.n for row in report.rows] == [4, 5]
+    for bad in (dict(engines=["sat", "sat"]), dict(engines=["construct"]), dict(engines=["bitmask"], solver="minisat22")):
+        with pytest.raises(InvalidInputError):
+            crosscheck([4], **bad)

@@ -159,6 +159,8 @@ BAD_ANSWERS = [
     ("SAT\n", "expected one line of literals ending in 0 after SAT"),
     ("s SATISFIABLE\nv 1 -1 0\n", "line 2: variable 1 is both true and false"),
     ("s SATISFIABLE\nv 1 2 0\n", "line 2: the model leaves cell variable 3 (0 2) unassigned"),
+    ("s SATISFIABLE\nv " + "7" * 5000 + " 0\n", "is not a literal (longer than 12 digits)"),
+    ("SAT\n-" + "9" * 5000 + " 0\n", "is not a literal (longer than 12 digits)"),
 ]
 
 
@@ -214,6 +216,9 @@ BAD_CNFS = [
     ("c nqueens n=1 encoding=x\nc q 0 0 9\np cnf 1 1\n1 0\n", "cell variable 9 exceeds the declared 1 variables"),
     ("c nqueens n=1 encoding=x\nc p show 1\nc q 0 0 1\np cnf 1 1\n", "line 2: malformed projection line"),
     ("c nqueens n=1 encoding=pairwise\n1 0\n", "line 2: expected a comment or 'p cnf' line"),
+    ("c nqueens n=" + "1" * 5000 + " encoding=pairwise\n", "line 1: malformed header"),
+    ("c nqueens n=1 encoding=pairwise\nc q 0 0 " + "1" * 5000 + "\n", "line 2: malformed cell line"),
+    ("c nqueens n=1 encoding=pairwise\nc q 0 0 1\np cnf 1 " + "1" * 5000 + "\n", "line 3: malformed problem line"),
 ]
 
 
@@ -285,3 +290,104 @@ def test_fuzz_cnf_parser(lines: list[str]) -> None:
     except DimacsError:
         return
     assert len(header.cells) == header.n**2 and max(header.cells) <= header.nvars
+
+
+# --- streams and bounded memory ----------------------------------------------------------
+
+def test_decode_prints_each_board_as_its_model_arrives(q8: Path) -> None:
+    """A reader that waited for the whole answer would block here: the second model is
+    written only after the first board has been read back."""
+    import subprocess
+    import sys
+
+    nvars = encode(8, "ladder").nvars
+    first, second = sorted(reference(8))[:2]
+    proc = subprocess.Popen([sys.executable, "-m", "nqueens_cp", "decode", str(q8), "-", "-f", "line"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+    try:
+        proc.stdin.write(answer_for(first, nvars).replace("s SATISFIABLE\n", ""))
+        proc.stdin.flush()
+        assert proc.stdout.readline() == " ".join(map(str, first)) + "\n"
+        proc.stdin.write(answer_for(second, nvars))
+        proc.stdin.close()
+        rest = proc.stdout.read()
+        assert proc.wait(timeout=60) == 0, proc.stderr.read()
+    finally:
+        proc.kill()
+    assert rest == " ".join(map(str, second)) + "\n"
+
+
+def test_decode_prints_each_board_once_and_counts_repeats(q8: Path, tmp_path: Path, capsys) -> None:
+    # An external enumerator on an encoding with free auxiliaries repeats boards.
+    nvars = encode(8, "ladder").nvars
+    sols = sorted(reference(8))[:3]
+    text = "".join(answer_for(s, nvars).replace("s SATISFIABLE\n", "") for s in sols * 4) + "s SATISFIABLE\n"
+    (tmp_path / "many.out").write_text(text)
+    code, out, err = run(capsys, "decode", q8, tmp_path / "many.out", "-f", "line")
+    assert code == 0 and [tuple(map(int, line.split())) for line in out.splitlines()] == sols
+    assert "3 solutions decoded" in err and "12 models, 9 of them repeats" in err
+
+
+def test_writing_dimacs_holds_no_formula_in_memory() -> None:
+    import io
+    import tracemalloc
+
+    from nqueens_cp.dimacs import write_dimacs
+
+    class Sink(io.TextIOBase):
+        written = 0
+
+        def write(self, text: str) -> int:
+            self.written += len(text)
+            return len(text)
+
+    def peak(work) -> int:
+        tracemalloc.start()
+        try:
+            work()
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    sink = Sink()
+    streamed = peak(lambda: write_dimacs(sink, 60, "pairwise"))
+    held = peak(lambda: encode(60))
+    assert sink.written == len(dimacs_text(encode(60)))
+    # The formula held in memory is 200,000 clause lists; a stream holds one group and one chunk of text.
+    assert streamed < held / 5, (streamed, held)
+
+
+def test_dimacs_to_a_file_is_byte_identical_to_stdout(tmp_path: Path, capsys) -> None:
+    code, out, _ = run(capsys, "dimacs", "7", "--encoding", "commander")
+    assert code == 0 and out == dimacs_text(encode(7, "commander"))
+    assert run(capsys, "dimacs", "7", "--encoding", "commander", "-o", tmp_path / "q.cnf")[0] == 0
+    assert (tmp_path / "q.cnf").read_text() == out
+
+
+def test_dimacs_carries_pre_placed_queens(capsys) -> None:
+    code, out, _ = run(capsys, "dimacs", "6", "--place", "0:1,3:4")
+    clauses = [line for line in out.splitlines() if line and line[0] not in "cp"]
+    assert code == 0 and clauses[-2:] == ["2 0", "23 0"]
+    assert f"p cnf 36 {len(encode(6).clauses) + 2}" in out
+
+
+def test_output_through_a_symlink_writes_where_it_points(tmp_path: Path, capsys) -> None:
+    target = tmp_path / "real.cnf"
+    target.write_text("old")
+    (tmp_path / "link.cnf").symlink_to(target)
+    assert run(capsys, "dimacs", "4", "-o", tmp_path / "link.cnf")[0] == 0
+    assert (tmp_path / "link.cnf").is_symlink() and target.read_text() == dimacs_text(encode(4))
+
+
+def test_encodings_of_a_large_n_give_sizes_at_once(capsys) -> None:
+    import json
+
+    from nqueens_cp.cnf import size
+
+    code, out, err = run(capsys, "encodings", "40", "--format", "json")
+    table = json.loads(out)
+    assert code == 0 and "sizes only" in err
+    assert [(r["variables"], r["clauses"]) for r in table["rows"]] == [size(40, e) for e in ENCODINGS]
+    assert all("solutions" not in r for r in table["rows"])
+    code, out, _ = run(capsys, "encodings", "6")
+    assert code == 0 and [line.split()[4] for line in out.splitlines()[1:]] == ["4"] * len(ENCODINGS)

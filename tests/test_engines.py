@@ -156,7 +156,7 @@ def test_bitmask_mirror_count_matches_enumeration() -> None:
 def test_bad_engine_option_is_named() -> None:
     with pytest.raises(InvalidInputError, match="option encoding: unknown value 'nope'"):
         get_engine("sat", encoding="nope")
-    with pytest.raises(InvalidInputError, match="option 'solver' applies to the sat engine, not bitmask"):
+    with pytest.raises(InvalidInputError, match=r"option 'solver' \(--solver\) applies to the sat engine, not bitmask"):
         get_engine("bitmask", solver="cadical195")
     with pytest.raises(InvalidInputError, match="applies to the cpsat and sat engines, not backtrack"):
         get_engine("backtrack", symmetry_breaking=True)

@@ -6,17 +6,15 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
+from conftest import CLI, run_process
 from nqueens_cp import is_solution
 
-CLI = [sys.executable, "-m", "nqueens_cp"]
 
-
-@pytest.mark.parametrize("engine", ["bitmask", "cpsat", "sat"])
-def test_head_closing_the_pipe_is_quiet(engine: str) -> None:
+def test_head_closing_the_pipe_is_quiet(engine_name: str) -> None:
+    engine = engine_name
     shell = f"{' '.join(CLI)} enumerate 11 --engine {engine} | head -1"
     result = subprocess.run(["bash", "-o", "pipefail", "-c", shell], capture_output=True, text=True, timeout=120)
     assert result.stderr == ""
@@ -25,8 +23,8 @@ def test_head_closing_the_pipe_is_quiet(engine: str) -> None:
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-@pytest.mark.parametrize("engine", ["bitmask", "cpsat", "sat", "backtrack"])
-def test_ctrl_c_exits_130_with_output_intact(engine: str, jobs: str) -> None:
+def test_ctrl_c_exits_130_with_output_intact(engine_name: str, jobs: str) -> None:
+    engine = engine_name
     # N=13 is split into sub-problems (in worker processes with --jobs 2): the
     # first arrives in about a second, the whole run would take much longer.
     n = 13
@@ -48,15 +46,20 @@ def test_ctrl_c_exits_130_with_output_intact(engine: str, jobs: str) -> None:
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_stops_a_crosscheck_cleanly(jobs: str) -> None:
-    # All four engines share one pool; stopping it mid-stream once made
-    # Python 3.11's pool thread raise (futures cancelled twice).
-    proc = subprocess.Popen([*CLI, "crosscheck", "13", "--jobs", jobs], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(2.5)  # well into the search: the whole run takes about half a minute
+    # All engines share one pool; stopping it mid-stream once made
+    # Python 3.11's pool thread raise (futures cancelled twice).  The row of
+    # N=11 says the search is under way; N=13 then takes half a minute.
+    proc = subprocess.Popen([*CLI, "crosscheck", "11", "13", "--jobs", jobs], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, bufsize=0)
+    assert proc.stdout is not None
+    lines = [proc.stdout.readline() for _ in range(3)]  # two header lines, then the row of N=11
+    assert lines[2].split()[0] == b"11"
     proc.send_signal(signal.SIGINT)
-    _, err_bytes = proc.communicate(timeout=60)
+    rest, err_bytes = proc.communicate(timeout=60)
     err = err_bytes.decode()
     assert proc.returncode == 130
     assert err.strip().endswith("interrupted") and "Traceback" not in err and "Exception" not in err
+    assert b"13 " not in rest, "N=13 was interrupted, not finished"
 
 
 def test_module_entry_point_runs() -> None:
@@ -80,3 +83,55 @@ def test_console_script_is_installed() -> None:
         pytest.skip("package not installed with its console script (run the README's install)")
     result = subprocess.run([script, "count", "8"], capture_output=True, text=True, timeout=60)
     assert result.stdout == "92\n"
+
+
+FAILED_WRITES = [
+    ("count 8 > /dev/full", "No space left on device"),
+    ("enumerate 8 -f json > /dev/full", "No space left on device"),
+    ("enumerate 8 > /dev/full", "No space left on device"),
+    ("engines --format json > /dev/full", "No space left on device"),
+    ("--help > /dev/full", "No space left on device"),
+    ("enumerate 8 -f line >&-", "stdout is closed"),
+    ("count 8 >&-", "stdout is closed"),
+]
+
+
+@pytest.mark.parametrize("redirect, reason", FAILED_WRITES, ids=[r for r, _ in FAILED_WRITES])
+def test_a_failed_write_to_stdout_is_one_line_and_exit_1(redirect: str, reason: str) -> None:
+    command, _, target = redirect.partition(" >")
+    shell = f"{' '.join(CLI)} {command} >{target}"
+    result = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.count("\n") == 1 and reason in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["line", "json"])
+def test_the_first_solutions_of_a_big_board_come_at_once(engine_name: str, fmt: str) -> None:
+    engine = engine_name
+    # 20-queens has 39 billion solutions: only a streaming search prints one and
+    # lets head close the pipe (the timeout is a hang guard, not a speed test).
+    shell = f"{' '.join(CLI)} enumerate 20 -e {engine} -f {fmt} | head -1"
+    result = subprocess.run(["bash", "-o", "pipefail", "-c", shell], capture_output=True, text=True, timeout=120)
+    line = result.stdout.strip()
+    solution = tuple(map(int, line.split())) if fmt == "line" else tuple(__import__("json").loads(line)["solution"])
+    assert is_solution(solution, 20)
+    assert "Traceback" not in result.stderr
+
+
+def test_enumerate_17_unique_and_count_17_unique_do_not_crash() -> None:
+    result = subprocess.run(["bash", "-o", "pipefail", "-c", f"{' '.join(CLI)} enumerate 17 --unique -f line | head -2"],
+                            capture_output=True, text=True, timeout=120)
+    lines = result.stdout.splitlines()
+    from nqueens_cp.symmetry import is_canonical
+
+    assert len(lines) == 2 and all(is_canonical(tuple(map(int, line.split()))) for line in lines)
+    assert "Traceback" not in result.stderr
+    result = run_process("count", "17", "--unique", "--time-limit", "1")
+    assert result.returncode == 3 and result.stdout == "" and "unknown" in result.stderr
+
+
+def test_hopeless_runs_say_so() -> None:
+    result = run_process("count", "30", "--time-limit", "1")
+    assert "note: N=30 has about" in result.stderr and "years" in result.stderr and result.returncode == 3
+    result = run_process("enumerate", "64", "-k", "1", "-f", "line", "--time-limit", "1")
+    assert "solve 64 --engine construct" in result.stderr

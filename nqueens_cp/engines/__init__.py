@@ -80,9 +80,9 @@ def get_engine(name: str = DEFAULT_ENGINE, **options: Any) -> Engine:
     own = {o.name for o in cls.options}
     for key in options:
         if key not in own:
-            takers = all_options().get(key, (None, []))[1]
-            if takers:
-                raise InvalidInputError(f"option '{key}' applies to the {' and '.join(takers)} engine"
+            option, takers = all_options().get(key, (None, []))
+            if option is not None:
+                raise InvalidInputError(f"option '{key}' ({option.flag}) applies to the {' and '.join(takers)} engine"
                                         f"{'s' * (len(takers) > 1)}, not {name}")
             raise InvalidInputError(f"unknown option '{key}' for engine {name}"
                                     + (f" (its options: {', '.join(sorted(own))})" if own else " (it takes none)"))
@@ -103,10 +103,10 @@ def get_engines(engines: list[str], **options: Any) -> dict[str, Engine]:
     for key in options:
         if key not in takers:
             raise InvalidInputError(f"unknown option '{key}' (engine options: {', '.join(sorted(takers))})")
-        if not set(takers[key][1]) & set(engines):
-            applies = takers[key][1]
-            raise InvalidInputError(f"option '{key}' applies only to the {' and '.join(applies)} engine"
-                                    f"{'s' * (len(applies) > 1)}, and none of them is chosen")
+        option, applies = takers[key]
+        if not set(applies) & set(engines):
+            raise InvalidInputError(f"option '{key}' ({option.flag}) applies only to the {' and '.join(applies)} "
+                                    f"engine{'s' * (len(applies) > 1)}, and none of them is chosen")
     return {name: get_engine(name, **{k: v for k, v in options.items() if name in takers[k][1]})
             for name in engines}
 

@@ -207,6 +207,8 @@ class Engine:
         _check_time_limit(time_limit)
         if placed and not self.takes_fixed:
             raise InvalidInputError(f"engine {self.name} solves plain N only: it cannot take pre-placed queens")
+        if placed and self.symmetry_breaking:
+            raise InvalidInputError("symmetry breaking cannot be combined with fixed placements")
         self._check_usable()
         start = time.perf_counter()
         stats: dict[str, Any] = {}

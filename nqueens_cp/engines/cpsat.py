@@ -184,7 +184,7 @@ class CpSatEngine(Engine):
         """One solution: unlike enumeration, a portfolio of workers is safe and fast here."""
         from ortools.sat.python import cp_model
 
-        model, q = build_model(n, placed)
+        model, q = build_model(n, placed, self.symmetry_breaking)
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 0  # every core, each with its own strategy
         solver.parameters.catch_sigint_signal = False
