@@ -336,6 +336,18 @@ def _clip(text: str, width: int = 40) -> str:
     return repr(text if len(text) <= width else text[:width] + "...")
 
 
+def open_text(path: str) -> TextIO:
+    """A file to read as text ('-' is stdin), or DimacsError saying why not."""
+    import sys
+
+    if path == "-":
+        return sys.stdin
+    try:
+        return open(path, encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise DimacsError(f"cannot read {path}: {error.strerror or error}") from None
+
+
 class Decoding:
     """The distinct boards of a solver's answer on one of our CNF files, streamed.
 

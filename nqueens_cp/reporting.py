@@ -200,3 +200,26 @@ def completion_plot(rows: list[dict[str, Any]], path: str, time_limit: float) ->
     instances = rows[0]["instances"] if rows else 0
     plot_times(rows, path, y="median_s", limit=time_limit, ylabel="median seconds per instance (log scale)",
                title=f"N-Queens Completion: median time to an answer ({instances} instances per N)")
+
+
+def crosscheck_row(row: Any, header: bool = False) -> str:
+    """One N of a cross-check as a table line (after the two header lines, with ``header``)."""
+    lines = []
+    if header:
+        names = [r.engine for r in row.results]
+        lines.append((f"{'N':>3} {'known':>10} {'unique':>8}  " + "  ".join(f"{e:^24}" for e in names)).rstrip())
+        lines.append((f"{'':>20}  " + "  ".join(f"{'count':>10} {'time':>7} {'agree':<5}" for _ in names)).rstrip())
+    cells = "  ".join(f"{r.count:>10} {f'{r.seconds:.2f}s':>7} {'yes' if r.agrees else 'NO':<5}" for r in row.results)
+    known = "?" if row.known is None else row.known
+    lines.append(f"{row.n:>3} {known:>10} {row.unique:>8}  {cells}".rstrip())
+    return "\n".join(lines)
+
+
+def engines_table(capabilities: list[dict[str, Any]], default: str) -> str:
+    """What every engine can do, one row each; the default marked with a star."""
+    rows = [{**c, "engine": c["name"] + (" *" if c["name"] == default else ""),
+             "available": c["available"] if c["available"] else f"no: {c['unavailable_reason']}",
+             "proves none": c["proves_none"], "fixed": c["takes_fixed"],
+             "options": ",".join(o["flag"] for o in c["options"].values()) or "-"} for c in capabilities]
+    columns = ["engine", "available", "enumerates", "proves none", "fixed", "options", "summary"]
+    return table(rows, columns, left=columns)

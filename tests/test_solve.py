@@ -12,6 +12,7 @@ import pytest
 import nqueens_cp as nq
 from conftest import reference
 from nqueens_cp import Status, is_solution, names, solve
+from nqueens_cp.cli import main
 from nqueens_cp.completion import bench, generate, placed_count
 from nqueens_cp.engines.construct import construct
 from nqueens_cp.errors import InvalidInputError
@@ -21,7 +22,7 @@ COMPLETE_ENGINES = names(proves_none=True, takes_fixed=True)
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = nq.cli.main([str(a) for a in argv])
+    code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
 

@@ -1,0 +1,454 @@
+"""The command line's grammar: every command, argument and flag, with its help.
+
+Argument types, the flags several commands share, and one ``_add_<cmd>``
+per command.  Engine flags are built from the engines' own data: every
+engine option is a flag, every flag a keyword of the Python API.  What a
+command does is in :mod:`nqueens_cp.cli`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from . import __version__
+from .engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, ENGINE_NAMES, all_options, engine_class, names
+from .errors import InvalidInputError
+from .terminal import EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE
+
+PROG = "nqueens-cp"
+Handlers = dict[str, Callable[[argparse.Namespace], int]]
+
+SOLUTION_FORMATS = ("board", "line", "json")
+RESULT_FORMATS = ("text", "json")
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1 written in decimal digits ('8', not '8.5', '1e3' or '-3')."""
+    if not re.fullmatch(r"\s*\+?\d{1,9}\s*", text) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got '{text}'")
+    return int(text)
+
+
+def whole(text: str) -> int:
+    """An integer >= 0 in decimal digits (range checks are the library's)."""
+    if not re.fullmatch(r"\s*\+?\d{1,30}\s*", text):
+        raise argparse.ArgumentTypeError(f"must be a whole number, got '{text}'")
+    return int(text)
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got '{text}'")
+    return value
+
+
+def sizes(text: str) -> list[int]:
+    """A SPEC, the same for every command: '8', a range '1-10' or a stepped range '20-100/20'."""
+    match = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*(?:/\s*(\d+)\s*)?", text)
+    if not match:
+        return [positive_int(text)]
+    low, high = positive_int(match.group(1)), positive_int(match.group(2))
+    step = positive_int(match.group(3)) if match.group(3) else 1
+    if low > high:
+        raise argparse.ArgumentTypeError(f"range '{text}' runs backwards; write {high}-{low}")
+    return list(range(low, high + 1, step))
+
+
+def placements(text: str) -> list[tuple[int, int]]:
+    """--place 'R:C,R:C,...' (0-based) -> [(row, column), ...]."""
+    found = []
+    for item in text.split(","):
+        match = re.fullmatch(r"\s*(\d{1,9})\s*:\s*(\d{1,9})\s*", item)
+        if not match:
+            raise argparse.ArgumentTypeError(f"expected ROW:COL pairs separated by commas (e.g. 0:0,3:5), got '{item.strip()}'")
+        found.append((int(match.group(1)), int(match.group(2))))
+    return found
+
+
+def name_list(text: str) -> list[str]:
+    found = [name.strip() for name in text.split(",") if name.strip()]
+    if not found:
+        raise argparse.ArgumentTypeError("no engine named")
+    return found
+
+
+# --- shared options and their conversion to keywords -------------------------------------
+
+def add_n(p: argparse.ArgumentParser) -> None:
+    p.add_argument("n", type=positive_int, metavar="N", help="board size, a positive integer")
+
+
+def add_engine(p: argparse.ArgumentParser, choices: Sequence[str], default: str, why: str) -> None:
+    p.add_argument("--engine", "-e", default=default, choices=choices, metavar="E",
+                   help=f"one of {', '.join(choices)} (default: {default}, {why})")
+
+
+def add_engine_options(p: argparse.ArgumentParser, among: Sequence[str] = ENGINE_NAMES) -> None:
+    """A flag for every option of the engines in ``among``, from the engines' own data."""
+    for name, (option, takers) in all_options().items():
+        takers = [t for t in takers if t in among]
+        if not takers:
+            continue
+        help_ = f"{option.help} [{', '.join(takers)}]"
+        if option.kind is bool:
+            p.add_argument(option.flag, dest=name, action="store_true", default=None, help=help_)
+        elif option.kind is int:
+            p.add_argument(option.flag, dest=name, type=whole, metavar=name.upper(), help=help_)
+        else:
+            p.add_argument(option.flag, dest=name, choices=option.choices, metavar="NAME", help=help_)
+
+
+def engine_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The engine options given on the command line, as keywords."""
+    return {name: getattr(args, name) for name in all_options() if getattr(args, name, None) is not None}
+
+
+def add_place(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--place", type=placements, action="append", default=[], metavar="R:C,...",
+                   help="pre-placed queens, 0-based row:column pairs; may be repeated (they combine)")
+
+
+def fixed_placements(args: argparse.Namespace) -> dict[int, int]:
+    fixed: dict[int, int] = {}
+    for row, col in (pair for group in args.place for pair in group):
+        if row in fixed and fixed[row] != col:
+            raise InvalidInputError(f"--place: two queens in row {row} ({row}:{fixed[row]} and {row}:{col})")
+        fixed[row] = col
+    return fixed
+
+
+def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
+    """N, the engine and its options, placements, limits, --unique, --jobs, --stats: enumerate and count."""
+    add_n(p)
+    add_engine(p, names(enumerates=True), DEFAULT_ENGINE,
+                "exact, the fastest enumerator, needs no solver package")
+    add_engine_options(p, names(enumerates=True))
+    add_place(p)
+    if limit:
+        p.add_argument("--limit", "-k", type=positive_int, metavar="K", help="stop after K solutions")
+    p.add_argument("--time-limit", type=positive_float, metavar="SEC",
+                   help="stop after SEC seconds" + ("" if limit else ": exit 3, no count (a partial count is not the count)"))
+    p.add_argument("--unique", action="store_true",
+                   help="one solution per class under the 8 symmetries of the square, in canonical "
+                   "(lexicographically least) form: 12 for N=8 (OEIS A002562)")
+    add_jobs(p)
+    p.add_argument("--stats", action="store_true", help="print the engine's search statistics on stderr")
+
+
+def add_jobs(p: argparse.ArgumentParser) -> None:
+    from .parallel import default_jobs
+    from .run import SPLIT_MIN_N
+
+    p.add_argument("--jobs", "-j", type=positive_int, metavar="J",
+                   help=f"worker processes (default: the cores, {default_jobs()} here); 1 means this process.  "
+                   f"From N={SPLIT_MIN_N} the search is split by fixing its first rows whatever J is, so the "
+                   "output order never depends on J")
+
+
+def add_format(p: argparse.ArgumentParser, choices: Sequence[str]) -> None:
+    p.add_argument("--format", "-f", default=choices[0], choices=choices, metavar="FORMAT",
+                   help=f"{' or '.join(choices)} (default: {choices[0]})")
+
+
+def add_outputs(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--csv", metavar="FILE", help="also write the rows as CSV")
+    p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    p.add_argument("--plot", metavar="FILE", help="draw time against N, log scale; .png, .svg or .pdf "
+                   "(needs matplotlib: pip install 'nqueens-cp[plot]')")
+
+
+# --- the commands ---------------------------------------------------------------------
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line: what is wrong and where to look."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        # argparse swallows a failed write (--help > /dev/full would report success): let it through.
+        if message:
+            (file or sys.stderr).write(message)
+
+
+def _add_enumerate(sub: Any, handlers: Handlers) -> None:
+    p = sub.add_parser(
+        "enumerate", help="print every solution of N-queens",
+        description="Print every solution of N-queens (or the first K), then a summary.",
+        epilog="formats: board = numbered boards, Q for a queen, . for an empty square, summary "
+        "last on stdout; line = one solution per line, the 0-based column of each row; "
+        'json = JSON Lines, {"n": 8, "index": 1, "solution": [0, 4, 7, 5, 2, 6, 1, 3]}. '
+        "For line and json the summary goes to stderr.  Example: nqueens-cp enumerate 8 --format line | head -3",
+    )
+    add_search_options(p, limit=True)
+    add_format(p, SOLUTION_FORMATS)
+    p.set_defaults(handler=handlers["enumerate"])
+
+
+def _add_count(sub: Any, handlers: Handlers) -> None:
+    p = sub.add_parser(
+        "count", help="print the number of solutions",
+        description="Count the solutions of N-queens.  With --format text the last line of stdout is the "
+        "count, a bare integer; with --format json one JSON object with the statistics.",
+    )
+    add_search_options(p, limit=False)
+    add_format(p, RESULT_FORMATS)
+    p.set_defaults(handler=handlers["count"])
+
+
+def _add_crosscheck(sub: Any, handlers: Handlers) -> None:
+    p = sub.add_parser(
+        "crosscheck", help="compare engines' exact solution sets and the published totals",
+        description="For each N, run every engine, validate every solution, and compare the exact "
+        "solution sets with each other (the first engine is the reference) and the counts with "
+        "the published totals (OEIS A000170).  The 'unique' column counts the reference's fundamental "
+        "solutions, checked against OEIS A002562, and their orbits must give back the full set.  "
+        "Exit 1 on any disagreement.",
+        epilog="Example: nqueens-cp crosscheck 1-10 12",
+    )
+    p.add_argument("specs", nargs="+", type=sizes, metavar="SPEC", help="N, a range 1-10, or a stepped range 4-12/2")
+    p.add_argument("--engines", type=name_list, metavar="E1,E2,...",
+                   help=f"engines to compare, in order (default: every available one of {', '.join(names(enumerates=True))})")
+    add_engine_options(p, names(enumerates=True))
+    add_jobs(p)
+    add_format(p, RESULT_FORMATS)
+    p.set_defaults(handler=handlers["crosscheck"])
+
+
+def _add_compare(sub: Any, handlers: Handlers) -> None:
+    from .compare import VARIANT, labels
+
+    p = sub.add_parser(
+        "compare", help="time every engine side by side, each in a fresh process",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="For every N and engine, enumerate every solution (or, with --first, find one) in a\n"
+        "fresh Python process, R times, and print the medians in an aligned table:\n\n"
+        "  count, agrees   the count, checked against the other engines and OEIS A000170\n"
+        "  wall            the whole process\n"
+        "  startup         the interpreter and nqueens_cp itself\n"
+        "  import          the engine's solver package (OR-Tools, python-sat)\n"
+        "  search          building the model and searching\n"
+        "  sol/s           solutions per second of search\n"
+        "  nodes, tries    backtrackers: queens placed, placements tried\n"
+        "  branches        cpsat: from the solver's response (with conflicts)\n"
+        "  conflicts, decisions, propagations   sat: python-sat's accumulated statistics\n"
+        "  steps           minconflicts: moves made\n"
+        "  variables, constraints               model size (for sat, constraints are clauses)",
+        epilog=f"engines: {', '.join(labels())}; ENGINE{VARIANT} adds symmetry breaking.\n"
+        "examples:\n"
+        "  nqueens-cp compare 4-12 --repeat 3 --csv compare.csv --plot compare.png\n"
+        "  nqueens-cp compare 8-11 --engines cpsat,cpsat+sb,sat,sat+sb\n"
+        "  nqueens-cp compare 10 20 50 --first --time-limit 10",
+    )
+    p.add_argument("specs", nargs="+", type=sizes, metavar="SPEC", help="N, a range 4-12, or a stepped range 4-12/2")
+    p.add_argument("--engines", type=name_list, metavar="E1,E2,...",
+                   help="engines to time, in order (default: every available engine that can answer)")
+    p.add_argument("--symmetry-breaking", action="store_true",
+                   help=f"also time ENGINE{VARIANT} beside every engine that has symmetry breaking")
+    p.add_argument("--repeat", "-r", type=positive_int, default=1, metavar="R",
+                   help="fresh processes per measurement; the table shows medians (default: 1)")
+    p.add_argument("--first", action="store_true", help="time the first solution instead of all of them")
+    p.add_argument("--time-limit", type=positive_float, metavar="SEC",
+                   help="stop a measurement after SEC seconds and report it as a timeout")
+    add_outputs(p)
+    p.set_defaults(handler=handlers["compare"])
+
+
+def _add_solve(sub: Any, handlers: Handlers) -> None:
+    lines = "\n".join(f"  {name:<13} {engine_class(name).summary}" for name in ENGINE_NAMES)
+    p = sub.add_parser(
+        "solve", help="find one solution, optionally with queens already placed",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Find one solution of N-queens that keeps every pre-placed queen (the N-Queens\n"
+        "Completion problem, NP-complete), or prove that none exists.  Every printed solution is\n"
+        "validated.",
+        epilog=f"""\
+engines:
+{lines}
+
+exit codes:
+  {EXIT_OK}  a solution was found (and printed)
+  {EXIT_FAILURE}  proven: no solution exists (pre-placed queens that attack each other included)
+  {EXIT_USAGE}  usage error: a placement off the board, two queens in a row, bad --place text, ...
+  {EXIT_UNKNOWN}  unknown: the time limit (or local search's step budget) ran out first
+
+examples:
+  nqueens-cp solve 80 --place 0:3,5:17 --format line
+  nqueens-cp solve 8 --place 0:0 --place 1:1 --engine backtrack     (none: exit 1)
+  nqueens-cp solve 1000 --engine minconflicts --seed 7 -f json""",
+    )
+    add_n(p)
+    add_engine(p, ENGINE_NAMES, DEFAULT_SOLVE_ENGINE, "fastest on completion questions, proves 'none'")
+    add_engine_options(p)
+    add_place(p)
+    p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="give up after SEC seconds: 'unknown', exit 3")
+    add_format(p, SOLUTION_FORMATS)
+    p.add_argument("--stats", action="store_true", help="print the engine's statistics on stderr")
+    p.set_defaults(handler=handlers["solve"])
+
+
+def _add_complete(sub: Any, handlers: Handlers) -> None:
+    p = sub.add_parser("complete", help="N-Queens Completion instances and the benchmark",
+                       description="Generate N-Queens Completion instances, or run every engine on many of them.")
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    g = actions.add_parser(
+        "generate", help="write an instance: N and K random non-attacking pre-placed queens",
+        description="Write an N-Queens Completion instance as JSON: "
+        '{"problem": "n-queens-completion", "n": N, "seed": S, "placed": [[row, col], ...], "place": "r:c,..."}. '
+        "The same N, K and seed always give the same instance; it may or may not have a completion.",
+    )
+    add_n(g)
+    g.add_argument("k", type=whole, metavar="K", help="queens to pre-place, 0..N")
+    g.add_argument("--seed", type=whole, default=0, metavar="S", help="random seed (default: 0)")
+    g.add_argument("-o", "--output", default="-", metavar="FILE", help="write here, atomically; '-' or absent: stdout")
+    g.set_defaults(handler=handlers["generate"])
+    takes_fixed = names(takes_fixed=True)
+    b = actions.add_parser(
+        "bench", help="run every engine on generated instances",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="For every N, generate M instances (seeds S, S+1, ...) with K pre-placed queens and solve\n"
+        "each with every engine under a time limit.  One row per N and engine: solved, proven-none and\n"
+        "unknown counts, median and worst time, and the median effort (each engine's own measure of\n"
+        "work).  Exit 1 if complete engines disagree on whether an instance has a completion.",
+        epilog="example: nqueens-cp complete bench 20-100/20 --placed 0.4 --instances 5 --time-limit 5 --plot c.png",
+    )
+    b.add_argument("specs", nargs="+", type=sizes, metavar="SPEC", help="N, a range 20-100, or a stepped range 20-100/20")
+    b.add_argument("--placed", required=True, metavar="K|FRACTION",
+                   help="pre-placed queens: a count in whole digits (30), or a fraction of N from 0 to 1 (0.4, 1.0)")
+    b.add_argument("--instances", "-m", type=positive_int, default=5, metavar="M", help="instances per N (default: 5)")
+    b.add_argument("--engines", type=name_list, metavar="E1,E2,...",
+                   help=f"default: every available one of {', '.join(takes_fixed)}")
+    b.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SEC", help="per engine and instance (default: 10)")
+    b.add_argument("--seed", type=whole, default=0, metavar="S", help="seed of the first instance (default: 0)")
+    add_outputs(b)
+    b.set_defaults(handler=handlers["bench"])
+
+
+def _add_dimacs(sub: Any, handlers: Handlers) -> None:
+    from .encodings import DEFAULT_ENCODING, ENCODINGS
+
+    p = sub.add_parser(
+        "dimacs", help="write N-queens as DIMACS CNF for any SAT solver",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Write N-queens as standard DIMACS CNF over N*N cell variables (plus the\n"
+        "encoding's auxiliary variables), as a stream: memory stays small for any N.\n"
+        "The header maps cells to variables:\n\n"
+        "  c nqueens n=<N> encoding=<NAME>\n"
+        "  c q <row> <col> <var>          one line per cell, 0-based\n"
+        "  c p show <var> ... 0           the cell variables, for projected model counters\n"
+        "  p cnf <variables> <clauses>\n\n"
+        "The same arguments always give a byte-identical file.",
+        epilog="examples:\n"
+        "  nqueens-cp dimacs 8 -o q8.cnf && clasp -n 0 q8.cnf > q8.out; nqueens-cp decode q8.cnf q8.out\n"
+        "  nqueens-cp dimacs 12 --encoding ladder | picosat",
+    )
+    add_n(p)
+    p.add_argument("--encoding", choices=tuple(ENCODINGS), default=DEFAULT_ENCODING, metavar="NAME",
+                   help=f"how at-most-one is encoded: one of {', '.join(ENCODINGS)} (default: {DEFAULT_ENCODING})")
+    add_place(p)
+    p.add_argument("-o", "--output", metavar="FILE", default="-",
+                   help="write here, atomically (a temporary file, then a rename; through a symlink, where it "
+                   "points); '-' or absent: stdout")
+    p.set_defaults(handler=handlers["dimacs"])
+
+
+def _add_decode(sub: Any, handlers: Handlers) -> None:
+    p = sub.add_parser(
+        "decode", help="turn a SAT solver's answer on our CNF back into boards",
+        description="Read the cell map from CNF_FILE's header and print the board of every distinct model "
+        "in SOLVER_OUTPUT, each validated, as the answer streams in.  Understands the SAT-competition form "
+        "('s SATISFIABLE' and 'v ... 0' lines; several models as 'clasp -n 0' or 'picosat --all' print them) "
+        "and MiniSat's result file ('SAT' then a line of literals).  An enumerator that also enumerates the "
+        "encoding's auxiliary variables repeats boards: each is printed once and the repeats are counted.  "
+        "Exit 1 for an UNSAT answer, a missing or malformed file, an answer over other variables, or a model "
+        "that is not a valid placement.",
+        epilog="Example: clasp -n 0 q8.cnf | nqueens-cp decode q8.cnf - --format line",
+    )
+    p.add_argument("cnf", metavar="CNF_FILE", help="a CNF written by 'nqueens-cp dimacs'")
+    p.add_argument("answer", metavar="SOLVER_OUTPUT", help="the solver's output; '-' for stdin")
+    add_format(p, SOLUTION_FORMATS)
+    p.set_defaults(handler=handlers["decode"])
+
+
+def _add_encodings(sub: Any, handlers: Handlers) -> None:
+    from .engines.sat import DEFAULT_SOLVER, SOLVERS
+    from .cnf import COUNT_MAX_N
+
+    p = sub.add_parser(
+        "encodings", help="compare the at-most-one encodings on one N",
+        description="One row per at-most-one encoding of the CNF: variables, clauses, literals, and, up to "
+        f"N={COUNT_MAX_N} (or with --count), the time for the sat engine to enumerate every solution of N "
+        "(its count is checked against the others and OEIS A000170).",
+    )
+    add_n(p)
+    p.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER, metavar="NAME",
+                   help=f"python-sat solver (default: {DEFAULT_SOLVER})")
+    p.add_argument("--count", action=argparse.BooleanOptionalAction, default=None,
+                   help=f"enumerate every solution under each encoding (default: only up to N={COUNT_MAX_N})")
+    add_format(p, RESULT_FORMATS)
+    p.set_defaults(handler=handlers["encodings"])
+
+
+def _add_engines(sub: Any, handlers: Handlers) -> None:
+    p = sub.add_parser("engines", help="list the engines, what each can do and whether it can run here",
+                       description="List every engine: whether it is available here, whether it enumerates "
+                       "(and so counts and cross-checks), whether its 'none' is a proof, whether it takes "
+                       "pre-placed queens, its own options, and what it is.")
+    add_format(p, RESULT_FORMATS)
+    p.set_defaults(handler=handlers["engines"])
+
+
+def _main_epilog() -> str:
+    engines = "\n".join(f"  {name:<13} {engine_class(name).summary}" for name in ENGINE_NAMES)
+    return f"""\
+engines (--engine; 'nqueens-cp engines' says what each can do):
+{engines}
+
+examples:
+  nqueens-cp enumerate 8                     the 92 boards, then a summary
+  nqueens-cp enumerate 12 -e cpsat -f json   JSON Lines, one solution each
+  nqueens-cp count 12 --engine sat --stats   14200, statistics on stderr
+  nqueens-cp crosscheck 1-10                 every engine, exact sets
+  nqueens-cp compare 4-12 --plot t.png       timings and statistics side by side
+  nqueens-cp solve 80 --place 0:3,5:17 -f line   one solution keeping placed queens
+  nqueens-cp dimacs 8 -o q8.cnf              DIMACS CNF for any SAT solver
+  clasp -n 0 q8.cnf | nqueens-cp decode q8.cnf -   the solver's models as boards
+  nqueens-cp encodings 9                     at-most-one encodings compared
+
+exit codes:
+  {EXIT_OK}    success (also when N has no solution, as N = 2 or 3)
+  {EXIT_FAILURE}    failure: a cross-check disagreed, a solver failed, a file is missing,
+       malformed or unwritable (a full disk, a closed stdout), an answer is
+       UNSAT or invalid; solve: proven that no solution exists
+  {EXIT_USAGE}    usage error: bad N, unknown engine or format, an option the engine
+       does not take, ...
+  {EXIT_UNKNOWN}    solve, count: the time limit came before an answer
+  {EXIT_INTERRUPTED}  interrupted (Ctrl-C); the output so far is intact
+  {EXIT_BROKEN_PIPE}  the reader of stdout went away (e.g. | head); nothing printed
+
+Run 'nqueens-cp COMMAND --help' for a command's options."""
+
+
+def build_parser(handlers: Handlers) -> argparse.ArgumentParser:
+    """Every command, argument and flag, with its help; ``handlers`` maps a command to its function."""
+    parser = _Parser(
+        prog=PROG, allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Model N-queens declaratively (CP-SAT, CNF on a SAT solver) and check it\n"
+        "against hand-written search (textbook and bitwise backtracking).\n"
+        "A solution is the 0-based column of the queen in each row.",
+        epilog=_main_epilog(),
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add in (_add_enumerate, _add_count, _add_crosscheck, _add_compare, _add_solve, _add_complete,
+                _add_dimacs, _add_decode, _add_encodings, _add_engines):
+        add(sub, handlers)
+    return parser

@@ -1,0 +1,182 @@
+"""Output discipline for the command line: whole writes that Ctrl-C cannot
+cut, progress on a terminal only, and a failed stdout (a full disk, a closed
+descriptor, a reader gone) reported in one line instead of a traceback."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
+
+from .errors import InvalidInputError, NQueensError, TimeLimitReached
+
+EXIT_OK = 0
+EXIT_FAILURE = 1  # a check failed, a file is bad or unwritable, a solver failed; solve: proven none
+EXIT_USAGE = 2  # the command line is wrong
+EXIT_UNKNOWN = 3  # solve, count: the time limit came before an answer
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
+EXIT_BROKEN_PIPE = 141  # the reader went away (128 + SIGPIPE), as for a C tool
+
+BOARD_MAX_N = 64  # wider boards are unreadable; use --format line or json
+
+
+def say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+class CtrlC:
+    """Ctrl-C that waits for the current write to finish, so no line comes out cut or twice."""
+
+    writing = False
+    pending = False
+
+    @classmethod
+    def handler(cls, signum: int, frame: object) -> None:
+        if cls.writing:
+            cls.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    @classmethod
+    def write(cls, out: TextIO, text: str) -> None:
+        cls.writing = True
+        try:
+            out.write(text)
+        finally:
+            cls.writing = False
+        if cls.pending:
+            cls.pending = False
+            raise KeyboardInterrupt
+
+
+def solution_text(fmt: str, n: int, index: int, solution: tuple[int, ...]) -> str:
+    from .board import render
+
+    if fmt == "board":
+        return f"Solution {index}:\n{render(solution)}\n\n"
+    if fmt == "line":
+        return " ".join(map(str, solution)) + "\n"
+    return json.dumps({"n": n, "index": index, "solution": list(solution)}) + "\n"
+
+
+def emit(solutions: Iterable[tuple[int, ...]], fmt: str, n: int, flush: bool = False) -> int:
+    """Write solutions to stdout, one whole write each (flushed with ``flush``,
+    for input that arrives slowly); returns how many."""
+    count = 0
+    for count, solution in enumerate(solutions, 1):
+        CtrlC.write(sys.stdout, solution_text(fmt, n, count, solution))
+        if flush:
+            sys.stdout.flush()
+    return count
+
+
+def summarize(fmt: str, summary: str) -> None:
+    """The board format is for people: its summary ends stdout.  The others are data: stderr."""
+    if fmt == "board":
+        CtrlC.write(sys.stdout, summary + "\n")
+    else:
+        sys.stdout.flush()
+        say(summary)
+
+
+def check_board(fmt: str, n: int) -> None:
+    if fmt == "board" and n > BOARD_MAX_N:
+        raise InvalidInputError(f"boards wider than {BOARD_MAX_N} are unreadable; use --format line or json")
+
+
+class Progress:
+    """Progress on a terminal's stderr: done of all, rate, time left.  Nothing on a pipe."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.start = time.monotonic()
+        self.shown = False
+
+    @classmethod
+    def make(cls, what: str) -> Progress | None:
+        return cls(what) if sys.stderr.isatty() else None
+
+    def __call__(self, done: int, total: int) -> None:
+        elapsed = time.monotonic() - self.start
+        rate = done / elapsed if elapsed > 0 else 0.0
+        left = f", about {(total - done) / rate:.0f} s left" if rate and done < total else ""
+        sys.stderr.write(f"\r\033[K{self.what}: {done}/{total} sub-problems, {rate:.1f}/s{left}")
+        sys.stderr.flush()
+        self.shown = True
+
+    def text(self, message: str) -> None:
+        sys.stderr.write(f"\r\033[K{message}")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
+def solutions_word(count: int, unique: bool = False) -> str:
+    return f"{count}{' fundamental' if unique else ''} solution" + ("" if count == 1 else "s")
+
+
+def finish(code: int, where: str) -> int:
+    """Flush stdout now, so that a failed write is reported (one line, exit 1), not lost at exit."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+        return EXIT_BROKEN_PIPE if code == EXIT_OK else code
+    except OSError as error:
+        silence_stdout()
+        reason = "stdout is closed" if error.errno == errno.EBADF else error.strerror or str(error)
+        say(f"{where}: cannot write output: {reason}")
+        return EXIT_FAILURE
+    return code
+
+
+def silence_stdout() -> None:
+    """After stdout has failed, point it at /dev/null so that the interpreter's final flush is quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def run_command(handler: Callable[[Any], int], args: Any, where: str) -> int:
+    """Run one command and turn everything that can go wrong into one line on
+    stderr and its exit code: Ctrl-C, a reader gone, a failed write, a user
+    mistake, a time limit, any other failure of ours."""
+    try:
+        previous = signal.signal(signal.SIGINT, CtrlC.handler)
+    except ValueError:  # not the main thread: leave signals alone
+        previous = None
+    try:
+        return finish(handler(args), where)
+    except KeyboardInterrupt:
+        CtrlC.writing = True  # a second Ctrl-C must not cut the flush short
+        finish(EXIT_OK, where)
+        say(f"{where.split()[0]}: interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except OSError as error:  # a write to stdout failed: a full disk, a closed descriptor
+        silence_stdout()
+        say(f"{where}: cannot write output: {error.strerror or error}")
+        return EXIT_FAILURE
+    except (InvalidInputError, TimeLimitReached, NQueensError) as error:
+        finish(EXIT_OK, where)
+        kind, code = ((" error:", EXIT_USAGE) if isinstance(error, InvalidInputError) else
+                      (" unknown:", EXIT_UNKNOWN) if isinstance(error, TimeLimitReached) else ("", EXIT_FAILURE))
+        say(f"{where}:{kind} {error}")
+        return code
+    finally:
+        CtrlC.writing = CtrlC.pending = False
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
