@@ -33,12 +33,13 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import parallel
+from . import frames, parallel
 from .board import Solution, check_placements
 from .engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, Engine, Outcome, Search, engine_class, get_engine
 from .errors import InvalidInputError, NQueensError, TimeLimitReached
 from .known import TOTAL
 
+FRAMES_PER_TASK = 16  # border frames per task of a split count (measured: see benchmarks/README.md)
 SPLIT_MIN_N = 11  # below this a whole search takes less than starting the workers
 HOPELESS_SECONDS = 3600.0  # estimated work beyond this gets a warning note
 
@@ -191,6 +192,9 @@ class _Plan:
         self.jobs = jobs or parallel.default_jobs()
         self.split = splits(n)
         self.mirror = self.split and not self.placed and not self.engine.symmetry_breaking
+        # Counting plain N: border frames, one per orbit of the 8 symmetries, where the engine can.
+        self.frames = self.engine.counts_frames and not self.placed and not self.engine.symmetry_breaking \
+            and n >= frames.MIN_N
         self.notes: list[str] = []
         cores = parallel.default_jobs()
         if self.jobs > cores and executor is None and self.split:
@@ -212,7 +216,41 @@ class _Plan:
             search = self._split_search(progress)
         if self.unique:
             search = _fundamental(search, self.limit)
+        if self.frames:
+            search.counter = self._frame_counter(progress)
+            search.label += ", counted by border frames"
         return search
+
+    def _frame_counter(self, progress: Progress | None) -> Callable[[dict[str, Any], float | None], int]:
+        """The count (total, or fundamental with ``unique``) by border frames:
+        the sub-boards of one frame per orbit, in the compiled loop."""
+
+        def counter(stats: dict[str, Any], deadline: float | None) -> int:
+            chunks = frames.chunks(self.n, FRAMES_PER_TASK)
+            workers = self.workers(len(chunks)) if self.split else 1
+            calls = [(frames.count_frames, self.n, chunk) for chunk in chunks]
+            pool, own = self._pool(workers) if workers > 1 or self.executor else (parallel.InlineExecutor(), False)
+            finished = False
+            total = nodes = 0
+            try:
+                with closing(parallel.in_order(pool, calls, 4 * workers)) as results:
+                    for done, (found, searched) in enumerate(results, 1):
+                        total += found
+                        nodes += searched
+                        if deadline is not None and time.monotonic() > deadline:
+                            raise TimeLimitReached
+                        if progress:
+                            progress(done, len(chunks))
+                finished = True
+            finally:
+                if own:
+                    parallel.shutdown(pool, abort=not finished)
+            tally = frames.Tally(self.n, total, frames.count_half_turn(self.n), frames.count_quarter_turn(self.n))
+            stats.update(kernel=_kernel_kind(), nodes=nodes, frames=sum(len(c) for c in chunks), **tally.to_dict())
+            del stats["n"]
+            return tally.fundamental if self.unique else tally.total
+
+        return counter
 
     def _split_search(self, progress: Progress | None) -> Search:
         engine, n = self.engine, self.n
@@ -347,3 +385,9 @@ def _duration(seconds: float) -> str:
             value = seconds / size
             return f"about {value:,.0f} {unit}" if value < 1e6 else f"about {value:.0e} {unit}"
     return f"about {seconds:.0f} seconds"
+
+
+def _kernel_kind() -> str:
+    from .engines import _kernel
+
+    return _kernel.kind()

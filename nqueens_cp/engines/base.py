@@ -116,6 +116,7 @@ class Engine:
     options: ClassVar[tuple[Option, ...]] = ()  # its own keywords / flags
     statistics: ClassVar[tuple[str, ...]] = ()  # what its stats report
     additive: ClassVar[frozenset[str]] = frozenset()  # the statistics that add up across sub-problems
+    counts_frames: ClassVar[bool] = False  # counts plain N by border frames, the whole symmetry group (frames.py)
     effort: ClassVar[str | None] = None  # the statistic that measures its work
     # Rough speeds on one core of the development machine (compare 12), used
     # only to warn before runs that cannot finish: solutions listed, or
@@ -160,6 +161,7 @@ class Engine:
                                  "choices": list(o.choices) if o.choices else None, "help": o.help}
                         for o in cls.options},
             "statistics": list(cls.statistics), "additive": sorted(cls.additive), "effort": cls.effort,
+            "counts_frames": cls.counts_frames,
         }
 
     def split_rows(self, n: int) -> int:
@@ -318,7 +320,7 @@ class Search(Iterator[Solution]):
         self.stats: dict[str, Any] = {}
         self.produced = 0
         self._produce = produce
-        self._counter = counter
+        self.counter = counter  # a faster count than enumerating, if any: (stats, deadline) -> int | None
         self._it: Iterator[Solution] | None = None
         self._state = "new"  # new, running, finished, closed
 
@@ -359,11 +361,11 @@ class Search(Iterator[Solution]):
         if self._state != "new":
             raise SearchFinishedError(f"count() needs a fresh search; this one has {self._state} "
                                       f"after {self.produced} solutions")
-        if self.limit is None and self._counter is not None:
+        if self.limit is None and self.counter is not None:
             self._state = "running"
             deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
             try:
-                fast = self._counter(self.stats, deadline)
+                fast = self.counter(self.stats, deadline)
             except TimeLimitReached:
                 self._state = "finished"
                 self.timed_out = True

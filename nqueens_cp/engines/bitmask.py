@@ -20,7 +20,8 @@ from .base import Engine
 class BitmaskEngine(Engine):
     name = "bitmask"
     summary = "bitwise backtracking; mirror-halved counting in a loop compiled by llvmlite; the fastest enumerator"
-    statistics = ("nodes", "kernel")
+    statistics = ("nodes", "kernel", "frames", "total", "fundamental")
+    counts_frames = True
     additive = frozenset({"nodes"})
     effort = "nodes"
     enumeration_rate = 2e4
