@@ -29,11 +29,12 @@ that place a queen together with its images: a small fraction of the work.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import NQueensError
+from .errors import NQueensError, TimeLimitReached
 
 Square = tuple[int, int]
 Frame = tuple[Square, ...]
@@ -129,37 +130,53 @@ def chunks(n: int, size: int) -> list[list[tuple[Frame, int]]]:
 
 # --- the symmetric solutions -------------------------------------------------------
 
-def count_half_turn(n: int) -> int:
-    """S180: solutions that a half turn leaves unchanged, q[n-1-r] = n-1-q[r]."""
+def count_half_turn(n: int, deadline: float | None = None) -> int:
+    """S180: solutions that a half turn leaves unchanged, q[n-1-r] = n-1-q[r].
+
+    Rows r < n/2 are placed with their images in row n-1-r; the middle row
+    of an odd board holds the centre square.  Columns, diagonals (index
+    c - r + n-1) and anti-diagonals (r + c) are bit masks over absolute
+    indices, since the images attack the rows above them too."""
     if n == 1:
         return 1
     last = n - 1
+    full = (1 << n) - 1
     half = n // 2
-    cols = diag = anti = 0  # bit masks: columns, r-c+last, r+c
-    if n % 2:  # the middle row's queen is its own image: the centre square
+    cols = diag = anti = 0
+    if n % 2:
         m = n // 2
         cols, diag, anti = 1 << m, 1 << last, 1 << (2 * m)
+    nodes = 0
 
     def place(r: int, cols: int, diag: int, anti: int) -> int:
+        nonlocal nodes
         if r == half:
             return 1
-        total = 0
         r2 = last - r
-        for c in range(n):
+        free = full & ~(cols | (diag >> (last - r)) | (anti >> r))
+        total = 0
+        while free:
+            bit = free & -free
+            free ^= bit
+            c = bit.bit_length() - 1
             c2 = last - c
-            bits_c = (1 << c) | (1 << c2)
-            d1, d2 = r - c + last, r2 - c2 + last
+            d1, d2 = c - r + last, c2 - r2 + last  # d2 = r - c + last
             a1, a2 = r + c, r2 + c2
-            if c == c2 or d1 == d2 or a1 == a2 or cols & bits_c or diag & ((1 << d1) | (1 << d2)) or \
-                    anti & ((1 << a1) | (1 << a2)):
+            if c == c2 or d1 == d2 or a1 == a2:
                 continue
-            total += place(r + 1, cols | bits_c, diag | (1 << d1) | (1 << d2), anti | (1 << a1) | (1 << a2))
+            bits_c, bits_d, bits_a = bit | (1 << c2), (1 << d1) | (1 << d2), (1 << a1) | (1 << a2)
+            if cols & bits_c or diag & bits_d or anti & bits_a:
+                continue
+            nodes += 1
+            if deadline is not None and not nodes & 4095 and time.monotonic() > deadline:
+                raise TimeLimitReached
+            total += place(r + 1, cols | bits_c, diag | bits_d, anti | bits_a)
         return total
 
     return place(0, cols, diag, anti)
 
 
-def count_quarter_turn(n: int) -> int:
+def count_quarter_turn(n: int, deadline: float | None = None) -> int:
     """S90: solutions that a quarter turn leaves unchanged: with (r, c) the
     board holds (c, n-1-r), (n-1-r, n-1-c) and (n-1-c, r)."""
     if n == 1:
@@ -181,6 +198,8 @@ def count_quarter_turn(n: int) -> int:
             queens = [*q.items(), *cycle]
             if any(_attack(x, y) for x in cycle for y in queens if x != y):
                 continue
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeLimitReached
             q.update(cycle)
             total += place()
             for a, _ in cycle:

@@ -19,6 +19,7 @@ from array import array
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, Future
+from concurrent.futures import TimeoutError as FuturesTimeout
 from typing import Any
 
 from .board import Solution, is_solution, pack
@@ -156,18 +157,21 @@ def unpacked_keys(data: Any) -> Iterable[int]:
 
 # --- in the parent -------------------------------------------------------------------
 
-def make_executor(jobs: int) -> Executor:
-    if jobs == 1:
+def make_executor(jobs: int, processes: bool = False) -> Executor:
+    """``jobs`` worker processes; for one job this process, unless ``processes`` asks for a real one."""
+    if jobs == 1 and not processes:
         return InlineExecutor()
     from concurrent.futures import ProcessPoolExecutor  # 30 ms of imports that enumerate 8 does without
 
     return ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker)
 
 
-def in_order(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int) -> Iterator[Any]:
+def in_order(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int,
+             deadline: float | None = None) -> Iterator[Any]:
     """The results of ``calls`` (each ``(fn, *args)``), in order, with at most
     ``window`` submitted and not yet taken, so that a slow consumer holds the
-    work back instead of piling results up.
+    work back instead of piling results up.  Past ``deadline`` (monotonic)
+    it raises TimeLimitReached instead of waiting for a result.
 
     Closing the generator submits nothing more; what is already submitted is
     the pool owner's to cancel (see :func:`shutdown`).  Cancelling it here
@@ -181,7 +185,12 @@ def in_order(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int) -> I
         if len(pending) >= window:
             break
     while pending:
-        result = pending.popleft().result()
+        try:
+            result = pending.popleft().result(None if deadline is None else max(deadline - time.monotonic(), 0))
+        except FuturesTimeout:
+            from .errors import TimeLimitReached
+
+            raise TimeLimitReached from None
         for fn, *args in todo:
             pending.append(pool.submit(fn, *args))
             break

@@ -84,7 +84,7 @@ def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | N
     """
     plan = _Plan(n, engine, fixed, limit, time_limit, jobs, unique, executor, options)
     if notify:
-        for note in [*plan.notes, *advice(n, engine, limit=limit, jobs=plan.jobs)]:
+        for note in [*plan.notes, *(advice(n, engine, limit=limit, jobs=plan.jobs) if not plan.placed else [])]:
             notify(note)
     return plan.search(progress)
 
@@ -108,7 +108,7 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
     """:func:`count` as a :class:`Count`: the number with its statistics and timing."""
     plan = _Plan(n, engine, fixed, None, time_limit, jobs, unique, executor, options)
     if notify:
-        for note in [*plan.notes, *advice(n, engine, counting=not unique, jobs=plan.jobs)]:
+        for note in [*plan.notes, *(advice(n, engine, counting=not unique, jobs=plan.jobs) if not plan.placed else [])]:
             notify(note)
     start = time.perf_counter()
     search = plan.search(progress)
@@ -229,23 +229,25 @@ class _Plan:
             chunks = frames.chunks(self.n, FRAMES_PER_TASK)
             workers = self.workers(len(chunks)) if self.split else 1
             calls = [(frames.count_frames, self.n, chunk) for chunk in chunks]
-            pool, own = self._pool(workers) if workers > 1 or self.executor else (parallel.InlineExecutor(), False)
+            # The compiled loop cannot be interrupted: under a time limit even
+            # one worker is a process, which the deadline can stop.
+            in_process = workers == 1 and deadline is None and self.executor is None
+            pool, own = (parallel.InlineExecutor(), False) if in_process else self._pool(workers, processes=True)
             finished = False
             total = nodes = 0
             try:
-                with closing(parallel.in_order(pool, calls, 4 * workers)) as results:
+                with closing(parallel.in_order(pool, calls, 4 * workers, deadline)) as results:
                     for done, (found, searched) in enumerate(results, 1):
                         total += found
                         nodes += searched
-                        if deadline is not None and time.monotonic() > deadline:
-                            raise TimeLimitReached
                         if progress:
                             progress(done, len(chunks))
                 finished = True
             finally:
                 if own:
                     parallel.shutdown(pool, abort=not finished)
-            tally = frames.Tally(self.n, total, frames.count_half_turn(self.n), frames.count_quarter_turn(self.n))
+            tally = frames.Tally(self.n, total, frames.count_half_turn(self.n, deadline),
+                                 frames.count_quarter_turn(self.n, deadline))
             stats.update(kernel=_kernel_kind(), nodes=nodes, frames=sum(len(c) for c in chunks), **tally.to_dict())
             del stats["n"]
             return tally.fundamental if self.unique else tally.total
@@ -290,10 +292,10 @@ class _Plan:
             if progress:
                 progress(done, len(tasks))
 
-    def _pool(self, workers: int) -> tuple[Executor, bool]:
+    def _pool(self, workers: int, processes: bool = False) -> tuple[Executor, bool]:
         if self.executor is not None:
             return self.executor, False
-        return parallel.make_executor(workers), True
+        return parallel.make_executor(workers, processes), True
 
     def _pooled(self, tasks: list[tuple[dict[int, int], int]], workers: int, stats: dict[str, Any],
                 deadline: float | None, progress: Progress | None) -> Iterator[Solution]:
@@ -329,7 +331,7 @@ class _Plan:
         finished = False
         total = 0
         try:
-            with closing(parallel.in_order(pool, calls, 4 * workers)) as results:
+            with closing(parallel.in_order(pool, calls, 4 * workers, deadline)) as results:
                 for done, ((found, part, timed_out), (_, weight)) in enumerate(zip(results, tasks), 1):
                     parallel.merge_stats(stats, part, self.engine.additive)
                     if timed_out:

@@ -25,7 +25,7 @@ class BitmaskEngine(Engine):
     additive = frozenset({"nodes"})
     effort = "nodes"
     enumeration_rate = 2e4
-    count_rate = 2e6  # the compiled loop
+    count_rate = 4e6  # the compiled loop over border frames
     first_solution_max_n = 32
 
     def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
