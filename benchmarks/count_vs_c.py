@@ -1,8 +1,12 @@
-"""Target 1: `count N --engine bitmask` against a plain C bitmask backtracker.
+"""Counting: `count N` (bitmask, border frames) against two one-core C counters.
 
-The C side (benchmarks/nqueens.c) uses mirror halving of the first row, is
-compiled here with gcc -O2 and runs on one core.  Ours runs with --jobs 1
-(the compiled loop on one core) and with the default --jobs (every core).
+  nqueens.c          gcc -O2, mirror halving of the first row
+  nqueens_classes.c  gcc -O2, counts once per class of the 8 symmetries
+                     (the corner / inner method of the 2003 "takaken" program)
+
+Ours runs with --jobs 1 (one core) and with the default --jobs (every core).
+`count N --unique` is checked too: it must give A002562 in about the time of
+the total, since the same run yields both.
 
     python benchmarks/count_vs_c.py [N ...] [--repeat R]     (default: 15 16)
 """
@@ -17,16 +21,16 @@ from pathlib import Path
 
 from common import Side, alternate, last_line_is, nqueens, report
 
-from nqueens_cp.known import TOTAL
+from nqueens_cp.known import FUNDAMENTAL, TOTAL
 
 HERE = Path(__file__).resolve().parent
 
 
-def compile_c() -> Path:
+def compile_c(source: str) -> Path:
     if shutil.which("gcc") is None:
         raise SystemExit("gcc is not installed")
-    binary = Path(tempfile.mkdtemp()) / "nqueens"
-    subprocess.run(["gcc", "-O2", "-o", str(binary), str(HERE / "nqueens.c")], check=True)
+    binary = Path(tempfile.mkdtemp()) / Path(source).stem
+    subprocess.run(["gcc", "-O2", "-o", str(binary), str(HERE / source)], check=True)
     return binary
 
 
@@ -35,14 +39,18 @@ def main() -> None:
     parser.add_argument("sizes", type=int, nargs="*", default=[15, 16])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    binary = compile_c()
+    mirror_c, classes_c = compile_c("nqueens.c"), compile_c("nqueens_classes.c")
     for n in args.sizes:
         check = last_line_is(TOTAL[n])
-        c = Side("C, gcc -O2, 1 core", [str(binary), str(n)], check)
-        one = Side("bitmask --jobs 1", nqueens("count", str(n), "--engine", "bitmask", "--jobs", "1"), check)
-        all_ = Side("bitmask (all cores)", nqueens("count", str(n), "--engine", "bitmask"), check)
-        alternate([c, one, all_], args.repeat)
-        report(f"count {n}: {TOTAL[n]} solutions", [c, one, all_], c)
+        mirror = Side("C mirror-halved, 1 core", [str(mirror_c), str(n)], check)
+        classes = Side("C by classes, 1 core", [str(classes_c), str(n)],
+                       lambda out, n=n: out.split() == [str(TOTAL[n]), str(FUNDAMENTAL[n])])
+        one = Side("count --jobs 1", nqueens("count", str(n), "--jobs", "1"), check)
+        all_ = Side("count (all cores)", nqueens("count", str(n)), check)
+        unique = Side("count --unique (all cores)", nqueens("count", str(n), "--unique"), last_line_is(FUNDAMENTAL[n]))
+        sides = [classes, mirror, one, all_, unique]
+        alternate(sides, args.repeat)
+        report(f"count {n}: {TOTAL[n]} solutions, {FUNDAMENTAL[n]} fundamental", sides, classes)
 
 
 if __name__ == "__main__":

@@ -96,9 +96,28 @@ def merge_stats(total: dict[str, Any], part: dict[str, Any], additive: Iterable[
 
 def _init_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _die_with_parent()
     # A forked worker holds a copy of the parent's unwritten stdout buffer,
     # which multiprocessing would flush when the worker exits: drop it.
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+
+
+def _die_with_parent() -> None:
+    """A worker in the compiled loop cannot be interrupted: if the parent is
+    killed outright (SIGKILL, no clean-up), the kernel kills the worker too
+    (Linux's PR_SET_PDEATHSIG; elsewhere nothing is done)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
+        if os.getppid() == 1:  # the parent died before prctl took effect
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass
 
 
 def _remaining(deadline: float | None) -> float | None:

@@ -137,3 +137,32 @@ def test_hopeless_runs_say_so() -> None:
     assert "unknown: the time limit of 1 s came before the count was complete" in result.stderr
     result = run_process("enumerate", "64", "-k", "1", "-f", "line", "--time-limit", "1")
     assert "solve 64 --engine construct" in result.stderr
+
+
+def test_workers_do_not_outlive_a_killed_parent() -> None:
+    # The compiled loop cannot be interrupted; a parent killed outright must not
+    # leave workers counting N=24 for a year.
+    import time
+
+    proc = subprocess.Popen([*CLI, "count", "24", "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    assert b"note: N=24" in proc.stderr.readline()  # the count is about to start
+    workers: list[int] = []
+    deadline = time.monotonic() + 60
+    while len(workers) < 2 and time.monotonic() < deadline:  # wait for the pool to exist
+        out = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout
+        workers = [int(pid) for pid in out.split()]
+    assert len(workers) == 2
+    proc.kill()
+    proc.wait(timeout=30)
+    for pid in workers:
+        while time.monotonic() < deadline:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            with open(f"/proc/{pid}/stat") as stat:
+                if stat.read().split()[2] == "Z":  # gone, waiting only to be reaped
+                    break
+        else:
+            pytest.fail(f"worker {pid} outlived its parent")
