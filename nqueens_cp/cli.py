@@ -113,11 +113,11 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
 # --- compare ----------------------------------------------------------------------------
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from .compare import COLUMNS, compare, default_labels, problems, with_variants
+    from .compare import COLUMNS, compare, default_labels, expand, problems, with_variants
     from .reporting import check_outputs, compare_plot, compare_table
 
     check_outputs(args.csv, args.json, args.plot)  # before the long part, not after it
-    chosen = with_variants(args.engines, args.symmetry_breaking) if args.engines else \
+    chosen = with_variants(expand(args.engines), args.symmetry_breaking) if args.engines else \
         default_labels(args.first, args.symmetry_breaking)
     progress = Progress.make("compare")
     rows = compare(sorted({n for spec in args.specs for n in spec}), chosen, args.repeat, args.first,
@@ -300,6 +300,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_command(args.handler, args, f"{PROG} {args.command}")
 
 
+def _cmd_trace(args: argparse.Namespace) -> int:
+    from .trace import trace, tree, tree_svg
+
+    fixed = fixed_placements(args)
+    if args.plot:
+        from .files import atomic_write_text
+        from .reporting import check_outputs
+
+        check_outputs(svg=args.plot)
+        atomic_write_text(args.plot, tree_svg(tree(args.n, fixed), args.n))
+        say(f"wrote {args.plot}")
+        return EXIT_OK
+    places = 0
+    for event in trace(args.n, fixed, args.limit):
+        places += event.kind == "place"
+        CtrlC.write(sys.stdout, (_json(event) if args.format == "json" else event.text()) + "\n")
+    sys.stdout.flush()
+    say(f"{places} placements (nodes) in {'the first ' + str(args.limit) + ' steps' if args.limit else 'the whole search'}")
+    return EXIT_OK
+
+
+def _cmd_sample(args: argparse.Namespace) -> int:
+    from .sample import sample
+
+    check_board(args.format, args.n)
+    count = emit(sample(args.n, args.k, args.seed, fixed_placements(args)), args.format, args.n)
+    summarize(args.format, f"{solutions_word(count)} for N={args.n}, drawn uniformly"
+              + (f" (seed {args.seed})" if args.seed is not None else ""))
+    return EXIT_OK
+
+
 HANDLERS = {"enumerate": _cmd_enumerate, "count": _cmd_count, "crosscheck": _cmd_crosscheck, "compare": _cmd_compare,
             "solve": _cmd_solve, "generate": _cmd_complete_generate, "bench": _cmd_complete_bench,
-            "dimacs": _cmd_dimacs, "decode": _cmd_decode, "encodings": _cmd_encodings, "engines": _cmd_engines}
+            "dimacs": _cmd_dimacs, "decode": _cmd_decode, "encodings": _cmd_encodings, "engines": _cmd_engines,
+            "trace": _cmd_trace, "sample": _cmd_sample}

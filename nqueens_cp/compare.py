@@ -42,6 +42,13 @@ def labels() -> list[str]:
     return [*names(), *(name + VARIANT for name in names(option="symmetry_breaking"))]
 
 
+def expand(chosen: Sequence[str]) -> list[str]:
+    """Labels with presets ("classic", "core") replaced by the engines they stand for."""
+    from .engines import expand_presets
+
+    return expand_presets(list(chosen))
+
+
 def parse_label(label: str) -> tuple[str, dict[str, Any]]:
     """'cpsat+sb' -> ('cpsat', {'symmetry_breaking': True})."""
     name, sb, rest = label.partition(VARIANT)
@@ -53,7 +60,7 @@ def parse_label(label: str) -> tuple[str, dict[str, Any]]:
 def default_labels(first: bool, symmetry_breaking: bool = False) -> list[str]:
     """Every available engine that can answer the question (all solutions, or the first),
     with its +sb variant beside it when ``symmetry_breaking``."""
-    chosen = names(available=True) if first else names(enumerates=True, available=True)
+    chosen = names(available=True, family="core") if first else names(enumerates=True, available=True, family="core")
     return with_variants(chosen, symmetry_breaking)
 
 

@@ -57,7 +57,7 @@ def instance_json(n: int, placed: dict[int, int], seed: int | None) -> dict[str,
 
 def bench_engines() -> list[str]:
     """The default engines of the benchmark: every available one that takes pre-placed queens."""
-    return names(takes_fixed=True, available=True)
+    return names(takes_fixed=True, available=True, family="core")
 
 
 def placed_count(n: int, spec: str) -> int:

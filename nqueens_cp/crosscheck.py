@@ -18,7 +18,7 @@ from typing import Any
 
 from . import parallel, run, symmetry
 from .board import Solution, orbit, pack, unpack
-from .engines import Engine, engine_class, get_engines, names
+from .engines import Engine, engine_class, expand_presets, get_engines, names
 from .errors import EngineUnavailableError, InvalidInputError
 from .known import FUNDAMENTAL, TOTAL
 
@@ -78,9 +78,10 @@ def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: 
     each other (the first engine is the reference), the counts with A000170,
     and the reference's fundamental solutions with A002562 and its orbits.
 
-    ``engines`` defaults to every available engine that enumerates (the
-    unavailable ones are listed in ``Report.skipped``); ``options`` go to the
-    engines that take them.  ``rows(row)`` is called as each N is done.
+    ``engines`` defaults to every available core engine that enumerates (the
+    unavailable ones are listed in ``Report.skipped``), and may name presets
+    ("classic": the tutorial backtrackers); ``options`` go to the engines that
+    take them.  ``rows(row)`` is called as each N is done.
     """
     sizes = sorted(set(sizes))
     for n in sizes:
@@ -88,8 +89,10 @@ def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: 
             raise InvalidInputError(f"N must be a positive integer, got {n!r}")
     skipped = {}
     if engines is None:
-        engines = names(enumerates=True, available=True)
-        skipped = {name: engine_class(name).unavailable_reason() or "" for name in names(enumerates=True, available=False)}
+        engines = names(enumerates=True, available=True, family="core")
+        skipped = {name: engine_class(name).unavailable_reason() or ""
+                   for name in names(enumerates=True, available=False, family="core")}
+    engines = expand_presets(list(engines))
     for name in engines:
         cls = engine_class(name)
         if not cls.enumerates:

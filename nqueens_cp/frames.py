@@ -12,7 +12,7 @@ and its completions are counted once, weighted by the orbit's size::
 This is the idea of the Q27 project's pre-placed outer rings (Preußer &
 Engelhardt, 2016), with a ring one square wide.  A frame with its attacks
 is a sub-board: one mask of allowed columns per row, exactly what the
-compiled counting loop takes (:mod:`nqueens_cp.engines._kernel`).
+compiled counting loop takes (:mod:`nqueens_cp.engines.kernel`).
 
 The fundamental count (OEIS A002562) comes from Burnside's lemma.  No
 solution of n > 1 is symmetric under a reflection (a queen and its image
@@ -112,11 +112,11 @@ def allowed_masks(n: int, frame: Frame) -> list[int]:
 
 def count_frames(n: int, chunk: list[tuple[Frame, int]]) -> tuple[int, int]:
     """(weighted completions, nodes) of a list of (frame, weight), in the compiled loop."""
-    from .engines import _kernel
+    from .engines import kernel
 
     total = nodes = 0
     for frame, weight in chunk:
-        found, searched = _kernel.count(n, allowed_masks(n, frame))
+        found, searched = kernel.count(n, allowed_masks(n, frame))
         total += weight * found
         nodes += searched
     return total, nodes

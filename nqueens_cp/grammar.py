@@ -216,7 +216,8 @@ def _add_crosscheck(sub: Any, handlers: Handlers) -> None:
     )
     p.add_argument("specs", nargs="+", type=sizes, metavar="SPEC", help="N, a range 1-10, or a stepped range 4-12/2")
     p.add_argument("--engines", type=name_list, metavar="E1,E2,...",
-                   help=f"engines to compare, in order (default: every available one of {', '.join(names(enumerates=True))})")
+                   help="engines to compare, in order, or a preset: classic (the tutorial backtrackers and "
+                   f"the core engines); default: every available one of {', '.join(names(enumerates=True, family='core'))}")
     add_engine_options(p, names(enumerates=True))
     add_jobs(p)
     add_format(p, RESULT_FORMATS)
@@ -250,7 +251,8 @@ def _add_compare(sub: Any, handlers: Handlers) -> None:
     )
     p.add_argument("specs", nargs="+", type=sizes, metavar="SPEC", help="N, a range 4-12, or a stepped range 4-12/2")
     p.add_argument("--engines", type=name_list, metavar="E1,E2,...",
-                   help="engines to time, in order (default: every available engine that can answer)")
+                   help="engines to time, in order, or a preset: classic (the tutorial backtrackers and the "
+                   "core engines); default: every available core engine that can answer")
     p.add_argument("--symmetry-breaking", action="store_true",
                    help=f"also time ENGINE{VARIANT} beside every engine that has symmetry breaking")
     p.add_argument("--repeat", "-r", type=positive_int, default=1, metavar="R",
@@ -397,6 +399,41 @@ def _add_encodings(sub: Any, handlers: Handlers) -> None:
     p.set_defaults(handler=handlers["encodings"])
 
 
+def _add_trace(sub: Any, handlers: Handlers) -> None:
+    p = sub.add_parser(
+        "trace", help="tell the textbook search step by step, or draw its tree",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Tell the textbook backtracking search of N-queens as the tutorials tell it: place row r at\n"
+        "column c; column c attacked by the queen in row i (column, diagonal or anti-diagonal); row r has\n"
+        "no free column, back to row r-1; solution k.  The 'place' steps are the search tree's nodes, the\n"
+        "engines' nodes statistic.  --plot draws the tree (N <= 8) as SVG: solutions green, dead ends red.",
+        epilog="examples:\n  nqueens-cp trace 4\n  nqueens-cp trace 8 --limit 40 --format json\n"
+        "  nqueens-cp trace 5 --plot tree.svg",
+    )
+    add_n(p)
+    add_place(p)
+    p.add_argument("--limit", "-k", type=positive_int, metavar="STEPS", help="stop after STEPS events")
+    add_format(p, RESULT_FORMATS)
+    p.add_argument("--plot", metavar="FILE.svg", help="draw the search tree as SVG instead (N <= 8)")
+    p.set_defaults(handler=handlers["trace"])
+
+
+def _add_sample(sub: Any, handlers: Handlers) -> None:
+    p = sub.add_parser(
+        "sample", help="draw solutions uniformly at random, without listing them all",
+        description="Draw K solutions, each independently and exactly uniformly among all solutions (that "
+        "keep the pre-placed queens): row by row, a column is taken with probability proportional to the "
+        "number of solutions below it, counted by the compiled loop.  N <= 16.",
+        epilog="Example: nqueens-cp sample 12 -k 3 --seed 7 --format line",
+    )
+    add_n(p)
+    p.add_argument("-k", type=positive_int, default=1, metavar="K", help="how many solutions (default: 1)")
+    p.add_argument("--seed", type=whole, metavar="S", help="random seed, for reproducible draws")
+    add_place(p)
+    add_format(p, SOLUTION_FORMATS)
+    p.set_defaults(handler=handlers["sample"])
+
+
 def _add_engines(sub: Any, handlers: Handlers) -> None:
     p = sub.add_parser("engines", help="list the engines, what each can do and whether it can run here",
                        description="List every engine: whether it is available here, whether it enumerates "
@@ -422,6 +459,8 @@ examples:
   nqueens-cp dimacs 8 -o q8.cnf              DIMACS CNF for any SAT solver
   clasp -n 0 q8.cnf | nqueens-cp decode q8.cnf -   the solver's models as boards
   nqueens-cp encodings 9                     at-most-one encodings compared
+  nqueens-cp trace 4                         the textbook search, step by step
+  nqueens-cp sample 16 -k 3 --seed 1         uniformly random solutions
 
 exit codes:
   {EXIT_OK}    success (also when N has no solution, as N = 2 or 3)
@@ -449,6 +488,6 @@ def build_parser(handlers: Handlers) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add in (_add_enumerate, _add_count, _add_crosscheck, _add_compare, _add_solve, _add_complete,
-                _add_dimacs, _add_decode, _add_encodings, _add_engines):
+                _add_dimacs, _add_decode, _add_encodings, _add_trace, _add_sample, _add_engines):
         add(sub, handlers)
     return parser

@@ -64,12 +64,15 @@ def to_json(result: Any) -> str:
 
 # --- files ------------------------------------------------------------------------------
 
-def check_outputs(csv: str | None = None, json_path: str | None = None, plot: str | None = None) -> None:
+def check_outputs(csv: str | None = None, json_path: str | None = None, plot: str | None = None,
+                  svg: str | None = None) -> None:
     """Refuse unwritable output paths, or a plot we cannot draw, before any
     measuring starts: one clear error now, not a lost hour later."""
-    for path in (csv, json_path, plot):
+    for path in (csv, json_path, plot, svg):
         if path is not None:
             _check_writable(path)
+    if svg is not None and Path(svg).suffix.lower() != ".svg":
+        raise InvalidInputError(f"--plot {svg}: the search tree is drawn as SVG: name a .svg file")
     if plot is not None:
         suffix = Path(plot).suffix.lower().lstrip(".")
         if suffix not in PLOT_FORMATS:

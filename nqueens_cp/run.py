@@ -248,7 +248,7 @@ class _Plan:
                     parallel.shutdown(pool, abort=not finished)
             tally = frames.Tally(self.n, total, frames.count_half_turn(self.n, deadline),
                                  frames.count_quarter_turn(self.n, deadline))
-            stats.update(kernel=_kernel_kind(), nodes=nodes, frames=sum(len(c) for c in chunks), **tally.to_dict())
+            stats.update(kernel=kernel_kind(), nodes=nodes, frames=sum(len(c) for c in chunks), **tally.to_dict())
             del stats["n"]
             return tally.fundamental if self.unique else tally.total
 
@@ -389,7 +389,7 @@ def _duration(seconds: float) -> str:
     return f"about {seconds:.0f} seconds"
 
 
-def _kernel_kind() -> str:
-    from .engines import _kernel
+def kernel_kind() -> str:
+    from .engines import kernel
 
-    return _kernel.kind()
+    return kernel.kind()

@@ -48,6 +48,16 @@ def variant(request: pytest.FixtureRequest):
     return get_engine(name, **({"symmetry_breaking": True} if sb else {}))
 
 
+def affordable(engine: str, n: int, seconds: float = 0.5) -> None:
+    """Skip a test that would enumerate N with a slow engine for longer than
+    ``seconds`` (by the engine's own rate); smaller N cover that engine."""
+    from nqueens_cp import TOTAL
+
+    rate = engine_class(engine).enumeration_rate
+    if rate and TOTAL.get(n, 0) / rate > seconds:
+        pytest.skip(f"engine {engine} would take about {TOTAL[n] / rate:.0f} s for N={n}; smaller N cover it")
+
+
 @lru_cache(maxsize=None)
 def reference(n: int, fixed: tuple[tuple[int, int], ...] = ()) -> frozenset[tuple[int, ...]]:
     """The oracle's solution set: the textbook backtracker."""

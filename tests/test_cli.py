@@ -112,7 +112,8 @@ def test_engines_lists_all_six_with_what_each_can_do(capsys) -> None:
     assert code == 0
     assert out.splitlines()[2].startswith("bitmask *") and "default" in err
     rows = [line.replace(" *", "").split() for line in out.splitlines()[1:]]
-    assert [r[0] for r in rows] == ["backtrack", "bitmask", "cpsat", "sat", "construct", "minconflicts"]
+    assert [r[0] for r in rows] == ["backtrack", "bitmask", "cpsat", "sat", "scan", "copy", "undo", "iterative",
+                                    "generator", "nested", "construct", "minconflicts"]
     by_name = {r[0]: r for r in rows}
     assert by_name["minconflicts"][1:5] == ["yes", "NO", "NO", "yes"]  # available, enumerates, proves none, fixed
     assert by_name["construct"][1:5] == ["yes", "NO", "yes", "NO"]

@@ -6,13 +6,14 @@ import importlib.util
 
 import pytest
 
-from conftest import reference
-from nqueens_cp import TOTAL, SearchFinishedError, get_engine, is_solution, names
+from conftest import affordable, reference
+from nqueens_cp import TOTAL, SearchFinishedError, engine_class, get_engine, is_solution, names
 from nqueens_cp.errors import InvalidInputError
 
 
 @pytest.mark.parametrize("n", range(1, 11))
 def test_count_equals_published_total(engine, n: int) -> None:
+    affordable(engine.name, n)
     search = engine.search(n)
     assert search.count() == TOTAL[n]
     assert search.stats, "every engine reports some search statistics"
@@ -57,11 +58,8 @@ def test_limit_with_fixed_placement(engine) -> None:
 
 
 def test_streams_first_solution_of_a_board_too_big_to_enumerate(engine_name: str) -> None:
-    # 20-queens has 39 billion solutions: only a lazy engine returns from this.
-    if engine_name == "backtrack":
-        n = 16
-    else:
-        n = 20
+    # 17-queens has 96 million solutions, 20-queens 39 billion: only a lazy engine returns from this.
+    n = 20 if engine_class(engine_name).first_solution_max_n >= 30 else 17
     with get_engine(engine_name).search(n) as search:
         first = next(search)
         second = next(search)
@@ -103,7 +101,7 @@ def test_bad_arguments_raise(engine, bad: dict) -> None:
 
 
 def test_unknown_engine_lists_the_valid_ones() -> None:
-    with pytest.raises(InvalidInputError, match="backtrack, bitmask, cpsat, sat, construct, minconflicts"):
+    with pytest.raises(InvalidInputError, match="backtrack, bitmask, cpsat, sat, scan, copy, .*, construct, minconflicts"):
         get_engine("nope")
 
 
@@ -170,7 +168,8 @@ def test_bad_engine_option_is_named() -> None:
 
 
 def test_capabilities_are_data_on_the_engines() -> None:
-    assert names(enumerates=True) == ["backtrack", "bitmask", "cpsat", "sat"]
+    assert names(enumerates=True) == ["backtrack", "bitmask", "cpsat", "sat", "scan", "copy", "undo", "iterative",
+                                      "generator", "nested"]
     assert names(enumerates=False) == ["construct", "minconflicts"]
     assert names(takes_fixed=False) == ["construct"]
     assert names(proves_none=False) == ["minconflicts"]
@@ -192,15 +191,15 @@ def test_the_compiled_loop_and_its_python_twin_agree() -> None:
     """The compiled loop and its plain-Python twin count alike, with and without restricted rows."""
     import random
 
-    from nqueens_cp.engines import _kernel
+    from nqueens_cp.engines import kernel
     from nqueens_cp.engines.construct import construct
 
-    loop = _kernel.compiled()
+    loop = kernel.compiled()
     if loop is None:
         pytest.skip("llvmlite cannot compile here: no compiled loop to check")
 
     def twin(n, allowed):
-        return _kernel.count_masks(n, allowed, *([0] * (n + 1) for _ in range(4)))
+        return kernel.count_masks(n, allowed, *([0] * (n + 1) for _ in range(4)))
 
     rng = random.Random(5)
     for n in range(1, 12):
@@ -218,9 +217,9 @@ def test_the_compiled_loop_and_its_python_twin_agree() -> None:
 
 
 def test_compiled_loop_refuses_what_does_not_fit_64_bits() -> None:
-    from nqueens_cp.engines import _kernel
+    from nqueens_cp.engines import kernel
 
-    loop = _kernel.compiled()
+    loop = kernel.compiled()
     if loop is None:
         pytest.skip("llvmlite cannot compile here: no compiled loop to check")
     with pytest.raises(ValueError, match="n <= 62"):
@@ -228,31 +227,31 @@ def test_compiled_loop_refuses_what_does_not_fit_64_bits() -> None:
     with pytest.raises(ValueError, match="n masks"):
         loop(4, [1, 2])
     # count() takes any n: beyond 62 it runs the twin on Python's unbounded integers.
-    assert _kernel.count(4, [15] * 4)[0] == 2
+    assert kernel.count(4, [15] * 4)[0] == 2
 
 
 def test_a_loop_that_does_not_compile_falls_back_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
-    from nqueens_cp.engines import _kernel
+    from nqueens_cp.engines import kernel
 
     if importlib.util.find_spec("llvmlite") is None:
         pytest.skip("llvmlite is not installed: nothing to compile")
-    monkeypatch.setattr(_kernel, "ir", lambda: "define i64 @count_masks( {")
-    _kernel.compiled.cache_clear()
+    monkeypatch.setattr(kernel, "ir", lambda: "define i64 @count_masks( {")
+    kernel.compiled.cache_clear()
     try:
         with pytest.warns(RuntimeWarning, match="cannot compile the counting loop"):
-            assert _kernel.compiled() is None
-        assert _kernel.count(8, [255] * 8)[0] == 92  # the twin answers instead
+            assert kernel.compiled() is None
+        assert kernel.count(8, [255] * 8)[0] == 92  # the twin answers instead
     finally:
-        _kernel.compiled.cache_clear()
+        kernel.compiled.cache_clear()
 
 
 def test_the_loop_is_compiled_on_first_use_not_at_import() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, nqueens_cp as nq; from nqueens_cp.engines import _kernel; "
-            "assert _kernel.compiled.cache_info().currsize == 0 and 'llvmlite' not in sys.modules; "
-            "nq.count(8); print(_kernel.kind())")
+    code = ("import sys, nqueens_cp as nq; from nqueens_cp.engines import kernel; "
+            "assert kernel.compiled.cache_info().currsize == 0 and 'llvmlite' not in sys.modules; "
+            "nq.count(8); print(kernel.kind())")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() in ("llvm", "python")
 

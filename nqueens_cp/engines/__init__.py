@@ -20,6 +20,12 @@ _REGISTRY: dict[str, str] = {
     "bitmask": "nqueens_cp.engines.bitmask:BitmaskEngine",
     "cpsat": "nqueens_cp.engines.cpsat:CpSatEngine",
     "sat": "nqueens_cp.engines.sat:SatEngine",
+    "scan": "nqueens_cp.engines.tutorial:ScanEngine",
+    "copy": "nqueens_cp.engines.tutorial:CopyEngine",
+    "undo": "nqueens_cp.engines.tutorial:UndoEngine",
+    "iterative": "nqueens_cp.engines.tutorial:IterativeEngine",
+    "generator": "nqueens_cp.engines.tutorial:GeneratorEngine",
+    "nested": "nqueens_cp.engines.tutorial:NestedEngine",
     "construct": "nqueens_cp.engines.construct:ConstructEngine",
     "minconflicts": "nqueens_cp.engines.minconflicts:MinConflictsEngine",
 }
@@ -43,11 +49,13 @@ def engine_class(name: str) -> type[Engine]:
 
 
 def names(*, enumerates: bool | None = None, proves_none: bool | None = None, takes_fixed: bool | None = None,
-          available: bool | None = None, option: str | None = None) -> list[str]:
+          available: bool | None = None, option: str | None = None, family: str | None = None) -> list[str]:
     """The engines with the given capabilities, in registry order."""
     found = []
     for name in ENGINE_NAMES:
         cls = engine_class(name)
+        if family is not None and cls.family != family:
+            continue
         if enumerates is not None and cls.enumerates != enumerates:
             continue
         if proves_none is not None and cls.proves_none != proves_none:
@@ -89,6 +97,25 @@ def get_engine(name: str = DEFAULT_ENGINE, **options: Any) -> Engine:
     return cls(**options)
 
 
+PRESETS = {
+    "core": "every available core engine that enumerates",
+    "classic": "the tutorial backtrackers, with backtrack, bitmask, cpsat and sat beside them",
+}
+
+
+def expand_presets(chosen: list[str]) -> list[str]:
+    """Engine names with the presets in ``chosen`` replaced by the engines they stand for."""
+    found: list[str] = []
+    for name in chosen:
+        if name == "core":
+            found += names(enumerates=True, available=True, family="core")
+        elif name == "classic":
+            found += names(family="classic") + names(enumerates=True, available=True, family="core")
+        else:
+            found.append(name)
+    return found
+
+
 def get_engines(engines: list[str], **options: Any) -> dict[str, Engine]:
     """Several engines, each given the options it takes (``solver=`` goes to
     sat only).  An option that none of them takes, or an engine named twice,
@@ -117,4 +144,4 @@ def availability() -> dict[str, str | None]:
 
 
 __all__ = ["DEFAULT_ENGINE", "DEFAULT_SOLVE_ENGINE", "ENGINE_NAMES", "Engine", "Option", "Outcome", "Search",
-           "Status", "all_options", "availability", "engine_class", "get_engine", "get_engines", "names"]
+           "PRESETS", "Status", "all_options", "availability", "engine_class", "expand_presets", "get_engine", "get_engines", "names"]

@@ -86,6 +86,12 @@ class Outcome:
     reason: str = ""  # why "none" or "unknown"
     placed: dict[int, int] = field(default_factory=dict)
 
+    def _repr_svg_(self) -> str | None:
+        """In Jupyter, a solved outcome shows its board."""
+        from ..board import board_svg
+
+        return None if self.solution is None else board_svg(self.solution)
+
     def to_dict(self) -> dict[str, Any]:
         record: dict[str, Any] = {"n": self.n, "status": self.status.value, "engine": self.engine}
         if self.solution is not None:
@@ -113,6 +119,10 @@ class Engine:
     enumerates: ClassVar[bool] = True  # lists every solution, so counts and cross-checks
     proves_none: ClassVar[bool] = True  # its "none" from solve is a proof
     takes_fixed: ClassVar[bool] = True  # honours pre-placed queens
+    max_n: ClassVar[int | None] = None  # the largest N it serves, if it has a limit
+    # "core" engines are cross-checked and compared by default; "classic" are the
+    # tutorial backtrackers, asked for by name or as the preset "classic".
+    family: ClassVar[str] = "core"
     options: ClassVar[tuple[Option, ...]] = ()  # its own keywords / flags
     statistics: ClassVar[tuple[str, ...]] = ()  # what its stats report
     additive: ClassVar[frozenset[str]] = frozenset()  # the statistics that add up across sub-problems
@@ -156,7 +166,8 @@ class Engine:
         return {
             "name": cls.name, "summary": cls.summary, "available": cls.unavailable_reason() is None,
             "unavailable_reason": cls.unavailable_reason(), "enumerates": cls.enumerates,
-            "proves_none": cls.proves_none, "takes_fixed": cls.takes_fixed,
+            "proves_none": cls.proves_none, "takes_fixed": cls.takes_fixed, "max_n": cls.max_n,
+            "family": cls.family,
             "options": {o.name: {"flag": o.flag, "type": o.kind.__name__, "default": o.default,
                                  "choices": list(o.choices) if o.choices else None, "help": o.help}
                         for o in cls.options},
@@ -206,6 +217,7 @@ class Engine:
 
         Every solution is validated before it is returned."""
         placed = check_placements(n, fixed)
+        self._check_n(n)
         _check_time_limit(time_limit)
         if placed and not self.takes_fixed:
             raise InvalidInputError(f"engine {self.name} solves plain N only: it cannot take pre-placed queens")
@@ -254,9 +266,14 @@ class Engine:
 
     # -- shared checks ----------------------------------------------------------
 
+    def _check_n(self, n: int) -> None:
+        if self.max_n is not None and n > self.max_n:
+            raise InvalidInputError(f"engine {self.name} serves N <= {self.max_n}, got N={n} ({self.summary})")
+
     def _check_search(self, n: int, fixed: Mapping[int, int] | None, limit: int | None,
                       time_limit: float | None) -> dict[int, int]:
         placed = check_placements(n, fixed)
+        self._check_n(n)
         if not self.enumerates:
             raise InvalidInputError(f"engine {self.name} finds one solution and cannot enumerate: use solve")
         check_limit(limit)

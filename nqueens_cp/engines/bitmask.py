@@ -67,22 +67,22 @@ class BitmaskEngine(Engine):
             stats["nodes"] = nodes
 
     def _count(self, n: int, fixed: dict[int, int], stats: dict[str, Any]) -> int | None:
-        from . import _kernel
+        from . import kernel
 
         full = (1 << n) - 1
         allowed = [1 << fixed[r] if r in fixed else full for r in range(n)]
-        stats["kernel"] = _kernel.kind() if n <= _kernel.MAX_N else "python"
+        stats["kernel"] = kernel.kind() if n <= kernel.MAX_N else "python"
         if fixed or n == 1:
-            total, nodes = _kernel.count(n, allowed)
+            total, nodes = kernel.count(n, allowed)
         else:
             # Mirror halving: first-row queens left of the centre count twice,
             # the centre column (odd n) once.
             allowed[0] = (1 << (n // 2)) - 1
-            total, nodes = _kernel.count(n, allowed)
+            total, nodes = kernel.count(n, allowed)
             total *= 2
             if n % 2:
                 allowed[0] = 1 << (n // 2)
-                middle, more = _kernel.count(n, allowed)
+                middle, more = kernel.count(n, allowed)
                 total, nodes = total + middle, nodes + more
         stats["nodes"] = nodes
         return total

@@ -1,4 +1,4 @@
-; The bitmask counting loop of nqueens_cp/engines/_kernel.py (count_masks),
+; The bitmask counting loop of nqueens_cp/engines/kernel.py (count_masks),
 ; line for line, in LLVM's assembly language: i64 for every int (so n <= 62),
 ; ptr for every list.  The phi nodes at %loop carry row, total and nodes
 ; around the while loop.

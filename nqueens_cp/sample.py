@@ -1,0 +1,75 @@
+"""Uniformly random solutions without listing them all.
+
+A solution is drawn row by row: in row r, column c is taken with
+probability (solutions below the prefix with c) / (solutions below the
+prefix), the counts made by the compiled counting loop on the sub-board of
+the prefix.  Every solution is then exactly equally likely (the product of
+the ratios telescopes to 1 / total), unlike ``random.choice`` over a list,
+which needs the whole list.  Counts are cached, so later draws reuse the
+first rows' counts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping
+from functools import lru_cache
+
+from .board import Solution, check_placements
+from .errors import InvalidInputError
+from .known import TOTAL
+
+MAX_N = 16  # the first draw counts every first-row sub-tree: about count N on one core (N=16: seconds)
+
+
+def sample(n: int, k: int = 1, seed: int | None = None, fixed: Mapping[int, int] | None = None) -> Iterator[Solution]:
+    """``k`` solutions of n-queens, each drawn independently and uniformly from
+    those that honour ``fixed``; reproducible with ``seed``."""
+    placed = check_placements(n, fixed)
+    if type(k) is not int or k < 1:
+        raise InvalidInputError(f"k must be a positive integer, got {k!r}")
+    if n > MAX_N:
+        raise InvalidInputError(f"exact uniform sampling counts the sub-trees of every first row: N={n} would "
+                                f"take minutes to hours (N={n} has {TOTAL.get(n, 'more than 10^17')} solutions); "
+                                f"use N <= {MAX_N}")
+    rng = random.Random(seed)
+    counter = _counter(n, tuple(sorted(placed.items())))
+    if counter(()) == 0:
+        raise InvalidInputError(f"N={n} has no solution with these placements: nothing to sample")
+    for _ in range(k):
+        prefix: tuple[int, ...] = ()
+        while len(prefix) < n:
+            options = [(c, counter(prefix + (c,))) for c in _columns(n, placed, len(prefix))]
+            pick = rng.randrange(sum(weight for _, weight in options))
+            for c, weight in options:
+                if pick < weight:
+                    prefix += (c,)
+                    break
+                pick -= weight
+        yield prefix
+
+
+def _columns(n: int, placed: dict[int, int], row: int) -> list[int]:
+    return [placed[row]] if row in placed else list(range(n))
+
+
+def _counter(n: int, placed: tuple[tuple[int, int], ...]):
+    """count(prefix): solutions whose first rows are ``prefix`` (and that honour the placements)."""
+    from .engines import kernel
+
+    full = (1 << n) - 1
+    fixed = dict(placed)
+
+    @lru_cache(maxsize=1 << 16)
+    def count(prefix: tuple[int, ...]) -> int:
+        if any(row in fixed and fixed[row] != col for row, col in enumerate(prefix)):
+            return 0
+        last = n - 1
+        if not prefix and not fixed and n > 1:  # the mirror image of a first row counts alike
+            return sum(count((c,)) for c in range(n))
+        if len(prefix) == 1 and not fixed and prefix[0] > last - prefix[0]:
+            return count((last - prefix[0],))
+        allowed = [1 << prefix[r] if r < len(prefix) else (1 << fixed[r] if r in fixed else full) for r in range(n)]
+        return kernel.count(n, allowed)[0]
+
+    return count
