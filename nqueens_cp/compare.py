@@ -30,9 +30,12 @@ from .known import TOTAL
 
 VARIANT = "+sb"  # label suffix: the engine with symmetry breaking
 
-# Columns of every row, in order; the statistics an engine does not know stay empty.
-STAT_COLUMNS = ("nodes", "tries", "branches", "conflicts", "decisions", "propagations", "steps", "variables",
-                "constraints")
+# Columns of every row, in order: every counter some engine reports (the engines
+# declare them), then the model size; the statistics an engine does not know stay empty.
+_NOT_COUNTERS = {"status", "solver", "encoding", "kernel", "formula", "frames", "total", "fundamental",
+                 "solver_wall_time", "variables", "clauses", "constraints"}
+STAT_COLUMNS = (*dict.fromkeys(stat for name in names() for stat in engine_class(name).statistics
+                               if stat not in _NOT_COUNTERS), "variables", "constraints")
 COLUMNS = ("n", "engine", "count", "agrees", "runs", "wall_s", "startup_s", "import_s", "search_s",
            "solutions_per_s", *STAT_COLUMNS, "status")
 

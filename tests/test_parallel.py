@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 import nqueens_cp as nq
-from conftest import reference
+from conftest import affordable, reference
 from nqueens_cp import TOTAL, get_engine, is_solution, parallel, run
 
 
@@ -28,6 +28,7 @@ def test_prefixes_cover_the_first_rows() -> None:
 
 @pytest.mark.parametrize("n", range(1, 12))
 def test_every_subproblem_split_gives_exactly_the_sequential_set(variant, n: int) -> None:
+    affordable(variant.name, n)
     expected = reference(n) if n <= 9 else set(sequential(n))
     found = []
     for prefix, weight in run.subproblems(variant, n, {}):
@@ -39,6 +40,7 @@ def test_every_subproblem_split_gives_exactly_the_sequential_set(variant, n: int
 
 @pytest.mark.parametrize("n", [11, 12])
 def test_one_order_whatever_the_jobs_and_limit(variant, n: int) -> None:
+    affordable(variant.name, n, seconds=2)
     name, options = variant.name, variant.settings
     one = list(nq.solutions(n, name, jobs=1, **options))
     two = list(nq.solutions(n, name, jobs=2, **options))

@@ -37,8 +37,10 @@ def test_readme_python_examples_run() -> None:
         for block in blocks:  # later blocks build on earlier ones, as a reader would
             exec(compile(block, "README.md", "exec"), namespace)
     text = out.getvalue()
-    assert "724 4" in text
-    assert text.count("True") == 4 and "solved (3," in text
+    assert "724 4 1787" in text and "\n352\n" in text
+    assert text.count("True") == 5 and "solved (3," in text
+    assert "option 'solver' (--solver) applies to the sat engine, not bitmask" in text
+    assert "['construct', 'minconflicts']" in text
 
 
 def test_models_readme_exists() -> None:
