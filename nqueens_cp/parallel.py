@@ -18,6 +18,7 @@ import time
 from array import array
 from collections import deque
 from collections.abc import Iterable, Iterator
+from contextlib import closing
 from concurrent.futures import Executor, Future
 from concurrent.futures import TimeoutError as FuturesTimeout
 from typing import Any
@@ -214,6 +215,23 @@ def in_order(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int,
             pending.append(pool.submit(fn, *args))
             break
         yield result
+
+
+def stream(calls: Iterable[tuple[Any, ...]], workers: int, window: int, *, executor: Executor | None = None,
+           deadline: float | None = None, processes: bool = False) -> Iterator[Any]:
+    """The results of ``calls`` in order (see :func:`in_order`), on ``executor``,
+    or on a pool of ``workers`` made here and shut down when the stream ends:
+    at once, its workers stopped, if the stream is closed early or fails."""
+    own = executor is None
+    pool = executor or make_executor(workers, processes)
+    finished = False
+    try:
+        with closing(in_order(pool, calls, window, deadline)) as results:
+            yield from results
+        finished = True
+    finally:
+        if own:
+            shutdown(pool, abort=not finished)
 
 
 def shutdown(pool: Executor, abort: bool) -> None:

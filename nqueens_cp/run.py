@@ -232,20 +232,15 @@ class _Plan:
             # The compiled loop cannot be interrupted: under a time limit even
             # one worker is a process, which the deadline can stop.
             in_process = workers == 1 and deadline is None and self.executor is None
-            pool, own = (parallel.InlineExecutor(), False) if in_process else self._pool(workers, processes=True)
-            finished = False
+            results = parallel.stream(calls, workers, 4 * workers, deadline=deadline, processes=True,
+                                      executor=parallel.InlineExecutor() if in_process else self.executor)
             total = nodes = 0
-            try:
-                with closing(parallel.in_order(pool, calls, 4 * workers, deadline)) as results:
-                    for done, (found, searched) in enumerate(results, 1):
-                        total += found
-                        nodes += searched
-                        if progress:
-                            progress(done, len(chunks))
-                finished = True
-            finally:
-                if own:
-                    parallel.shutdown(pool, abort=not finished)
+            with closing(results):
+                for done, (found, searched) in enumerate(results, 1):
+                    total += found
+                    nodes += searched
+                    if progress:
+                        progress(done, len(chunks))
             tally = frames.Tally(self.n, total, frames.count_half_turn(self.n, deadline),
                                  frames.count_quarter_turn(self.n, deadline))
             stats.update(kernel=kernel_kind(), nodes=nodes, frames=sum(len(c) for c in chunks), **tally.to_dict())
@@ -292,11 +287,6 @@ class _Plan:
             if progress:
                 progress(done, len(tasks))
 
-    def _pool(self, workers: int, processes: bool = False) -> tuple[Executor, bool]:
-        if self.executor is not None:
-            return self.executor, False
-        return parallel.make_executor(workers, processes), True
-
     def _pooled(self, tasks: list[tuple[dict[int, int], int]], workers: int, stats: dict[str, Any],
                 deadline: float | None, progress: Progress | None) -> Iterator[Solution]:
         """The sub-problems on worker processes, their solutions in prefix order."""
@@ -304,45 +294,31 @@ class _Plan:
 
         wall = _wall_deadline(deadline)
         calls = [(parallel.part_keys, self.engine, self.n, prefix, weight, wall) for prefix, weight in tasks]
-        pool, own = self._pool(workers)
-        finished = False
-        try:
-            with closing(parallel.in_order(pool, calls, 2 * workers)) as results:
-                for done, (data, invalid, part, timed_out) in enumerate(results, 1):
-                    if invalid is not None:
-                        raise NQueensError(f"engine {self.engine.name} produced an invalid board: {invalid}")
-                    parallel.merge_stats(stats, part, self.engine.additive)
-                    for key in parallel.unpacked_keys(data):
-                        yield unpack(key, self.n)
-                    if timed_out:
-                        raise TimeLimitReached
-                    if progress:
-                        progress(done, len(tasks))
-            finished = True
-        finally:
-            if own:
-                parallel.shutdown(pool, abort=not finished)
+        with closing(parallel.stream(calls, workers, 2 * workers, executor=self.executor)) as results:
+            for done, (data, invalid, part, timed_out) in enumerate(results, 1):
+                if invalid is not None:
+                    raise NQueensError(f"engine {self.engine.name} produced an invalid board: {invalid}")
+                parallel.merge_stats(stats, part, self.engine.additive)
+                for key in parallel.unpacked_keys(data):
+                    yield unpack(key, self.n)
+                if timed_out:
+                    raise TimeLimitReached
+                if progress:
+                    progress(done, len(tasks))
 
     def _pooled_count(self, tasks: list[tuple[dict[int, int], int]], workers: int, stats: dict[str, Any],
                       deadline: float | None, progress: Progress | None) -> int:
         wall = _wall_deadline(deadline)
         calls = [(parallel.part_count, self.engine, self.n, prefix, wall) for prefix, _ in tasks]
-        pool, own = self._pool(workers)
-        finished = False
         total = 0
-        try:
-            with closing(parallel.in_order(pool, calls, 4 * workers, deadline)) as results:
-                for done, ((found, part, timed_out), (_, weight)) in enumerate(zip(results, tasks), 1):
-                    parallel.merge_stats(stats, part, self.engine.additive)
-                    if timed_out:
-                        raise TimeLimitReached
-                    total += weight * found
-                    if progress:
-                        progress(done, len(tasks))
-            finished = True
-        finally:
-            if own:
-                parallel.shutdown(pool, abort=not finished)
+        with closing(parallel.stream(calls, workers, 4 * workers, executor=self.executor, deadline=deadline)) as results:
+            for done, ((found, part, timed_out), (_, weight)) in enumerate(zip(results, tasks), 1):
+                parallel.merge_stats(stats, part, self.engine.additive)
+                if timed_out:
+                    raise TimeLimitReached
+                total += weight * found
+                if progress:
+                    progress(done, len(tasks))
         return total
 
 

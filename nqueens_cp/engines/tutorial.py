@@ -50,6 +50,16 @@ class _Tutorial(Engine):
             raise TimeLimitReached
 
 
+def _is_safe(q: list[int], k: int, j: int, count: dict[str, int]) -> bool:
+    """The tutorial's check: no queen in the rows above shares column j or a diagonal with (k, j)."""
+    count["checks"] += 1
+    for i in range(k):
+        count["scanned"] += 1
+        if q[i] == j or abs(i - k) == abs(q[i] - j):
+            return False
+    return True
+
+
 class ScanEngine(_Tutorial):
     name = "scan"
     summary = "tutorial: recursion, q[r] per row, is_safe scans every row above"
@@ -59,20 +69,12 @@ class ScanEngine(_Tutorial):
         q = [0] * n
         count = {"nodes": 0, "checks": 0, "scanned": 0}
 
-        def is_safe(k: int, j: int) -> bool:
-            count["checks"] += 1
-            for i in range(k):
-                count["scanned"] += 1
-                if q[i] == j or abs(i - k) == abs(q[i] - j):
-                    return False
-            return True
-
         def place(k: int) -> Iterator[Solution]:
             if k == n:
                 yield tuple(q)
                 return
             for j in ([fixed[k]] if k in fixed else range(n)):
-                if is_safe(k, j):
+                if _is_safe(q, k, j, count):
                     q[k] = j
                     count["nodes"] += 1
                     self._clock(deadline, count["nodes"])
@@ -168,14 +170,6 @@ class IterativeEngine(_Tutorial):
         q = [-1] * n  # q[r]: the column tried last in row r (-1: none yet)
         count = {"nodes": 0, "checks": 0, "scanned": 0}
 
-        def is_safe(k: int, j: int) -> bool:
-            count["checks"] += 1
-            for i in range(k):
-                count["scanned"] += 1
-                if q[i] == j or abs(i - k) == abs(q[i] - j):
-                    return False
-            return True
-
         row = 0
         try:
             while row >= 0:
@@ -183,7 +177,7 @@ class IterativeEngine(_Tutorial):
                 last = n
                 if row in fixed:  # a pre-placed row has one column to try
                     col, last = (fixed[row], fixed[row] + 1) if q[row] < fixed[row] else (n, n)
-                while col < last and not is_safe(row, col):
+                while col < last and not _is_safe(q, row, col, count):
                     col += 1
                 if col < last:  # forward
                     q[row] = col
