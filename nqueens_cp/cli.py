@@ -26,7 +26,7 @@ from .terminal import (EXIT_FAILURE, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, CtrlC, P
 
 def _search_keywords(args: argparse.Namespace) -> dict[str, Any]:
     return dict(fixed=fixed_placements(args), time_limit=args.time_limit, jobs=args.jobs, unique=args.unique,
-                notify=lambda note: say(f"{PROG}: note: {note}"), **engine_options(args))
+                executor=args.executor, notify=lambda note: say(f"{PROG}: note: {note}"), **engine_options(args))
 
 
 def _cmd_enumerate(args: argparse.Namespace) -> int:
@@ -57,7 +57,7 @@ def _cmd_count(args: argparse.Namespace) -> int:
 
     progress = Progress.make(f"count {args.n}")
     try:
-        result = counted(args.n, args.engine, progress=progress, **_search_keywords(args))
+        result = counted(args.n, args.engine, progress=progress, checkpoint=args.checkpoint, **_search_keywords(args))
     finally:
         if progress:
             progress.clear()

@@ -140,6 +140,13 @@ def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
                    help="one solution per class under the 8 symmetries of the square, in canonical "
                    "(lexicographically least) form: 12 for N=8 (OEIS A002562)")
     add_jobs(p)
+    p.add_argument("--scheduler", metavar="ADDRESS", dest="executor",
+                   help="run the sub-problems on a Dask cluster: its scheduler's ADDRESS (tcp://host:8786), or "
+                   "'local' / 'local:N' to start N worker processes here (pip install 'nqueens-cp[cluster]')")
+    if not limit:
+        p.add_argument("--checkpoint", metavar="FILE",
+                       help="record finished tasks in FILE as they finish; the same command run again resumes "
+                       "from it (bitmask, plain N)")
     p.add_argument("--stats", action="store_true", help="print the engine's search statistics on stderr")
 
 

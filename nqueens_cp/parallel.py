@@ -18,12 +18,13 @@ import time
 from array import array
 from collections import deque
 from collections.abc import Iterable, Iterator
-from contextlib import closing
+from contextlib import closing, contextmanager
 from concurrent.futures import Executor, Future
 from concurrent.futures import TimeoutError as FuturesTimeout
 from typing import Any
 
 from .board import Solution, is_solution, pack
+from .errors import InvalidInputError, NQueensError
 
 KEY_MAX_N = 16  # n**n < 2**64: a solution's key fits an unsigned 64-bit word
 
@@ -215,6 +216,42 @@ def in_order(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int,
             pending.append(pool.submit(fn, *args))
             break
         yield result
+
+
+@contextmanager
+def dask_executor(spec: str) -> Iterator[Executor]:
+    """An executor on a Dask cluster: ``spec`` is its scheduler's address
+    (tcp://host:8786), or 'local' / 'local:N' to start N single-threaded
+    worker processes on this machine (default: the cores).  Dask runs a task
+    again if its worker dies, so a killed worker loses nothing."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise NQueensError("a Dask cluster needs the package 'distributed': pip install 'nqueens-cp[cluster]'") from None
+    import logging
+
+    logging.getLogger("distributed").setLevel(logging.ERROR)  # its chatter is not our output
+    cluster = None
+    kind, _, workers = spec.partition(":")
+    try:
+        if kind == "local":
+            if workers and not workers.isdigit() or workers == "0":
+                raise InvalidInputError(f"a local cluster is 'local' or 'local:N' with N >= 1, got '{spec}'")
+            cluster = LocalCluster(n_workers=int(workers or default_jobs()), threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+            client = Client(cluster)
+        else:
+            client = Client(spec, timeout=10)
+    except (OSError, TimeoutError) as error:
+        if cluster is not None:
+            cluster.close()
+        raise NQueensError(f"cannot reach the Dask scheduler at {spec}: {error}") from None
+    try:
+        yield client.get_executor()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 def stream(calls: Iterable[tuple[Any, ...]], workers: int, window: int, *, executor: Executor | None = None,

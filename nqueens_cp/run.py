@@ -29,7 +29,7 @@ import math
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Executor
-from contextlib import closing
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,7 +68,7 @@ class Count:
 
 def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
               limit: int | None = None, time_limit: float | None = None, jobs: int | None = None,
-              unique: bool = False, executor: Executor | None = None, progress: Progress | None = None,
+              unique: bool = False, executor: Executor | str | None = None, progress: Progress | None = None,
               notify: Notify | None = None, **options: Any) -> Search:
     """The solutions of n-queens that honour ``fixed`` (row -> column), as a lazy :class:`Search`.
 
@@ -76,8 +76,9 @@ def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | N
     keywords (``solver=``, ``encoding=``, ``symmetry_breaking=``...).
     ``limit`` stops after that many solutions, ``time_limit`` after that many
     seconds (``Search.timed_out`` then says so).  ``jobs`` is the number of
-    worker processes (default: the cores), ``executor`` any
-    ``concurrent.futures.Executor`` to use instead of a local pool.
+    worker processes (default: the cores); ``executor`` runs the sub-problems
+    elsewhere: any ``concurrent.futures.Executor``, or a Dask scheduler's
+    address, or 'local' / 'local:N' for a Dask cluster started here.
     ``unique`` gives one solution per class of the 8 symmetries, canonical.
     ``progress(done, total)`` is called as sub-problems finish, and
     ``notify(message)`` with warnings before any work starts.
@@ -91,22 +92,31 @@ def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | N
 
 def count(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
           time_limit: float | None = None, jobs: int | None = None, unique: bool = False,
-          executor: Executor | None = None, progress: Progress | None = None, **options: Any) -> int:
+          executor: Executor | str | None = None, progress: Progress | None = None, checkpoint: str | None = None,
+          **options: Any) -> int:
     """The number of solutions of n-queens that honour ``fixed`` (fundamental ones with ``unique``).
 
     Takes the keywords of :func:`solutions` but ``limit``.  Raises
     :class:`TimeLimitReached` if ``time_limit`` comes first: a partial
     number is never returned as the count."""
     return counted(n, engine, fixed, time_limit=time_limit, jobs=jobs, unique=unique, executor=executor,
-                   progress=progress, **options).count
+                   progress=progress, checkpoint=checkpoint, **options).count
 
 
 def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
             time_limit: float | None = None, jobs: int | None = None, unique: bool = False,
-            executor: Executor | None = None, progress: Progress | None = None, notify: Notify | None = None,
-            **options: Any) -> Count:
-    """:func:`count` as a :class:`Count`: the number with its statistics and timing."""
+            executor: Executor | str | None = None, progress: Progress | None = None, notify: Notify | None = None,
+            checkpoint: str | None = None, **options: Any) -> Count:
+    """:func:`count` as a :class:`Count`: the number with its statistics and timing.
+
+    ``checkpoint`` names a file where finished tasks are recorded as they
+    finish; the same count run again resumes from it (bitmask, plain N)."""
     plan = _Plan(n, engine, fixed, None, time_limit, jobs, unique, executor, options)
+    if checkpoint is not None:
+        if not plan.frames:
+            raise InvalidInputError("checkpoints are kept for counts by border frames: the bitmask engine, "
+                                    "plain N (no pre-placed queens, no symmetry breaking)")
+        plan.checkpoint = checkpoint
     if notify:
         for note in [*plan.notes, *(advice(n, engine, counting=not unique, jobs=plan.jobs) if not plan.placed else [])]:
             notify(note)
@@ -175,7 +185,7 @@ class _Plan:
     """What was asked, checked, and how it will be searched."""
 
     def __init__(self, n: int, engine: str, fixed: Mapping[int, int] | None, limit: int | None,
-                 time_limit: float | None, jobs: int | None, unique: bool, executor: Executor | None,
+                 time_limit: float | None, jobs: int | None, unique: bool, executor: Executor | str | None,
                  options: dict[str, Any]) -> None:
         self.engine: Engine = get_engine(engine, **options)
         # The engine's own checks of n, fixed, limit and time limit; nothing runs yet.
@@ -185,8 +195,10 @@ class _Plan:
             raise InvalidInputError(f"jobs must be a positive integer, got {jobs!r}")
         if type(unique) is not bool:
             raise InvalidInputError(f"unique takes True or False, got {unique!r}")
-        if executor is not None and not isinstance(executor, Executor):
-            raise InvalidInputError(f"executor must be a concurrent.futures.Executor, got {executor!r}")
+        if executor is not None and not isinstance(executor, (Executor, str)):
+            raise InvalidInputError(f"executor must be a concurrent.futures.Executor or a Dask scheduler's "
+                                    f"address, got {executor!r}")
+        self.checkpoint: str | None = None
         self.n, self.limit, self.time_limit, self.unique = n, limit, time_limit, unique
         self.executor = executor
         self.jobs = jobs or parallel.default_jobs()
@@ -228,19 +240,33 @@ class _Plan:
         def counter(stats: dict[str, Any], deadline: float | None) -> int:
             chunks = frames.chunks(self.n, FRAMES_PER_TASK)
             workers = self.workers(len(chunks)) if self.split else 1
-            calls = [(frames.count_frames, self.n, chunk) for chunk in chunks]
+            record = None
+            if self.checkpoint:
+                from .checkpoint import Checkpoint
+
+                record = Checkpoint(self.checkpoint, {"n": self.n, "method": "border-frames", "tasks": len(chunks),
+                                                      "frames_per_task": FRAMES_PER_TASK})
+            done_before = dict(record.done) if record else {}
+            todo = [i for i in range(len(chunks)) if i not in done_before]
+            calls = [(frames.count_frames, self.n, chunks[i]) for i in todo]
+            total = sum(found for found, _ in done_before.values())
+            nodes = sum(searched for _, searched in done_before.values())
             # The compiled loop cannot be interrupted: under a time limit even
             # one worker is a process, which the deadline can stop.
-            in_process = workers == 1 and deadline is None and self.executor is None
-            results = parallel.stream(calls, workers, 4 * workers, deadline=deadline, processes=True,
-                                      executor=parallel.InlineExecutor() if in_process else self.executor)
-            total = nodes = 0
-            with closing(results):
-                for done, (found, searched) in enumerate(results, 1):
-                    total += found
-                    nodes += searched
-                    if progress:
-                        progress(done, len(chunks))
+            inline = workers == 1 and deadline is None and self.executor is None
+            try:
+                with self._executor(inline) as executor, closing(parallel.stream(
+                        calls, workers, 4 * workers, executor=executor, deadline=deadline, processes=True)) as results:
+                    for done, (task, (found, searched)) in enumerate(zip(todo, results), len(done_before) + 1):
+                        total += found
+                        nodes += searched
+                        if record:
+                            record.record(task, found, searched)
+                        if progress:
+                            progress(done, len(chunks))
+            finally:
+                if record:
+                    record.close()
             tally = frames.Tally(self.n, total, frames.count_half_turn(self.n, deadline),
                                  frames.count_quarter_turn(self.n, deadline))
             stats.update(kernel=kernel_kind(), nodes=nodes, frames=sum(len(c) for c in chunks), **tally.to_dict())
@@ -248,6 +274,18 @@ class _Plan:
             return tally.fundamental if self.unique else tally.total
 
         return counter
+
+    @contextmanager
+    def _executor(self, inline: bool = False) -> Iterator[Executor | None]:
+        """Where sub-problems run: this process, the caller's executor, a Dask
+        cluster (for the length of one stream), or None: a local pool."""
+        if inline:
+            yield parallel.InlineExecutor()
+        elif isinstance(self.executor, str):
+            with parallel.dask_executor(self.executor) as executor:
+                yield executor
+        else:
+            yield self.executor
 
     def _split_search(self, progress: Progress | None) -> Search:
         engine, n = self.engine, self.n
@@ -294,7 +332,8 @@ class _Plan:
 
         wall = _wall_deadline(deadline)
         calls = [(parallel.part_keys, self.engine, self.n, prefix, weight, wall) for prefix, weight in tasks]
-        with closing(parallel.stream(calls, workers, 2 * workers, executor=self.executor)) as results:
+        with self._executor() as executor, closing(parallel.stream(calls, workers, 2 * workers,
+                                                                   executor=executor)) as results:
             for done, (data, invalid, part, timed_out) in enumerate(results, 1):
                 if invalid is not None:
                     raise NQueensError(f"engine {self.engine.name} produced an invalid board: {invalid}")
@@ -311,7 +350,8 @@ class _Plan:
         wall = _wall_deadline(deadline)
         calls = [(parallel.part_count, self.engine, self.n, prefix, wall) for prefix, _ in tasks]
         total = 0
-        with closing(parallel.stream(calls, workers, 4 * workers, executor=self.executor, deadline=deadline)) as results:
+        with self._executor() as executor, closing(parallel.stream(calls, workers, 4 * workers, executor=executor,
+                                                                   deadline=deadline)) as results:
             for done, ((found, part, timed_out), (_, weight)) in enumerate(zip(results, tasks), 1):
                 parallel.merge_stats(stats, part, self.engine.additive)
                 if timed_out:

@@ -1,0 +1,96 @@
+"""Checkpoints of long counts: finished tasks recorded as they finish, durably.
+
+The file is JSON Lines.  The first line says what is counted (N, the method,
+the number of tasks and their size); a checkpoint of anything else is
+refused.  Each further line is one finished task, with a CRC-32 of its
+content, written, flushed and fsync'ed before the next.  A crash can only
+leave a last line half-written: it fails to parse or its CRC does not match,
+it is dropped (and the file cut back to the last good line), and that task
+is counted again.  No task is ever counted twice: a task's line is believed
+only whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from typing import Any
+
+from .errors import NQueensError
+
+FORMAT = 1
+
+
+def _crc(task: int, count: int, nodes: int) -> int:
+    return zlib.crc32(f"{task}:{count}:{nodes}".encode())
+
+
+class Checkpoint:
+    """Finished tasks of one count, read from ``path`` and appended to it."""
+
+    def __init__(self, path: str, key: dict[str, Any]) -> None:
+        self.path = path
+        self.key = {"nqueens_cp_checkpoint": FORMAT, **key}
+        self.done: dict[int, tuple[int, int]] = {}
+        if os.path.exists(path):
+            self._read()
+        else:
+            from .files import atomic_write_text
+
+            atomic_write_text(path, json.dumps(self.key) + "\n")
+        try:
+            self._out = open(path, "a", encoding="ascii")  # noqa: SIM115 - closed by close()
+        except OSError as error:
+            raise NQueensError(f"cannot write checkpoint {path}: {error.strerror or error}") from None
+
+    def _read(self) -> None:
+        try:
+            with open(self.path, "rb") as handle:
+                data = handle.read()
+        except OSError as error:
+            raise NQueensError(f"cannot read checkpoint {self.path}: {error.strerror or error}") from None
+        lines = data.split(b"\n")
+        try:
+            header = json.loads(lines[0])
+        except ValueError:
+            raise NQueensError(f"checkpoint {self.path}: line 1 is not a checkpoint header") from None
+        if header != self.key:
+            want = ", ".join(f"{k}={v}" for k, v in self.key.items() if k != "nqueens_cp_checkpoint")
+            have = ", ".join(f"{k}={v}" for k, v in header.items() if k != "nqueens_cp_checkpoint") \
+                if isinstance(header, dict) else repr(header)
+            raise NQueensError(f"checkpoint {self.path} is for {have}, not {want}: refused (use another file)")
+        good = len(lines[0]) + 1
+        for raw in lines[1:]:
+            try:
+                record = json.loads(raw)
+                task, count, nodes = record["task"], record["count"], record["nodes"]
+                whole = raw.endswith(b"}") and record["crc"] == _crc(task, count, nodes)
+            except (ValueError, KeyError, TypeError):
+                whole = False
+            if not whole or not 0 <= task < self.key["tasks"]:
+                break  # a half-written last record: dropped, its task counted again
+            self.done[task] = (count, nodes)
+            good += len(raw) + 1
+        if good < len(data):
+            with open(self.path, "r+b") as handle:
+                handle.truncate(good)
+
+    def record(self, task: int, count: int, nodes: int) -> None:
+        line = json.dumps({"task": task, "count": count, "nodes": nodes, "crc": _crc(task, count, nodes)})
+        try:
+            self._out.write(line + "\n")
+            self._out.flush()
+            os.fsync(self._out.fileno())
+        except OSError as error:
+            raise NQueensError(f"cannot write checkpoint {self.path}: {error.strerror or error}") from None
+        self.done[task] = (count, nodes)
+
+    def close(self) -> None:
+        self._out.close()
+
+    def __enter__(self) -> Checkpoint:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,84 @@
+"""Counts that survive: checkpoints resumed after a crash, a Dask cluster that loses a worker."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+import nqueens_cp as nq
+from nqueens_cp import FUNDAMENTAL, TOTAL
+
+
+def records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()[1:]]
+
+
+def test_a_checkpoint_records_every_task_once_and_a_rerun_resumes(tmp_path: Path, cli) -> None:
+    path = tmp_path / "c13.jsonl"
+    assert nq.count(13, checkpoint=str(path)) == TOTAL[13]
+    first = records(path)
+    assert sorted(r["task"] for r in first) == list(range(json.loads(path.read_text().splitlines()[0])["tasks"]))
+    before = path.read_bytes()
+    assert nq.count(13, checkpoint=str(path), unique=True) == FUNDAMENTAL[13]  # all restored, nothing new
+    assert path.read_bytes() == before
+    assert cli("count", 13, "--checkpoint", path) == (0, f"{TOTAL[13]}\n", "")
+
+
+def test_an_interrupted_count_resumes_without_counting_a_task_twice(tmp_path: Path) -> None:
+    path = tmp_path / "c14.jsonl"
+
+    def crash(done: int, total: int) -> None:
+        if done == 10:
+            raise KeyboardInterrupt  # as if Ctrl-C came after ten tasks
+
+    with pytest.raises(KeyboardInterrupt):
+        nq.count(14, jobs=1, checkpoint=str(path), progress=crash)
+    assert len(records(path)) == 10
+    # A crash in the middle of a write leaves half a line: it is not believed.
+    with open(path, "a") as handle:
+        handle.write('{"task": 10, "count": 99999, "no')
+    seen = []
+    assert nq.count(14, jobs=2, checkpoint=str(path), progress=lambda done, total: seen.append(done)) == TOTAL[14]
+    tasks = [r["task"] for r in records(path)]
+    assert len(tasks) == len(set(tasks)) and min(seen) == 11, "ten restored, the rest counted once"
+
+
+def test_a_checkpoint_of_another_count_is_refused_in_one_line(tmp_path: Path, cli) -> None:
+    path = tmp_path / "c.jsonl"
+    nq.count(10, checkpoint=str(path))
+    code, out, err = cli("count", 11, "--checkpoint", path)
+    assert code == 1 and out == "" and err.count("\n") == 1 and "is for n=10" in err and "not n=11" in err
+    code, _, err = cli("count", 11, "--engine", "sat", "--checkpoint", path)
+    assert code == 2 and "checkpoints are kept for counts by border frames" in err
+
+
+distributed = pytest.importorskip("distributed", reason="Dask distributed is not installed (the test extra has it)")
+
+
+def test_a_local_dask_cluster_counts_exactly(cli) -> None:
+    assert nq.count(12, executor="local:2") == TOTAL[12]
+    code, out, _ = cli("count", 12, "--scheduler", "local:2", "--unique")
+    assert (code, out) == (0, f"{FUNDAMENTAL[12]}\n")
+    assert cli("count", 8, "--scheduler", "local:x")[0] == 2
+
+
+def test_a_worker_killed_in_the_middle_of_a_count_loses_nothing() -> None:
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        pids = client.run(os.getpid)
+        victim = next(iter(pids.values()))
+        killed = []
+
+        def kill_one(done: int, total: int) -> None:
+            if not killed:  # the first task is back: the count is under way on both workers
+                os.kill(victim, signal.SIGKILL)
+                killed.append(done)
+
+        assert nq.count(15, executor=client.get_executor(), progress=kill_one) == TOTAL[15]
+        assert killed, "a worker was killed during the count"
