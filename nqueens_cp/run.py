@@ -181,6 +181,7 @@ def key_calls(engine: Engine, n: int) -> list[tuple[Any, ...]]:
     and time-out flag (crosscheck feeds several engines through one pool)."""
     return [(parallel.part_keys, engine, n, prefix, weight) for prefix, weight in subproblems(engine, n, {})]
 
+
 class _Plan:
     """What was asked, checked, and how it will be searched."""
 
