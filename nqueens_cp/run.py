@@ -39,7 +39,9 @@ from .engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, Engine, Outcome, Sear
 from .errors import InvalidInputError, NQueensError, TimeLimitReached
 from .known import TOTAL
 
-FRAMES_PER_TASK = 16  # border frames per task of a split count (measured: see benchmarks/README.md)
+# Border frames per task of a split count: fewer pay the pool's per-task overhead,
+# more leave a core idle at the end (benchmarks/task_size.py; benchmarks/README.md).
+FRAMES_PER_TASK = 16
 SPLIT_MIN_N = 11  # below this a whole search takes less than starting the workers
 HOPELESS_SECONDS = 3600.0  # estimated work beyond this gets a warning note
 
