@@ -100,9 +100,7 @@ def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: 
         if cls.unavailable_reason():
             raise EngineUnavailableError(f"engine '{name}' is unavailable: {cls.unavailable_reason()}")
     chosen = get_engines(list(engines), **options)
-    workers = jobs or parallel.default_jobs()
-    if type(workers) is not int or workers < 1:
-        raise InvalidInputError(f"jobs must be a positive integer, got {jobs!r}")
+    workers = parallel.check_jobs(jobs)
     report = Report(list(chosen), skipped=skipped)
     for n in sizes:
         row = check_n(n, chosen, progress, workers)

@@ -24,7 +24,7 @@ from concurrent.futures import TimeoutError as FuturesTimeout
 from typing import Any
 
 from .board import Solution, is_solution, pack
-from .errors import InvalidInputError, NQueensError
+from .errors import InvalidInputError, NQueensError, TimeLimitReached
 
 KEY_MAX_N = 16  # n**n < 2**64: a solution's key fits an unsigned 64-bit word
 
@@ -35,6 +35,13 @@ def default_jobs() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+def check_jobs(jobs: int | None) -> int:
+    """The number of worker processes asked for (None: the cores), checked."""
+    if jobs is not None and (type(jobs) is not int or jobs < 1):
+        raise InvalidInputError(f"jobs must be a positive integer, got {jobs!r}")
+    return jobs or default_jobs()
 
 
 class InlineExecutor(Executor):
@@ -144,11 +151,7 @@ def part_count(engine: Any, n: int, prefix: dict[int, int],
     search = engine.subproblem(n, prefix, time_limit=_remaining(deadline))
     try:
         found = search.count()
-    except Exception as error:
-        from .errors import TimeLimitReached
-
-        if not isinstance(error, TimeLimitReached):
-            raise
+    except TimeLimitReached:
         return 0, search.stats, True
     return found, search.stats, False
 
@@ -209,8 +212,6 @@ def in_order(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int,
         try:
             result = pending.popleft().result(None if deadline is None else max(deadline - time.monotonic(), 0))
         except FuturesTimeout:
-            from .errors import TimeLimitReached
-
             raise TimeLimitReached from None
         for fn, *args in todo:
             pending.append(pool.submit(fn, *args))

@@ -74,10 +74,16 @@ def check_outputs(csv: str | None = None, json_path: str | None = None, plot: st
     if svg is not None and Path(svg).suffix.lower() != ".svg":
         raise InvalidInputError(f"--plot {svg}: the search tree is drawn as SVG: name a .svg file")
     if plot is not None:
-        suffix = Path(plot).suffix.lower().lstrip(".")
-        if suffix not in PLOT_FORMATS:
-            raise InvalidInputError(f"--plot {plot}: name a .png, .svg or .pdf file (the extension picks the format)")
+        plot_format(plot)
         require_matplotlib()
+
+
+def plot_format(path: str) -> str:
+    """The format a plot's file name asks for, or InvalidInputError."""
+    fmt = Path(path).suffix.lower().lstrip(".")
+    if fmt not in PLOT_FORMATS:
+        raise InvalidInputError(f"--plot {path}: name a .png, .svg or .pdf file (the extension picks the format)")
+    return fmt
 
 
 def _check_writable(path: str) -> None:
@@ -130,9 +136,7 @@ def time_plot(path: str, ylabel: str, title: str, sizes: Sequence[int]) -> Itera
 
     from .files import atomic_write
 
-    fmt = Path(path).suffix.lower().lstrip(".")
-    if fmt not in PLOT_FORMATS:
-        raise InvalidInputError(f"--plot {path}: name a .png, .svg or .pdf file (the extension picks the format)")
+    fmt = plot_format(path)
     figure, axes = plt.subplots(figsize=(8, 5), dpi=120)
     try:
         yield axes

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import frames, parallel
-from .board import Solution, check_placements
+from .board import Solution
 from .engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, Engine, Outcome, Search, engine_class, get_engine
 from .errors import InvalidInputError, NQueensError, TimeLimitReached
 from .known import TOTAL
@@ -191,11 +191,8 @@ class _Plan:
                  time_limit: float | None, jobs: int | None, unique: bool, executor: Executor | str | None,
                  options: dict[str, Any]) -> None:
         self.engine: Engine = get_engine(engine, **options)
-        # The engine's own checks of n, fixed, limit and time limit; nothing runs yet.
-        self.placed = check_placements(n, fixed)
-        self.engine.search(n, self.placed, limit, time_limit)
-        if jobs is not None and (type(jobs) is not int or jobs < 1):
-            raise InvalidInputError(f"jobs must be a positive integer, got {jobs!r}")
+        self.placed = self.engine.check(n, fixed, limit, time_limit)  # the engine's own checks; nothing runs
+        self.jobs = parallel.check_jobs(jobs)
         if type(unique) is not bool:
             raise InvalidInputError(f"unique takes True or False, got {unique!r}")
         if executor is not None and not isinstance(executor, (Executor, str)):
@@ -204,7 +201,6 @@ class _Plan:
         self.checkpoint: str | None = None
         self.n, self.limit, self.time_limit, self.unique = n, limit, time_limit, unique
         self.executor = executor
-        self.jobs = jobs or parallel.default_jobs()
         self.split = splits(n)
         self.mirror = self.split and not self.placed and not self.engine.symmetry_breaking
         # Counting plain N: border frames, one per orbit of the 8 symmetries, where the engine can.

@@ -199,17 +199,31 @@ class Engine:
         ``Search.timed_out`` then says so.  Nothing is computed until the
         result is iterated or counted.
         """
-        placed = self._check_search(n, fixed, limit, time_limit)
-        if self.symmetry_breaking and placed:
-            raise InvalidInputError("symmetry breaking cannot be combined with fixed placements")
+        placed = self.check(n, fixed, limit, time_limit)
         return self._make_search(n, placed, limit, time_limit)
+
+    def check(self, n: int, fixed: Mapping[int, int] | None = None, limit: int | None = None,
+              time_limit: float | None = None, part: bool = False) -> dict[int, int]:
+        """The placements as a plain dict if :meth:`search` (or, with ``part``,
+        :meth:`subproblem`) would take these arguments; else InvalidInputError
+        or EngineUnavailableError saying why.  Nothing is searched."""
+        placed = check_placements(n, fixed)
+        self._check_n(n)
+        if not self.enumerates:
+            raise InvalidInputError(f"engine {self.name} finds one solution and cannot enumerate: use solve")
+        check_limit(limit)
+        _check_time_limit(time_limit)
+        self._check_usable()
+        if self.symmetry_breaking and placed and not part:
+            raise InvalidInputError("symmetry breaking cannot be combined with fixed placements")
+        return placed
 
     def subproblem(self, n: int, prefix: Mapping[int, int], time_limit: float | None = None) -> Search:
         """One part of a split search: the solutions whose rows in ``prefix``
         hold the given columns.  Unlike :meth:`search`, symmetry breaking is
         allowed here: each part expands its own survivors, and every class
         has its least survivor in exactly one part."""
-        placed = self._check_search(n, prefix, None, time_limit)
+        placed = self.check(n, prefix, None, time_limit, part=True)
         return self._make_search(n, placed, None, time_limit)
 
     def solve(self, n: int, fixed: Mapping[int, int] | None = None, time_limit: float | None = None) -> Outcome:
@@ -269,17 +283,6 @@ class Engine:
     def _check_n(self, n: int) -> None:
         if self.max_n is not None and n > self.max_n:
             raise InvalidInputError(f"engine {self.name} serves N <= {self.max_n}, got N={n} ({self.summary})")
-
-    def _check_search(self, n: int, fixed: Mapping[int, int] | None, limit: int | None,
-                      time_limit: float | None) -> dict[int, int]:
-        placed = check_placements(n, fixed)
-        self._check_n(n)
-        if not self.enumerates:
-            raise InvalidInputError(f"engine {self.name} finds one solution and cannot enumerate: use solve")
-        check_limit(limit)
-        _check_time_limit(time_limit)
-        self._check_usable()
-        return placed
 
     def _make_search(self, n: int, placed: dict[int, int], limit: int | None, time_limit: float | None) -> Search:
         def produce(stats: dict[str, Any], deadline: float | None) -> Iterator[Solution]:
