@@ -1,4 +1,4 @@
-"""Counting: `count N` (bitmask, border frames) against two one-core C counters.
+"""Counting: `count N` (bitmask, by symmetry classes) against two one-core C counters.
 
   nqueens.c          gcc -O2, mirror halving of the first row
   nqueens_classes.c  gcc -O2, counts once per class of the 8 symmetries

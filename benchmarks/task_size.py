@@ -1,7 +1,7 @@
-"""How many border frames to a task: `count N` on all cores for several task sizes.
+"""How many sub-boards to a task: `count N` on all cores for several task sizes.
 
 Too small, and the process pool's per-task overhead dominates; too large, and
-the last tasks leave a core idle.  run.FRAMES_PER_TASK holds the choice.
+the last tasks leave a core idle.  run.SUB_BOARDS_PER_TASK holds the choice.
 
     python benchmarks/task_size.py [N ...]     (default: 16 17)
 """
@@ -13,8 +13,10 @@ import statistics
 import time
 
 import nqueens_cp as nq
-from nqueens_cp import frames, run
+from nqueens_cp import classes, run
 from nqueens_cp.known import TOTAL
+
+SIZES = (1, 2, 8, 32, 128)
 
 
 def main() -> None:
@@ -22,18 +24,19 @@ def main() -> None:
     parser.add_argument("sizes", type=int, nargs="*", default=[16, 17])
     parser.add_argument("--repeat", type=int, default=2)
     args = parser.parse_args()
-    chosen = run.FRAMES_PER_TASK
-    print(f"{'N':>3} {'frames/task':>12} {'tasks':>6} {'median s':>9}")
+    chosen = run.SUB_BOARDS_PER_TASK
+    print(f"{'N':>3} {'sub-boards/task':>16} {'tasks':>6} {'median s':>9}")
     for n in args.sizes:
-        for size in (1, 4, 16, 64, 256):
-            run.FRAMES_PER_TASK = size
-            times = []
-            for _ in range(args.repeat):
+        times: dict[int, list[float]] = {size: [] for size in SIZES}
+        for _ in range(args.repeat):  # sizes alternate within each round: drift hits them alike
+            for size in SIZES:
+                run.SUB_BOARDS_PER_TASK = size
                 start = time.perf_counter()
                 assert nq.count(n) == TOTAL[n]
-                times.append(time.perf_counter() - start)
+                times[size].append(time.perf_counter() - start)
+        for size in SIZES:
             mark = "  (chosen)" if size == chosen else ""
-            print(f"{n:>3} {size:>12} {len(frames.chunks(n, size)):>6} {statistics.median(times):>9.2f}{mark}", flush=True)
+            print(f"{n:>3} {size:>16} {len(classes.chunks(n, size)):>6} {statistics.median(times[size]):>9.2f}{mark}")
 
 
 if __name__ == "__main__":

@@ -15,15 +15,16 @@ from __future__ import annotations
 import json
 import os
 import zlib
+from collections.abc import Sequence
 from typing import Any
 
 from .errors import NQueensError
 
-FORMAT = 1
+FORMAT = 2  # 2: a task's line holds a list of numbers (1 held a count and nodes)
 
 
-def _crc(task: int, count: int, nodes: int) -> int:
-    return zlib.crc32(f"{task}:{count}:{nodes}".encode())
+def _crc(task: int, values: Sequence[int]) -> int:
+    return zlib.crc32(":".join(map(str, (task, *values))).encode())
 
 
 class Checkpoint:
@@ -32,7 +33,7 @@ class Checkpoint:
     def __init__(self, path: str, key: dict[str, Any]) -> None:
         self.path = path
         self.key = {"nqueens_cp_checkpoint": FORMAT, **key}
-        self.done: dict[int, tuple[int, int]] = {}
+        self.done: dict[int, tuple[int, ...]] = {}
         if os.path.exists(path):
             self._read()
         else:
@@ -64,27 +65,30 @@ class Checkpoint:
         for raw in lines[1:]:
             try:
                 record = json.loads(raw)
-                task, count, nodes = record["task"], record["count"], record["nodes"]
-                whole = raw.endswith(b"}") and record["crc"] == _crc(task, count, nodes)
+                task, values = record["task"], tuple(record["values"])
+                whole = raw.endswith(b"}") and record["crc"] == _crc(task, values) \
+                    and all(type(v) is int for v in values)
             except (ValueError, KeyError, TypeError):
                 whole = False
             if not whole or not 0 <= task < self.key["tasks"]:
                 break  # a half-written last record: dropped, its task counted again
-            self.done[task] = (count, nodes)
+            self.done[task] = values
             good += len(raw) + 1
         if good < len(data):
             with open(self.path, "r+b") as handle:
                 handle.truncate(good)
 
-    def record(self, task: int, count: int, nodes: int) -> None:
-        line = json.dumps({"task": task, "count": count, "nodes": nodes, "crc": _crc(task, count, nodes)})
+    def record(self, task: int, values: Sequence[int]) -> None:
+        """Task ``task`` is finished with these numbers (the same method, the same numbers)."""
+        values = tuple(values)
+        line = json.dumps({"task": task, "values": list(values), "crc": _crc(task, values)})
         try:
             self._out.write(line + "\n")
             self._out.flush()
             os.fsync(self._out.fileno())
         except OSError as error:
             raise NQueensError(f"cannot write checkpoint {self.path}: {error.strerror or error}") from None
-        self.done[task] = (count, nodes)
+        self.done[task] = values
 
     def close(self) -> None:
         self._out.close()

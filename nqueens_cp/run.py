@@ -33,15 +33,15 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import frames, parallel
+from . import classes, parallel
 from .board import Solution
 from .engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, Engine, Outcome, Search, engine_class, get_engine
 from .errors import InvalidInputError, NQueensError, TimeLimitReached
 from .known import TOTAL
 
-# Border frames per task of a split count: fewer pay the pool's per-task overhead,
+# Sub-boards per task of a count by classes: fewer pay the pool's per-task overhead,
 # more leave a core idle at the end (benchmarks/task_size.py; benchmarks/README.md).
-FRAMES_PER_TASK = 16
+SUB_BOARDS_PER_TASK = 8
 SPLIT_MIN_N = 11  # below this a whole search takes less than starting the workers
 HOPELESS_SECONDS = 3600.0  # estimated work beyond this gets a warning note
 
@@ -115,8 +115,8 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
     finish; the same count run again resumes from it (bitmask, plain N)."""
     plan = _Plan(n, engine, fixed, None, time_limit, jobs, unique, executor, options)
     if checkpoint is not None:
-        if not plan.frames:
-            raise InvalidInputError("checkpoints are kept for counts by border frames: the bitmask engine, "
+        if not plan.classes:
+            raise InvalidInputError("checkpoints are kept for counts by symmetry classes: the bitmask engine, "
                                     "plain N (no pre-placed queens, no symmetry breaking)")
         plan.checkpoint = checkpoint
     if notify:
@@ -203,9 +203,9 @@ class _Plan:
         self.executor = executor
         self.split = splits(n)
         self.mirror = self.split and not self.placed and not self.engine.symmetry_breaking
-        # Counting plain N: border frames, one per orbit of the 8 symmetries, where the engine can.
-        self.frames = self.engine.counts_frames and not self.placed and not self.engine.symmetry_breaking \
-            and n >= frames.MIN_N
+        # Counting plain N: one board per class of the 8 symmetries, where the engine can.
+        self.classes = self.engine.counts_classes and not self.placed and not self.engine.symmetry_breaking \
+            and n >= classes.MIN_N
         self.notes: list[str] = []
         cores = parallel.default_jobs()
         if self.jobs > cores and executor is None and self.split:
@@ -227,48 +227,47 @@ class _Plan:
             search = self._split_search(progress)
         if self.unique:
             search = _fundamental(search, self.limit)
-        if self.frames:
-            search.counter = self._frame_counter(progress)
-            search.label += ", counted by border frames"
+        if self.classes:
+            search.counter = self._class_counter(progress)
+            search.label += ", counted by symmetry classes"
         return search
 
-    def _frame_counter(self, progress: Progress | None) -> Callable[[dict[str, Any], float | None], int]:
-        """The count (total, or fundamental with ``unique``) by border frames:
-        the sub-boards of one frame per orbit, in the compiled loop."""
+    def _class_counter(self, progress: Progress | None) -> Callable[[dict[str, Any], float | None], int]:
+        """The count (total, or fundamental with ``unique``) by symmetry classes:
+        corner / inner sub-boards in the compiled loop (classes.py)."""
 
         def counter(stats: dict[str, Any], deadline: float | None) -> int:
-            chunks = frames.chunks(self.n, FRAMES_PER_TASK)
+            chunks = classes.chunks(self.n, SUB_BOARDS_PER_TASK)
             workers = self.workers(len(chunks)) if self.split else 1
             record = None
             if self.checkpoint:
                 from .checkpoint import Checkpoint
 
-                record = Checkpoint(self.checkpoint, {"n": self.n, "method": "border-frames", "tasks": len(chunks),
-                                                      "frames_per_task": FRAMES_PER_TASK})
+                record = Checkpoint(self.checkpoint, {"n": self.n, "method": "symmetry-classes", "tasks": len(chunks),
+                                                      "sub_boards_per_task": SUB_BOARDS_PER_TASK})
             done_before = dict(record.done) if record else {}
             todo = [i for i in range(len(chunks)) if i not in done_before]
-            calls = [(frames.count_frames, self.n, chunks[i]) for i in todo]
-            total = sum(found for found, _ in done_before.values())
-            nodes = sum(searched for _, searched in done_before.values())
+            calls = [(classes.count_sub_boards, self.n, chunks[i]) for i in todo]
+            tallies = [sum(column) for column in zip((0, 0, 0, 0), *done_before.values())]
             # The compiled loop cannot be interrupted: under a time limit even
             # one worker is a process, which the deadline can stop.
             inline = workers == 1 and deadline is None and self.executor is None
             try:
                 with self._executor(inline) as executor, closing(parallel.stream(
                         calls, workers, 4 * workers, executor=executor, deadline=deadline, processes=True)) as results:
-                    for done, (task, (found, searched)) in enumerate(zip(todo, results), len(done_before) + 1):
-                        total += found
-                        nodes += searched
+                    for done, (task, found) in enumerate(zip(todo, results), len(done_before) + 1):
+                        tallies = [a + b for a, b in zip(tallies, found)]
                         if record:
-                            record.record(task, found, searched)
+                            record.record(task, found)
                         if progress:
                             progress(done, len(chunks))
             finally:
                 if record:
                     record.close()
-            tally = frames.Tally(self.n, total, frames.count_half_turn(self.n, deadline),
-                                 frames.count_quarter_turn(self.n, deadline))
-            stats.update(kernel=kernel_kind(), nodes=nodes, frames=sum(len(c) for c in chunks), **tally.to_dict())
+            eight, four, two, nodes = tallies
+            tally = classes.Tally(self.n, eight, four, two)
+            tally.check(deadline)
+            stats.update(kernel=kernel_kind(), nodes=nodes, sub_boards=sum(len(c) for c in chunks), **tally.to_dict())
             del stats["n"]
             return tally.fundamental if self.unique else tally.total
 

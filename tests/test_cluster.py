@@ -40,7 +40,7 @@ def test_an_interrupted_count_resumes_without_counting_a_task_twice(tmp_path: Pa
     assert len(records(path)) == 10
     # A crash in the middle of a write leaves half a line: it is not believed.
     with open(path, "a") as handle:
-        handle.write('{"task": 10, "count": 99999, "no')
+        handle.write('{"task": 10, "values": [99999, 0, 0, 1')
     seen = []
     assert nq.count(14, jobs=2, checkpoint=str(path), progress=lambda done, total: seen.append(done)) == TOTAL[14]
     tasks = [r["task"] for r in records(path)]
@@ -53,7 +53,7 @@ def test_a_checkpoint_of_another_count_is_refused_in_one_line(tmp_path: Path, cl
     code, out, err = cli("count", 11, "--checkpoint", path)
     assert code == 1 and out == "" and err.count("\n") == 1 and "is for n=10" in err and "not n=11" in err
     code, _, err = cli("count", 11, "--engine", "sat", "--checkpoint", path)
-    assert code == 2 and "checkpoints are kept for counts by border frames" in err
+    assert code == 2 and "checkpoints are kept for counts by symmetry classes" in err
 
 
 distributed = pytest.importorskip("distributed", reason="Dask distributed is not installed (the test extra has it)")

@@ -187,46 +187,79 @@ def test_engines_that_only_find_one_solution_refuse_to_enumerate() -> None:
             get_engine(name).search(8)
 
 
+def _walks(n, allowed, classify, plan, compiled):
+    """The states a walk passes through, advanced by (limit, nodes) steps."""
+    from nqueens_cp.engines import kernel
+
+    walk = kernel.Walk(n, allowed, classify)
+    if not compiled:
+        walk = kernel.Walk.__new__(kernel.Walk)
+        walk.__dict__.update(kernel.Walk(n, allowed, classify).__dict__)
+        walk._loop = None
+        walk._masks, walk._state = list(walk._masks), [0] * (4 * (n + 1))
+        walk._board, walk._image, walk._out = [0] * (n + 1), [0] * (n + 1), [0] * kernel.OUT
+    seen = []
+    for limit, nodes in plan:
+        done = walk.advance(limit=limit, nodes=nodes)
+        seen.append((walk.tallies, walk.nodes, walk.solution() if limit and not done else None, done))
+        if done:
+            break
+    return seen
+
+
 def test_the_compiled_loop_and_its_python_twin_agree() -> None:
-    """The compiled loop and its plain-Python twin count alike, with and without restricted rows."""
+    """The compiled loop and its plain-Python twin walk alike: counts, classes,
+    nodes, the solution at every stop, with restricted rows, limits and budgets."""
     import random
 
     from nqueens_cp.engines import kernel
     from nqueens_cp.engines.construct import construct
 
-    loop = kernel.compiled()
-    if loop is None:
+    if kernel.compiled() is None:
         pytest.skip("llvmlite cannot compile here: no compiled loop to check")
-
-    def twin(n, allowed):
-        return kernel.count_masks(n, allowed, *([0] * (n + 1) for _ in range(4)))
-
     rng = random.Random(5)
     for n in range(1, 12):
         full = (1 << n) - 1
         cases = [[full] * n, [1 << (n // 2)] + [full] * (n - 1), [full] * (n - 1) + [1], [0] + [full] * (n - 1)]
-        cases += [[rng.randrange(full + 1) for _ in range(n)] for _ in range(20)]
+        cases += [[full & ~(rng.getrandbits(n) & rng.getrandbits(n)) for _ in range(n)] for _ in range(20)]
         for allowed in cases:
-            assert loop(n, allowed) == twin(n, allowed)
-        assert twin(n, [full] * n)[0] == TOTAL[n]
+            classify = rng.random() < 0.3
+            plan = [(rng.choice([0, 1, 2]), rng.choice([0, 1, 3, 50])) for _ in range(60)] + [(0, 0)]
+            assert _walks(n, allowed, classify, plan, True) == _walks(n, allowed, classify, plan, False)
+        assert _walks(n, [full] * n, False, [(0, 0)], False)[-1][0][0] == TOTAL[n]
     # Masks wider than 32 bits: a 60-queens board with its last six rows open.
     board = construct(60)
     allowed = [1 << c for c in board[:54]] + [(1 << 60) - 1] * 6
-    expected = twin(60, allowed)
-    assert expected[0] >= 1 and loop(60, allowed) == expected
+    expected = _walks(60, allowed, False, [(1, 0), (0, 0)], False)
+    assert expected[0][0][0] == 1 and _walks(60, allowed, False, [(1, 0), (0, 0)], True) == expected
+
+
+def test_a_walk_stops_at_its_limit_with_the_solution_on_the_board() -> None:
+    from nqueens_cp.board import is_solution
+    from nqueens_cp.engines import kernel
+
+    walk = kernel.Walk(8, [255] * 8)
+    seen = []
+    while not walk.advance(limit=1):
+        seen.append(walk.solution())
+    assert len(seen) == walk.found == 92 and len(set(seen)) == 92 and all(is_solution(s, 8) for s in seen)
+    assert seen == sorted(seen)  # the loop's order: lowest column first, row by row
+    budget = kernel.Walk(12, [4095] * 12)
+    steps, before = 0, 0
+    while not budget.advance(nodes=10_000):
+        steps += 1
+        assert budget.nodes - before in (10_000, 10_001)  # (a last row is placed with the row above it)
+        before = budget.nodes
+    assert budget.found == TOTAL[12] and steps == budget.nodes // 10_000 == kernel.count(12, [4095] * 12)[1] // 10_000
 
 
 def test_compiled_loop_refuses_what_does_not_fit_64_bits() -> None:
     from nqueens_cp.engines import kernel
 
-    loop = kernel.compiled()
-    if loop is None:
-        pytest.skip("llvmlite cannot compile here: no compiled loop to check")
-    with pytest.raises(ValueError, match="n <= 62"):
-        loop(63, [1] * 63)
     with pytest.raises(ValueError, match="n masks"):
-        loop(4, [1, 2])
-    # count() takes any n: beyond 62 it runs the twin on Python's unbounded integers.
+        kernel.Walk(4, [1, 2])
+    # Beyond 62 rows the twin runs on Python's unbounded integers.
+    assert kernel.Walk(63, [(1 << 63) - 1] * 63)._loop is None
     assert kernel.count(4, [15] * 4)[0] == 2
 
 

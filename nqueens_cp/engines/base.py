@@ -126,7 +126,7 @@ class Engine:
     options: ClassVar[tuple[Option, ...]] = ()  # its own keywords / flags
     statistics: ClassVar[tuple[str, ...]] = ()  # what its stats report
     additive: ClassVar[frozenset[str]] = frozenset()  # the statistics that add up across sub-problems
-    counts_frames: ClassVar[bool] = False  # counts plain N by border frames, the whole symmetry group (frames.py)
+    counts_classes: ClassVar[bool] = False  # counts plain N once per class of the 8 symmetries (classes.py)
     effort: ClassVar[str | None] = None  # the statistic that measures its work
     # Rough speeds on one core of the development machine (compare 12), used
     # only to warn before runs that cannot finish: solutions listed, or
@@ -172,7 +172,7 @@ class Engine:
                                  "choices": list(o.choices) if o.choices else None, "help": o.help}
                         for o in cls.options},
             "statistics": list(cls.statistics), "additive": sorted(cls.additive), "effort": cls.effort,
-            "counts_frames": cls.counts_frames,
+            "counts_classes": cls.counts_classes,
         }
 
     def split_rows(self, n: int) -> int:

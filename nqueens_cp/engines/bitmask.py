@@ -20,12 +20,12 @@ from .base import Engine
 class BitmaskEngine(Engine):
     name = "bitmask"
     summary = "bitwise backtracking; mirror-halved counting in a loop compiled by llvmlite; the fastest enumerator"
-    statistics = ("nodes", "kernel", "frames", "total", "fundamental")
-    counts_frames = True
+    statistics = ("nodes", "kernel", "sub_boards", "total", "fundamental")
+    counts_classes = True
     additive = frozenset({"nodes"})
     effort = "nodes"
     enumeration_rate = 2e4
-    count_rate = 4e6  # the compiled loop over border frames
+    count_rate = 4e6  # the compiled loop over symmetry classes
     first_solution_max_n = 32
 
     def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],

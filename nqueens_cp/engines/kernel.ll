@@ -1,26 +1,183 @@
-; The bitmask counting loop of nqueens_cp/engines/kernel.py (count_masks),
-; line for line, in LLVM's assembly language: i64 for every int (so n <= 62),
-; ptr for every list.  The phi nodes at %loop carry row, total and nodes
-; around the while loop.
+; The bitmask search of nqueens_cp/engines/kernel.py (count_masks, restrict,
+; class_size, turned), line for line, in LLVM's assembly language:
+; i64 for every int (so n <= 62), ptr for every list.  The phi nodes at
+; %loop carry row, the three tallies and nodes around the while loop.
 
-define i64 @count_masks(i64 %n, ptr %allowed, ptr %cols, ptr %left, ptr %right, ptr %todo, ptr %nodes_out) {
+declare i64 @llvm.cttz.i64(i64, i1)
+
+; The free cells of a row once the columns no later row allows are known:
+; one such column still empty -> the row must take it; two -> no way on.
+define internal i64 @restrict(i64 %free, i64 %needed, i64 %cols) alwaysinline {
+entry:
+  %not_cols = xor i64 %cols, -1
+  %missing = and i64 %needed, %not_cols
+  %missing_less_one = sub i64 %missing, 1
+  %two_or_more = and i64 %missing, %missing_less_one
+  %single = icmp eq i64 %two_or_more, 0
+  %free_missing = and i64 %free, %missing
+  %restricted = select i1 %single, i64 %free_missing, i64 0
+  %none = icmp eq i64 %missing, 0
+  %result = select i1 %none, i64 %free, i64 %restricted
+  ret i64 %result
+}
+
+; Fill image with the board turned k quarter turns, then compare it with the
+; board row by row: -1 if the image is less, 0 if equal, 1 if greater.
+define internal i64 @turned(i64 %n, ptr %board, ptr %image, i64 %k) {
+entry:
+  %last = sub i64 %n, 1
+  %is_quarter = icmp eq i64 %k, 1
+  %is_half = icmp eq i64 %k, 2
+  br label %fill
+
+fill:                                   ; for r in range(n)
+  %r = phi i64 [0, %entry], [%r_next, %fill_row]
+  %filling = icmp slt i64 %r, %n
+  br i1 %filling, label %fill_row, label %compare
+
+fill_row:                               ; the queen (r, c) goes to (dest, col)
+  %board_r = getelementptr i64, ptr %board, i64 %r
+  %queen = load i64, ptr %board_r
+  %c = call i64 @llvm.cttz.i64(i64 %queen, i1 true)
+  %last_r = sub i64 %last, %r
+  %last_c = sub i64 %last, %c
+  %dest_half = select i1 %is_half, i64 %last_r, i64 %last_c
+  %dest = select i1 %is_quarter, i64 %c, i64 %dest_half
+  %col_half = select i1 %is_half, i64 %last_c, i64 %r
+  %col = select i1 %is_quarter, i64 %last_r, i64 %col_half
+  %queen_image = shl i64 1, %col
+  %image_dest = getelementptr i64, ptr %image, i64 %dest
+  store i64 %queen_image, ptr %image_dest
+  %r_next = add i64 %r, 1
+  br label %fill
+
+compare:                                ; for i in range(n)
+  %i = phi i64 [0, %fill], [%i_next, %same]
+  %comparing = icmp slt i64 %i, %n
+  br i1 %comparing, label %compare_row, label %equal
+
+compare_row:
+  %image_i = getelementptr i64, ptr %image, i64 %i
+  %board_i = getelementptr i64, ptr %board, i64 %i
+  %a = load i64, ptr %image_i
+  %b = load i64, ptr %board_i
+  %less = icmp slt i64 %a, %b
+  br i1 %less, label %is_less, label %not_less
+
+is_less:
+  ret i64 -1
+
+not_less:
+  %greater = icmp sgt i64 %a, %b
+  br i1 %greater, label %is_greater, label %same
+
+is_greater:
+  ret i64 1
+
+same:
+  %i_next = add i64 %i, 1
+  br label %compare
+
+equal:
+  ret i64 0
+}
+
+; 0 if a turn of the board is less than the board, else the size of its class:
+; 2 (a quarter turn leaves it unchanged), 4 (a half turn does) or 8.
+define internal i64 @class_size(i64 %n, ptr %board, ptr %image) {
+entry:
+  %quarter = call i64 @turned(i64 %n, ptr %board, ptr %image, i64 1)
+  %quarter_less = icmp slt i64 %quarter, 0
+  br i1 %quarter_less, label %not_least, label %quarter_not_less
+
+quarter_not_less:
+  %quarter_same = icmp eq i64 %quarter, 0
+  br i1 %quarter_same, label %two, label %half_turn
+
+half_turn:
+  %half = call i64 @turned(i64 %n, ptr %board, ptr %image, i64 2)
+  %half_less = icmp slt i64 %half, 0
+  br i1 %half_less, label %not_least, label %half_not_less
+
+half_not_less:
+  %half_same = icmp eq i64 %half, 0
+  br i1 %half_same, label %four, label %three_quarter_turn
+
+three_quarter_turn:
+  %three = call i64 @turned(i64 %n, ptr %board, ptr %image, i64 3)
+  %three_less = icmp slt i64 %three, 0
+  br i1 %three_less, label %not_least, label %eight
+
+not_least:
+  ret i64 0
+
+two:
+  ret i64 2
+
+four:
+  ret i64 4
+
+eight:
+  ret i64 8
+}
+
+; state[r] holds four words for row r: the columns taken above it, the
+; diagonals attacking it from the left and from the right, and its cells not
+; yet tried; masks[r] two: the columns allowed in row r, and those no later
+; row allows.  out[0..4]: solutions of class size 8 (all solutions when not
+; classifying), of size 4, of size 2, nodes, and the row to resume from (-1:
+; finished).  A call adds to the tallies in out; it stops after `limit`
+; solutions in all (0: no limit; board then holds the last one) or once the
+; nodes reach `stop_at` (0: never); `resume` != 0 goes on from where the last
+; call stopped.  Few values live in the hot loop, so that all stay in registers.
+define void @count_masks(i64 %n, ptr %masks, i64 %classify, i64 %limit, i64 %stop_at, i64 %resume,
+                         ptr %state, ptr %board, ptr %image, ptr %out) {
 entry:
   %one_past_full = shl i64 1, %n
   %full = sub i64 %one_past_full, 1
   %last = sub i64 %n, 1
-  %allowed_0 = load i64, ptr %allowed
-  store i64 %allowed_0, ptr %todo
+  %classifying = icmp ne i64 %classify, 0
+  %limited = icmp ne i64 %limit, 0
+  %keep_board = or i1 %classifying, %limited
+  %budgeted = icmp ne i64 %stop_at, 0
+  %never = select i1 %budgeted, i64 %stop_at, i64 -1
+  %out_four = getelementptr i64, ptr %out, i64 1
+  %out_two = getelementptr i64, ptr %out, i64 2
+  %out_nodes = getelementptr i64, ptr %out, i64 3
+  %out_row = getelementptr i64, ptr %out, i64 4
+  %nodes_0 = load i64, ptr %out_nodes
+  %fresh = icmp eq i64 %resume, 0
+  br i1 %fresh, label %start, label %resumed
+
+start:                                  ; row 0 from nothing
+  %left_0 = getelementptr [4 x i64], ptr %state, i64 0, i64 1
+  %right_0 = getelementptr [4 x i64], ptr %state, i64 0, i64 2
+  %todo_0 = getelementptr [4 x i64], ptr %state, i64 0, i64 3
+  store i64 0, ptr %state
+  store i64 0, ptr %left_0
+  store i64 0, ptr %right_0
+  %needed_0_at = getelementptr [2 x i64], ptr %masks, i64 0, i64 1
+  %allowed_0 = load i64, ptr %masks
+  %needed_0 = load i64, ptr %needed_0_at
+  %allowed_0_full = and i64 %allowed_0, %full
+  %free_0 = call i64 @restrict(i64 %allowed_0_full, i64 %needed_0, i64 0)
+  store i64 %free_0, ptr %todo_0
   br label %loop
 
-loop:                                   ; while row >= 0
-  %row = phi i64 [0, %entry], [%row_up, %backtrack], [%row, %solution], [%row_down, %descend]
-  %total = phi i64 [0, %entry], [%total, %backtrack], [%total_1, %solution], [%total, %descend]
-  %nodes = phi i64 [0, %entry], [%nodes, %backtrack], [%nodes_1, %solution], [%nodes_1, %descend]
+resumed:                                ; row = out[4]
+  %row_0 = load i64, ptr %out_row
+  br label %loop
+
+loop:                                   ; while row >= 0 and nodes < stop_at
+  %row = phi i64 [0, %start], [%row_0, %resumed], [%row_up, %backtrack], [%row_at, %counted], [%row_down, %go_down], [%row, %dead_end]
+  %nodes = phi i64 [%nodes_0, %start], [%nodes_0, %resumed], [%nodes, %backtrack], [%nodes_at, %counted], [%nodes_1, %go_down], [%nodes_1, %dead_end]
   %running = icmp sge i64 %row, 0
-  br i1 %running, label %next, label %done
+  %within = icmp ult i64 %nodes, %never
+  %going = and i1 %running, %within
+  br i1 %going, label %next, label %done
 
 next:                                   ; free = todo[row]
-  %todo_row = getelementptr i64, ptr %todo, i64 %row
+  %todo_row = getelementptr [4 x i64], ptr %state, i64 %row, i64 3
   %free = load i64, ptr %todo_row
   %exhausted = icmp eq i64 %free, 0
   br i1 %exhausted, label %backtrack, label %place
@@ -29,23 +186,22 @@ backtrack:                              ; row -= 1
   %row_up = sub i64 %row, 1
   br label %loop
 
-place:                                  ; bit = free & -free; todo[row] = free ^ bit; nodes += 1
+place:                                  ; bit = free & -free; todo[row] = free ^ bit
   %minus_free = sub i64 0, %free
   %bit = and i64 %free, %minus_free
   %rest = xor i64 %free, %bit
   store i64 %rest, ptr %todo_row
   %nodes_1 = add i64 %nodes, 1
   %at_last = icmp eq i64 %row, %last
-  br i1 %at_last, label %solution, label %descend
+  br i1 %at_last, label %solution_here, label %descend
 
-solution:                               ; total += 1
-  %total_1 = add i64 %total, 1
-  br label %loop
+solution_here:                          ; (only when n == 1: deeper boards stop a row above)
+  br label %solution
 
 descend:                                ; the masks of the next row
-  %cols_row = getelementptr i64, ptr %cols, i64 %row
-  %left_row = getelementptr i64, ptr %left, i64 %row
-  %right_row = getelementptr i64, ptr %right, i64 %row
+  %cols_row = getelementptr [4 x i64], ptr %state, i64 %row, i64 0
+  %left_row = getelementptr [4 x i64], ptr %state, i64 %row, i64 1
+  %right_row = getelementptr [4 x i64], ptr %state, i64 %row, i64 2
   %cols_above = load i64, ptr %cols_row
   %left_above = load i64, ptr %left_row
   %right_above = load i64, ptr %right_row
@@ -56,11 +212,12 @@ descend:                                ; the masks of the next row
   %right_with_bit = or i64 %right_above, %bit
   %rd = lshr i64 %right_with_bit, 1
   %row_down = add i64 %row, 1
-  %cols_next = getelementptr i64, ptr %cols, i64 %row_down
-  %left_next = getelementptr i64, ptr %left, i64 %row_down
-  %right_next = getelementptr i64, ptr %right, i64 %row_down
-  %todo_next = getelementptr i64, ptr %todo, i64 %row_down
-  %allowed_next = getelementptr i64, ptr %allowed, i64 %row_down
+  %cols_next = getelementptr [4 x i64], ptr %state, i64 %row_down, i64 0
+  %left_next = getelementptr [4 x i64], ptr %state, i64 %row_down, i64 1
+  %right_next = getelementptr [4 x i64], ptr %state, i64 %row_down, i64 2
+  %todo_next = getelementptr [4 x i64], ptr %state, i64 %row_down, i64 3
+  %allowed_next = getelementptr [2 x i64], ptr %masks, i64 %row_down, i64 0
+  %needed_next = getelementptr [2 x i64], ptr %masks, i64 %row_down, i64 1
   store i64 %c, ptr %cols_next
   store i64 %ld, ptr %left_next
   store i64 %rd, ptr %right_next
@@ -69,11 +226,86 @@ descend:                                ; the masks of the next row
   %open = xor i64 %attacked, -1
   %allowed_row = load i64, ptr %allowed_next
   %open_allowed = and i64 %open, %allowed_row
-  %free_next = and i64 %open_allowed, %full
+  %free_open = and i64 %open_allowed, %full
+  %needed_row = load i64, ptr %needed_next
+  %free_next = call i64 @restrict(i64 %free_open, i64 %needed_row, i64 %c)
+  %next_is_last = icmp eq i64 %row_down, %last
+  br i1 %next_is_last, label %at_last_row, label %go_down
+
+go_down:                                ; row += 1; todo[row] = free_next
   store i64 %free_next, ptr %todo_next
   br label %loop
 
-done:
-  store i64 %nodes, ptr %nodes_out
-  ret i64 %total
+at_last_row:                            ; the last row at once: its one free cell, if any, is a solution
+  %last_free = icmp ne i64 %free_next, 0
+  br i1 %last_free, label %last_row, label %dead_end
+
+dead_end:
+  br label %loop
+
+last_row:
+  %nodes_2 = add i64 %nodes_1, 1
+  br label %solution
+
+solution:                               ; the board is read off the columns only when needed
+  %row_at = phi i64 [%row, %solution_here], [%row, %last_row]
+  %nodes_at = phi i64 [%nodes_1, %solution_here], [%nodes_2, %last_row]
+  %leaf = phi i64 [%bit, %solution_here], [%free_next, %last_row]
+  br i1 %keep_board, label %fill, label %counted
+
+fill:                                   ; board[r] = cols[r + 1] & ~cols[r] for r < last
+  %r = phi i64 [0, %solution], [%r_next, %fill_row]
+  %filling = icmp slt i64 %r, %last
+  br i1 %filling, label %fill_row, label %filled
+
+fill_row:
+  %r_next = add i64 %r, 1
+  %cols_r_at = getelementptr [4 x i64], ptr %state, i64 %r, i64 0
+  %cols_below_at = getelementptr [4 x i64], ptr %state, i64 %r_next, i64 0
+  %cols_r = load i64, ptr %cols_r_at
+  %cols_below = load i64, ptr %cols_below_at
+  %not_cols_r = xor i64 %cols_r, -1
+  %queen = and i64 %cols_below, %not_cols_r
+  %board_r = getelementptr i64, ptr %board, i64 %r
+  store i64 %queen, ptr %board_r
+  br label %fill
+
+filled:                                 ; board[last] = leaf; size = class_size(...) if classify else 8
+  %board_last = getelementptr i64, ptr %board, i64 %last
+  store i64 %leaf, ptr %board_last
+  br i1 %classifying, label %classify_it, label %counted
+
+classify_it:
+  %measured = call i64 @class_size(i64 %n, ptr %board, ptr %image)
+  br label %counted
+
+counted:                                ; the tally of its size goes up by one
+  %size = phi i64 [8, %solution], [8, %filled], [%measured, %classify_it]
+  %is_eight = icmp eq i64 %size, 8
+  %is_four = icmp eq i64 %size, 4
+  %is_two = icmp eq i64 %size, 2
+  %add_eight = zext i1 %is_eight to i64
+  %add_four = zext i1 %is_four to i64
+  %add_two = zext i1 %is_two to i64
+  %eight = load i64, ptr %out
+  %four = load i64, ptr %out_four
+  %two = load i64, ptr %out_two
+  %eight_1 = add i64 %eight, %add_eight
+  %four_1 = add i64 %four, %add_four
+  %two_1 = add i64 %two, %add_two
+  store i64 %eight_1, ptr %out
+  store i64 %four_1, ptr %out_four
+  store i64 %two_1, ptr %out_two
+  %found_84 = add i64 %eight_1, %four_1
+  %found = add i64 %found_84, %two_1
+  %enough = icmp uge i64 %found, %limit
+  %stop = and i1 %limited, %enough
+  br i1 %stop, label %done, label %loop
+
+done:                                   ; out: nodes and where to resume
+  %row_out = phi i64 [%row, %loop], [%row_at, %counted]
+  %nodes_out = phi i64 [%nodes, %loop], [%nodes_at, %counted]
+  store i64 %nodes_out, ptr %out_nodes
+  store i64 %row_out, ptr %out_row
+  ret void
 }

@@ -24,39 +24,217 @@ from importlib import resources
 from typing import Any
 
 MAX_N = 62  # the compiled loop works on 64-bit words
+OUT = 5  # the words of out: tallies of class size 8, 4 and 2, nodes, the row to resume from
 
 
-def count_masks(n: int, allowed: Sequence[int], cols: MutableSequence[int], left: MutableSequence[int],
-                right: MutableSequence[int], todo: MutableSequence[int]) -> tuple[int, int]:
-    """Count placements of n queens, row r restricted to the columns in allowed[r]:
-    (solutions, nodes).  cols, left, right and todo are scratch space of n + 1 entries.
+def restrict(free: int, needed: int, cols: int) -> int:
+    """The free cells of a row once the columns no later row allows (``needed``)
+    are known: one of them still empty, the row must take it; two, no way on."""
+    missing = needed & ~cols
+    if missing == 0:
+        return free
+    if missing & (missing - 1):
+        return 0
+    return free & missing
+
+
+def turned(n: int, board: Sequence[int], image: MutableSequence[int], k: int) -> int:
+    """Fill image with the board turned k quarter turns (k = 1, 2, 3) and compare
+    it with the board row by row: -1 if the image is less, 0 if equal, 1 if greater."""
+    last = n - 1
+    for r in range(n):
+        c = (board[r] & -board[r]).bit_length() - 1
+        if k == 1:
+            image[c] = 1 << (last - r)
+        elif k == 2:
+            image[last - r] = 1 << (last - c)
+        else:
+            image[last - c] = 1 << r
+    for i in range(n):
+        if image[i] < board[i]:
+            return -1
+        if image[i] > board[i]:
+            return 1
+    return 0
+
+
+def class_size(n: int, board: Sequence[int], image: MutableSequence[int]) -> int:
+    """0 if a turn of the board is less than the board; else the size of its class:
+    2 (a quarter turn leaves it unchanged), 4 (a half turn does) or 8."""
+    quarter = turned(n, board, image, 1)
+    if quarter < 0:
+        return 0
+    if quarter == 0:
+        return 2
+    half = turned(n, board, image, 2)
+    if half < 0:
+        return 0
+    if half == 0:
+        return 4
+    if turned(n, board, image, 3) < 0:
+        return 0
+    return 8
+
+
+COLS, LEFT, RIGHT, TODO = range(4)  # the words of a row in state: state[4 * row + TODO]
+ALLOWED, NEEDED = range(2)  # the words of a row in masks: masks[2 * row + NEEDED]
+
+
+def count_masks(n: int, masks: Sequence[int], classify: int, limit: int, stop_at: int, resume: int,
+                state: MutableSequence[int], board: MutableSequence[int], image: MutableSequence[int],
+                out: MutableSequence[int]) -> None:
+    """Search placements of n queens, row r restricted to the columns allowed there.
+
+    masks[2r], masks[2r + 1]: the columns allowed in row r, and those no row
+    after r allows (:func:`needed_masks`).  state (4 words a row: columns
+    taken above it, diagonals attacking it from the left and the right, its
+    cells not yet tried), board and image are scratch of n + 1 rows.
+    out[0..4]: solutions of class size 8 (every solution when not
+    classifying), of size 4, of size 2, nodes, and the row to resume from (-1:
+    finished).  A call adds to the tallies in out; it stops after ``limit``
+    solutions in all (0: no limit; board then holds the last one) or once the
+    nodes reach ``stop_at`` (0: never); ``resume`` != 0 goes on from where the
+    last call stopped.  With ``classify``, a solution counts only if no turn
+    of it is less (row by row), in the tally of its class's size.
     """
     full = (1 << n) - 1
     last = n - 1
-    todo[0] = allowed[0]
-    total = 0
-    nodes = 0
-    row = 0
-    while row >= 0:
-        free = todo[row]
+    never = stop_at if stop_at else 1 << 64
+    keep_board = classify or limit
+    nodes = out[3]
+    if not resume:
+        state[COLS] = state[LEFT] = state[RIGHT] = 0
+        state[TODO] = restrict(masks[ALLOWED] & full, masks[NEEDED], 0)
+        row = 0
+    else:
+        row = out[4]
+    while row >= 0 and nodes < never:
+        here = 4 * row
+        free = state[here + TODO]
         if free == 0:
             row -= 1
             continue
         bit = free & -free
-        todo[row] = free ^ bit
+        state[here + TODO] = free ^ bit
         nodes += 1
-        if row == last:
-            total += 1
-            continue
-        c = cols[row] | bit
-        ld = ((left[row] | bit) << 1) & full
-        rd = (right[row] | bit) >> 1
-        row += 1
-        cols[row] = c
-        left[row] = ld
-        right[row] = rd
-        todo[row] = ~(c | ld | rd) & allowed[row] & full
-    return total, nodes
+        leaf = bit
+        if row != last:  # (row 0 is the last only when n == 1: deeper boards stop a row above)
+            c = state[here + COLS] | bit
+            ld = ((state[here + LEFT] | bit) << 1) & full
+            rd = (state[here + RIGHT] | bit) >> 1
+            below = here + 4
+            state[below + COLS] = c
+            state[below + LEFT] = ld
+            state[below + RIGHT] = rd
+            leaf = restrict(~(c | ld | rd) & masks[2 * row + 2 + ALLOWED] & full, masks[2 * row + 2 + NEEDED], c)
+            if row + 1 != last:
+                row += 1
+                state[below + TODO] = leaf
+                continue
+            if leaf == 0:
+                continue
+            nodes += 1  # the last row at once: its one free cell is a solution
+        size = 8
+        if keep_board:  # the board is read off the columns only when needed
+            for r in range(last):
+                board[r] = state[4 * r + 4 + COLS] & ~state[4 * r + COLS]
+            board[last] = leaf
+            if classify:
+                size = class_size(n, board, image)
+        out[0] += size == 8
+        out[1] += size == 4
+        out[2] += size == 2
+        if limit and out[0] + out[1] + out[2] >= limit:
+            break
+    out[3], out[4] = nodes, row
+
+
+def needed_masks(n: int, allowed: Sequence[int]) -> list[int]:
+    """needed[r]: the columns that no row after r allows (so rows up to r must take them)."""
+    full = (1 << n) - 1
+    needed = [0] * n
+    later = 0
+    for r in range(n - 1, -1, -1):
+        needed[r] = full & ~later
+        later |= allowed[r]
+    return needed
+
+
+class Walk:
+    """One search of a sub-board (one mask of allowed columns per row), in the
+    compiled loop when there is one, that can stop and go on: after every
+    :meth:`advance` the tallies, nodes and (after a stop at a solution) the
+    board are here to read."""
+
+    def __init__(self, n: int, allowed: Sequence[int], classify: bool = False) -> None:
+        if not 1 <= n or len(allowed) != n:
+            raise ValueError(f"a walk takes n >= 1 and n masks, got n={n}, {len(allowed)} masks")
+        self.n = n
+        self.classify = classify
+        self._loop = compiled() if n <= MAX_N else None
+        masks = [m for pair in zip(allowed, needed_masks(n, allowed)) for m in pair]
+        if self._loop is not None:
+            word = ctypes.c_int64
+            self._masks = (word * (2 * n))(*masks)
+            self._state = (word * (4 * (n + 1)))()
+            self._board, self._image = (word * (n + 1))(), (word * (n + 1))()
+            self._out = (word * OUT)()
+        else:
+            self._masks, self._state = masks, [0] * (4 * (n + 1))
+            self._board, self._image = [0] * (n + 1), [0] * (n + 1)
+            self._out = [0] * OUT
+        self._started = False
+
+    @property
+    def finished(self) -> bool:
+        return self._started and self._out[4] < 0
+
+    @property
+    def tallies(self) -> tuple[int, int, int]:
+        """Solutions in classes of 8, 4 and 2 (with classify), or (solutions, 0, 0)."""
+        return self._out[0], self._out[1], self._out[2]
+
+    @property
+    def found(self) -> int:
+        return sum(self.tallies)
+
+    @property
+    def nodes(self) -> int:
+        return self._out[3]
+
+    def solution(self) -> tuple[int, ...]:
+        """The board of the last solution found (0-based columns by row)."""
+        board = self._board
+        return tuple((board[r] & -board[r]).bit_length() - 1 for r in range(self.n))
+
+    def advance(self, limit: int = 0, nodes: int = 0) -> bool:
+        """Search on until ``limit`` more solutions (0: all) or ``nodes`` more
+        nodes (0: no bound; one more when the last row is placed with the
+        row above it); True once the whole sub-board is searched."""
+        if self.finished:
+            return True
+        stop_at = self.nodes + nodes if nodes else 0
+        until = self.found + limit if limit else 0
+        loop = self._loop or count_masks
+        loop(self.n, self._masks, int(self.classify), until, stop_at, int(self._started), self._state,
+             self._board, self._image, self._out)
+        self._started = True
+        return self.finished
+
+
+def count(n: int, allowed: Sequence[int]) -> tuple[int, int]:
+    """(solutions, nodes) with row r restricted to allowed[r]: compiled when possible."""
+    walk = Walk(n, allowed)
+    walk.advance()
+    return walk.found, walk.nodes
+
+
+def count_classes(n: int, allowed: Sequence[int]) -> tuple[int, int, int, int]:
+    """(boards of class size 8, 4, 2, nodes) among the solutions with row r in
+    allowed[r] that no turn makes less: compiled when possible."""
+    walk = Walk(n, allowed, classify=True)
+    walk.advance()
+    return (*walk.tallies, walk.nodes)
 
 
 def ir() -> str:
@@ -65,9 +243,9 @@ def ir() -> str:
 
 
 @functools.cache
-def compiled() -> Callable[[int, Sequence[int]], tuple[int, int]] | None:
-    """The compiled loop as ``f(n, allowed) -> (solutions, nodes)``, built on
-    first use and kept for the process; None without a working llvmlite."""
+def compiled() -> Callable[..., None] | None:
+    """The compiled :func:`count_masks`, built on first use and kept for the
+    process; None without a working llvmlite."""
     if os.environ.get("NQUEENS_CP_NO_JIT") == "1":
         return None
     try:
@@ -82,20 +260,12 @@ def compiled() -> Callable[[int, Sequence[int]], tuple[int, int]] | None:
         return None
 
 
-def count(n: int, allowed: Sequence[int]) -> tuple[int, int]:
-    """(solutions, nodes) with row r restricted to allowed[r]: compiled when possible."""
-    loop = compiled() if n <= MAX_N else None
-    if loop is not None:
-        return loop(n, allowed)
-    return count_masks(n, allowed, *([0] * (n + 1) for _ in range(4)))
-
-
 def kind() -> str:
     """Which loop :func:`count` runs here: 'llvm' or 'python'."""
     return "llvm" if compiled() is not None else "python"
 
 
-def _build(llvm: Any, source: str) -> Callable[[int, Sequence[int]], tuple[int, int]]:
+def _build(llvm: Any, source: str) -> Callable[..., None]:
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     machine = llvm.Target.from_default_triple().create_target_machine(
@@ -106,17 +276,8 @@ def _build(llvm: Any, source: str) -> Callable[[int, Sequence[int]], tuple[int, 
     engine.finalize_object()
     word = ctypes.c_int64
     words = ctypes.POINTER(word)
-    # ctypes releases the GIL for the call, so threads can count in parallel.
-    loop = ctypes.CFUNCTYPE(word, word, words, words, words, words, words, words)(
+    # ctypes releases the GIL for the call, so threads can search in parallel.
+    loop = ctypes.CFUNCTYPE(None, word, words, word, word, word, word, words, words, words, words)(
         engine.get_function_address("count_masks"))
-
-    def run(n: int, allowed: Sequence[int]) -> tuple[int, int]:
-        if not 1 <= n <= MAX_N or len(allowed) != n:
-            raise ValueError(f"the compiled loop takes 1 <= n <= {MAX_N} and n masks, got n={n}, {len(allowed)} masks")
-        scratch = [(word * (n + 1))() for _ in range(4)]
-        nodes = word()
-        total = loop(n, (word * n)(*allowed), *scratch, ctypes.byref(nodes))
-        return total, nodes.value
-
-    run.engine = engine  # type: ignore[attr-defined]  # the machine code lives as long as the engine
-    return run
+    loop.engine = engine  # type: ignore[attr-defined]  # the machine code lives as long as the engine
+    return loop

@@ -1,0 +1,252 @@
+"""Counting with the whole symmetry group: one board per class of the eight symmetries.
+
+The corner / inner method of the 2003 "takaken" program, with its bounds
+written as sub-boards (one mask of allowed columns per row) so that the
+compiled loop (:mod:`nqueens_cp.engines.kernel`) does all the searching:
+
+* **corner**: a queen in the corner of row 0.  Row 1's queen stands in
+  column ``first`` (2 .. n-2), and column 1 stays empty in the rows above
+  ``first``: of a board and its reflection in the main diagonal (the only
+  symmetry that keeps the corner queen) exactly one has column 1's queen
+  below row 1's.  No such board has any symmetry, so each is one class of 8.
+* **inner**: no queen in a corner.  Row 0's queen stands in column ``first``
+  < (n-1)/2, and no border queen is nearer a corner than it: the border
+  columns are empty in rows 1 .. first-1 and n-first .. n-1, and the last
+  row's queen avoids the ``first`` columns next to each border.  A solution
+  found is counted only if none of its quarter, half and three-quarter turns
+  is less (row by row); then it is one class, of size 2 if a quarter turn
+  leaves it unchanged, 4 if a half turn does, else 8.  (The reflections map
+  row 0's queen onto a square it attacks or to column n-1-first, so their
+  images are never searched.)
+
+The loop prunes with one generic rule that makes takaken's check at row
+n-1-first fall out of the masks: a column that no later row allows must be
+taken by the time its last allowing row is placed (``kernel.needed_masks``).
+
+Every family is split into sub-boards by fixing the queens of rows 1 and 2
+(:data:`DEPTH`): the tasks of a split count, on the local pool or a cluster.
+
+Both published numbers come out of one run: total = 8a + 4b + 2c (OEIS
+A000170) and fundamental = a + b + c (A002562), a, b, c the classes of size
+8, 4 and 2.  They are checked against two small independent searches for the
+solutions a half turn and a quarter turn leave unchanged (S180 = 4b + 2c,
+S90 = 2c), so a slip in the bookkeeping cannot pass silently.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import NQueensError, TimeLimitReached
+
+MIN_N = 6  # below this a plain count is quicker than listing sub-boards
+DEPTH = 3  # rows 0 .. DEPTH-1 fixed in every sub-board
+
+
+@dataclass(frozen=True)
+class SubBoard:
+    """One task of a count by classes: rows 0 .. DEPTH-1 fixed, one mask per row."""
+
+    family: str  # "corner" (every solution a class of 8) or "inner" (classified at the leaves)
+    first: int
+    allowed: tuple[int, ...]
+
+
+def families(n: int) -> Iterator[SubBoard]:
+    """The corner and inner sub-boards of each ``first``, nothing fixed below row 1 (row 0 for inner)."""
+    full = (1 << n) - 1
+    last = n - 1
+    for first in range(2, last):
+        allowed = [full] * n
+        allowed[0], allowed[1] = 1, 1 << first
+        for r in range(2, first):
+            allowed[r] = full & ~2
+        yield SubBoard("corner", first, tuple(allowed))
+    side = 1 | 1 << last
+    first = 1
+    while 2 * first < last:
+        allowed = [full] * n
+        allowed[0] = 1 << first
+        for r in [*range(1, first), *range(n - first, last)]:
+            allowed[r] = full & ~side
+        near_borders = ((1 << first) - 1) | (((1 << first) - 1) << (n - first))
+        allowed[last] = full & ~near_borders
+        yield SubBoard("inner", first, tuple(allowed))
+        first += 1
+
+
+def _fix_rows(n: int, allowed: tuple[int, ...], depth: int) -> Iterator[tuple[int, ...]]:
+    """allowed with rows 0 .. depth-1 fixed in every non-attacking way."""
+    def place(row: int, prefix: list[int]) -> Iterator[tuple[int, ...]]:
+        if row == min(depth, n):
+            yield (*prefix, *allowed[row:])
+            return
+        free = allowed[row]
+        for r, bit in enumerate(prefix):
+            free &= ~(bit | bit << (row - r) | bit >> (row - r))
+        while free:
+            bit = free & -free
+            free ^= bit
+            yield from place(row + 1, [*prefix, bit])
+
+    return place(0, [])
+
+
+def sub_boards(n: int, depth: int = DEPTH) -> list[SubBoard]:
+    """Every task of a count by classes, the biggest (inner, small ``first``) first."""
+    tasks = [SubBoard(family.family, family.first, fixed)
+             for family in families(n) for fixed in _fix_rows(n, family.allowed, depth)]
+    return sorted(tasks, key=lambda task: (task.family != "inner", task.first))
+
+
+def count_sub_boards(n: int, chunk: list[SubBoard]) -> tuple[int, int, int, int]:
+    """(classes of size 8, 4, 2, nodes) of a list of sub-boards, in the compiled loop."""
+    from .engines import kernel
+
+    eight = four = two = nodes = 0
+    for task in chunk:
+        if task.family == "corner":
+            found, searched = kernel.count(n, task.allowed)
+            eight += found
+        else:
+            a, b, c, searched = kernel.count_classes(n, task.allowed)
+            eight, four, two = eight + a, four + b, two + c
+        nodes += searched
+    return eight, four, two, nodes
+
+
+def chunks(n: int, size: int) -> list[list[SubBoard]]:
+    """The sub-boards in lists of ``size``: the tasks of a split count."""
+    found = sub_boards(n)
+    return [found[i:i + size] for i in range(0, len(found), size)]
+
+
+# --- the symmetric solutions, searched on their own as a check ----------------------
+
+def count_half_turn(n: int, deadline: float | None = None) -> int:
+    """S180: solutions that a half turn leaves unchanged, q[n-1-r] = n-1-q[r].
+
+    Rows r < n/2 are placed with their images in row n-1-r; the middle row
+    of an odd board holds the centre square.  Columns, diagonals (index
+    c - r + n-1) and anti-diagonals (r + c) are bit masks over absolute
+    indices, since the images attack the rows above them too."""
+    if n == 1:
+        return 1
+    last = n - 1
+    full = (1 << n) - 1
+    half = n // 2
+    cols = diag = anti = 0
+    if n % 2:
+        m = n // 2
+        cols, diag, anti = 1 << m, 1 << last, 1 << (2 * m)
+    nodes = 0
+
+    def place(r: int, cols: int, diag: int, anti: int) -> int:
+        nonlocal nodes
+        if r == half:
+            return 1
+        r2 = last - r
+        free = full & ~(cols | (diag >> (last - r)) | (anti >> r))
+        total = 0
+        while free:
+            bit = free & -free
+            free ^= bit
+            c = bit.bit_length() - 1
+            c2 = last - c
+            d1, d2 = c - r + last, c2 - r2 + last  # d2 = r - c + last
+            a1, a2 = r + c, r2 + c2
+            if c == c2 or d1 == d2 or a1 == a2:
+                continue
+            bits_c, bits_d, bits_a = bit | (1 << c2), (1 << d1) | (1 << d2), (1 << a1) | (1 << a2)
+            if cols & bits_c or diag & bits_d or anti & bits_a:
+                continue
+            nodes += 1
+            if deadline is not None and not nodes & 4095 and time.monotonic() > deadline:
+                raise TimeLimitReached
+            total += place(r + 1, cols | bits_c, diag | bits_d, anti | bits_a)
+        return total
+
+    return place(0, cols, diag, anti)
+
+
+def _attack(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] == b[0] or a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1])
+
+
+def count_quarter_turn(n: int, deadline: float | None = None) -> int:
+    """S90: solutions that a quarter turn leaves unchanged: with (r, c) the
+    board holds (c, n-1-r), (n-1-r, n-1-c) and (n-1-c, r)."""
+    if n == 1:
+        return 1
+    if n % 4 not in (0, 1):
+        return 0  # the squares fall in 4-cycles (and the centre): n must be 4k or 4k+1
+    last = n - 1
+    q: dict[int, int] = {n // 2: n // 2} if n % 2 else {}  # row -> column; the centre is its own image
+
+    def place() -> int:
+        r = next((i for i in range(n) if i not in q), None)
+        if r is None:
+            return 1
+        total = 0
+        for c in range(n):
+            cycle = [(r, c), (c, last - r), (last - r, last - c), (last - c, r)]
+            if len(set(cycle)) != 4 or any(a in q for a, _ in cycle):
+                continue
+            queens = [*q.items(), *cycle]
+            if any(_attack(x, y) for x in cycle for y in queens if x != y):
+                continue
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeLimitReached
+            q.update(cycle)
+            total += place()
+            for a, _ in cycle:
+                del q[a]
+        return total
+
+    return place()
+
+
+@dataclass
+class Tally:
+    """Both published numbers of one N, from the classes of size 8, 4 and 2."""
+
+    n: int
+    eight: int  # a: classes with no symmetry
+    four: int  # b: classes a half turn (but no quarter turn) leaves unchanged
+    two: int  # c: classes a quarter turn leaves unchanged
+
+    @property
+    def total(self) -> int:
+        """OEIS A000170."""
+        return 1 if self.n == 1 else 8 * self.eight + 4 * self.four + 2 * self.two
+
+    @property
+    def fundamental(self) -> int:
+        """OEIS A002562: solutions counted once per class of the 8 symmetries."""
+        return 1 if self.n == 1 else self.eight + self.four + self.two
+
+    @property
+    def half_turn(self) -> int:
+        """S180: solutions a half turn leaves unchanged."""
+        return 1 if self.n == 1 else 4 * self.four + 2 * self.two
+
+    @property
+    def quarter_turn(self) -> int:
+        """S90: solutions a quarter turn leaves unchanged."""
+        return 1 if self.n == 1 else 2 * self.two
+
+    def check(self, deadline: float | None = None) -> None:
+        """Compare S180 and S90 with their own searches; a mismatch is a counting error."""
+        half, quarter = count_half_turn(self.n, deadline), count_quarter_turn(self.n, deadline)
+        if (half, quarter) != (self.half_turn, self.quarter_turn):
+            raise NQueensError(f"N={self.n}: the symmetry classes do not add up (classes of 8, 4, 2: "
+                               f"{self.eight}, {self.four}, {self.two}; searched S180 {half}, S90 {quarter}): "
+                               "a counting error")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "total": self.total, "fundamental": self.fundamental, "classes_8": self.eight,
+                "classes_4": self.four, "classes_2": self.two, "half_turn_symmetric": self.half_turn,
+                "quarter_turn_symmetric": self.quarter_turn}
