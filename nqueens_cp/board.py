@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from .errors import InvalidInputError
 
@@ -56,8 +57,60 @@ def check_solution(solution: Iterable[int], n: int) -> Solution:
     return cols
 
 
-def check_placements(n: int, fixed: Mapping[int, int] | None) -> dict[int, int]:
-    """Validate fixed placements (row -> column) for an n x n board; returns a plain dict.
+class Position(dict):
+    """What a problem fixes beforehand: pre-placed queens (row -> column, the
+    dict itself) and ``blocked`` squares where no queen may stand.
+
+    It is true when it constrains anything (a queen or a blocked square), so
+    ``if placed:`` asks "is this plain N?".  A pre-placed queen on a blocked
+    square, like two pre-placed queens that attack each other, is a question
+    whose answer is "no solution".
+    """
+
+    def __init__(self, placed: Mapping[int, int] | None = None, blocked: Iterable[Placement] = ()) -> None:
+        super().__init__(placed or {})
+        self.blocked: frozenset[Placement] = frozenset(blocked)
+
+    def __bool__(self) -> bool:
+        return bool(len(self) or self.blocked)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Position, (dict(self), self.blocked)
+
+    def __repr__(self) -> str:
+        blocked = f", blocked={sorted(self.blocked)}" if self.blocked else ""
+        return f"Position({dict(self)}{blocked})"
+
+    def with_queens(self, more: Mapping[int, int]) -> Position:
+        """This position with more queens placed (the same blocked squares)."""
+        return Position({**self, **more}, self.blocked)
+
+    def columns(self, row: int, n: int) -> list[int]:
+        """The columns a queen may take in ``row``: the pre-placed one, or every
+        column whose square is not blocked."""
+        if row in self:
+            return [] if (row, self[row]) in self.blocked else [self[row]]
+        return [c for c in range(n) if (row, c) not in self.blocked]
+
+    def mask(self, row: int, n: int) -> int:
+        """:meth:`columns` as a bit mask (bit c = column c)."""
+        return sum(1 << c for c in self.columns(row, n))
+
+
+def diagonal(n: int, kind: str, k: int) -> list[Placement]:
+    """The squares of one diagonal of an n x n board: ``kind`` "r+c" (row +
+    column = k, an anti-diagonal) or "r-c" (row - column = k)."""
+    if kind == "r+c":
+        return [(r, k - r) for r in range(n) if 0 <= k - r < n]
+    if kind == "r-c":
+        return [(r, r - k) for r in range(n) if 0 <= r - k < n]
+    raise InvalidInputError(f"a diagonal is r+c=K or r-c=K, got {kind!r}")
+
+
+def check_placements(n: int, fixed: Mapping[int, int] | None, blocked: Iterable[Placement] | None = None) -> Position:
+    """Validate fixed placements (row -> column) and blocked squares (row,
+    column) for an n x n board; returns a :class:`Position`.  A Position
+    given as ``fixed`` keeps its blocked squares, and ``blocked`` adds to them.
 
     Placements that attack each other are allowed: that is a question whose
     answer is "no solution", not a malformed question.
@@ -69,7 +122,13 @@ def check_placements(n: int, fixed: Mapping[int, int] | None) -> dict[int, int]:
         for what, value in (("row", row), ("column", col)):
             if type(value) is not int or not 0 <= value < n:
                 raise InvalidInputError(f"placement {row}:{col}: {what} {value!r} is off the {n}x{n} board")
-    return placed
+    squares = set(getattr(fixed, "blocked", ()))
+    for square in blocked or ():
+        if not isinstance(square, tuple) or len(square) != 2 \
+                or not all(type(v) is int and 0 <= v < n for v in square):
+            raise InvalidInputError(f"blocked square {square!r} is not a (row, column) on the {n}x{n} board")
+        squares.add(square)
+    return Position(placed, squares)
 
 
 def render(solution: Solution) -> str:

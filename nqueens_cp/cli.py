@@ -17,7 +17,7 @@ from typing import Any
 
 from .engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, ENGINE_NAMES, engine_class
 from .errors import NQueensError
-from .grammar import PROG, build_parser, engine_options, fixed_placements
+from .grammar import PROG, build_parser, engine_options, fixed_placements, problem
 from .terminal import (EXIT_FAILURE, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, CtrlC, Progress, check_board, emit, finish,
                        run_command, say, silence_stdout, solution_text, solutions_word, summarize)
 
@@ -151,9 +151,12 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     from .engines import Status
     from .run import solve
 
-    check_board(args.format, args.n)
-    outcome = solve(args.n, args.engine, fixed_placements(args), time_limit=args.time_limit, **engine_options(args))
-    where = f"N={args.n}, {len(outcome.placed)} pre-placed, engine {args.engine}, {outcome.seconds:.2f} s"
+    n, position, instance = problem(args)
+    check_board(args.format, n)
+    outcome = solve(n, args.engine, position, time_limit=args.time_limit, **engine_options(args))
+    blocked = f", {len(position.blocked)} blocked squares" if position.blocked else ""
+    source = f"{instance.name}: " if instance else ""
+    where = f"{source}N={n}, {len(outcome.placed)} pre-placed{blocked}, engine {args.engine}, {outcome.seconds:.2f} s"
     if args.format == "json":
         CtrlC.write(sys.stdout, _json(outcome) + "\n")
     elif outcome.solution is not None:
@@ -199,6 +202,30 @@ def _cmd_complete_bench(args: argparse.Namespace) -> int:
     _write_files(args, rows, COLUMNS, lambda path: completion_plot(rows, path, args.time_limit))
     for problem in problems:
         say(f"{PROG} complete bench: {problem}")
+    return EXIT_FAILURE if problems else EXIT_OK
+
+
+# --- batch ------------------------------------------------------------------------------------
+
+def _cmd_batch(args: argparse.Namespace) -> int:
+    from .batch import COLUMNS, run
+    from .reporting import batch_plot, batch_table, check_outputs, csv_text, to_json
+
+    check_outputs(args.csv, args.json, args.plot)
+    progress = Progress.make("batch")
+    rows, problems = run(args.paths, args.engines, args.diagonals, args.answers, args.time_limit,
+                         progress.text if progress else None)
+    if progress:
+        progress.clear()
+    if args.format == "json":
+        CtrlC.write(sys.stdout, to_json(rows) + "\n")
+    elif args.format == "csv":
+        CtrlC.write(sys.stdout, csv_text(rows, COLUMNS))
+    else:
+        CtrlC.write(sys.stdout, batch_table(rows) + "\n")
+    _write_files(args, rows, COLUMNS, lambda path: batch_plot(rows, path, args.time_limit))
+    for problem in problems:
+        say(f"{PROG} batch: {problem}")
     return EXIT_FAILURE if problems else EXIT_OK
 
 
@@ -332,6 +359,6 @@ def _cmd_sample(args: argparse.Namespace) -> int:
 
 
 HANDLERS = {"enumerate": _cmd_enumerate, "count": _cmd_count, "crosscheck": _cmd_crosscheck, "compare": _cmd_compare,
-            "solve": _cmd_solve, "generate": _cmd_complete_generate, "bench": _cmd_complete_bench,
+            "solve": _cmd_solve, "generate": _cmd_complete_generate, "bench": _cmd_complete_bench, "batch": _cmd_batch,
             "dimacs": _cmd_dimacs, "decode": _cmd_decode, "encodings": _cmd_encodings, "engines": _cmd_engines,
             "trace": _cmd_trace, "sample": _cmd_sample}

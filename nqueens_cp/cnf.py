@@ -95,6 +95,8 @@ def clauses(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] |
         yield from _symmetry_breaking(n, var)
     for r, c in sorted(placed.items()):
         yield [var(r, c)]
+    for r, c in sorted(placed.blocked):
+        yield [-var(r, c)]
 
 
 def size(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None,
@@ -112,7 +114,7 @@ def size(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | No
             nclauses += count
     if symmetry_breaking:
         nclauses += len(_symmetry_breaking(n, lambda r, c: r * n + c + 1))
-    return nvars, nclauses + len(placed)
+    return nvars, nclauses + len(placed) + len(placed.blocked)
 
 
 def _line_lengths(n: int) -> Iterator[int]:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from . import __version__
+from .board import Position, check_placements, diagonal
 from .engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, ENGINE_NAMES, all_options, engine_class, names
 from .errors import InvalidInputError
 from .terminal import EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE
@@ -31,6 +32,13 @@ def positive_int(text: str) -> int:
     if not re.fullmatch(r"\s*\+?\d{1,9}\s*", text) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer, got '{text}'")
     return int(text)
+
+
+def n_or_file(text: str) -> int | str:
+    """N in decimal digits, or the path of an instance file (anything else)."""
+    if re.fullmatch(r"\s*[+-]?\d+\s*", text):
+        return positive_int(text)
+    return text
 
 
 def whole(text: str) -> int:
@@ -111,18 +119,65 @@ def engine_options(args: argparse.Namespace) -> dict[str, Any]:
     return {name: getattr(args, name) for name in all_options() if getattr(args, name, None) is not None}
 
 
+def diagonals(text: str) -> list[tuple[str, int]]:
+    """--block-diagonal 'r+c=K,r-c=K,...' -> [("r+c", K), ...]."""
+    found = []
+    for item in text.split(","):
+        match = re.fullmatch(r"\s*r\s*([+-])\s*c\s*=\s*(-?\d{1,9})\s*", item)
+        if not match:
+            raise argparse.ArgumentTypeError(f"expected diagonals r+c=K or r-c=K separated by commas (e.g. r+c=5,r-c=-2), "
+                                             f"got '{item.strip()}'")
+        found.append((f"r{match.group(1)}c", int(match.group(2))))
+    return found
+
+
 def add_place(p: argparse.ArgumentParser) -> None:
     p.add_argument("--place", type=placements, action="append", default=[], metavar="R:C,...",
                    help="pre-placed queens, 0-based row:column pairs; may be repeated (they combine)")
+    p.add_argument("--block", type=placements, action="append", default=[], metavar="R:C,...",
+                   help="blocked squares, where no queen may stand: 0-based row:column pairs; may be repeated")
+    p.add_argument("--block-diagonal", type=diagonals, action="append", default=[], metavar="r+c=K,r-c=K,...",
+                   help="block every square of whole diagonals: r+c=K (an anti-diagonal) or r-c=K; may be repeated")
 
 
-def fixed_placements(args: argparse.Namespace) -> dict[int, int]:
+def problem(args: argparse.Namespace) -> tuple[int, Position, Any]:
+    """(N, position, instance or None) of a command that takes N or an instance
+    file: the file's queens and blocked squares, plus --place and --block."""
+    from .instances import read_instance
+
+    diagonals = getattr(args, "diagonals", None)
+    if isinstance(args.n, int):
+        if diagonals is not None:
+            raise InvalidInputError("--diagonals applies to Excluded Diagonals instance files, not to N")
+        return args.n, fixed_placements(args), None
+    instance = read_instance(args.n, diagonals)
+    args.n = instance.n
+    extra = fixed_placements(args)
+    for row, col in extra.items():
+        if row in instance.fixed and instance.fixed[row] != col:
+            raise InvalidInputError(f"--place {row}:{col}: the instance already has a queen in row {row} "
+                                    f"({row}:{instance.fixed[row]})")
+    return instance.n, check_placements(instance.n, {**instance.fixed, **extra}, instance.blocked | extra.blocked), \
+        instance
+
+
+def fixed_placements(args: argparse.Namespace) -> Position:
+    """The pre-placed queens and blocked squares of the command line, checked against N."""
     fixed: dict[int, int] = {}
     for row, col in (pair for group in args.place for pair in group):
         if row in fixed and fixed[row] != col:
             raise InvalidInputError(f"--place: two queens in row {row} ({row}:{fixed[row]} and {row}:{col})")
         fixed[row] = col
-    return fixed
+    blocked = [pair for group in getattr(args, "block", []) for pair in group]
+    for kind, k in (d for group in getattr(args, "block_diagonal", []) for d in group):
+        squares = diagonal(args.n, kind, k)
+        if not squares:
+            raise InvalidInputError(f"--block-diagonal: {kind}={k} has no square on the {args.n}x{args.n} board")
+        blocked += squares
+    for row, col in blocked:
+        if not (row < args.n and col < args.n):
+            raise InvalidInputError(f"--block {row}:{col}: off the {args.n}x{args.n} board")
+    return check_placements(args.n, fixed, blocked)
 
 
 def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
@@ -277,8 +332,10 @@ def _add_solve(sub: Any, handlers: Handlers) -> None:
         "solve", help="find one solution, optionally with queens already placed",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Find one solution of N-queens that keeps every pre-placed queen (the N-Queens\n"
-        "Completion problem, NP-complete), or prove that none exists.  Every printed solution is\n"
-        "validated.",
+        "Completion problem, NP-complete) and leaves every blocked square empty, or prove that none\n"
+        "exists.  Every printed solution is validated.  Instead of N, give an instance file of CSPLib\n"
+        "problem 079: 'letting n = ...' / 'letting init = [[r, c], ...]' (completion) or 'n = ...' /\n"
+        "'diags = [[k, type], ...]' (Excluded Diagonals, with --diagonals D: the first D are used).",
         epilog=f"""\
 engines:
 {lines}
@@ -286,15 +343,21 @@ engines:
 exit codes:
   {EXIT_OK}  a solution was found (and printed)
   {EXIT_FAILURE}  proven: no solution exists (pre-placed queens that attack each other included)
-  {EXIT_USAGE}  usage error: a placement off the board, two queens in a row, bad --place text, ...
+  {EXIT_USAGE}  usage error: a placement off the board, two queens in a row, bad --place text,
+     a malformed or truncated instance file (with its line), ...
   {EXIT_UNKNOWN}  unknown: the time limit (or local search's step budget) ran out first
 
 examples:
   nqueens-cp solve 80 --place 0:3,5:17 --format line
   nqueens-cp solve 8 --place 0:0 --place 1:1 --engine backtrack     (none: exit 1)
+  nqueens-cp solve 12 --block 0:0,5:5 --block-diagonal r+c=11
+  nqueens-cp solve diag-20-4-17.param --diagonals 29 --engine bitmask
   nqueens-cp solve 1000 --engine minconflicts --seed 7 -f json""",
     )
-    add_n(p)
+    p.add_argument("n", type=n_or_file, metavar="N|FILE",
+                   help="board size, or a CSPLib prob079 instance file (completion or Excluded Diagonals)")
+    p.add_argument("--diagonals", "-D", type=whole, metavar="D",
+                   help="Excluded Diagonals files: use the first D diagonals the file lists (required for them)")
     add_engine(p, ENGINE_NAMES, DEFAULT_SOLVE_ENGINE, "fastest on completion questions, proves 'none'")
     add_engine_options(p)
     add_place(p)
@@ -339,6 +402,35 @@ def _add_complete(sub: Any, handlers: Handlers) -> None:
     b.add_argument("--seed", type=whole, default=0, metavar="S", help="seed of the first instance (default: 0)")
     add_outputs(b)
     b.set_defaults(handler=handlers["bench"])
+
+
+def _add_batch(sub: Any, handlers: Handlers) -> None:
+    takes_fixed = names(takes_fixed=True)
+    p = sub.add_parser(
+        "batch", help="run engines over CSPLib prob079 instance files, checked against each other",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Solve every instance file (completion or Excluded Diagonals, see 'solve --help') with\n"
+        "every engine under a time limit, in this process, one after the other.  Prints one line per\n"
+        "instance (each engine's answer and time) and a summary per engine (median and worst time).\n"
+        "Excluded Diagonals files need D: --diagonals D for all, or --answers TSV, a table of\n"
+        "'file<TAB>D<TAB>1|0[<TAB>nodes]' lines (the published answers), which also checks every\n"
+        "answer.  Exit 1 if complete engines disagree or an answer contradicts the published one.",
+        epilog="examples:\n"
+        "  nqueens-cp batch data/prob079 --answers data/prob079/answers.tsv --engines bitmask,cpsat,sat\n"
+        "  nqueens-cp batch 'runs/diag-20-*.param' --diagonals 29 --time-limit 120 --csv r.csv --plot r.png",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="instance files, directories (their *.param files) or glob patterns")
+    p.add_argument("--diagonals", "-D", type=whole, metavar="D", help="the D of every Excluded Diagonals file")
+    p.add_argument("--answers", metavar="TSV", help="each file's D and published answer (checked)")
+    p.add_argument("--engines", type=name_list, metavar="E1,E2,...",
+                   help=f"default: every available core engine of {', '.join(takes_fixed)}")
+    p.add_argument("--time-limit", type=positive_float, default=60.0, metavar="SEC",
+                   help="per engine and instance (default: 60)")
+    p.add_argument("--format", "-f", choices=("table", "csv", "json"), default="table",
+                   help="stdout: the table (default), or every row as CSV or JSON")
+    add_outputs(p)
+    p.set_defaults(handler=handlers["batch"])
 
 
 def _add_dimacs(sub: Any, handlers: Handlers) -> None:
@@ -494,7 +586,7 @@ def build_parser(handlers: Handlers) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for add in (_add_enumerate, _add_count, _add_crosscheck, _add_compare, _add_solve, _add_complete,
+    for add in (_add_enumerate, _add_count, _add_crosscheck, _add_compare, _add_solve, _add_complete, _add_batch,
                 _add_dimacs, _add_decode, _add_encodings, _add_trace, _add_sample, _add_engines):
         add(sub, handlers)
     return parser

@@ -23,7 +23,7 @@ from concurrent.futures import Executor, Future
 from concurrent.futures import TimeoutError as FuturesTimeout
 from typing import Any
 
-from .board import Solution, is_solution, pack
+from .board import Position, Solution, is_solution, pack
 from .errors import InvalidInputError, NQueensError, TimeLimitReached
 
 KEY_MAX_N = 16  # n**n < 2**64: a solution's key fits an unsigned 64-bit word
@@ -58,9 +58,11 @@ class InlineExecutor(Executor):
 
 def prefixes(n: int, fixed: dict[int, int], rows: int, mirror: bool = False) -> list[tuple[dict[int, int], int]]:
     """(prefix, weight) for every non-attacking placement of the first rows
-    that honours ``fixed``.  With ``mirror``, only first-row columns left of
+    that honours ``fixed`` (a :class:`Position`'s blocked squares too; each
+    prefix is a Position that keeps them).  With ``mirror``, only first-row columns left of
     the centre are kept, with weight 2 (the centre column, odd n, weight 1)."""
     rows = min(rows, n)
+    position = fixed if isinstance(fixed, Position) else Position(fixed)
     found: list[tuple[dict[int, int], int]] = []
 
     def extend(prefix: dict[int, int]) -> None:
@@ -72,9 +74,9 @@ def prefixes(n: int, fixed: dict[int, int], rows: int, mirror: bool = False) -> 
                 if 2 * first > n - 1:
                     return
                 weight = 1 if 2 * first == n - 1 else 2
-            found.append(({**fixed, **prefix}, weight))
+            found.append((position.with_queens(prefix), weight))
             return
-        for col in ([fixed[row]] if row in fixed else range(n)):
+        for col in position.columns(row, n):
             if all(c != col and abs(c - col) != row - r for r, c in prefix.items()):
                 prefix[row] = col
                 extend(prefix)

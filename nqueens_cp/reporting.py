@@ -97,17 +97,21 @@ def _check_writable(path: str) -> None:
         raise InvalidInputError(f"cannot write {path}: the directory {directory} is not writable")
 
 
-def write_csv(rows: list[dict[str, Any]], path: str, columns: Sequence[str]) -> None:
+def csv_text(rows: list[dict[str, Any]], columns: Sequence[str]) -> str:
     import csv
     import io
-
-    from .files import atomic_write_text
 
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(columns), lineterminator="\n", extrasaction="ignore")
     writer.writeheader()
     writer.writerows(rows)
-    atomic_write_text(path, buffer.getvalue())
+    return buffer.getvalue()
+
+
+def write_csv(rows: list[dict[str, Any]], path: str, columns: Sequence[str]) -> None:
+    from .files import atomic_write_text
+
+    atomic_write_text(path, csv_text(rows, columns))
 
 
 def write_json(rows: list[dict[str, Any]], path: str) -> None:
@@ -207,6 +211,60 @@ def completion_plot(rows: list[dict[str, Any]], path: str, time_limit: float) ->
     instances = rows[0]["instances"] if rows else 0
     plot_times(rows, path, y="median_s", limit=time_limit, ylabel="median seconds per instance (log scale)",
                title=f"N-Queens Completion: median time to an answer ({instances} instances per N)")
+
+
+def batch_table(rows: list[dict[str, Any]]) -> str:
+    """One line per instance: each engine's answer and seconds; then one line per engine."""
+    from .batch import SUMMARY_COLUMNS, summary
+
+    engines = list(dict.fromkeys(row["engine"] for row in rows))
+    instances: dict[tuple[str, Any], dict[str, Any]] = {}
+    for row in rows:
+        line = instances.setdefault((row["file"], row["diagonals"]), {
+            "instance": Path(row["file"]).name, "n": row["n"], "D": row["diagonals"],
+            "published": {None: "", 1: "solved", 0: "none"}[row["published"]]})
+        line[row["engine"]] = f"{row['status']} {row['seconds']:.3f}s" + (" WRONG" if row["agrees"] is False else "")
+    columns = ["instance", "n", "D", "published", *engines]
+    per_instance = table(list(instances.values()), columns, left=["instance", "published", *engines])
+    headers = {"median_s": "median s", "worst_s": "worst s"}
+    return per_instance + "\n\n" + table(summary(rows), SUMMARY_COLUMNS, left=("engine",), headers=headers)
+
+
+def batch_plot(rows: list[dict[str, Any]], path: str, time_limit: float) -> None:
+    """Seconds per instance (sorted by the first engine's time), log scale, one series per engine."""
+    require_matplotlib()
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .files import atomic_write
+
+    fmt = plot_format(path)
+    engines = list(dict.fromkeys(row["engine"] for row in rows))
+    keys = list(dict.fromkeys((row["file"], row["diagonals"]) for row in rows))
+    seconds = {(row["file"], row["diagonals"], row["engine"]): row for row in rows}
+    keys.sort(key=lambda key: seconds[(*key, engines[0])]["seconds"])
+    figure, axes = plt.subplots(figsize=(8, 5), dpi=120)
+    try:
+        for engine in engines:
+            mine = [seconds[(*key, engine)] for key in keys]
+            xs = range(1, len(keys) + 1)
+            (line,) = axes.plot(xs, [max(r["seconds"], 1e-5) for r in mine], marker="o", linestyle="", label=engine)
+            unknown = [(x, r["seconds"]) for x, r in zip(xs, mine) if r["status"] == "unknown"]
+            if unknown:
+                axes.scatter(*zip(*unknown), marker="x", s=60, color=line.get_color())
+        axes.axhline(time_limit, color="grey", linestyle="--", linewidth=1, label=f"time limit ({time_limit:g} s)")
+        axes.set_yscale("log")
+        axes.set_xlabel(f"instance, sorted by {engines[0]}'s time")
+        axes.set_ylabel("seconds to an answer (log scale)")
+        axes.set_title(f"{len(keys)} instances: time per engine (x: no answer within the limit)")
+        axes.grid(True, which="both", alpha=0.3)
+        axes.legend(title="engine")
+        figure.tight_layout()
+        atomic_write(path, lambda temporary: figure.savefig(temporary, format=fmt))
+    finally:
+        plt.close(figure)
 
 
 def crosscheck_row(row: Any, header: bool = False) -> str:

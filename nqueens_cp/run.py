@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Executor
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import classes, parallel
-from .board import Solution
+from .board import Solution, check_placements
 from .engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, Engine, Outcome, Search, engine_class, get_engine
 from .errors import InvalidInputError, NQueensError, TimeLimitReached
 from .known import TOTAL
@@ -71,8 +71,12 @@ class Count:
 def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
               limit: int | None = None, time_limit: float | None = None, jobs: int | None = None,
               unique: bool = False, executor: Executor | str | None = None, progress: Progress | None = None,
-              notify: Notify | None = None, **options: Any) -> Search:
+              notify: Notify | None = None, blocked: Iterable[tuple[int, int]] | None = None,
+              **options: Any) -> Search:
     """The solutions of n-queens that honour ``fixed`` (row -> column), as a lazy :class:`Search`.
+
+    ``blocked`` squares (row, column) hold no queen; whole diagonals are
+    :func:`nqueens_cp.board.diagonal`'s squares.
 
     ``engine`` is a registered engine's name and ``options`` its own
     keywords (``solver=``, ``encoding=``, ``symmetry_breaking=``...).
@@ -85,7 +89,7 @@ def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | N
     ``progress(done, total)`` is called as sub-problems finish, and
     ``notify(message)`` with warnings before any work starts.
     """
-    plan = _Plan(n, engine, fixed, limit, time_limit, jobs, unique, executor, options)
+    plan = _Plan(n, engine, _position(n, fixed, blocked), limit, time_limit, jobs, unique, executor, options)
     if notify:
         for note in [*plan.notes, *(advice(n, engine, limit=limit, jobs=plan.jobs) if not plan.placed else [])]:
             notify(note)
@@ -95,25 +99,26 @@ def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | N
 def count(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
           time_limit: float | None = None, jobs: int | None = None, unique: bool = False,
           executor: Executor | str | None = None, progress: Progress | None = None, checkpoint: str | None = None,
-          **options: Any) -> int:
+          blocked: Iterable[tuple[int, int]] | None = None, **options: Any) -> int:
     """The number of solutions of n-queens that honour ``fixed`` (fundamental ones with ``unique``).
 
     Takes the keywords of :func:`solutions` but ``limit``.  Raises
     :class:`TimeLimitReached` if ``time_limit`` comes first: a partial
     number is never returned as the count."""
     return counted(n, engine, fixed, time_limit=time_limit, jobs=jobs, unique=unique, executor=executor,
-                   progress=progress, checkpoint=checkpoint, **options).count
+                   progress=progress, checkpoint=checkpoint, blocked=blocked, **options).count
 
 
 def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
             time_limit: float | None = None, jobs: int | None = None, unique: bool = False,
             executor: Executor | str | None = None, progress: Progress | None = None, notify: Notify | None = None,
-            checkpoint: str | None = None, **options: Any) -> Count:
+            checkpoint: str | None = None, blocked: Iterable[tuple[int, int]] | None = None,
+            **options: Any) -> Count:
     """:func:`count` as a :class:`Count`: the number with its statistics and timing.
 
     ``checkpoint`` names a file where finished tasks are recorded as they
     finish; the same count run again resumes from it (bitmask, plain N)."""
-    plan = _Plan(n, engine, fixed, None, time_limit, jobs, unique, executor, options)
+    plan = _Plan(n, engine, _position(n, fixed, blocked), None, time_limit, jobs, unique, executor, options)
     if checkpoint is not None:
         if not plan.classes:
             raise InvalidInputError("checkpoints are kept for counts by symmetry classes: the bitmask engine, "
@@ -130,10 +135,21 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
 
 
 def solve(n: int, engine: str = DEFAULT_SOLVE_ENGINE, fixed: Mapping[int, int] | None = None, *,
-          time_limit: float | None = None, **options: Any) -> Outcome:
-    """One solution of n-queens that keeps every pre-placed queen, or a proof
-    that none exists, or "unknown" (see :class:`Status`); validated."""
-    return get_engine(engine, **options).solve(n, fixed, time_limit)
+          time_limit: float | None = None, blocked: Iterable[tuple[int, int]] | None = None,
+          **options: Any) -> Outcome:
+    """One solution of n-queens that keeps every pre-placed queen and leaves
+    every ``blocked`` square empty, or a proof that none exists, or "unknown"
+    (see :class:`Status`); validated."""
+    return get_engine(engine, **options).solve(n, _position(n, fixed, blocked), time_limit)
+
+
+def _position(n: int, fixed: Mapping[int, int] | None, blocked: Iterable[tuple[int, int]] | None) -> Any:
+    """``fixed`` with the blocked squares, checked; ``fixed`` as given when nothing is blocked."""
+    if blocked is None:
+        return fixed
+    if isinstance(blocked, (str, bytes)) or not isinstance(blocked, Iterable):
+        raise InvalidInputError(f"blocked takes (row, column) squares, got {blocked!r}")
+    return check_placements(n, fixed, [tuple(square) if isinstance(square, list) else square for square in blocked])
 
 
 def advice(n: int, engine: str = DEFAULT_ENGINE, *, counting: bool = False, limit: int | None = None,

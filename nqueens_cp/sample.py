@@ -15,7 +15,7 @@ import random
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
-from .board import Solution, check_placements
+from .board import Position, Solution, check_placements
 from .errors import InvalidInputError
 from .known import TOTAL
 
@@ -33,7 +33,7 @@ def sample(n: int, k: int = 1, seed: int | None = None, fixed: Mapping[int, int]
                                 f"take minutes to hours (N={n} has {TOTAL.get(n, 'more than 10^17')} solutions); "
                                 f"use N <= {MAX_N}")
     rng = random.Random(seed)
-    counter = _counter(n, tuple(sorted(placed.items())))
+    counter = _counter(n, tuple(sorted(placed.items())), placed.blocked)
     if counter(()) == 0:
         raise InvalidInputError(f"N={n} has no solution with these placements: nothing to sample")
     for _ in range(k):
@@ -49,16 +49,18 @@ def sample(n: int, k: int = 1, seed: int | None = None, fixed: Mapping[int, int]
         yield prefix
 
 
-def _columns(n: int, placed: dict[int, int], row: int) -> list[int]:
-    return [placed[row]] if row in placed else list(range(n))
+def _columns(n: int, placed: Position, row: int) -> list[int]:
+    return placed.columns(row, n)
 
 
-def _counter(n: int, placed: tuple[tuple[int, int], ...]):
-    """count(prefix): solutions whose first rows are ``prefix`` (and that honour the placements)."""
+def _counter(n: int, placed: tuple[tuple[int, int], ...], blocked: frozenset[tuple[int, int]]):
+    """count(prefix): solutions whose first rows are ``prefix`` (and that honour
+    the placements and the blocked squares)."""
     from .engines import kernel
 
-    full = (1 << n) - 1
-    fixed = dict(placed)
+    position = Position(dict(placed), blocked)
+    fixed = position  # true when anything is placed or blocked: no mirror shortcut then
+    masks = [position.mask(r, n) for r in range(n)]
 
     @lru_cache(maxsize=1 << 16)
     def count(prefix: tuple[int, ...]) -> int:
@@ -69,7 +71,7 @@ def _counter(n: int, placed: tuple[tuple[int, int], ...]):
             return sum(count((c,)) for c in range(n))
         if len(prefix) == 1 and not fixed and prefix[0] > last - prefix[0]:
             return count((last - prefix[0],))
-        allowed = [1 << prefix[r] if r < len(prefix) else (1 << fixed[r] if r in fixed else full) for r in range(n)]
+        allowed = [1 << prefix[r] if r < len(prefix) else masks[r] for r in range(n)]
         return kernel.count(n, allowed)[0]
 
     return count

@@ -66,6 +66,9 @@ class Event:
 def trace(n: int, fixed: Mapping[int, int] | None = None, limit: int | None = None) -> Iterator[Event]:
     """The events of the textbook search of n-queens, at most ``limit`` of them."""
     placed = check_placements(n, fixed)
+    if placed.blocked:
+        raise InvalidInputError("trace follows the textbook search, which has no blocked squares: "
+                                "use enumerate or solve for those")
     if limit is not None and (type(limit) is not int or limit < 1):
         raise InvalidInputError(f"limit must be a positive number of steps, got {limit!r}")
     q = [0] * n

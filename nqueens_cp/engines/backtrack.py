@@ -33,6 +33,7 @@ class BacktrackEngine(Engine):
         diagonal_used = [False] * (2 * n - 1)  # row - col + n - 1 is the same along a diagonal
         anti_diagonal_used = [False] * (2 * n - 1)  # row + col is the same along an anti-diagonal
         nodes = tries = 0  # queens placed, placements tried
+        columns = [fixed.columns(row, n) for row in range(n)]  # the pre-placed column, or the open ones
 
         def place(row: int) -> Iterator[Solution]:
             nonlocal nodes, tries
@@ -41,7 +42,7 @@ class BacktrackEngine(Engine):
                 return
             if deadline is not None and time.monotonic() > deadline:
                 raise TimeLimitReached
-            for col in ([fixed[row]] if row in fixed else range(n)):
+            for col in columns[row]:
                 tries += 1
                 # Is (row, col) safe?  The check and the marking are written
                 # out here rather than called: a call per try doubled the time.

@@ -99,6 +99,7 @@ class Outcome:
         if self.reason:
             record["reason"] = self.reason
         record.update(placed=[[r, c] for r, c in sorted(self.placed.items())],
+                      blocked=[list(square) for square in sorted(getattr(self.placed, "blocked", ()))],
                       seconds=round(self.seconds, 6), stats=self.stats)
         return record
 
@@ -234,16 +235,21 @@ class Engine:
         self._check_n(n)
         _check_time_limit(time_limit)
         if placed and not self.takes_fixed:
-            raise InvalidInputError(f"engine {self.name} solves plain N only: it cannot take pre-placed queens")
+            raise InvalidInputError(f"engine {self.name} solves plain N only: it cannot take pre-placed queens "
+                                    "or blocked squares")
         if placed and self.symmetry_breaking:
             raise InvalidInputError("symmetry breaking cannot be combined with fixed placements")
         self._check_usable()
         start = time.perf_counter()
         stats: dict[str, Any] = {}
         pair = attacking_pair(sorted(placed.items()))
+        on_blocked = sorted(square for square in placed.items() if square in placed.blocked)
         if pair is not None:
             (r1, c1), (r2, c2) = pair
             status, solution, reason = Status.NONE, None, f"the pre-placed queens at {r1}:{c1} and {r2}:{c2} attack each other"
+        elif on_blocked:
+            status, solution, reason = Status.NONE, None, "a queen is pre-placed on the blocked square " \
+                f"{on_blocked[0][0]}:{on_blocked[0][1]}"
         else:
             status, solution, reason = self._solve(n, placed, time_limit, stats)
         outcome = Outcome(n, self.name, status, solution, time.perf_counter() - start, stats, reason, placed)
@@ -253,6 +259,9 @@ class Engine:
             moved = next(((r, c) for r, c in placed.items() if solution[r] != c), None)
             if moved is not None:
                 raise NQueensError(f"engine {self.name} moved the pre-placed queen at {moved[0]}:{moved[1]}")
+            on = next(((r, c) for r, c in enumerate(solution) if (r, c) in placed.blocked), None)
+            if on is not None:
+                raise NQueensError(f"engine {self.name} put a queen on the blocked square {on[0]}:{on[1]}")
         return outcome
 
     # -- for subclasses -------------------------------------------------------
@@ -296,8 +305,9 @@ class Engine:
         def counter(stats: dict[str, Any], deadline: float | None) -> int | None:
             return None if self.symmetry_breaking or deadline is not None else self._count(n, placed, stats)
 
-        fixed = f" fixed={placed}" if placed else ""
-        return Search(f"{self!r} n={n}{fixed}", produce, limit, time_limit, counter)
+        fixed = f" fixed={dict(placed)}" if len(placed) else ""
+        blocked = f" blocked={len(placed.blocked)} squares" if getattr(placed, "blocked", None) else ""
+        return Search(f"{self!r} n={n}{fixed}{blocked}", produce, limit, time_limit, counter)
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.settings.items() if v != next(o.default for o in self.options if o.name == k)}

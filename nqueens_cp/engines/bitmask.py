@@ -12,9 +12,24 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..board import Solution
+from ..board import Position, Solution
 from ..errors import TimeLimitReached
-from .base import Engine
+from .base import Engine, Status
+
+NODES_PER_CHECK = 1 << 22  # compiled nodes between looks at the clock (a few hundredths of a second)
+
+
+def sub_board(n: int, placed: Position) -> list[int]:
+    """One mask of allowed columns per row: the pre-placed queen's column, or
+    the open squares; minus every square a pre-placed queen attacks (no
+    solution can use those), so that the search prunes from the first row."""
+    masks = [placed.mask(r, n) for r in range(n)]
+    for qr, qc in placed.items():
+        for r in range(n):
+            if r != qr:
+                d = abs(r - qr)
+                masks[r] &= ~((1 << qc) | (1 << (qc + d) if qc + d < n else 0) | (1 << (qc - d) if qc - d >= 0 else 0))
+    return masks
 
 
 class BitmaskEngine(Engine):
@@ -31,7 +46,7 @@ class BitmaskEngine(Engine):
     def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
         full = (1 << n) - 1
-        allowed = [1 << fixed[r] if r in fixed else full for r in range(n)]
+        allowed = sub_board(n, fixed)
         # Per row: the masks attacked from above, the columns still to try, the bit placed.
         cols = [0] * (n + 1)
         left = [0] * (n + 1)
@@ -66,11 +81,29 @@ class BitmaskEngine(Engine):
         finally:
             stats["nodes"] = nodes
 
+    def _solve(self, n: int, placed: Position, time_limit: float | None,
+               stats: dict[str, Any]) -> tuple[Status, Solution | None, str]:
+        """A decision search in the compiled loop: stop at the first solution,
+        looking at the clock every NODES_PER_CHECK nodes."""
+        from . import kernel
+
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        walk = kernel.Walk(n, sub_board(n, placed))
+        stats["kernel"] = kernel.kind() if n <= kernel.MAX_N else "python"
+        try:
+            while not walk.advance(limit=1, nodes=NODES_PER_CHECK if deadline is not None else 0):
+                if walk.found:
+                    return Status.SOLVED, walk.solution(), ""
+                if deadline is not None and time.monotonic() > deadline:
+                    return Status.UNKNOWN, None, f"no answer within {time_limit:g} s"
+            return Status.NONE, None, "the bitmask search tried every placement"
+        finally:
+            stats["nodes"] = walk.nodes
+
     def _count(self, n: int, fixed: dict[int, int], stats: dict[str, Any]) -> int | None:
         from . import kernel
 
-        full = (1 << n) - 1
-        allowed = [1 << fixed[r] if r in fixed else full for r in range(n)]
+        allowed = sub_board(n, fixed)
         stats["kernel"] = kernel.kind() if n <= kernel.MAX_N else "python"
         if fixed or n == 1:
             total, nodes = kernel.count(n, allowed)

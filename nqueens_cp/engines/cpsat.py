@@ -24,6 +24,8 @@ _FLUSH_SECONDS = 0.05  # ... or fewer, when they come slowly
 
 def build_model(n: int, fixed: dict[int, int] | None = None, symmetry_breaking: bool = False):
     """The CP-SAT model, a pure function of its arguments: (CpModel, row variables).
+    ``fixed`` pins queens (row -> column); a :class:`~nqueens_cp.board.Position`
+    also removes its blocked squares from their rows' domains.
 
     It carries its search strategy: the first unbound row, smallest column.
 
@@ -48,6 +50,8 @@ def build_model(n: int, fixed: dict[int, int] | None = None, symmetry_breaking: 
             model.add(q[0] <= (n - 1 - term if reflected else term))
     for row, col in sorted((fixed or {}).items()):
         model.add(q[row] == col)
+    for row, col in sorted(getattr(fixed, "blocked", ())):  # a Position's blocked squares
+        model.add(q[row] != col)
     # Search rows in order, smallest column first: enumeration is then a
     # propagating backtracker, about twice as fast here as CP-SAT's default.
     model.add_decision_strategy(q, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)

@@ -35,7 +35,7 @@ class MinConflictsEngine(Engine):
         """Start from a greedy placement (each row in turn takes a least-attacked
         column); then repeatedly move the queen of a random attacked row to a
         least-attacked column of its row, ties broken at random.  Pre-placed
-        queens never move.  Restart from a new greedy placement after 20N
+        queens never move, and no queen ever stands on a blocked square.  Restart from a new greedy placement after 20N
         steps without a solution.  Stop at the time limit, or after
         ``max_steps`` moves; with neither, after 200N + 10000 moves.
         """
@@ -44,6 +44,11 @@ class MinConflictsEngine(Engine):
         # The default budget only stands in for a missing time limit; one given explicitly always holds.
         budget = self.max_steps or (None if deadline is not None else 200 * n + 10_000)
         movable = [row for row in range(n) if row not in placed]
+        # Blocked squares are never taken: each row moves among its open columns.
+        columns = [placed.columns(row, n) if hasattr(placed, "columns") else list(range(n)) for row in range(n)]
+        empty = next((row for row in movable if not columns[row]), None)
+        if empty is not None:
+            return Status.NONE, None, f"every square of row {empty} is blocked"
         steps = restarts = 0
         queens = [0] * n
         cols = [0] * n  # queens per column
@@ -65,7 +70,7 @@ class MinConflictsEngine(Engine):
                 order = movable[:]
                 rng.shuffle(order)
                 for row in order:  # greedy start: each row's least-attacked column
-                    col = _least_attacked(row, n, cols, diag, anti, rng, None)
+                    col = _least_attacked(row, n, columns[row], cols, diag, anti, rng, None)
                     queens[row] = col
                     put(row, col, 1)
                 for _ in range(20 * n + 100):
@@ -80,7 +85,7 @@ class MinConflictsEngine(Engine):
                         return Status.UNKNOWN, None, f"no answer within {time_limit:g} s (min-conflicts cannot prove none)"
                     row = rng.choice(attacked)
                     put(row, queens[row], -1)
-                    col = _least_attacked(row, n, cols, diag, anti, rng, queens[row])
+                    col = _least_attacked(row, n, columns[row], cols, diag, anti, rng, queens[row])
                     queens[row] = col
                     put(row, col, 1)
                 restarts += 1
@@ -88,12 +93,12 @@ class MinConflictsEngine(Engine):
             stats.update(steps=steps, restarts=restarts)
 
 
-def _least_attacked(row: int, n: int, cols: list[int], diag: list[int], anti: list[int],
+def _least_attacked(row: int, n: int, columns: list[int], cols: list[int], diag: list[int], anti: list[int],
                     rng: random.Random, current: int | None) -> int:
     best: list[int] = []
     best_score = None
     shift = row + n - 1
-    for col in range(n):
+    for col in columns:
         score = cols[col] + diag[shift - col] + anti[row + col]
         if best_score is None or score < best_score:
             best_score, best = score, [col]

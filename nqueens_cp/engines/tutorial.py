@@ -73,7 +73,7 @@ class ScanEngine(_Tutorial):
             if k == n:
                 yield tuple(q)
                 return
-            for j in ([fixed[k]] if k in fixed else range(n)):
+            for j in fixed.columns(k, n):
                 if _is_safe(q, k, j, count):
                     q[k] = j
                     count["nodes"] += 1
@@ -118,7 +118,7 @@ class CopyEngine(_Tutorial):
             if row == n:
                 yield _read(board)
                 return
-            for col in ([fixed[row]] if row in fixed else range(n)):
+            for col in fixed.columns(row, n):
                 if _board_safe(board, row, col, count):
                     child = [line[:] for line in board]  # no branch can pollute another
                     count["copies"] += 1
@@ -147,7 +147,7 @@ class UndoEngine(_Tutorial):
             if row == n:
                 yield _read(board)
                 return
-            for col in ([fixed[row]] if row in fixed else range(n)):
+            for col in fixed.columns(row, n):
                 if _board_safe(board, row, col, count):
                     board[row][col] = "Q"
                     count["nodes"] += 1
@@ -177,7 +177,7 @@ class IterativeEngine(_Tutorial):
                 last = n
                 if row in fixed:  # a pre-placed row has one column to try
                     col, last = (fixed[row], fixed[row] + 1) if q[row] < fixed[row] else (n, n)
-                while col < last and not _is_safe(q, row, col, count):
+                while col < last and ((row, col) in fixed.blocked or not _is_safe(q, row, col, count)):
                     col += 1
                 if col < last:  # forward
                     q[row] = col
@@ -213,7 +213,7 @@ class GeneratorEngine(_Tutorial):
 
         def queens(num: int, state: tuple[int, ...] = ()) -> Iterator[tuple[int, ...]]:
             row = len(state)
-            for pos in ([fixed[row]] if row in fixed else range(num)):
+            for pos in fixed.columns(row, num):
                 if not conflict(state, pos):
                     count["nodes"] += 1
                     self._clock(deadline, count["nodes"])
@@ -253,7 +253,7 @@ class NestedEngine(_Tutorial):
             self._clock(deadline, count["nodes"])
             return True
 
-        columns = [[fixed[r]] if r in fixed else list(range(n)) for r in range(n)]
+        columns = [fixed.columns(r, n) for r in range(n)]
         try:
             yield from nest(columns, ok)
         finally:

@@ -1,0 +1,179 @@
+"""The published instance files of CSPLib problem 079, read as they are.
+
+Gent, Jefferson & Nightingale, "Complexity of n-Queens Completion", JAIR 59
+(2017), published two kinds of instances with CSPLib problem 079:
+
+* **completion** files, Essence' parameters with 0-based rows and columns::
+
+      letting n =  40
+      letting init =  [[15, 37], [34, 8], ...]
+
+  ``init`` lists the pre-placed queens as [row, column].
+
+* **Excluded Diagonals** files::
+
+      n =  10
+      numdiags =  13
+      diags =  [[18, 0], [1, 1], [12, 0], ...]
+
+  Each pair [k, type] excludes a whole diagonal: type 1 the squares with
+  row + column = k, type 0 those with row - column = k - (n - 1).  An
+  instance uses only the first D pairs (0 <= D <= numdiags), so a file and D
+  make one instance: D is the caller's to give.
+
+A value may run over several lines.  Anything wrong or missing in a file is
+an :class:`InstanceError` that names the file and the line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .board import Placement, Position, diagonal
+from .errors import InvalidInputError
+
+COMPLETION, EXCLUDED_DIAGONALS = "completion", "excluded-diagonals"
+MAX_BYTES = 10_000_000  # far above any real instance (n = 1000 with every queen placed is 20 kB)
+
+
+class InstanceError(InvalidInputError):
+    """A malformed, truncated or unreadable instance file (the message names file and line)."""
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One problem read from a file: N, the pre-placed queens, the blocked squares."""
+
+    path: str
+    kind: str  # COMPLETION or EXCLUDED_DIAGONALS
+    n: int
+    fixed: dict[int, int] = field(default_factory=dict)
+    blocked: frozenset[Placement] = frozenset()
+    diagonals: int | None = None  # D: the excluded diagonals used (Excluded Diagonals files)
+    available: int | None = None  # numdiags: the excluded diagonals the file lists
+
+    @property
+    def name(self) -> str:
+        suffix = f" D={self.diagonals}" if self.diagonals is not None else ""
+        return f"{Path(self.path).name}{suffix}"
+
+    def position(self) -> Position:
+        return Position(self.fixed, self.blocked)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.path, "kind": self.kind, "n": self.n, "diagonals": self.diagonals,
+                "placed": [[r, c] for r, c in sorted(self.fixed.items())], "blocked_squares": len(self.blocked)}
+
+
+_STATEMENT = re.compile(r"\s*(?:letting\s+)?([A-Za-z_]\w*)\s*=\s*(.*)")
+_VALUE = re.compile(r"[\d\s,\[\]-]*")
+
+
+def _statements(path: str, text: str) -> dict[str, tuple[Any, int]]:
+    """name -> (value, line of the statement), values parsed as JSON numbers and lists."""
+    found: dict[str, tuple[Any, int]] = {}
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i].split("$", 1)[0]  # Essence' comments start with $
+        start = i + 1
+        i += 1
+        if not line.strip():
+            continue
+        match = _STATEMENT.fullmatch(line)
+        if not match:
+            raise InstanceError(f"{path}:{start}: expected 'name = value', got {line.strip()[:60]!r}")
+        name, value = match.group(1), match.group(2)
+        while value.count("[") > value.count("]") and i < len(lines):  # a list running over lines
+            value += " " + lines[i].split("$", 1)[0]
+            i += 1
+        if value.count("[") != value.count("]"):
+            raise InstanceError(f"{path}:{start}: the value of '{name}' is cut off (unbalanced brackets): "
+                                "a truncated file?")
+        if not value.strip() or not _VALUE.fullmatch(value):
+            raise InstanceError(f"{path}:{start}: the value of '{name}' is not a number or a list of numbers")
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            raise InstanceError(f"{path}:{start}: the value of '{name}' is not a number or a list of numbers") from None
+        if name in found:
+            raise InstanceError(f"{path}:{start}: '{name}' is given twice (first on line {found[name][1]})")
+        found[name] = (parsed, start)
+    return found
+
+
+def _pairs(path: str, name: str, value: Any, line: int) -> list[tuple[int, int]]:
+    if not isinstance(value, list) or not all(
+            isinstance(p, list) and len(p) == 2 and all(type(v) is int for v in p) for p in value):
+        raise InstanceError(f"{path}:{line}: '{name}' must be a list of [a, b] pairs of integers")
+    return [(a, b) for a, b in value]
+
+
+def parse_instance(path: str, text: str, diagonals: int | None = None) -> Instance:
+    """The instance in ``text`` (read from ``path``): see the module's docstring."""
+    statements = _statements(path, text)
+    if "n" not in statements:
+        raise InstanceError(f"{path}:{text.count(chr(10)) + 1}: no 'n = ...' in the file: not a prob079 "
+                            "instance, or a truncated one")
+    n, n_line = statements["n"]
+    if type(n) is not int or n < 1:
+        raise InstanceError(f"{path}:{n_line}: n must be a positive integer, got {n!r}")
+    if "init" in statements:
+        if diagonals is not None:
+            raise InvalidInputError(f"{path} is a completion instance: --diagonals applies to Excluded "
+                                    "Diagonals files only")
+        init, line = statements["init"]
+        fixed: dict[int, int] = {}
+        for r, c in _pairs(path, "init", init, line):
+            if not (0 <= r < n and 0 <= c < n):
+                raise InstanceError(f"{path}:{line}: queen [{r}, {c}] is off the {n}x{n} board")
+            if r in fixed and fixed[r] != c:
+                raise InstanceError(f"{path}:{line}: two queens in row {r} ([{r}, {fixed[r]}] and [{r}, {c}])")
+            fixed[r] = c
+        return Instance(path, COMPLETION, n, fixed)
+    if "diags" not in statements:
+        last = text.count("\n") + 1
+        raise InstanceError(f"{path}:{last}: neither 'init' (completion) nor 'diags' (Excluded Diagonals) "
+                            "in the file: a truncated file?")
+    listed, line = statements["diags"]
+    pairs = _pairs(path, "diags", listed, line)
+    if "numdiags" in statements:
+        numdiags, numdiags_line = statements["numdiags"]
+        if numdiags != len(pairs):
+            raise InstanceError(f"{path}:{numdiags_line}: numdiags is {numdiags} but 'diags' lists {len(pairs)} "
+                                "pairs: a truncated file?")
+    if diagonals is None:
+        raise InvalidInputError(f"{path} is an Excluded Diagonals instance: say how many of its {len(pairs)} "
+                                f"diagonals to use (--diagonals D, 0..{len(pairs)})")
+    if type(diagonals) is not int or not 0 <= diagonals <= len(pairs):
+        raise InvalidInputError(f"{path}: --diagonals must be 0..{len(pairs)} (the diagonals it lists), "
+                                f"got {diagonals!r}")
+    blocked: set[Placement] = set()
+    for k, kind in pairs[:diagonals]:
+        if kind not in (0, 1) or not 0 <= k <= 2 * n - 2:
+            raise InstanceError(f"{path}:{line}: [{k}, {kind}] is not a diagonal of the {n}x{n} board "
+                                f"(k from 0 to {2 * n - 2}, type 0 or 1)")
+        blocked.update(diagonal(n, "r+c", k) if kind == 1 else diagonal(n, "r-c", k - (n - 1)))
+    return Instance(path, EXCLUDED_DIAGONALS, n, {}, frozenset(blocked), diagonals, len(pairs))
+
+
+def read_instance(path: str | Path, diagonals: int | None = None) -> Instance:
+    """Read one prob079 instance file (``diagonals``: D, for Excluded Diagonals files)."""
+    path = str(path)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError as error:
+        raise InstanceError(f"cannot read {path}: {error.strerror or error}") from None
+    if len(data) > MAX_BYTES:
+        raise InstanceError(f"{path}: more than {MAX_BYTES // 1_000_000} MB: not a prob079 instance")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[:error.start].count(b"\n") + 1
+        raise InstanceError(f"{path}:{line}: not text (bytes that are not UTF-8)") from None
+    return parse_instance(path, text, diagonals)
