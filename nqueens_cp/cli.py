@@ -235,7 +235,7 @@ def _cmd_dimacs(args: argparse.Namespace) -> int:
     from .cnf import size
     from .dimacs import write_dimacs, write_dimacs_file
 
-    fixed = fixed_placements(args)
+    _, fixed, _ = problem(args)
     nvars, nclauses = size(args.n, args.encoding, fixed)
     if nclauses > 10**8:
         say(f"{PROG}: note: N={args.n} with {args.encoding} has {nclauses:,} clauses, about "

@@ -94,6 +94,13 @@ def add_n(p: argparse.ArgumentParser) -> None:
     p.add_argument("n", type=positive_int, metavar="N", help="board size, a positive integer")
 
 
+def add_n_or_file(p: argparse.ArgumentParser) -> None:
+    p.add_argument("n", type=n_or_file, metavar="N|FILE",
+                   help="board size, or a CSPLib prob079 instance file (completion or Excluded Diagonals)")
+    p.add_argument("--diagonals", "-D", type=whole, metavar="D",
+                   help="Excluded Diagonals files: use the first D diagonals the file lists (required for them)")
+
+
 def add_engine(p: argparse.ArgumentParser, choices: Sequence[str], default: str, why: str) -> None:
     p.add_argument("--engine", "-e", default=default, choices=choices, metavar="E",
                    help=f"one of {', '.join(choices)} (default: {default}, {why})")
@@ -111,7 +118,8 @@ def add_engine_options(p: argparse.ArgumentParser, among: Sequence[str] = ENGINE
         elif option.kind is int:
             p.add_argument(option.flag, dest=name, type=whole, metavar=name.upper(), help=help_)
         else:
-            p.add_argument(option.flag, dest=name, choices=option.choices, metavar="NAME", help=help_)
+            p.add_argument(option.flag, dest=name, choices=option.choices, metavar="NAME" if option.choices else "FILE",
+                           help=help_)
 
 
 def engine_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -354,10 +362,7 @@ examples:
   nqueens-cp solve diag-20-4-17.param --diagonals 29 --engine bitmask
   nqueens-cp solve 1000 --engine minconflicts --seed 7 -f json""",
     )
-    p.add_argument("n", type=n_or_file, metavar="N|FILE",
-                   help="board size, or a CSPLib prob079 instance file (completion or Excluded Diagonals)")
-    p.add_argument("--diagonals", "-D", type=whole, metavar="D",
-                   help="Excluded Diagonals files: use the first D diagonals the file lists (required for them)")
+    add_n_or_file(p)
     add_engine(p, ENGINE_NAMES, DEFAULT_SOLVE_ENGINE, "fastest on completion questions, proves 'none'")
     add_engine_options(p)
     add_place(p)
@@ -446,12 +451,14 @@ def _add_dimacs(sub: Any, handlers: Handlers) -> None:
         "  c q <row> <col> <var>          one line per cell, 0-based\n"
         "  c p show <var> ... 0           the cell variables, for projected model counters\n"
         "  p cnf <variables> <clauses>\n\n"
-        "The same arguments always give a byte-identical file.",
+        "Pre-placed queens are unit clauses x, blocked squares unit clauses -x.  The same\n"
+        "arguments always give a byte-identical file.",
         epilog="examples:\n"
         "  nqueens-cp dimacs 8 -o q8.cnf && clasp -n 0 q8.cnf > q8.out; nqueens-cp decode q8.cnf q8.out\n"
-        "  nqueens-cp dimacs 12 --encoding ladder | picosat",
+        "  nqueens-cp dimacs 12 --encoding ladder | picosat\n"
+        "  nqueens-cp dimacs diag-10-4-501.param --diagonals 8 -o d.cnf     (blocked squares: unit clauses)",
     )
-    add_n(p)
+    add_n_or_file(p)
     p.add_argument("--encoding", choices=tuple(ENCODINGS), default=DEFAULT_ENCODING, metavar="NAME",
                    help=f"how at-most-one is encoded: one of {', '.join(ENCODINGS)} (default: {DEFAULT_ENCODING})")
     add_place(p)

@@ -78,6 +78,12 @@ def check_outputs(csv: str | None = None, json_path: str | None = None, plot: st
         require_matplotlib()
 
 
+def check_writable(*paths: str) -> None:
+    """Refuse output paths that cannot be written, before any work."""
+    for path in paths:
+        _check_writable(path)
+
+
 def plot_format(path: str) -> str:
     """The format a plot's file name asks for, or InvalidInputError."""
     fmt = Path(path).suffix.lower().lstrip(".")

@@ -117,12 +117,12 @@ def test_engines_lists_all_six_with_what_each_can_do(capsys) -> None:
     by_name = {r[0]: r for r in rows}
     assert by_name["minconflicts"][1:5] == ["yes", "NO", "NO", "yes"]  # available, enumerates, proves none, fixed
     assert by_name["construct"][1:5] == ["yes", "NO", "yes", "NO"]
-    assert by_name["sat"][5] == "--solver,--encoding,--symmetry-breaking"
+    assert by_name["sat"][5] == "--solver,--encoding,--symmetry-breaking,--proof"
     code, out, _ = run(capsys, "engines", "--format", "json")
     data = json.loads(out)
     assert data["default"] == "bitmask" and [e["name"] for e in data["engines"]] == [r[0] for r in rows]
     sat = data["engines"][3]
-    assert sat["enumerates"] and sorted(sat["options"]) == ["encoding", "solver", "symmetry_breaking"]
+    assert sat["enumerates"] and sorted(sat["options"]) == ["encoding", "proof", "solver", "symmetry_breaking"]
     assert "conflicts" in sat["additive"] and sat["effort"] == "conflicts"
 
 

@@ -108,3 +108,21 @@ def test_unprojected_count_shows_why_projection_matters() -> None:
     counter.new_vars(header.nvars)
     counter.add_clauses(header.clauses)
     assert counter.count() > 92  # auxiliary variables multiply the models
+
+
+def test_an_exported_instance_with_blocked_squares_counts_and_solves_alike(tmp_path: Path, capsys) -> None:
+    """The DIMACS of an Excluded Diagonals instance: picosat enumerates exactly our solutions."""
+    program = solver_program("picosat")
+    instance = Path(__file__).parent / "data" / "prob079" / "diag-10-4-501.param"
+    from nqueens_cp import solutions
+    from nqueens_cp.instances import read_instance
+
+    position = read_instance(instance, 3).position()
+    squares = ",".join(f"{r}:{c}" for r, c in sorted(position.blocked))
+    cnf = tmp_path / "blocked.cnf"
+    assert main(["dimacs", "10", "--block", squares, "-o", str(cnf)]) == 0
+    text = cnf.read_text()
+    assert all(f"\n-{r * 10 + c + 1} 0\n" in text for r, c in position.blocked)
+    header = read_cnf(text)
+    found = {decode_model(model, header) for model in read_answer(run_solver([program, "--all"], cnf))}
+    assert found == set(solutions(10, fixed=position)) and 0 < len(found) < TOTAL[10]

@@ -53,6 +53,8 @@ class Option:
                 raise InvalidInputError(f"{where} takes an integer from {self.low} to {self.high}, got {value!r}")
         elif self.choices is not None and value not in self.choices:
             raise InvalidInputError(f"{where}: unknown value {value!r} (choose from {', '.join(self.choices)})")
+        elif self.kind is str and (type(value) is not str or not value):
+            raise InvalidInputError(f"{where} takes a non-empty string, got {value!r}")
         return value
 
 

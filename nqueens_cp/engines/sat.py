@@ -16,7 +16,7 @@ from typing import Any
 
 from ..board import Solution
 from ..encodings import DEFAULT_ENCODING, ENCODINGS
-from ..errors import TimeLimitReached
+from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 from .base import SYMMETRY_BREAKING, Engine, Option, Status
 
 # python-sat solvers that can add clauses between calls, so they can enumerate.
@@ -42,14 +42,18 @@ class SatEngine(Engine):
         Option("encoding", f"at-most-one encoding of the CNF (default: {DEFAULT_ENCODING}; solve switches to "
                f"seqcounter above N={SOLVE_LARGE_N} unless one is given)", choices=tuple(ENCODINGS)),
         SYMMETRY_BREAKING,
+        Option("proof", "solve only: when there is no solution, write a DRAT proof of it to FILE and the CNF it "
+               "refutes beside it (FILE.drat -> FILE.cnf), and check the pair with drat-trim"),
     )
-    statistics = ("solver", "encoding", "variables", "clauses", "conflicts", "decisions", "propagations", "restarts")
+    statistics = ("solver", "encoding", "variables", "clauses", "conflicts", "decisions", "propagations", "restarts",
+                  "proof", "proof_cnf", "proof_lines", "proof_check")
     additive = frozenset({"conflicts", "decisions", "propagations", "restarts"})
     effort = "conflicts"
     enumeration_rate = count_rate = 4e3
     first_solution_max_n = 100
     solver: str
     encoding: str | None
+    proof: str | None
 
     @property
     def cnf_encoding(self) -> str:
@@ -90,16 +94,66 @@ class SatEngine(Engine):
                     stats.update(solver.accum_stats())
 
 
+    def check(self, n: int, fixed: Any = None, limit: int | None = None, time_limit: float | None = None,
+              part: bool = False) -> Any:
+        if self.proof is not None:
+            raise InvalidInputError("option proof (--proof) applies to solve, not to listing or counting solutions")
+        return super().check(n, fixed, limit, time_limit, part)
+
     def _solve(self, n: int, placed: dict[int, int], time_limit: float | None,
                stats: dict[str, Any]) -> tuple[Status, Solution | None, str]:
-        engine = self
-        if self.encoding is None and n > SOLVE_LARGE_N:
+        encoding = self.encoding
+        if encoding is None and n > SOLVE_LARGE_N:
             # The pairwise CNF has about N^3 clauses; the sequential counter is linear.
-            engine = SatEngine(solver=self.solver, encoding="seqcounter")
+            encoding = "seqcounter"
+        if self.proof is not None:
+            return self._solve_with_proof(n, placed, time_limit, stats, encoding or DEFAULT_ENCODING)
+        engine = SatEngine(solver=self.solver, encoding=encoding, symmetry_breaking=self.symmetry_breaking)
         status, solution, reason = Engine._solve(engine, n, placed, time_limit, stats)
         if status is Status.NONE:
             reason = "the SAT solver proved the CNF unsatisfiable"
         return status, solution, reason
+
+    def _solve_with_proof(self, n: int, placed: Any, time_limit: float | None, stats: dict[str, Any],
+                          encoding: str) -> tuple[Status, Solution | None, str]:
+        """One solve with proof logging: a model is decoded; "none" writes the
+        DRAT proof and its CNF, and has drat-trim check them."""
+        from pysat.solvers import Solver
+
+        from ..cnf import encode
+        from ..dimacs import write_dimacs_file
+        from ..proofs import PROOF_SOLVERS, check_proof, cnf_beside, write_proof
+        from ..reporting import check_writable
+
+        if self.solver not in PROOF_SOLVERS:
+            raise InvalidInputError(f"solver {self.solver} cannot log proofs (these can: {', '.join(PROOF_SOLVERS)})")
+        if self.symmetry_breaking:
+            raise InvalidInputError("a proof refutes the CNF as written by dimacs, which has no symmetry breaking: "
+                                    "proof and symmetry breaking do not combine")
+        cnf_path = cnf_beside(self.proof)
+        check_writable(self.proof, str(cnf_path))  # refuse an unwritable place before solving
+        cnf = encode(n, encoding, placed, self.symmetry_breaking)
+        stats.update(solver=self.solver, encoding=encoding, variables=cnf.nvars, clauses=len(cnf.clauses))
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        with Solver(name=self.solver, bootstrap_with=cnf.clauses, with_proof=True) as solver:
+            try:
+                satisfiable = _run_solver(solver, deadline)
+            except TimeLimitReached:
+                return Status.UNKNOWN, None, f"no answer within {time_limit:g} s (no proof written)"
+            stats.update(solver.accum_stats())
+            if satisfiable:
+                model = solver.get_model()[:n * n]
+                return Status.SOLVED, tuple((v - 1) % n for v in model if v > 0), ""
+            lines = write_proof(self.proof, solver.get_proof())
+        write_dimacs_file(str(cnf_path), n, encoding, placed)
+        check = check_proof(cnf_path, self.proof)
+        stats.update(proof=str(self.proof), proof_cnf=str(cnf_path), proof_lines=lines, proof_check=check.status)
+        if check.status == "rejected":
+            raise NQueensError(f"{check.checker} rejected the solver's proof ({check.detail}): "
+                               f"{self.proof} and {cnf_path} are kept for a bug report")
+        checked = f"checked by {check.checker}" if check.verified else f"not checked: {check.detail}"
+        return Status.NONE, None, f"the SAT solver proved the CNF unsatisfiable; DRAT proof in {self.proof} " \
+                                  f"({lines} lines) for {cnf_path}, {checked}"
 
 
 def _run_solver(solver: Any, deadline: float | None = None) -> bool:

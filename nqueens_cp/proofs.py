@@ -1,0 +1,88 @@
+"""Certified "none": DRAT proofs of unsatisfiability, written beside their CNF and checked.
+
+The ``sat`` engine's ``proof`` option asks the solver (CaDiCaL by default,
+through python-sat's ``with_proof``) to log a DRAT proof.  When the CNF is
+unsatisfiable, two files are written, atomically: the proof, and beside it
+the exact CNF it refutes (DIMACS, as ``nqueens-cp dimacs`` writes it), so
+that anyone can recheck the pair with any DRAT checker.
+
+The toolkit checks them itself with **drat-trim** (Heule, Hunt and Wetzler;
+the reference DRAT checker, used to validate the SAT Competition's UNSAT
+answers), run as a separate program: it shares no code with the solver that
+wrote the proof.  It comes from Debian's package ``drat-trim`` (trixie and
+later; .ci/run takes it from trixie on bookworm).  No DRAT checker is
+published on PyPI.  Without drat-trim on the PATH a proof is written but
+reported as not checked.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import NQueensError
+
+CHECKER = "drat-trim"
+PROOF_SOLVERS = ("cadical195", "cadical153", "cadical103", "glucose3", "glucose4", "glucose42", "lingeling",
+                 "maplechrono", "maplecm", "maplesat", "gluecard3", "gluecard4")
+
+
+@dataclass(frozen=True)
+class ProofCheck:
+    """What the checker said: 'verified', 'rejected' or 'unchecked' (no checker here)."""
+
+    status: str
+    checker: str
+    detail: str
+
+    @property
+    def verified(self) -> bool:
+        return self.status == "verified"
+
+
+def cnf_beside(proof: str | Path) -> Path:
+    """Where the CNF of a proof goes: proof.drat -> proof.cnf; any other name gets .cnf added."""
+    path = Path(proof)
+    return path.with_suffix(".cnf") if path.suffix == ".drat" else path.with_name(path.name + ".cnf")
+
+
+def write_proof(path: str | Path, lines: Iterable[str]) -> int:
+    """Write proof lines to ``path`` atomically; the number of lines written."""
+    from .files import atomic_write
+
+    written = 0
+
+    def write(temporary: str) -> None:
+        nonlocal written
+        with open(temporary, "w", encoding="ascii") as handle:
+            for line in lines:
+                handle.write(line + "\n")
+                written += 1
+
+    atomic_write(str(path), write)
+    return written
+
+
+def check_proof(cnf: str | Path, proof: str | Path, timeout: float | None = None) -> ProofCheck:
+    """Check a DRAT proof of ``cnf`` with drat-trim (a separate process)."""
+    program = shutil.which(CHECKER)
+    if program is None:
+        return ProofCheck("unchecked", CHECKER, "drat-trim is not installed (Debian package drat-trim)")
+    for path in (cnf, proof):
+        if not Path(path).is_file():
+            raise NQueensError(f"cannot check a proof: {path} is not a file")
+    try:
+        result = subprocess.run([program, str(cnf), str(proof)], capture_output=True, text=True, timeout=timeout,
+                                check=False)
+    except subprocess.TimeoutExpired:
+        return ProofCheck("unchecked", CHECKER, f"drat-trim took longer than {timeout:g} s")
+    verdict = next((line[2:].strip() for line in result.stdout.splitlines() if line.startswith("s ")), "")
+    if result.returncode == 0 and verdict == "VERIFIED":
+        return ProofCheck("verified", CHECKER, "s VERIFIED")
+    if verdict == "NOT VERIFIED" or result.returncode == 1:
+        return ProofCheck("rejected", CHECKER, f"s {verdict or 'NOT VERIFIED'}")
+    raise NQueensError(f"drat-trim failed (exit {result.returncode}): "
+                       f"{(result.stderr or result.stdout).strip().splitlines()[-1:] or ['no output']}")
