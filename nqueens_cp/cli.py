@@ -153,7 +153,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
     n, position, instance = problem(args)
     check_board(args.format, n)
-    outcome = solve(n, args.engine, position, time_limit=args.time_limit, **engine_options(args))
+    outcome = solve(n, args.engine, position, time_limit=args.time_limit, jobs=args.jobs, executor=args.executor,
+                    **engine_options(args))
     blocked = f", {len(position.blocked)} blocked squares" if position.blocked else ""
     source = f"{instance.name}: " if instance else ""
     where = f"{source}N={n}, {len(outcome.placed)} pre-placed{blocked}, engine {args.engine}, {outcome.seconds:.2f} s"
@@ -180,6 +181,19 @@ def _cmd_complete_generate(args: argparse.Namespace) -> int:
     from .files import atomic_write_text
 
     text = json.dumps(instance_json(args.n, generate(args.n, args.k, args.seed), args.seed)) + "\n"
+    if args.output == "-":
+        CtrlC.write(sys.stdout, text)
+    else:
+        atomic_write_text(args.output, text)
+        say(f"wrote {args.output}")
+    return EXIT_OK
+
+
+def _cmd_complete_diagonals(args: argparse.Namespace) -> int:
+    from .files import atomic_write_text
+    from .instances import excluded_diagonals_text, generate_excluded_diagonals
+
+    text = excluded_diagonals_text(args.n, generate_excluded_diagonals(args.n, args.min_in_file, args.seed))
     if args.output == "-":
         CtrlC.write(sys.stdout, text)
     else:
@@ -360,5 +374,6 @@ def _cmd_sample(args: argparse.Namespace) -> int:
 
 HANDLERS = {"enumerate": _cmd_enumerate, "count": _cmd_count, "crosscheck": _cmd_crosscheck, "compare": _cmd_compare,
             "solve": _cmd_solve, "generate": _cmd_complete_generate, "bench": _cmd_complete_bench, "batch": _cmd_batch,
+            "diagonals": _cmd_complete_diagonals,
             "dimacs": _cmd_dimacs, "decode": _cmd_decode, "encodings": _cmd_encodings, "engines": _cmd_engines,
             "trace": _cmd_trace, "sample": _cmd_sample}

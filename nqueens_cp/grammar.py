@@ -367,14 +367,23 @@ examples:
     add_engine_options(p)
     add_place(p)
     p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="give up after SEC seconds: 'unknown', exit 3")
+    from .parallel import default_jobs
+
+    p.add_argument("--jobs", "-j", type=positive_int, metavar="J",
+                   help=f"engines that split their search (bitmask), from N=12: worker processes for the "
+                   f"sub-boards of the first two open rows (default: the cores, {default_jobs()} here); the answer "
+                   "is the one one core gives, the first solution in search order")
+    p.add_argument("--scheduler", metavar="ADDRESS", dest="executor",
+                   help="run those sub-boards on a Dask cluster (see count --help)")
     add_format(p, SOLUTION_FORMATS)
     p.add_argument("--stats", action="store_true", help="print the engine's statistics on stderr")
     p.set_defaults(handler=handlers["solve"])
 
 
 def _add_complete(sub: Any, handlers: Handlers) -> None:
-    p = sub.add_parser("complete", help="N-Queens Completion instances and the benchmark",
-                       description="Generate N-Queens Completion instances, or run every engine on many of them.")
+    p = sub.add_parser("complete", help="N-Queens Completion and Excluded Diagonals instances, and the benchmark",
+                       description="Generate N-Queens Completion or Excluded Diagonals instances, or run every "
+                       "engine on many completion instances.")
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     g = actions.add_parser(
         "generate", help="write an instance: N and K random non-attacking pre-placed queens",
@@ -387,6 +396,23 @@ def _add_complete(sub: Any, handlers: Handlers) -> None:
     g.add_argument("--seed", type=whole, default=0, metavar="S", help="random seed (default: 0)")
     g.add_argument("-o", "--output", default="-", metavar="FILE", help="write here, atomically; '-' or absent: stdout")
     g.set_defaults(handler=handlers["generate"])
+    d = actions.add_parser(
+        "diagonals", help="write an Excluded Diagonals instance file (CSPLib prob079), by its authors' rules",
+        description="Write an Excluded Diagonals instance in the published file format ('n = ...',\n"
+        "'numdiags = ...', 'diags = [[k, type], ...]'), by the rules of the authors' generator\n"
+        "(queens-diag-gen.py N MININFILE SEED): the same N, M and seed give the same file as their\n"
+        "script.  An instance is the file plus D, the number of its diagonals used: solve FILE -D D.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example: nqueens-cp complete diagonals 20 --seed 17 -o diag-20-4-17.param && "
+        "nqueens-cp solve diag-20-4-17.param -D 28 -e bitmask",
+    )
+    add_n(d)
+    d.add_argument("--min-in-file", "-m", type=whole, default=4, metavar="M",
+                   help="a diagonal is skipped if it would leave a row or column with M or fewer open squares "
+                   "(default: 4, the published sample's)")
+    d.add_argument("--seed", type=whole, default=0, metavar="S", help="random seed (default: 0)")
+    d.add_argument("-o", "--output", default="-", metavar="FILE", help="write here, atomically; '-' or absent: stdout")
+    d.set_defaults(handler=handlers["diagonals"])
     takes_fixed = names(takes_fixed=True)
     b = actions.add_parser(
         "bench", help="run every engine on generated instances",

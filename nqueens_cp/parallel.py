@@ -274,6 +274,37 @@ def stream(calls: Iterable[tuple[Any, ...]], workers: int, window: int, *, execu
             shutdown(pool, abort=not finished)
 
 
+def solve_in_parts(parts: list[tuple[Any, ...]], jobs: int | None, executor: Executor | str | None,
+                   time_limit: float | None, stats: dict[str, Any]) -> tuple[Any, Solution | None, str]:
+    """A decision split into ``parts`` (calls returning ``(solution or None,
+    nodes)``), run in order on ``jobs`` processes or ``executor``: the first
+    solution in order, as on one core, or "none" once every part is searched."""
+    from .engines.base import Status
+
+    workers = min(check_jobs(jobs), max(len(parts), 1))
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    nodes = done = 0
+    context = dask_executor(executor) if isinstance(executor, str) else _given(executor)
+    try:
+        with context as pool, closing(stream(parts, workers, 2 * workers, executor=pool, deadline=deadline,
+                                             processes=True)) as results:
+            for solution, searched in results:
+                nodes += searched
+                done += 1
+                if solution is not None:
+                    return Status.SOLVED, solution, ""
+    except TimeLimitReached:
+        return Status.UNKNOWN, None, f"no answer within {time_limit:g} s ({done} of {len(parts)} parts searched)"
+    finally:
+        stats.update(nodes=nodes, parts=len(parts), parts_searched=done, workers=workers)
+    return Status.NONE, None, f"every one of {len(parts)} parts was searched ({workers} workers)"
+
+
+@contextmanager
+def _given(executor: Executor | None) -> Iterator[Executor | None]:
+    yield executor
+
+
 def shutdown(pool: Executor, abort: bool) -> None:
     """Wait for the workers, or after Ctrl-C or an early close stop them at
     once: cancel what has not started and end what has."""

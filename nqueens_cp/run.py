@@ -136,11 +136,18 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
 
 def solve(n: int, engine: str = DEFAULT_SOLVE_ENGINE, fixed: Mapping[int, int] | None = None, *,
           time_limit: float | None = None, blocked: Iterable[tuple[int, int]] | None = None,
-          **options: Any) -> Outcome:
+          jobs: int | None = None, executor: Executor | str | None = None, **options: Any) -> Outcome:
     """One solution of n-queens that keeps every pre-placed queen and leaves
     every ``blocked`` square empty, or a proof that none exists, or "unknown"
-    (see :class:`Status`); validated."""
-    return get_engine(engine, **options).solve(n, _position(n, fixed, blocked), time_limit)
+    (see :class:`Status`); validated.  Engines that split their search
+    (``splits_solve``: bitmask) use ``jobs`` processes (default: the cores)
+    or ``executor``, as :func:`solutions` does; the answer does not depend on them."""
+    parallel.check_jobs(jobs)
+    if executor is not None and not isinstance(executor, (Executor, str)):
+        raise InvalidInputError(f"executor must be a concurrent.futures.Executor or a Dask scheduler's "
+                                f"address, got {executor!r}")
+    return get_engine(engine, **options).solve(n, _position(n, fixed, blocked), time_limit, jobs=jobs,
+                                               executor=executor)
 
 
 def _position(n: int, fixed: Mapping[int, int] | None, blocked: Iterable[tuple[int, int]] | None) -> Any:

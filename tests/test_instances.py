@@ -121,3 +121,43 @@ def test_batch_checks_engines_against_each_other_and_the_published_answers(cli, 
     code, out, _ = cli("batch", DATA, "--diagonals", 0, "--engines", "bitmask", "--format", "json")
     assert code == 2  # the completion file in the directory takes no D: refused before any work
     assert cli("batch", tmp_path / "nothing-*.param", "--diagonals", 1)[0] == 2
+
+
+def test_the_generator_follows_the_authors_rules_byte_for_byte() -> None:
+    """Every published sample file, diag-<n>-<mininfile>-<seed>, comes out of our generator as it is."""
+    from nqueens_cp.instances import excluded_diagonals_text, generate_excluded_diagonals
+
+    for path in sorted(DATA.glob("diag-*.param")):
+        _, n, min_in_file, seed = path.stem.split("-")
+        pairs = generate_excluded_diagonals(int(n), int(min_in_file), int(seed))
+        assert excluded_diagonals_text(int(n), pairs) == path.read_text(), path.name
+
+
+def test_complete_diagonals_writes_an_instance_that_solve_reads(cli, tmp_path: Path) -> None:
+    path = tmp_path / "d.param"
+    assert cli("complete", "diagonals", 10, "--seed", 501, "-o", path)[0] == 0
+    assert path.read_text() == (DATA / "diag-10-4-501.param").read_text()
+    code, out, _ = cli("complete", "diagonals", 12, "--seed", 3, "--min-in-file", 2)
+    assert code == 0 and out.startswith("n =  12\nnumdiags =  ")
+
+
+@pytest.mark.parametrize("name, d", [("diag-14-4-416.param", 12), ("diag-14-4-72.param", 12),
+                                     ("completion-40-16-3.param", None)])
+def test_a_split_decision_gives_the_one_core_answer(name: str, d: int | None) -> None:
+    instance = read_instance(DATA / name, d)
+    one = nq.solve(instance.n, "bitmask", instance.position(), jobs=1)
+    two = nq.solve(instance.n, "bitmask", instance.position(), jobs=2)
+    assert (one.status, one.solution) == (two.status, two.solution)  # the first solution in search order
+    assert two.stats["parts"] > 1 and two.stats["parts_searched"] <= two.stats["parts"]
+    if one.status is nq.Status.NONE:
+        assert two.stats["parts_searched"] == two.stats["parts"]
+    with pytest.raises(nq.InvalidInputError, match="jobs"):
+        nq.solve(8, "bitmask", jobs=0)
+
+
+def test_cp_sat_workers_apply_to_solve_only(cli) -> None:
+    instance = read_instance(DATA / "diag-12-4-709.param", 10)
+    assert nq.solve(12, "cpsat", instance.position(), workers=1).status is nq.Status.NONE
+    with pytest.raises(nq.InvalidInputError, match="use one worker"):
+        nq.count(8, "cpsat", workers=2)
+    assert nq.count(8, "cpsat", workers=1) == 92

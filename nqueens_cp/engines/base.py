@@ -20,6 +20,7 @@ from ..board import Solution, attacking_pair, check_placements, is_solution
 from ..errors import (EngineUnavailableError, InvalidInputError, NQueensError, SearchFinishedError,
                       TimeLimitReached)
 
+SPLIT_SOLVE_MIN_N = 12  # below this a whole decision takes less than starting the workers
 SEED_MAX = 2**31 - 1  # OR-Tools' random_seed is a signed 32-bit integer; minconflicts takes the same range
 
 
@@ -130,6 +131,7 @@ class Engine:
     statistics: ClassVar[tuple[str, ...]] = ()  # what its stats report
     additive: ClassVar[frozenset[str]] = frozenset()  # the statistics that add up across sub-problems
     counts_classes: ClassVar[bool] = False  # counts plain N once per class of the 8 symmetries (classes.py)
+    splits_solve: ClassVar[bool] = False  # solve can run as sub-problems on a pool or cluster (solve_parts)
     effort: ClassVar[str | None] = None  # the statistic that measures its work
     # Rough speeds on one core of the development machine (compare 12), used
     # only to warn before runs that cannot finish: solutions listed, or
@@ -175,7 +177,7 @@ class Engine:
                                  "choices": list(o.choices) if o.choices else None, "help": o.help}
                         for o in cls.options},
             "statistics": list(cls.statistics), "additive": sorted(cls.additive), "effort": cls.effort,
-            "counts_classes": cls.counts_classes,
+            "counts_classes": cls.counts_classes, "splits_solve": cls.splits_solve,
         }
 
     def split_rows(self, n: int) -> int:
@@ -229,10 +231,15 @@ class Engine:
         placed = self.check(n, prefix, None, time_limit, part=True)
         return self._make_search(n, placed, None, time_limit)
 
-    def solve(self, n: int, fixed: Mapping[int, int] | None = None, time_limit: float | None = None) -> Outcome:
+    def solve(self, n: int, fixed: Mapping[int, int] | None = None, time_limit: float | None = None, *,
+              jobs: int | None = 1, executor: Any = None) -> Outcome:
         """One solution that keeps every pre-placed queen, or why there is none (see :class:`Status`).
 
-        Every solution is validated before it is returned."""
+        An engine that ``splits_solve`` runs its :meth:`solve_parts` on
+        ``jobs`` processes (None: the cores) or on ``executor`` (an Executor,
+        or a Dask scheduler's address / 'local:N'); the answer is the same as
+        on one core: the first solution in search order.  Every solution is
+        validated before it is returned."""
         placed = check_placements(n, fixed)
         self._check_n(n)
         _check_time_limit(time_limit)
@@ -252,6 +259,10 @@ class Engine:
         elif on_blocked:
             status, solution, reason = Status.NONE, None, "a queen is pre-placed on the blocked square " \
                 f"{on_blocked[0][0]}:{on_blocked[0][1]}"
+        elif self.splits_solve and (jobs != 1 or executor is not None) and n >= SPLIT_SOLVE_MIN_N:
+            from ..parallel import solve_in_parts
+
+            status, solution, reason = solve_in_parts(self.solve_parts(n, placed), jobs, executor, time_limit, stats)
         else:
             status, solution, reason = self._solve(n, placed, time_limit, stats)
         outcome = Outcome(n, self.name, status, solution, time.perf_counter() - start, stats, reason, placed)
@@ -276,6 +287,11 @@ class Engine:
     def _count(self, n: int, fixed: dict[int, int], stats: dict[str, Any]) -> int | None:
         """A faster count than enumerating, or None to enumerate."""
         return None
+
+    def solve_parts(self, n: int, placed: Any) -> list[tuple[Any, ...]]:
+        """Calls ``(fn, *args)`` returning ``(solution or None, nodes)`` whose first
+        solution, in order, is the answer (engines that ``splits_solve``)."""
+        raise NotImplementedError
 
     def _solve(self, n: int, placed: dict[int, int], time_limit: float | None,
                stats: dict[str, Any]) -> tuple[Status, Solution | None, str]:

@@ -17,6 +17,16 @@ from ..errors import TimeLimitReached
 from .base import Engine, Status
 
 NODES_PER_CHECK = 1 << 22  # compiled nodes between looks at the clock (a few hundredths of a second)
+SPLIT_ROWS = 2  # open rows fixed per part of a split decision: about N^2 parts
+
+
+def decide(n: int, masks: list[int]) -> tuple[Solution | None, int]:
+    """The first solution of a sub-board in the compiled loop, or None: (solution, nodes)."""
+    from . import kernel
+
+    walk = kernel.Walk(n, masks)
+    walk.advance(limit=1)
+    return (walk.solution() if walk.found else None), walk.nodes
 
 
 def sub_board(n: int, placed: Position) -> list[int]:
@@ -34,6 +44,7 @@ def sub_board(n: int, placed: Position) -> list[int]:
 
 class BitmaskEngine(Engine):
     name = "bitmask"
+    splits_solve = True
     summary = "bitwise backtracking; mirror-halved counting in a loop compiled by llvmlite; the fastest enumerator"
     statistics = ("nodes", "kernel", "sub_boards", "total", "fundamental")
     counts_classes = True
@@ -80,6 +91,27 @@ class BitmaskEngine(Engine):
                 todo[row] = ~(c | ld | rd) & allowed[row]
         finally:
             stats["nodes"] = nodes
+
+    def solve_parts(self, n: int, placed: Position) -> list[tuple[Any, ...]]:
+        """The decision split into sub-boards, in search order: the first two
+        open rows fixed in every way the masks allow (each a call of
+        :func:`decide`, which a process pool or a cluster can run)."""
+        masks = sub_board(n, placed)
+        rows = [r for r in range(n) if r not in placed][:SPLIT_ROWS]
+        parts: list[tuple[Any, ...]] = []
+
+        def fix(i: int, chosen: dict[int, int]) -> None:
+            if i == len(rows):
+                parts.append((decide, n, sub_board(n, placed.with_queens(chosen))))
+                return
+            row = rows[i]
+            for col in range(n):
+                attacked = any(c == col or abs(c - col) == abs(r - row) for r, c in chosen.items())
+                if masks[row] >> col & 1 and not attacked:
+                    fix(i + 1, {**chosen, row: col})
+
+        fix(0, {})
+        return parts
 
     def _solve(self, n: int, placed: Position, time_limit: float | None,
                stats: dict[str, Any]) -> tuple[Status, Solution | None, str]:

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..board import Solution
-from ..errors import NQueensError, TimeLimitReached
-from .base import SEED, SYMMETRY_BREAKING, Engine, Status
+from ..errors import InvalidInputError, NQueensError, TimeLimitReached
+from .base import SEED, SYMMETRY_BREAKING, Engine, Option, Status
 
 _BATCH = 256  # solutions per hand-over ...
 _FLUSH_SECONDS = 0.05  # ... or fewer, when they come slowly
@@ -62,16 +62,26 @@ class CpSatEngine(Engine):
     name = "cpsat"
     summary = "OR-Tools CP-SAT model (3 AllDifferent), solution callback, 1 worker"
     requires = "ortools"
-    options = (SYMMETRY_BREAKING, SEED)
+    options = (SYMMETRY_BREAKING, SEED,
+               Option("workers", "solve only: CP-SAT's search workers (default: every core, a portfolio); listing "
+                      "and counting always use one, the only exact way", kind=int, low=1, high=1024))
     statistics = ("variables", "constraints", "branches", "conflicts", "solver_wall_time", "status")
     additive = frozenset({"branches", "conflicts", "solver_wall_time"})
     effort = "conflicts"
     enumeration_rate = count_rate = 3e3
     first_solution_max_n = 100
     seed: int | None
+    workers: int | None
 
     def preload(self) -> None:
         from ortools.sat.python import cp_model  # noqa: F401
+
+    def check(self, n: int, fixed: Any = None, limit: int | None = None, time_limit: float | None = None,
+              part: bool = False) -> Any:
+        if self.workers not in (None, 1):
+            raise InvalidInputError("option workers (--workers) applies to solve: listing and counting solutions "
+                                    "use one worker (more return duplicates and miss solutions)")
+        return super().check(n, fixed, limit, time_limit, part)
 
     def split_rows(self, n: int) -> int:
         # Each sub-solve pays CP-SAT's set-up (tens of ms): one row up to
@@ -190,7 +200,7 @@ class CpSatEngine(Engine):
 
         model, q = build_model(n, placed, self.symmetry_breaking)
         solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 0  # every core, each with its own strategy
+        solver.parameters.num_workers = self.workers or 0  # 0: every core, each with its own strategy
         solver.parameters.catch_sigint_signal = False
         if time_limit is not None:
             solver.parameters.max_time_in_seconds = time_limit
