@@ -224,3 +224,18 @@ def test_bench_detects_disagreement(monkeypatch) -> None:
     monkeypatch.setattr(SatEngine, "_solve", lying)
     _, problems = bench([8], "2", 2, ["cpsat", "sat"], 5.0)
     assert problems and "engines disagree on feasibility" in problems[0]
+
+
+def test_the_bitmask_decision_search_keeps_its_time_limit_compiled_or_not() -> None:
+    """N > 62 runs the Python twin (64-bit words): the clock is read as often in time as for the compiled loop."""
+    import time
+
+    from nqueens_cp.completion import generate
+
+    for n, k in ((100, 40), (60, 24)):
+        placed = generate(n, k, 3)
+        start = time.monotonic()
+        outcome = nq.get_engine("bitmask").solve(n, placed, time_limit=0.3)
+        assert outcome.status is not nq.Status.NONE
+        if outcome.status is nq.Status.UNKNOWN:
+            assert time.monotonic() - start < 2.0, "the time limit was overshot"

@@ -186,6 +186,11 @@ class Walk:
         self._started = False
 
     @property
+    def compiled(self) -> bool:
+        """Whether this walk runs the compiled loop (else the Python twin, about 100 times slower)."""
+        return self._loop is not None
+
+    @property
     def finished(self) -> bool:
         return self._started and self._out[4] < 0
 
