@@ -178,27 +178,27 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 def _cmd_complete_generate(args: argparse.Namespace) -> int:
     from .completion import generate, instance_json
-    from .files import atomic_write_text
 
-    text = json.dumps(instance_json(args.n, generate(args.n, args.k, args.seed), args.seed)) + "\n"
-    if args.output == "-":
-        CtrlC.write(sys.stdout, text)
-    else:
-        atomic_write_text(args.output, text)
-        say(f"wrote {args.output}")
-    return EXIT_OK
+    return _write_instance(args.output, json.dumps(instance_json(args.n, generate(args.n, args.k, args.seed),
+                                                                 args.seed)) + "\n")
 
 
 def _cmd_complete_diagonals(args: argparse.Namespace) -> int:
-    from .files import atomic_write_text
     from .instances import excluded_diagonals_text, generate_excluded_diagonals
 
-    text = excluded_diagonals_text(args.n, generate_excluded_diagonals(args.n, args.min_in_file, args.seed))
-    if args.output == "-":
+    pairs = generate_excluded_diagonals(args.n, args.min_in_file, args.seed)
+    return _write_instance(args.output, excluded_diagonals_text(args.n, pairs))
+
+
+def _write_instance(output: str, text: str) -> int:
+    """An instance to stdout ('-') or, atomically, to a file."""
+    from .files import atomic_write_text
+
+    if output == "-":
         CtrlC.write(sys.stdout, text)
     else:
-        atomic_write_text(args.output, text)
-        say(f"wrote {args.output}")
+        atomic_write_text(output, text)
+        say(f"wrote {output}")
     return EXIT_OK
 
 

@@ -82,3 +82,12 @@ def test_a_worker_killed_in_the_middle_of_a_count_loses_nothing() -> None:
 
         assert nq.count(15, executor=client.get_executor(), progress=kill_one) == TOTAL[15]
         assert killed, "a worker was killed during the count"
+
+
+def test_a_decision_runs_its_parts_on_a_local_dask_cluster(cli) -> None:
+    data = Path(__file__).parent / "data" / "prob079"  # copied from shared/data/prob079 (see its README)
+    code, out, err = cli("solve", data / "diag-14-4-416.param", "-D", 12, "-e", "bitmask", "--scheduler", "local:2",
+                         "--stats")
+    assert code == 1 and out.startswith("none: every one of") and "parts_searched=" in err
+    one = nq.solve(16, "bitmask", {0: 3}, jobs=1)
+    assert nq.solve(16, "bitmask", {0: 3}, executor="local:2").solution == one.solution

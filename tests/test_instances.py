@@ -161,3 +161,19 @@ def test_cp_sat_workers_apply_to_solve_only(cli) -> None:
     with pytest.raises(nq.InvalidInputError, match="use one worker"):
         nq.count(8, "cpsat", workers=2)
     assert nq.count(8, "cpsat", workers=1) == 92
+
+
+def test_batch_writes_json_and_a_plot(cli, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="matplotlib is not installed (the plot extra)")
+    import json
+
+    code, out, err = cli("batch", DATA / "diag-12-4-7*.param", "--diagonals", 10, "--engines", "bitmask,sat",
+                         "--format", "json", "--json", tmp_path / "r.json", "--plot", tmp_path / "r.png")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert rows == json.loads((tmp_path / "r.json").read_text())
+    assert {(Path(r["file"]).name, r["engine"]) for r in rows} == {
+        (f"diag-12-4-{s}.param", e) for s in (709, 727, 77, 79) for e in ("bitmask", "sat")}
+    assert all(r["published"] is None and r["status"] in ("solved", "none") for r in rows)
+    assert (tmp_path / "r.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert cli("batch", DATA, "--answers", DATA / "answers.tsv", "--plot", tmp_path / "r.txt")[0] == 2
