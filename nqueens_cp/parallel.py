@@ -18,7 +18,7 @@ import time
 from array import array
 from collections import deque
 from collections.abc import Iterable, Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, nullcontext
 from concurrent.futures import Executor, Future
 from concurrent.futures import TimeoutError as FuturesTimeout
 from typing import Any
@@ -284,9 +284,8 @@ def solve_in_parts(parts: list[tuple[Any, ...]], jobs: int | None, executor: Exe
     workers = min(check_jobs(jobs), max(len(parts), 1))
     deadline = None if time_limit is None else time.monotonic() + time_limit
     nodes = done = 0
-    context = dask_executor(executor) if isinstance(executor, str) else _given(executor)
     try:
-        with context as pool, closing(stream(parts, workers, 2 * workers, executor=pool, deadline=deadline,
+        with using(executor) as pool, closing(stream(parts, workers, 2 * workers, executor=pool, deadline=deadline,
                                              processes=True)) as results:
             for solution, searched in results:
                 nodes += searched
@@ -300,9 +299,11 @@ def solve_in_parts(parts: list[tuple[Any, ...]], jobs: int | None, executor: Exe
     return Status.NONE, None, f"every one of {len(parts)} parts was searched ({workers} workers)"
 
 
-@contextmanager
-def _given(executor: Executor | None) -> Iterator[Executor | None]:
-    yield executor
+def using(executor: Executor | str | None) -> Any:
+    """A context giving the executor to run on: a Dask cluster for a scheduler's
+    address or 'local:N' (for the length of the block), else ``executor`` as it is
+    (None: the caller's own pool)."""
+    return dask_executor(executor) if isinstance(executor, str) else nullcontext(executor)
 
 
 def shutdown(pool: Executor, abort: bool) -> None:

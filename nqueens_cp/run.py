@@ -143,11 +143,15 @@ def solve(n: int, engine: str = DEFAULT_SOLVE_ENGINE, fixed: Mapping[int, int] |
     (``splits_solve``: bitmask) use ``jobs`` processes (default: the cores)
     or ``executor``, as :func:`solutions` does; the answer does not depend on them."""
     parallel.check_jobs(jobs)
+    _check_executor(executor)
+    return get_engine(engine, **options).solve(n, _position(n, fixed, blocked), time_limit, jobs=jobs,
+                                               executor=executor)
+
+
+def _check_executor(executor: Any) -> None:
     if executor is not None and not isinstance(executor, (Executor, str)):
         raise InvalidInputError(f"executor must be a concurrent.futures.Executor or a Dask scheduler's "
                                 f"address, got {executor!r}")
-    return get_engine(engine, **options).solve(n, _position(n, fixed, blocked), time_limit, jobs=jobs,
-                                               executor=executor)
 
 
 def _position(n: int, fixed: Mapping[int, int] | None, blocked: Iterable[tuple[int, int]] | None) -> Any:
@@ -218,9 +222,7 @@ class _Plan:
         self.jobs = parallel.check_jobs(jobs)
         if type(unique) is not bool:
             raise InvalidInputError(f"unique takes True or False, got {unique!r}")
-        if executor is not None and not isinstance(executor, (Executor, str)):
-            raise InvalidInputError(f"executor must be a concurrent.futures.Executor or a Dask scheduler's "
-                                    f"address, got {executor!r}")
+        _check_executor(executor)
         self.checkpoint: str | None = None
         self.n, self.limit, self.time_limit, self.unique = n, limit, time_limit, unique
         self.executor = executor
@@ -302,11 +304,9 @@ class _Plan:
         cluster (for the length of one stream), or None: a local pool."""
         if inline:
             yield parallel.InlineExecutor()
-        elif isinstance(self.executor, str):
-            with parallel.dask_executor(self.executor) as executor:
-                yield executor
         else:
-            yield self.executor
+            with parallel.using(self.executor) as executor:
+                yield executor
 
     def _split_search(self, progress: Progress | None) -> Search:
         engine, n = self.engine, self.n

@@ -2,8 +2,11 @@
 
 Bit c of a mask stands for column c.  Three masks carry the columns and the
 two diagonal directions attacked by the queens above; ``a & -a`` takes the
-lowest free column.  Counting uses the mirror symmetry of the first row: a
-queen in column c and one in column n-1-c start mirror-image subtrees.
+lowest free column.  Pre-placed queens and blocked squares become one mask
+of allowed columns per row (:func:`sub_board`).  Counting a plain N goes by
+symmetry classes (:mod:`nqueens_cp.classes`), a constrained one searches its
+whole sub-board, and ``solve`` is a decision search in the compiled loop
+that stops at the first solution.
 """
 
 from __future__ import annotations
@@ -45,7 +48,8 @@ def sub_board(n: int, placed: Position) -> list[int]:
 class BitmaskEngine(Engine):
     name = "bitmask"
     splits_solve = True
-    summary = "bitwise backtracking; mirror-halved counting in a loop compiled by llvmlite; the fastest enumerator"
+    summary = ("bitwise backtracking; counting (one board per symmetry class) and deciding in a loop compiled "
+               "by llvmlite; the fastest enumerator")
     statistics = ("nodes", "kernel", "sub_boards", "total", "fundamental")
     counts_classes = True
     additive = frozenset({"nodes"})

@@ -132,7 +132,7 @@ class SatEngine(Engine):
                                     "proof and symmetry breaking do not combine")
         cnf_path = cnf_beside(self.proof)
         check_writable(self.proof, str(cnf_path))  # refuse an unwritable place before solving
-        cnf = encode(n, encoding, placed, self.symmetry_breaking)
+        cnf = encode(n, encoding, placed)  # exactly what write_dimacs_file writes below
         stats.update(solver=self.solver, encoding=encoding, variables=cnf.nvars, clauses=len(cnf.clauses))
         deadline = None if time_limit is None else time.monotonic() + time_limit
         with Solver(name=self.solver, bootstrap_with=cnf.clauses, with_proof=True) as solver:
