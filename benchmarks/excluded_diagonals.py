@@ -12,7 +12,7 @@ against the authors' bitset solver (233.7 million nodes in 9.6 s on their
 
     python benchmarks/excluded_diagonals.py [--n 20] [--d 18] [--seeds 20] [--time-limit 300]
     python benchmarks/excluded_diagonals.py --n 20 --scan 14-22       (satisfiable share per D: the 50 % point)
-    python benchmarks/excluded_diagonals.py --n 22 --d 20 --engines bitmask-1,bitmask   (larger N)
+    python benchmarks/excluded_diagonals.py --n 22 --d 21 --seeds 10 --engines bitmask   (larger N: the stretch)
 """
 
 from __future__ import annotations
@@ -34,6 +34,10 @@ ENGINES = {
     "cpsat-1": ("cpsat", {"workers": 1}),
     "cpsat": ("cpsat", {}),  # every core
 }
+
+
+def engine_of(label: str) -> str:
+    return ENGINES[label][0]
 
 
 def instance(n: int, seed: int, d: int):
@@ -79,8 +83,10 @@ def main() -> None:
         decided = {s for s in answers.values() if s is not nq.Status.UNKNOWN}
         if len(decided) > 1:
             raise SystemExit(f"seed {seed}: engines disagree: {answers}")
-        line = "  ".join(f"{label} {results[label][-1].seconds:7.3f}s" for label in labels)
-        print(f"  seed {seed:>3}: {next(iter(decided), 'unknown')!s:<7} {line}", file=sys.stderr, flush=True)
+        line = "  ".join(f"{label} {results[label][-1].seconds:7.3f}s"
+                         + (f" ({results[label][-1].stats['nodes']:,} nodes)" if engine_of(label) == "bitmask" else "")
+                         for label in labels)
+        print(f"  seed {seed:>3}: {next(iter(decided), 'unknown')!s:<7} {line}", flush=True)
     statuses = [next((o.status for o in (results[label][i] for label in labels)
                       if o.status is not nq.Status.UNKNOWN), nq.Status.UNKNOWN) for i in range(args.seeds)]
     unsat = [i for i, s in enumerate(statuses) if s is nq.Status.NONE]
