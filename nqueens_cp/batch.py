@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .completion import check_engines
 from .engines import Status, engine_class, get_engine, names
 from .errors import InvalidInputError
 from .instances import Instance, InstanceError, read_instance
@@ -99,16 +100,6 @@ def load(paths: Sequence[str], diagonals: int | None = None,
             raise
         loaded.append((instance, published if published and published.diagonals == instance.diagonals else None))
     return loaded
-
-
-def check_engines(engines: Sequence[str] | None) -> list[str]:
-    chosen = list(engines) if engines is not None else names(takes_fixed=True, available=True, family="core")
-    for name in chosen:
-        if chosen.count(name) > 1:
-            raise InvalidInputError(f"engine {name} is named twice")
-        if not engine_class(name).takes_fixed:
-            raise InvalidInputError(f"engine {name} cannot take pre-placed queens or blocked squares")
-    return chosen
 
 
 def run(paths: Sequence[str], engines: Sequence[str] | None = None, diagonals: int | None = None,

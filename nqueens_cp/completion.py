@@ -60,6 +60,18 @@ def bench_engines() -> list[str]:
     return names(takes_fixed=True, available=True, family="core")
 
 
+def check_engines(engines: Sequence[str] | None) -> list[str]:
+    """The engines of a benchmark (``complete bench``, ``batch``), checked: each named once,
+    each taking pre-placed queens and blocked squares; None: :func:`bench_engines`."""
+    chosen = list(engines) if engines is not None else bench_engines()
+    for name in chosen:
+        if chosen.count(name) > 1:
+            raise InvalidInputError(f"engine {name} is named twice")
+        if not engine_class(name).takes_fixed:
+            raise InvalidInputError(f"engine {name} cannot take pre-placed queens or blocked squares")
+    return chosen
+
+
 def placed_count(n: int, spec: str) -> int:
     """'--placed' as a count (whole digits: '30') or a fraction of N (any
     other number from 0 to 1: '0.4', '1.0' and '1e0' all mean a fraction)."""
@@ -84,12 +96,7 @@ def bench(sizes: Sequence[int], placed_spec: str, instances: int = 5, engines: S
           time_limit: float = 10.0, seed: int = 0,
           progress: Callable[[str], None] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
     """Rows (one per N and engine) and the disagreements between complete engines."""
-    engines = list(engines) if engines is not None else bench_engines()
-    for name in engines:
-        if engines.count(name) > 1:
-            raise InvalidInputError(f"engine {name} is named twice")
-        if not engine_class(name).takes_fixed:
-            raise InvalidInputError(f"engine {name} cannot take pre-placed queens")
+    engines = check_engines(engines)
     if type(instances) is not int or instances < 1:
         raise InvalidInputError(f"instances must be a positive integer, got {instances!r}")
     for n in sizes:

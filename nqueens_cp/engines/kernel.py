@@ -1,11 +1,14 @@
-"""The bitmask counting loop: one loop, compiled to machine code, with its Python twin as the fallback.
+"""The bitmask search loop: one loop, compiled to machine code, with its Python twin as the fallback.
 
+One loop serves counting (plain, or by symmetry classes with the leaves
+classified by their turns) and deciding (stop after a number of solutions,
+or after a node budget, and go on later): :class:`Walk` drives it.
 :func:`count_masks` is the loop in Python.  ``kernel.ll`` beside this file
 is the same loop, line for line, in LLVM's assembly language; llvmlite (a
 dependency of the package) turns it into machine code for this CPU the first
-time :func:`count` is called, not at import.  If llvmlite is missing or
-cannot compile the loop, or with ``NQUEENS_CP_NO_JIT=1``, :func:`count` runs
-:func:`count_masks` instead (same answer, far slower).
+time a walk needs it, not at import.  If llvmlite is missing or cannot
+compile the loop, with ``NQUEENS_CP_NO_JIT=1``, or beyond 62 rows (64-bit
+words), a walk runs :func:`count_masks` instead (same answer, far slower).
 
 Why not numba, the usual route: loading numba and its cached machine code
 took 0.8 s in every process here, more than the whole count of N=14; parsing
