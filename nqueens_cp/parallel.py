@@ -14,12 +14,13 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 import time
 from array import array
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing, contextmanager, nullcontext
-from concurrent.futures import Executor, Future
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures import TimeoutError as FuturesTimeout
 from typing import Any
 
@@ -221,6 +222,59 @@ def in_order(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int,
         yield result
 
 
+def in_background(fn: Callable[..., Any], *args: Any) -> Callable[[], Any]:
+    """Start ``fn(*args)`` in a thread of this process (a daemon: it never
+    holds the process up at exit); the function returned waits for its
+    result, or raises what it raised."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["result"] = fn(*args)
+        except BaseException as error:  # handed to the caller of the result
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+
+    def result() -> Any:
+        thread.join()
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["result"]
+
+    return result
+
+
+def as_finished(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int,
+                deadline: float | None = None) -> Iterator[tuple[int, Any]]:
+    """(index, result) of each of ``calls`` as it finishes, with at most
+    ``window`` submitted and not yet taken: for work whose order does not
+    matter (counts add up), so that one long task never leaves the other
+    workers idle behind it as :func:`in_order` would.  Deadline and closing
+    as for :func:`in_order`."""
+    pending: dict[Future, int] = {}
+    todo = enumerate(calls)
+
+    def submit() -> None:
+        for i, (fn, *args) in todo:
+            pending[pool.submit(fn, *args)] = i
+            return
+
+    for _ in range(window):
+        submit()
+    while pending:
+        done, _ = wait(pending, None if deadline is None else max(deadline - time.monotonic(), 0),
+                       return_when=FIRST_COMPLETED)
+        if not done:
+            raise TimeLimitReached
+        for future in done:
+            i = pending.pop(future)
+            result = future.result()
+            submit()
+            yield i, result
+
+
 @contextmanager
 def dask_executor(spec: str) -> Iterator[Executor]:
     """An executor on a Dask cluster: ``spec`` is its scheduler's address
@@ -258,15 +312,18 @@ def dask_executor(spec: str) -> Iterator[Executor]:
 
 
 def stream(calls: Iterable[tuple[Any, ...]], workers: int, window: int, *, executor: Executor | None = None,
-           deadline: float | None = None, processes: bool = False) -> Iterator[Any]:
-    """The results of ``calls`` in order (see :func:`in_order`), on ``executor``,
-    or on a pool of ``workers`` made here and shut down when the stream ends:
-    at once, its workers stopped, if the stream is closed early or fails."""
+           deadline: float | None = None, processes: bool = False, ordered: bool = True) -> Iterator[Any]:
+    """The results of ``calls`` in order (see :func:`in_order`), or with
+    ``ordered=False`` (index, result) pairs as they finish (:func:`as_finished`),
+    on ``executor``, or on a pool of ``workers`` made here and shut down when
+    the stream ends: at once, its workers stopped, if the stream is closed
+    early or fails."""
     own = executor is None
     pool = executor or make_executor(workers, processes)
     finished = False
     try:
-        with closing(in_order(pool, calls, window, deadline)) as results:
+        results = in_order(pool, calls, window, deadline) if ordered else as_finished(pool, calls, window, deadline)
+        with closing(results):
             yield from results
         finished = True
     finally:

@@ -277,10 +277,15 @@ class _Plan:
             # The compiled loop cannot be interrupted: under a time limit even
             # one worker is a process, which the deadline can stop.
             inline = workers == 1 and deadline is None and self.executor is None
+            # The check's own searches run here while the workers count.
+            symmetric = None if inline else parallel.in_background(classes.symmetric_counts, self.n, deadline)
             try:
+                # Counts add up in any order: each task is taken as it finishes.
                 with self._executor(inline) as executor, closing(parallel.stream(
-                        calls, workers, 4 * workers, executor=executor, deadline=deadline, processes=True)) as results:
-                    for done, (task, found) in enumerate(zip(todo, results), len(done_before) + 1):
+                        calls, workers, 4 * workers, executor=executor, deadline=deadline, processes=True,
+                        ordered=False)) as results:
+                    for done, (i, found) in enumerate(results, len(done_before) + 1):
+                        task = todo[i]
                         tallies = [a + b for a, b in zip(tallies, found)]
                         if record:
                             record.record(task, found)
@@ -291,7 +296,7 @@ class _Plan:
                     record.close()
             eight, four, two, nodes = tallies
             tally = classes.Tally(self.n, eight, four, two)
-            tally.check(deadline)
+            tally.check(deadline, symmetric() if symmetric else None)
             stats.update(kernel=kernel_kind(), nodes=nodes, sub_boards=sum(len(c) for c in chunks), **tally.to_dict())
             del stats["n"]
             return tally.fundamental if self.unique else tally.total

@@ -35,7 +35,7 @@ def _representatives(n: int) -> list[tuple[tuple[int, ...], int]]:
     """Every board the sub-boards count, with the class size the loop gave it."""
     found = []
     for task in classes.sub_boards(n):
-        walk = kernel.Walk(n, task.allowed, classify=task.family == "inner")
+        walk = kernel.Walk(n, task.allowed, classify=task.classify)
         before = (0, 0, 0)
         while not walk.advance(limit=1):
             step = [after - was for after, was in zip(walk.tallies, before)]

@@ -234,6 +234,27 @@ def test_the_compiled_loop_and_its_python_twin_agree() -> None:
     assert expected[0][0][0] == 1 and _walks(60, allowed, False, [(1, 0), (0, 0)], True) == expected
 
 
+def test_whole_counts_in_the_recursive_loop_agree_with_the_walk() -> None:
+    """kernel.count and count_classes (count_tree, recursion, when compiled)
+    give the walk's tallies and nodes, on restricted rows, classifying or not."""
+    import random
+
+    from nqueens_cp.engines import kernel
+
+    rng = random.Random(11)
+    for n in range(1, 13):
+        full = (1 << n) - 1
+        cases = [[full] * n, [full] * (n - 1) + [1], [0] + [full] * (n - 1)]
+        cases += [[full & ~(rng.getrandbits(n) & rng.getrandbits(n)) for _ in range(n)] for _ in range(25)]
+        for allowed in cases:
+            plain, classes = kernel.Walk(n, allowed), kernel.Walk(n, allowed, classify=True)
+            plain.advance()
+            classes.advance()
+            assert kernel.count(n, allowed) == (plain.found, plain.nodes)
+            assert kernel.count_classes(n, allowed) == (*classes.tallies, classes.nodes)
+        assert kernel.count(n, [full] * n)[0] == TOTAL[n]
+
+
 def test_a_walk_stops_at_its_limit_with_the_solution_on_the_board() -> None:
     from nqueens_cp.board import is_solution
     from nqueens_cp.engines import kernel
@@ -287,6 +308,40 @@ def test_the_loop_is_compiled_on_first_use_not_at_import() -> None:
             "nq.count(8); print(kernel.kind())")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() in ("llvm", "python")
+
+
+def _compile_in_a_process(cache: str) -> tuple[bool, int]:
+    """(read from the cache?, count 10) in a fresh process with NQUEENS_CP_CACHE=cache."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from nqueens_cp.engines import kernel; import nqueens_cp as nq; "
+            "print(kernel.compiled().cached, nq.count(10, jobs=1))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "NQUEENS_CP_CACHE": cache})
+    cached, count = out.stdout.split()
+    return cached == "True", int(count)
+
+
+def test_compiled_code_is_cached_between_processes_and_a_damaged_file_is_never_run(tmp_path) -> None:
+    if importlib.util.find_spec("llvmlite") is None:
+        pytest.skip("llvmlite is not installed: nothing to compile or cache")
+    cache = tmp_path / "cache"
+    assert _compile_in_a_process(str(cache)) == (False, TOTAL[10])  # compiled, then written
+    (path,) = cache.iterdir()
+    assert _compile_in_a_process(str(cache)) == (True, TOTAL[10])  # read back
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # one byte of the machine code damaged
+    path.write_bytes(bytes(data))
+    assert _compile_in_a_process(str(cache)) == (False, TOTAL[10])  # not believed: compiled again
+    assert _compile_in_a_process(str(cache)) == (True, TOTAL[10])  # and the file mended
+    # No cache, or one that cannot be written: compiled every time, same answer.
+    assert _compile_in_a_process("0") == (False, TOTAL[10])
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    assert _compile_in_a_process(str(blocker / "cache")) == (False, TOTAL[10])
+    assert _compile_in_a_process(str(blocker / "cache")) == (False, TOTAL[10])
 
 
 def test_bitmask_count_without_the_compiled_loop_is_the_same() -> None:
