@@ -20,13 +20,17 @@ compiled loop (:mod:`nqueens_cp.engines.kernel`) does all the searching:
   images are never searched.)  Under these bounds a turn can only tie with
   the board in row 0 when row ``first``'s queen stands in column n-1 (three
   quarters), row n-1-first's in column 0 (a quarter) or row n-1's in column
-  n-1-first (a half turn).  So each inner family is cut in four by those
-  three squares: the boards on none of them are each the least of a class
-  of 8 and are counted as they are found, as in the corner family; only in
-  the three parts with a queen fixed on one (and the squares it attacks
-  taken off the other rows, so that they prune from the top) are the leaves
-  compared with their turns (``classify``).  The parts search about 9 %
-  more nodes than one inner search, but most of them in the faster loop.
+  n-1-first (a half turn).  So each inner family is cut in three parts: a
+  queen on the first tie square; none there and one on the second; none on
+  either.  In the first two the squares the fixed queen attacks are taken
+  off the other rows (so that they prune from the top) and the leaves are
+  compared with their turns (``classify``).  The third is counted without
+  comparing: a board not on the third tie square is the least of a class of
+  8; the boards on it pair up by the half turn (a board and its image are
+  both here), so they make (m - h) / 2 classes of 8 and h of 4, with m the
+  boards on the square (the loop counts them: ``tie``) and h those the half
+  turn leaves unchanged (a small search of its own, :func:`count_half_turn`
+  with the part's masks).
 
 The loop prunes with one generic rule that makes takaken's check at row
 n-1-first fall out of the masks: a column that no later row allows must be
@@ -45,7 +49,7 @@ S90 = 2c), so a slip in the bookkeeping cannot pass silently.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +57,8 @@ from .errors import NQueensError, TimeLimitReached
 
 MIN_N = 6  # below this a plain count is quicker than listing sub-boards
 DEPTH = 3  # rows 0 .. DEPTH-1 fixed in every sub-board
+METHOD = "symmetry-classes-3"  # the decomposition, as checkpoints record it (3: inner families in three parts)
+VALUES = 5  # the numbers a task gives (count_sub_boards), as checkpoints record them
 
 
 @dataclass(frozen=True)
@@ -62,11 +68,12 @@ class SubBoard:
     family: str  # "corner" or "inner"
     first: int
     allowed: tuple[int, ...]
-    classify: bool = False  # compare each solution with its turns; else each is a class of 8
+    classify: bool = False  # compare each solution with its turns; else each is a class of 8 ...
+    tie: int = 0  # ... but those with the last queen on this square, which pair up by the half turn
 
 
 def families(n: int) -> Iterator[SubBoard]:
-    """The corner sub-board of each ``first``, and the four parts of the inner
+    """The corner sub-board of each ``first``, and the three parts of the inner
     family of each ``first`` (nothing fixed below row 1, or row 0 for inner)."""
     full = (1 << n) - 1
     last = n - 1
@@ -85,17 +92,18 @@ def families(n: int) -> Iterator[SubBoard]:
             allowed[r] = full & ~side
         near_borders = ((1 << first) - 1) | (((1 << first) - 1) << (n - first))
         allowed[last] = full & ~near_borders
-        # The squares where a turn's row 0 can equal the board's (three quarter,
-        # quarter and half turn): part i has a queen on tie i and none on ties
-        # before it; the last part none on any.
-        ties = [(first, 1 << last), (last - first, 1), (last, 1 << (last - first))]
+        # The squares where a turn's row 0 can equal the board's (three quarter
+        # and quarter turn): part i has a queen on tie i and none on ties before
+        # it; the last part none on either, counted with the half turn's tie.
+        ties = [(first, 1 << last), (last - first, 1)]
         for part in range(len(ties) + 1):
             masks = list(allowed)
             for row, square in ties[:part]:
                 masks[row] &= ~square
             if part < len(ties):
-                masks = _fixed_on(masks, *ties[part])
-            yield SubBoard("inner", first, tuple(masks), classify=part < len(ties))
+                yield SubBoard("inner", first, tuple(_fixed_on(masks, *ties[part])), classify=True)
+            else:
+                yield SubBoard("inner", first, tuple(masks), tie=1 << (last - first))
         first += 1
 
 
@@ -126,25 +134,44 @@ def _fix_rows(n: int, allowed: tuple[int, ...], depth: int) -> Iterator[tuple[in
 
 def sub_boards(n: int, depth: int = DEPTH) -> list[SubBoard]:
     """Every task of a count by classes, the biggest (inner, small ``first``) first."""
-    tasks = [SubBoard(family.family, family.first, fixed, family.classify)
+    tasks = [SubBoard(family.family, family.first, fixed, family.classify, family.tie)
              for family in families(n) for fixed in _fix_rows(n, family.allowed, depth) if all(fixed)]
     return sorted(tasks, key=lambda task: (task.family != "inner", task.first))
 
 
-def count_sub_boards(n: int, chunk: list[SubBoard]) -> tuple[int, int, int, int]:
-    """(classes of size 8, 4, 2, nodes) of a list of sub-boards, in the compiled loop."""
+def count_sub_boards(n: int, chunk: list[SubBoard]) -> tuple[int, int, int, int, int]:
+    """(classes of size 8, 4, 2, nodes, boards on a tie square) of a list of
+    sub-boards, in the compiled loop: the boards on tie squares are not in
+    the classes yet (see :func:`tally`)."""
     from .engines import kernel
 
-    eight = four = two = nodes = 0
+    eight = four = two = nodes = tied = 0
     for task in chunk:
         if task.classify:
             a, b, c, searched = kernel.count_classes(n, task.allowed)
             eight, four, two = eight + a, four + b, two + c
         else:
-            found, searched = kernel.count(n, task.allowed)
-            eight += found
+            found, on_tie, searched = kernel.count_tied(n, task.allowed, task.tie)
+            eight += found - on_tie
+            tied += on_tie
         nodes += searched
-    return eight, four, two, nodes
+    return eight, four, two, nodes, tied
+
+
+def symmetric_on_ties(n: int, deadline: float | None = None) -> int:
+    """h: the boards on the tie squares of the inner families' third parts
+    that the half turn leaves unchanged (each a class of 4)."""
+    return sum(count_half_turn(n, deadline, family.allowed) for family in families(n) if family.tie)
+
+
+def tally(n: int, eight: int, four: int, two: int, tied: int, symmetric: int) -> Tally:
+    """The classes, once the boards on tie squares are paired: of ``tied``
+    boards, ``symmetric`` are their own half-turn image (classes of 4), the
+    others pair with their image (one class of 8 a pair)."""
+    if (tied - symmetric) % 2 or symmetric > tied:
+        raise NQueensError(f"N={n}: {tied} boards on tie squares, {symmetric} of them symmetric, do not pair up: "
+                           "a counting error")
+    return Tally(n, eight + (tied - symmetric) // 2, four + symmetric, two)
 
 
 def chunks(n: int, size: int) -> list[list[SubBoard]]:
@@ -155,21 +182,25 @@ def chunks(n: int, size: int) -> list[list[SubBoard]]:
 
 # --- the symmetric solutions, searched on their own as a check ----------------------
 
-def count_half_turn(n: int, deadline: float | None = None) -> int:
-    """S180: solutions that a half turn leaves unchanged, q[n-1-r] = n-1-q[r].
+def count_half_turn(n: int, deadline: float | None = None, allowed: Sequence[int] | None = None) -> int:
+    """S180: solutions that a half turn leaves unchanged, q[n-1-r] = n-1-q[r]
+    (with ``allowed``, only those with row r's queen in allowed[r]).
 
     Rows r < n/2 are placed with their images in row n-1-r; the middle row
     of an odd board holds the centre square.  Columns, diagonals (index
     c - r + n-1) and anti-diagonals (r + c) are bit masks over absolute
     indices, since the images attack the rows above them too."""
-    if n == 1:
-        return 1
-    last = n - 1
     full = (1 << n) - 1
+    allowed = [full] * n if allowed is None else list(allowed)
+    if n == 1:
+        return allowed[0] & 1
+    last = n - 1
     half = n // 2
     cols = diag = anti = 0
     if n % 2:
         m = n // 2
+        if not allowed[m] >> m & 1:
+            return 0
         cols, diag, anti = 1 << m, 1 << last, 1 << (2 * m)
     nodes = 0
 
@@ -178,13 +209,15 @@ def count_half_turn(n: int, deadline: float | None = None) -> int:
         if r == half:
             return 1
         r2 = last - r
-        free = full & ~(cols | (diag >> (last - r)) | (anti >> r))
+        free = allowed[r] & ~(cols | (diag >> (last - r)) | (anti >> r))
         total = 0
         while free:
             bit = free & -free
             free ^= bit
             c = bit.bit_length() - 1
             c2 = last - c
+            if not allowed[r2] >> c2 & 1:
+                continue
             d1, d2 = c - r + last, c2 - r2 + last  # d2 = r - c + last
             a1, a2 = r + c, r2 + c2
             if c == c2 or d1 == d2 or a1 == a2:

@@ -268,23 +268,32 @@ class _Plan:
             if self.checkpoint:
                 from .checkpoint import Checkpoint
 
-                record = Checkpoint(self.checkpoint, {"n": self.n, "method": "symmetry-classes", "tasks": len(chunks),
+                record = Checkpoint(self.checkpoint, {"n": self.n, "method": classes.METHOD, "tasks": len(chunks),
                                                       "sub_boards_per_task": SUB_BOARDS_PER_TASK})
             done_before = dict(record.done) if record else {}
             todo = [i for i in range(len(chunks)) if i not in done_before]
             calls = [(classes.count_sub_boards, self.n, chunks[i]) for i in todo]
-            tallies = [sum(column) for column in zip((0, 0, 0, 0), *done_before.values())]
+            tallies = [sum(column) for column in zip((0,) * classes.VALUES, *done_before.values())]
             # The compiled loop cannot be interrupted: under a time limit even
             # one worker is a process, which the deadline can stop.
             inline = workers == 1 and deadline is None and self.executor is None
-            # The check's own searches run here while the workers count.
-            symmetric = None if inline else parallel.in_background(classes.symmetric_counts, self.n, deadline)
+            n = self.n
+
+            def side_work() -> tuple[tuple[int, int], int, str]:
+                """The small searches of the check and of the tie squares, and which loop counted."""
+                return classes.symmetric_counts(n, deadline), classes.symmetric_on_ties(n, deadline), kernel_kind()
+
+            side = None
             try:
                 # Counts add up in any order: each task is taken as it finishes.
                 with self._executor(inline) as executor, closing(parallel.stream(
                         calls, workers, 4 * workers, executor=executor, deadline=deadline, processes=True,
                         ordered=False)) as results:
                     for done, (i, found) in enumerate(results, len(done_before) + 1):
+                        if side is None and not inline:
+                            # Beside the workers, in this process, while they count; started
+                            # once they are running, as a thread must never be forked.
+                            side = parallel.in_background(side_work)
                         task = todo[i]
                         tallies = [a + b for a, b in zip(tallies, found)]
                         if record:
@@ -294,10 +303,11 @@ class _Plan:
             finally:
                 if record:
                     record.close()
-            eight, four, two, nodes = tallies
-            tally = classes.Tally(self.n, eight, four, two)
-            tally.check(deadline, symmetric() if symmetric else None)
-            stats.update(kernel=kernel_kind(), nodes=nodes, sub_boards=sum(len(c) for c in chunks), **tally.to_dict())
+            eight, four, two, nodes, tied = tallies
+            searched, on_ties, kind = side() if side else side_work()
+            tally = classes.tally(n, eight, four, two, tied, on_ties)
+            tally.check(deadline, searched)
+            stats.update(kernel=kind, nodes=nodes, sub_boards=sum(len(c) for c in chunks), **tally.to_dict())
             del stats["n"]
             return tally.fundamental if self.unique else tally.total
 

@@ -32,7 +32,9 @@ def test_symmetric_counts_match_the_solutions_themselves(n: int) -> None:
 
 
 def _representatives(n: int) -> list[tuple[tuple[int, ...], int]]:
-    """Every board the sub-boards count, with the class size the loop gave it."""
+    """Every board the sub-boards count, with the class size the loop gave it;
+    of the boards on a tie square (which pair up by the half turn) the lesser
+    of each pair, a class of 8, or one its own image, a class of 4."""
     found = []
     for task in classes.sub_boards(n):
         walk = kernel.Walk(n, task.allowed, classify=task.classify)
@@ -40,11 +42,16 @@ def _representatives(n: int) -> list[tuple[tuple[int, ...], int]]:
         while not walk.advance(limit=1):
             step = [after - was for after, was in zip(walk.tallies, before)]
             before = walk.tallies
-            found.append((walk.solution(), (8, 4, 2)[step.index(1)]))
+            board, size = walk.solution(), (8, 4, 2)[step.index(1)]
+            if task.tie and 1 << board[-1] == task.tie:
+                if rotate180(board) < board:
+                    continue  # the pair's other board counts
+                size = 4 if rotate180(board) == board else 8
+            found.append((board, size))
     return found
 
 
-@pytest.mark.parametrize("n", [6, 7, 8, 9, 10])
+@pytest.mark.parametrize("n", [6, 7, 8, 9, 10, 11])
 def test_the_sub_boards_count_one_board_of_every_class_with_its_size(n: int) -> None:
     found = _representatives(n)
     boards = [board for board, _ in found]
@@ -52,6 +59,30 @@ def test_the_sub_boards_count_one_board_of_every_class_with_its_size(n: int) -> 
     assert len({canonical(board) for board in boards}) == len(boards), "two boards of one class"
     assert {canonical(board) for board in boards} == {canonical(s) for s in reference(n)}, "a class missed"
     assert all(size == len(orbit(board)) for board, size in found)
+
+
+@pytest.mark.parametrize("n", [6, 7, 8, 9, 10, 11])
+def test_the_boards_on_tie_squares_pair_up_and_their_symmetric_ones_are_searched_apart(n: int) -> None:
+    """The third part of each inner family holds each board on its tie square
+    with its half-turn image, and count_half_turn with the part's masks finds
+    exactly those that are their own image."""
+    on_ties = symmetric = 0
+    for family in classes.families(n):
+        if not family.tie:
+            continue
+        inside = [s for s in reference(n) if all(family.allowed[r] >> c & 1 for r, c in enumerate(s))]
+        tied = {s for s in inside if 1 << s[-1] == family.tie}
+        assert {rotate180(s) for s in tied} == tied
+        on_ties += len(tied)
+        symmetric += sum(rotate180(s) == s for s in tied)
+        assert classes.count_half_turn(n, allowed=family.allowed) == sum(rotate180(s) == s for s in inside)
+    assert classes.symmetric_on_ties(n) == symmetric
+    assert classes.tally(n, 0, 0, 0, on_ties, symmetric).eight == (on_ties - symmetric) // 2
+
+
+def test_boards_on_tie_squares_that_do_not_pair_are_a_counting_error() -> None:
+    with pytest.raises(nq.NQueensError, match="do not pair up"):
+        classes.tally(8, 10, 0, 0, 5, 2)
 
 
 def test_the_sub_boards_split_each_family_on_rows_1_and_2() -> None:

@@ -329,14 +329,16 @@ done:                                   ; out: nodes and where to resume
 ; which keeps a row's words in registers (a call per row, not loads and
 ; stores per node): about 1.7 times as fast.  Same solutions, same tallies,
 ; same nodes.  records: four words per row, [allowed, needed, queen, -]; the
-; search writes each row's queen into its record as it places it.
+; search writes each row's queen into its record as it places it.  (The
+; fourth word is read in the last row only: its tie square.)
 
 declare i64 @llvm.ctpop.i64(i64)
 
 ; What every level reads: the last row's record, whether to classify, out,
 ; the inverse scratch of @class_size, n, the records; and where the levels
-; add up the cells they place (the nodes, with one more per solution).
-%Context = type { ptr, i64, ptr, ptr, i64, ptr, i64 }
+; add up the cells they place (the nodes, with one more per solution) and
+; the solutions with the last queen on the last record's tie square.
+%Context = type { ptr, i64, ptr, ptr, i64, ptr, i64, i64 }
 
 ; A solution on the records (their third words are its board): classify it, tally it.
 ; (Kept out of line: inlined, its vector code would make every level of the
@@ -383,6 +385,8 @@ define internal i64 @leaves(i64 %cols, i64 %left, i64 %right, i64 %free, ptr %ct
 entry:
   %end = load ptr, ptr %ctx
   %allowed = load i64, ptr %end
+  %tie_at = getelementptr i64, ptr %end, i64 3
+  %tie = load i64, ptr %tie_at
   call void @place(ptr %ctx, i64 %free)
   %minus_f = sub i64 0, %free
   %bit_x = and i64 %free, %minus_f
@@ -398,7 +402,27 @@ entry:
   %sx = zext i1 %solved_x to i64
   %sy = zext i1 %solved_y to i64
   %found = add i64 %sx, %sy
-  br i1 %classifying, label %classify_x, label %exit
+  br i1 %classifying, label %classify_x, label %ties
+
+ties:                                   ; solutions with the last queen on the tie square
+  %tie_x = and i64 %leaf_x, %tie
+  %tie_y = and i64 %leaf_y, %tie
+  %on_tie_x = icmp ne i64 %tie_x, 0
+  %on_tie_y = icmp ne i64 %tie_y, 0
+  %tied_x = and i1 %solved_x, %on_tie_x
+  %tied_y = and i1 %solved_y, %on_tie_y
+  %tx = zext i1 %tied_x to i64
+  %ty = zext i1 %tied_y to i64
+  %tied = add i64 %tx, %ty
+  %any_tied = icmp ne i64 %tied, 0
+  br i1 %any_tied, label %add_tied, label %exit
+
+add_tied:
+  %tied_at = getelementptr %Context, ptr %ctx, i32 0, i32 7
+  %tied_was = load i64, ptr %tied_at
+  %tied_now = add i64 %tied_was, %tied
+  store i64 %tied_now, ptr %tied_at
+  br label %exit
 
 classify_x:
   br i1 %solved_x, label %do_x, label %classify_y
@@ -581,7 +605,9 @@ entry:
 
 
 ; Count a sub-board of n >= 3 rows (records as above, allowed within the n
-; columns): out as for @count_masks; classifying, out[0..2] get the classes.
+; columns; the last record's fourth word a tie square or 0): out as for
+; @count_masks, classifying, out[0..2] get the classes; not classifying,
+; out[5] = the solutions with the last queen on the tie square.
 define void @count_tree(i64 %n, ptr %records, i64 %classify, ptr %inverse, ptr %out) {
 entry:
   %ctx = alloca %Context
@@ -593,6 +619,7 @@ entry:
   %n_at = getelementptr %Context, ptr %ctx, i32 0, i32 4
   %records_at = getelementptr %Context, ptr %ctx, i32 0, i32 5
   %placed_at = getelementptr %Context, ptr %ctx, i32 0, i32 6
+  %tied_at = getelementptr %Context, ptr %ctx, i32 0, i32 7
   store ptr %end, ptr %ctx
   store i64 %classify, ptr %classify_at
   store ptr %out, ptr %out_at
@@ -600,6 +627,7 @@ entry:
   store i64 %n, ptr %n_at
   store ptr %records, ptr %records_at
   store i64 0, ptr %placed_at
+  store i64 0, ptr %tied_at
   %needed_0_at = getelementptr i64, ptr %records, i64 1
   %allowed_0 = load i64, ptr %records
   %needed_0 = load i64, ptr %needed_0_at
@@ -630,5 +658,8 @@ counted:                                ; out[0] += solutions unless classified;
   store i64 %nodes_now, ptr %out_nodes
   %out_row = getelementptr i64, ptr %out, i64 4
   store i64 -1, ptr %out_row
+  %tied = load i64, ptr %tied_at
+  %out_tied = getelementptr i64, ptr %out, i64 5
+  store i64 %tied, ptr %out_tied
   ret void
 }

@@ -248,36 +248,49 @@ class Walk:
 
 def count(n: int, allowed: Sequence[int]) -> tuple[int, int]:
     """(solutions, nodes) with row r restricted to allowed[r]: compiled when possible."""
-    found, _, _, nodes = _count(n, allowed, classify=False)
+    found, _, _, nodes, _ = _count(n, allowed, classify=False)
     return found, nodes
+
+
+def count_tied(n: int, allowed: Sequence[int], tie: int) -> tuple[int, int, int]:
+    """(solutions, those with the last row's queen on the square ``tie``, nodes)."""
+    found, _, _, nodes, tied = _count(n, allowed, classify=False, tie=tie)
+    return found, tied, nodes
 
 
 def count_classes(n: int, allowed: Sequence[int]) -> tuple[int, int, int, int]:
     """(boards of class size 8, 4, 2, nodes) among the solutions with row r in
     allowed[r] that no turn makes less: compiled when possible."""
-    return _count(n, allowed, classify=True)
+    return _count(n, allowed, classify=True)[:4]
 
 
-RECORD = 4  # the words of a row for count_tree: allowed, needed, queen, unused
+RECORD = 4  # the words of a row for count_tree: allowed, needed, queen, tie (last row)
 
 
-def _count(n: int, allowed: Sequence[int], classify: bool) -> tuple[int, int, int, int]:
+def _count(n: int, allowed: Sequence[int], classify: bool, tie: int = 0) -> tuple[int, int, int, int, int]:
     """A whole sub-board in one call: count_tree (the same search as
-    count_masks without stops, as recursion) when compiled, else a walk."""
+    count_masks without stops, as recursion) when compiled, else walks.
+    (tallies of 8, 4, 2, nodes, solutions on the tie square)."""
     if len(allowed) != n:
         raise ValueError(f"a count takes n masks, got n={n}, {len(allowed)} masks")
     loops = compiled() if 3 <= n <= MAX_N else None
     if loops is None:
         walk = Walk(n, allowed, classify)
         walk.advance()
-        return (*walk.tallies, walk.nodes)
+        tied = 0
+        if tie and not classify:  # a second walk, the last queen on the tie square
+            on_tie = Walk(n, [*allowed[:-1], allowed[-1] & tie])
+            on_tie.advance()
+            tied = on_tie.found
+        return (*walk.tallies, walk.nodes, tied)
     full = (1 << n) - 1
     word = ctypes.c_int64
     records = (word * (RECORD * n))(
         *[w for mask, needed in zip(allowed, needed_masks(n, allowed)) for w in (mask & full, needed, 0, 0)])
-    inverse, out = (word * n)(), (word * OUT)()
+    records[RECORD * n - 1] = tie & full
+    inverse, out = (word * n)(), (word * (OUT + 1))()
     loops.count(n, records, int(classify), inverse, out)
-    return out[0], out[1], out[2], out[3]
+    return out[0], out[1], out[2], out[3], out[5]
 
 
 def ir() -> str:
