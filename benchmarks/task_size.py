@@ -16,7 +16,7 @@ import nqueens_cp as nq
 from nqueens_cp import classes, run
 from nqueens_cp.known import TOTAL
 
-SIZES = (1, 2, 8, 32, 128)
+SIZES = (1, 2, 8, 16, 32, 128)
 
 
 def main() -> None:

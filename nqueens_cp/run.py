@@ -41,7 +41,7 @@ from .known import TOTAL
 
 # Sub-boards per task of a count by classes: fewer pay the pool's per-task overhead,
 # more leave a core idle at the end (benchmarks/task_size.py; benchmarks/README.md).
-SUB_BOARDS_PER_TASK = 8
+SUB_BOARDS_PER_TASK = 32  # 71 tasks at N = 17, 58 at N = 16: measured best of 1..128 for both
 SPLIT_MIN_N = 11  # below this a whole search takes less than starting the workers
 HOPELESS_SECONDS = 3600.0  # estimated work beyond this gets a warning note
 
