@@ -279,9 +279,13 @@ class _Plan:
             inline = workers == 1 and deadline is None and self.executor is None
             n = self.n
 
-            def side_work() -> tuple[tuple[int, int], int, str]:
-                """The small searches of the check and of the tie squares, and which loop counted."""
-                return classes.symmetric_counts(n, deadline), classes.symmetric_on_ties(n, deadline), kernel_kind()
+            def side_work() -> tuple[tuple[int, int], int]:
+                """The small searches of the check and of the tie squares."""
+                return classes.symmetric_counts(n, deadline), classes.symmetric_on_ties(n, deadline)
+
+            # Compiled (or read from the cache) here, before the pool forks its
+            # workers: they inherit the machine code instead of each loading it.
+            kind = kernel_kind()
 
             side = None
             try:
@@ -304,7 +308,7 @@ class _Plan:
                 if record:
                     record.close()
             eight, four, two, nodes, tied = tallies
-            searched, on_ties, kind = side() if side else side_work()
+            searched, on_ties = side() if side else side_work()
             tally = classes.tally(n, eight, four, two, tied, on_ties)
             tally.check(deadline, searched)
             stats.update(kernel=kind, nodes=nodes, sub_boards=sum(len(c) for c in chunks), **tally.to_dict())
