@@ -327,7 +327,7 @@ done:                                   ; out: nodes and where to resume
 ; ---------------------------------------------------------------------------
 ; Counting: the search of @count_masks without stops, written as recursion,
 ; which keeps a row's words in registers (a call per row, not loads and
-; stores per node): about 1.7 times as fast.  Same solutions, same tallies,
+; stores per node): far faster (benchmarks/README.md).  Same solutions, same tallies,
 ; same nodes.  records: four words per row, [allowed, needed, queen, -]; the
 ; search writes each row's queen into its record as it places it.  (The
 ; fourth word is read in the last row only: its tie square.)
@@ -576,7 +576,7 @@ exit:
 ; @rows made four times, with and without classifying, with and without the
 ; needed rule (the caller picks by the row's needed word), each calling the
 ; others: the tests of %classifying and %restricting_here go out of the
-; loops, and with them the registers they need (1.2 and 1.05 times as fast).
+; loops, and with them the registers they need (each measured faster).
 ; The _r copies apply the rule.
 define internal i64 @rows_plain(i64 %cols, i64 %left, i64 %right, i64 %free, ptr %next, ptr %ctx) {
 entry:

@@ -7,13 +7,13 @@ it.  :func:`count_masks` is the loop in Python.  ``kernel.ll`` beside this
 file is the same loop, line for line, in LLVM's assembly language, and a
 second form of it for whole counts (:func:`count`, :func:`count_classes`):
 ``count_tree``, the same search without stops written as recursion, which
-keeps each row's words in registers and makes counting 1.7 times as fast
-(same tallies, same nodes: tested against the walk).
+keeps each row's words in registers and counts far faster (same tallies,
+same nodes: tested against the walk; benchmarks/README.md).
 
 llvmlite (a dependency of the package) turns the IR into machine code for
 this CPU, with LLVM's -O3 passes, the first time a search needs it, not at
 import, and keeps the machine code in a cache between processes
-(:func:`cache_path`): compiling takes 0.15 s, reading the cache 0.01 s.  If
+(:func:`cache_path`; benchmarks/startup.py: 0.2 s saved a process).  If
 llvmlite is missing or cannot compile the loop, with ``NQUEENS_CP_NO_JIT=1``,
 or beyond 62 rows (64-bit words), :func:`count_masks` runs instead (same
 answer, far slower).
@@ -333,8 +333,8 @@ class Loops:
 
 def cache_path(llvm: Any, source: str, cpu: str, features: str) -> Path | None:
     """Where the machine code of ``source`` for this CPU is kept between
-    processes (compiling with LLVM's -O3 passes takes 0.15 s, in every worker
-    of a pool): ``$NQUEENS_CP_CACHE``, else ``$XDG_CACHE_HOME/nqueens_cp``, else
+    processes (compiling with LLVM's -O3 passes takes about 0.2 s, in every
+    process): ``$NQUEENS_CP_CACHE``, else ``$XDG_CACHE_HOME/nqueens_cp``, else
     ``~/.cache/nqueens_cp``; ``NQUEENS_CP_CACHE=0``: no cache.  The name holds
     a hash of everything the code depends on, so a stale file is never read."""
     root = os.environ.get("NQUEENS_CP_CACHE")
