@@ -288,7 +288,7 @@ def _count(n: int, allowed: Sequence[int], classify: bool, tie: int = 0) -> tupl
     records = (word * (RECORD * n))(
         *[w for mask, needed in zip(allowed, needed_masks(n, allowed)) for w in (mask & full, needed, 0, 0)])
     records[RECORD * n - 1] = tie & full
-    inverse, out = (word * n)(), (word * (OUT + 1))()
+    inverse, out = (word * n)(), (word * (OUT + 1))()  # (a sixth word: the solutions on the tie square)
     loops.count(n, records, int(classify), inverse, out)
     return out[0], out[1], out[2], out[3], out[5]
 
@@ -387,7 +387,7 @@ def _build(llvm: Any, source: str) -> Loops:
     code = _read_cache(path)
     if code is None and hasattr(llvm, "create_pass_builder"):
         # LLVM's -O3 passes: they inline restrict, the last two rows and the
-        # two copies of the row loop, and take loop-invariant tests out of loops.
+        # copies of the row loop, and take loop-invariant tests out of loops.
         builder = llvm.create_pass_builder(machine, llvm.create_pipeline_tuning_options(speed_level=3))
         builder.getModulePassManager().run(module, builder)
     engine = llvm.create_mcjit_compiler(module, machine)
