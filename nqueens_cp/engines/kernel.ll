@@ -334,30 +334,31 @@ done:                                   ; out: nodes and where to resume
 
 declare i64 @llvm.ctpop.i64(i64)
 
-; What every level reads: the last row's record, whether to classify, out,
-; the inverse scratch of @class_size, n, the records; and where the levels
-; add up the cells they place (the nodes, with one more per solution) and
-; the solutions with the last queen on the last record's tie square.
-%Context = type { ptr, i64, ptr, ptr, i64, ptr, i64, i64 }
+; What every level reads: the last row's record, out, the inverse scratch
+; of @class_size, n, the records; and where the levels add up the cells they
+; place (the nodes, with one more per solution) and the solutions with the
+; last queen on the last record's tie square.  (Whether to classify is not
+; here: each copy of the row loop knows it.)
+%Context = type { ptr, ptr, ptr, i64, ptr, i64, i64 }
 
 ; A solution on the records (their third words are its board): classify it, tally it.
 ; (Kept out of line: inlined, its vector code would make every level of the
 ; recursion save vector registers.)
 define internal void @classify_leaf(ptr %ctx) noinline cold {
 entry:
-  %out_at = getelementptr %Context, ptr %ctx, i32 0, i32 2
-  %image_at = getelementptr %Context, ptr %ctx, i32 0, i32 3
-  %n_at = getelementptr %Context, ptr %ctx, i32 0, i32 4
-  %records_at = getelementptr %Context, ptr %ctx, i32 0, i32 5
+  %out_at = getelementptr %Context, ptr %ctx, i32 0, i32 1
+  %inverse_at = getelementptr %Context, ptr %ctx, i32 0, i32 2
+  %n_at = getelementptr %Context, ptr %ctx, i32 0, i32 3
+  %records_at = getelementptr %Context, ptr %ctx, i32 0, i32 4
   %out = load ptr, ptr %out_at
-  %image = load ptr, ptr %image_at
+  %inverse = load ptr, ptr %inverse_at
   %n = load i64, ptr %n_at
   %records = load ptr, ptr %records_at
   %board = getelementptr i64, ptr %records, i64 2
   br label %copied
 
 copied:                                 ; out[0], out[1], out[2] count classes of 8, 4, 2
-  %size = call i64 @class_size(i64 %n, ptr %board, i64 4, ptr %image)
+  %size = call i64 @class_size(i64 %n, ptr %board, i64 4, ptr %inverse)
   %least = icmp ne i64 %size, 0
   br i1 %least, label %tally, label %not_least
 
@@ -418,7 +419,7 @@ ties:                                   ; solutions with the last queen on the t
   br i1 %any_tied, label %add_tied, label %exit
 
 add_tied:
-  %tied_at = getelementptr %Context, ptr %ctx, i32 0, i32 7
+  %tied_at = getelementptr %Context, ptr %ctx, i32 0, i32 6
   %tied_was = load i64, ptr %tied_at
   %tied_now = add i64 %tied_was, %tied
   store i64 %tied_now, ptr %tied_at
@@ -469,7 +470,7 @@ entry:
 ; ctx's node count += the cells of a row about to be placed.
 define internal void @place(ptr %ctx, i64 %free) alwaysinline {
 entry:
-  %placed_at = getelementptr %Context, ptr %ctx, i32 0, i32 6
+  %placed_at = getelementptr %Context, ptr %ctx, i32 0, i32 5
   %cells = call i64 @llvm.ctpop.i64(i64 %free)
   %placed = load i64, ptr %placed_at
   %placed_now = add i64 %placed, %cells
@@ -613,15 +614,13 @@ entry:
   %ctx = alloca %Context
   %last = sub i64 %n, 1
   %end = getelementptr [4 x i64], ptr %records, i64 %last
-  %classify_at = getelementptr %Context, ptr %ctx, i32 0, i32 1
-  %out_at = getelementptr %Context, ptr %ctx, i32 0, i32 2
-  %inverse_at = getelementptr %Context, ptr %ctx, i32 0, i32 3
-  %n_at = getelementptr %Context, ptr %ctx, i32 0, i32 4
-  %records_at = getelementptr %Context, ptr %ctx, i32 0, i32 5
-  %placed_at = getelementptr %Context, ptr %ctx, i32 0, i32 6
-  %tied_at = getelementptr %Context, ptr %ctx, i32 0, i32 7
+  %out_at = getelementptr %Context, ptr %ctx, i32 0, i32 1
+  %inverse_at = getelementptr %Context, ptr %ctx, i32 0, i32 2
+  %n_at = getelementptr %Context, ptr %ctx, i32 0, i32 3
+  %records_at = getelementptr %Context, ptr %ctx, i32 0, i32 4
+  %placed_at = getelementptr %Context, ptr %ctx, i32 0, i32 5
+  %tied_at = getelementptr %Context, ptr %ctx, i32 0, i32 6
   store ptr %end, ptr %ctx
-  store i64 %classify, ptr %classify_at
   store ptr %out, ptr %out_at
   store ptr %inverse, ptr %inverse_at
   store i64 %n, ptr %n_at
