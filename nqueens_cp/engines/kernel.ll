@@ -2,7 +2,8 @@
 ; class_size, turned), line for line, in LLVM's assembly language:
 ; i64 for every int (so n <= 62), ptr for every list.  The phi nodes at
 ; %loop carry row, the three tallies and nodes around the while loop.
-; After it, @count_tree: the same search for whole counts, as recursion.
+; After it, @count_tree: the same search for whole counts, as recursion;
+; last, @count_lanes: many plain counts at once in vector lanes.
 
 declare i64 @llvm.cttz.i64(i64, i1)
 
@@ -660,5 +661,306 @@ counted:                                ; out[0] += solutions unless classified;
   %tied = load i64, ptr %tied_at
   %out_tied = getelementptr i64, ptr %out, i64 5
   store i64 %tied, ptr %out_tied
+  ret void
+}
+
+
+
+; ---------------------------------------------------------------------------
+; @count_lanes: many plain sub-boards (nothing classified) at once, one in
+; each lane of four-word vectors.  The same search as @count_tree, made
+; without branches: each step every lane either tries the next cell of its
+; row (and goes down when the row below has a free cell), or, its row
+; exhausted, goes back up; selects pick the lane's next state, so a lane's
+; choices never mispredict a branch.  A lane whose board is done takes the
+; next board (the only branch, taken once a board).  Each lane keeps a stack
+; of its rows, [cols, left, right, cells not yet tried], in %stack.
+;
+; boards: %count boards, %n + 2 words each: row r's word allowed[r] |
+; needed[r] << 32 (so n <= 32), a 0 word, the tie square.  Adds to out[0]
+; the solutions, out[1] those with the last queen on their board's tie
+; square, out[2] the nodes (counted as @count_tree counts them).  3 <= n <= 32.
+
+declare i64 @llvm.vector.reduce.add.v4i64(<4 x i64>)
+
+; @restrict lane by lane.
+define internal <4 x i64> @restrict_lanes(<4 x i64> %free, <4 x i64> %needed, <4 x i64> %cols) alwaysinline {
+entry:
+  %not_cols = xor <4 x i64> %cols, splat (i64 -1)
+  %missing = and <4 x i64> %needed, %not_cols
+  %missing_less_one = sub <4 x i64> %missing, splat (i64 1)
+  %two_or_more = and <4 x i64> %missing, %missing_less_one
+  %single = icmp eq <4 x i64> %two_or_more, zeroinitializer
+  %free_missing = and <4 x i64> %free, %missing
+  %restricted = select <4 x i1> %single, <4 x i64> %free_missing, <4 x i64> zeroinitializer
+  %none = icmp eq <4 x i64> %missing, zeroinitializer
+  %result = select <4 x i1> %none, <4 x i64> %free, <4 x i64> %restricted
+  ret <4 x i64> %result
+}
+
+; Lane k's stack slot for row d (slot d + 1: row -1 has slot 0, never read
+; as a state), and the packed word of its board's row d + 1.
+define internal ptr @slot(ptr %stack, i64 %k, <4 x i64> %d, i64 %offset) alwaysinline {
+entry:
+  %dk = extractelement <4 x i64> %d, i64 %k
+  %s = add i64 %dk, %offset
+  %at = getelementptr [32 x <4 x i64>], ptr %stack, i64 %k, i64 %s
+  ret ptr %at
+}
+
+define internal i64 @row_below(<4 x i64> %base, <4 x i64> %d, i64 %k) alwaysinline {
+entry:
+  %bk = extractelement <4 x i64> %base, i64 %k
+  %board = inttoptr i64 %bk to ptr
+  %dk = extractelement <4 x i64> %d, i64 %k
+  %below = add i64 %dk, 1
+  %at = getelementptr i64, ptr %board, i64 %below
+  %word = load i64, ptr %at
+  ret i64 %word
+}
+
+define void @count_lanes(i64 %n, ptr %boards, i64 %count, ptr %out) {
+entry:
+  %stack = alloca [4 x [32 x <4 x i64>]], align 32
+  ; the lanes' state while boards are handed out: cols, left, right, free,
+  ; d, board, tie, active, solutions, tied, nodes (a row of four words each)
+  %lanes = alloca [11 x <4 x i64>], align 32
+  %next_at = alloca i64
+  %stride = add i64 %n, 2
+  %leaf = sub i64 %n, 2
+  %leaf_insert = insertelement <4 x i64> poison, i64 %leaf, i64 0
+  %leaf_row = shufflevector <4 x i64> %leaf_insert, <4 x i64> poison, <4 x i32> zeroinitializer
+  store i64 0, ptr %next_at
+  store [11 x <4 x i64>] zeroinitializer, ptr %lanes
+  %d_at = getelementptr [11 x <4 x i64>], ptr %lanes, i64 0, i64 4
+  store <4 x i64> splat (i64 -1), ptr %d_at                  ; every lane wants a board
+  %none = icmp eq i64 %count, 0
+  br i1 %none, label %done_empty, label %hand_out
+
+done_empty:
+  ret void
+
+hand_out:                               ; lane k done (d < 0): its next board, or idle
+  %k = phi i64 [0, %entry], [0, %spill], [%k_next, %handed]
+  %d_k_at = getelementptr [11 x [4 x i64]], ptr %lanes, i64 0, i64 4, i64 %k
+  %d_k = load i64, ptr %d_k_at
+  %done_k = icmp slt i64 %d_k, 0
+  br i1 %done_k, label %take, label %handed
+
+take:
+  %next = load i64, ptr %next_at
+  %more = icmp ult i64 %next, %count
+  %words_before = mul i64 %next, %stride
+  %board = getelementptr i64, ptr %boards, i64 %words_before
+  %board_or_first = select i1 %more, ptr %board, ptr %boards  ; (an idle lane reads board 0)
+  %word_0 = load i64, ptr %board_or_first
+  %allowed_0 = and i64 %word_0, 4294967295
+  %needed_0 = lshr i64 %word_0, 32
+  %free_0 = call i64 @restrict(i64 %allowed_0, i64 %needed_0, i64 0)
+  %free_k = select i1 %more, i64 %free_0, i64 0
+  %tie_index = add i64 %n, 1
+  %tie_at = getelementptr i64, ptr %board_or_first, i64 %tie_index
+  %tie_word = load i64, ptr %tie_at
+  %tie_k = select i1 %more, i64 %tie_word, i64 0
+  %next_1 = add i64 %next, 1
+  %next_kept = select i1 %more, i64 %next_1, i64 %next
+  store i64 %next_kept, ptr %next_at
+  %active_k = sext i1 %more to i64
+  %board_word = ptrtoint ptr %board_or_first to i64
+  call void @set_lane(ptr %lanes, i64 %k, i64 %free_k, i64 %board_word, i64 %tie_k, i64 %active_k)
+  br label %handed
+
+handed:
+  %k_next = add i64 %k, 1
+  %all_lanes = icmp eq i64 %k_next, 4
+  br i1 %all_lanes, label %fill, label %hand_out
+
+fill:                                   ; the lanes' state back into vectors
+  %c_0 = call <4 x i64> @lane_row(ptr %lanes, i64 0)
+  %l_0 = call <4 x i64> @lane_row(ptr %lanes, i64 1)
+  %r_0 = call <4 x i64> @lane_row(ptr %lanes, i64 2)
+  %f_0 = call <4 x i64> @lane_row(ptr %lanes, i64 3)
+  %d_0 = call <4 x i64> @lane_row(ptr %lanes, i64 4)
+  %base_0 = call <4 x i64> @lane_row(ptr %lanes, i64 5)
+  %tie_0 = call <4 x i64> @lane_row(ptr %lanes, i64 6)
+  %active_v = call <4 x i64> @lane_row(ptr %lanes, i64 7)
+  %found_0 = call <4 x i64> @lane_row(ptr %lanes, i64 8)
+  %tied_0 = call <4 x i64> @lane_row(ptr %lanes, i64 9)
+  %nodes_0 = call <4 x i64> @lane_row(ptr %lanes, i64 10)
+  %active = icmp ne <4 x i64> %active_v, zeroinitializer
+  %active_bits = bitcast <4 x i1> %active to i4
+  %any_active = icmp ne i4 %active_bits, 0
+  br i1 %any_active, label %step, label %done
+
+step:
+  %c = phi <4 x i64> [%c_0, %fill], [%c_next, %step]
+  %l = phi <4 x i64> [%l_0, %fill], [%l_next, %step]
+  %r = phi <4 x i64> [%r_0, %fill], [%r_next, %step]
+  %f = phi <4 x i64> [%f_0, %fill], [%f_next, %step]
+  %d = phi <4 x i64> [%d_0, %fill], [%d_next, %step]
+  %found = phi <4 x i64> [%found_0, %fill], [%found_next, %step]
+  %tied = phi <4 x i64> [%tied_0, %fill], [%tied_next, %step]
+  %nodes = phi <4 x i64> [%nodes_0, %fill], [%nodes_next, %step]
+  ; the next cell of each lane's row, and the row below with a queen there
+  %minus_f = sub <4 x i64> zeroinitializer, %f
+  %bit = and <4 x i64> %f, %minus_f
+  %rest = xor <4 x i64> %f, %bit
+  %c_bit = or <4 x i64> %c, %bit
+  %l_bit = or <4 x i64> %l, %bit
+  %l_down = shl <4 x i64> %l_bit, splat (i64 1)
+  %r_bit = or <4 x i64> %r, %bit
+  %r_down = lshr <4 x i64> %r_bit, splat (i64 1)
+  %w0 = call i64 @row_below(<4 x i64> %base_0, <4 x i64> %d, i64 0)
+  %w1 = call i64 @row_below(<4 x i64> %base_0, <4 x i64> %d, i64 1)
+  %w2 = call i64 @row_below(<4 x i64> %base_0, <4 x i64> %d, i64 2)
+  %w3 = call i64 @row_below(<4 x i64> %base_0, <4 x i64> %d, i64 3)
+  %word_a = insertelement <4 x i64> poison, i64 %w0, i64 0
+  %word_b = insertelement <4 x i64> %word_a, i64 %w1, i64 1
+  %word_c = insertelement <4 x i64> %word_b, i64 %w2, i64 2
+  %word = insertelement <4 x i64> %word_c, i64 %w3, i64 3
+  %allowed = and <4 x i64> %word, splat (i64 4294967295)
+  %needed = lshr <4 x i64> %word, splat (i64 32)
+  %attacked_cl = or <4 x i64> %c_bit, %l_down
+  %attacked = or <4 x i64> %attacked_cl, %r_down
+  %open = xor <4 x i64> %attacked, splat (i64 -1)
+  %open_allowed = and <4 x i64> %open, %allowed
+  %free_below = call <4 x i64> @restrict_lanes(<4 x i64> %open_allowed, <4 x i64> %needed, <4 x i64> %c_bit)
+  ; this row, with the cell taken off, onto each lane's stack; the row above
+  ; off it (read for the lanes that go back)
+  %cl_even = shufflevector <4 x i64> %c, <4 x i64> %l, <4 x i32> <i32 0, i32 4, i32 2, i32 6>
+  %cl_odd = shufflevector <4 x i64> %c, <4 x i64> %l, <4 x i32> <i32 1, i32 5, i32 3, i32 7>
+  %rf_even = shufflevector <4 x i64> %r, <4 x i64> %rest, <4 x i32> <i32 0, i32 4, i32 2, i32 6>
+  %rf_odd = shufflevector <4 x i64> %r, <4 x i64> %rest, <4 x i32> <i32 1, i32 5, i32 3, i32 7>
+  %row_0 = shufflevector <4 x i64> %cl_even, <4 x i64> %rf_even, <4 x i32> <i32 0, i32 1, i32 4, i32 5>
+  %row_1 = shufflevector <4 x i64> %cl_odd, <4 x i64> %rf_odd, <4 x i32> <i32 0, i32 1, i32 4, i32 5>
+  %row_2 = shufflevector <4 x i64> %cl_even, <4 x i64> %rf_even, <4 x i32> <i32 2, i32 3, i32 6, i32 7>
+  %row_3 = shufflevector <4 x i64> %cl_odd, <4 x i64> %rf_odd, <4 x i32> <i32 2, i32 3, i32 6, i32 7>
+  %here_0 = call ptr @slot(ptr %stack, i64 0, <4 x i64> %d, i64 1)
+  %here_1 = call ptr @slot(ptr %stack, i64 1, <4 x i64> %d, i64 1)
+  %here_2 = call ptr @slot(ptr %stack, i64 2, <4 x i64> %d, i64 1)
+  %here_3 = call ptr @slot(ptr %stack, i64 3, <4 x i64> %d, i64 1)
+  store <4 x i64> %row_0, ptr %here_0, align 32
+  store <4 x i64> %row_1, ptr %here_1, align 32
+  store <4 x i64> %row_2, ptr %here_2, align 32
+  store <4 x i64> %row_3, ptr %here_3, align 32
+  %above_0 = call ptr @slot(ptr %stack, i64 0, <4 x i64> %d, i64 0)
+  %above_1 = call ptr @slot(ptr %stack, i64 1, <4 x i64> %d, i64 0)
+  %above_2 = call ptr @slot(ptr %stack, i64 2, <4 x i64> %d, i64 0)
+  %above_3 = call ptr @slot(ptr %stack, i64 3, <4 x i64> %d, i64 0)
+  %up_0 = load <4 x i64>, ptr %above_0, align 32
+  %up_1 = load <4 x i64>, ptr %above_1, align 32
+  %up_2 = load <4 x i64>, ptr %above_2, align 32
+  %up_3 = load <4 x i64>, ptr %above_3, align 32
+  %cl_02 = shufflevector <4 x i64> %up_0, <4 x i64> %up_2, <4 x i32> <i32 0, i32 1, i32 4, i32 5>
+  %cl_13 = shufflevector <4 x i64> %up_1, <4 x i64> %up_3, <4 x i32> <i32 0, i32 1, i32 4, i32 5>
+  %rf_02 = shufflevector <4 x i64> %up_0, <4 x i64> %up_2, <4 x i32> <i32 2, i32 3, i32 6, i32 7>
+  %rf_13 = shufflevector <4 x i64> %up_1, <4 x i64> %up_3, <4 x i32> <i32 2, i32 3, i32 6, i32 7>
+  %c_up = shufflevector <4 x i64> %cl_02, <4 x i64> %cl_13, <4 x i32> <i32 0, i32 4, i32 2, i32 6>
+  %l_up = shufflevector <4 x i64> %cl_02, <4 x i64> %cl_13, <4 x i32> <i32 1, i32 5, i32 3, i32 7>
+  %r_up = shufflevector <4 x i64> %rf_02, <4 x i64> %rf_13, <4 x i32> <i32 0, i32 4, i32 2, i32 6>
+  %f_up = shufflevector <4 x i64> %rf_02, <4 x i64> %rf_13, <4 x i32> <i32 1, i32 5, i32 3, i32 7>
+  ; each lane's move: down (a cell, and one free below, above the last two
+  ; rows), back up (its row exhausted), or on along its row
+  %has = icmp ne <4 x i64> %f, zeroinitializer
+  %open_below = icmp ne <4 x i64> %free_below, zeroinitializer
+  %at_leaf = icmp eq <4 x i64> %d, %leaf_row
+  %placed = and <4 x i1> %has, %open_below
+  %solved = and <4 x i1> %placed, %at_leaf
+  %above_leaf = xor <4 x i1> %at_leaf, splat (i1 true)
+  %down = and <4 x i1> %placed, %above_leaf
+  %exhausted = xor <4 x i1> %has, splat (i1 true)
+  %up = and <4 x i1> %exhausted, %active
+  %on_tie_cells = and <4 x i64> %free_below, %tie_0
+  %on_tie = icmp ne <4 x i64> %on_tie_cells, zeroinitializer
+  %solved_on_tie = and <4 x i1> %solved, %on_tie
+  %tried = zext <4 x i1> %has to <4 x i64>
+  %nodes_next = add <4 x i64> %nodes, %tried
+  %one_found = zext <4 x i1> %solved to <4 x i64>
+  %found_next = add <4 x i64> %found, %one_found
+  %one_tied = zext <4 x i1> %solved_on_tie to <4 x i64>
+  %tied_next = add <4 x i64> %tied, %one_tied
+  %c_stay = select <4 x i1> %up, <4 x i64> %c_up, <4 x i64> %c
+  %c_next = select <4 x i1> %down, <4 x i64> %c_bit, <4 x i64> %c_stay
+  %l_stay = select <4 x i1> %up, <4 x i64> %l_up, <4 x i64> %l
+  %l_next = select <4 x i1> %down, <4 x i64> %l_down, <4 x i64> %l_stay
+  %r_stay = select <4 x i1> %up, <4 x i64> %r_up, <4 x i64> %r
+  %r_next = select <4 x i1> %down, <4 x i64> %r_down, <4 x i64> %r_stay
+  %f_stay = select <4 x i1> %up, <4 x i64> %f_up, <4 x i64> %rest
+  %f_next = select <4 x i1> %down, <4 x i64> %free_below, <4 x i64> %f_stay
+  %one_down = zext <4 x i1> %down to <4 x i64>
+  %one_up = zext <4 x i1> %up to <4 x i64>
+  %d_down = add <4 x i64> %d, %one_down
+  %d_next = sub <4 x i64> %d_down, %one_up
+  %at_top = icmp eq <4 x i64> %d, zeroinitializer
+  %finished = and <4 x i1> %up, %at_top                     ; d_next = -1: its board is done
+  %finished_bits = bitcast <4 x i1> %finished to i4
+  %any_finished = icmp ne i4 %finished_bits, 0
+  br i1 %any_finished, label %spill, label %step, !prof !0
+
+spill:                                  ; the vectors into %lanes, to hand out boards
+  call void @set_row(ptr %lanes, i64 0, <4 x i64> %c_next)
+  call void @set_row(ptr %lanes, i64 1, <4 x i64> %l_next)
+  call void @set_row(ptr %lanes, i64 2, <4 x i64> %r_next)
+  call void @set_row(ptr %lanes, i64 3, <4 x i64> %f_next)
+  call void @set_row(ptr %lanes, i64 4, <4 x i64> %d_next)
+  call void @set_row(ptr %lanes, i64 8, <4 x i64> %found_next)
+  call void @set_row(ptr %lanes, i64 9, <4 x i64> %tied_next)
+  call void @set_row(ptr %lanes, i64 10, <4 x i64> %nodes_next)
+  br label %hand_out
+
+done:                                   ; nodes as @count_tree counts them: cells tried + solutions
+  %found_sum = call i64 @llvm.vector.reduce.add.v4i64(<4 x i64> %found_0)
+  %tied_sum = call i64 @llvm.vector.reduce.add.v4i64(<4 x i64> %tied_0)
+  %tried_sum = call i64 @llvm.vector.reduce.add.v4i64(<4 x i64> %nodes_0)
+  %nodes_sum = add i64 %tried_sum, %found_sum
+  %out_tied = getelementptr i64, ptr %out, i64 1
+  %out_nodes = getelementptr i64, ptr %out, i64 2
+  %found_was = load i64, ptr %out
+  %tied_was = load i64, ptr %out_tied
+  %nodes_was = load i64, ptr %out_nodes
+  %found_now = add i64 %found_was, %found_sum
+  %tied_now = add i64 %tied_was, %tied_sum
+  %nodes_now = add i64 %nodes_was, %nodes_sum
+  store i64 %found_now, ptr %out
+  store i64 %tied_now, ptr %out_tied
+  store i64 %nodes_now, ptr %out_nodes
+  ret void
+}
+
+!0 = !{!"branch_weights", i32 1, i32 100000}
+
+; Lane k starts a board: row 0 with its free cells, nothing placed.
+define internal void @set_lane(ptr %lanes, i64 %k, i64 %free, i64 %board, i64 %tie, i64 %active) alwaysinline {
+entry:
+  %c_at = getelementptr [11 x [4 x i64]], ptr %lanes, i64 0, i64 0, i64 %k
+  %l_at = getelementptr [11 x [4 x i64]], ptr %lanes, i64 0, i64 1, i64 %k
+  %r_at = getelementptr [11 x [4 x i64]], ptr %lanes, i64 0, i64 2, i64 %k
+  %f_at = getelementptr [11 x [4 x i64]], ptr %lanes, i64 0, i64 3, i64 %k
+  %d_at = getelementptr [11 x [4 x i64]], ptr %lanes, i64 0, i64 4, i64 %k
+  %board_at = getelementptr [11 x [4 x i64]], ptr %lanes, i64 0, i64 5, i64 %k
+  %tie_at = getelementptr [11 x [4 x i64]], ptr %lanes, i64 0, i64 6, i64 %k
+  %active_at = getelementptr [11 x [4 x i64]], ptr %lanes, i64 0, i64 7, i64 %k
+  store i64 0, ptr %c_at
+  store i64 0, ptr %l_at
+  store i64 0, ptr %r_at
+  store i64 %free, ptr %f_at
+  store i64 0, ptr %d_at
+  store i64 %board, ptr %board_at
+  store i64 %tie, ptr %tie_at
+  store i64 %active, ptr %active_at
+  ret void
+}
+
+define internal <4 x i64> @lane_row(ptr %lanes, i64 %i) alwaysinline {
+entry:
+  %at = getelementptr [11 x <4 x i64>], ptr %lanes, i64 0, i64 %i
+  %row = load <4 x i64>, ptr %at, align 32
+  ret <4 x i64> %row
+}
+
+define internal void @set_row(ptr %lanes, i64 %i, <4 x i64> %row) alwaysinline {
+entry:
+  %at = getelementptr [11 x <4 x i64>], ptr %lanes, i64 0, i64 %i
+  store <4 x i64> %row, ptr %at, align 32
   ret void
 }
