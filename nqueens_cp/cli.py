@@ -330,7 +330,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: error: stdout is closed", file=sys.stderr)
         return EXIT_FAILURE
     try:
-        args = build_parser(HANDLERS).parse_args(argv)
+        words = list(sys.argv[1:] if argv is None else argv)
+        args = build_parser(HANDLERS, words[0] if words else None).parse_args(words)
     except SystemExit as exit_:  # --help, --version and usage errors
         code = exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
         return finish(code, PROG)
