@@ -145,15 +145,9 @@ def count_sub_boards(n: int, chunk: list[SubBoard]) -> tuple[int, int, int, int,
     the classes yet (see :func:`tally`)."""
     from .engines import kernel
 
-    eight = four = two = nodes = 0
-    for task in chunk:
-        if task.classify:
-            a, b, c, searched = kernel.count_classes(n, task.allowed)
-            eight, four, two, nodes = eight + a, four + b, two + c, nodes + searched
-    # The rest, four at a time in the CPU's vector words (kernel.count_plain).
-    found, tied, searched = kernel.count_plain(n, [(task.allowed, task.tie) for task in chunk if not task.classify])
+    found, tied, nodes, eight, four, two = kernel.count_boards(
+        n, [(task.allowed, task.tie, task.classify) for task in chunk])
     eight += found - tied
-    nodes += searched
     return eight, four, two, nodes, tied
 
 

@@ -256,37 +256,56 @@ def test_whole_counts_in_the_recursive_loop_agree_with_the_walk() -> None:
 
 
 def test_many_boards_in_the_vector_lanes_agree_with_one_count_each() -> None:
-    """kernel.count_plain (count_lanes: four boards at once, one per vector
-    lane) gives the sum of count_tied board by board: solutions, those on
-    each board's tie square, nodes; for lists of any length (lanes left idle),
-    boards with an empty row, and sizes past the lanes' 32 columns."""
+    """kernel.count_boards (count_lanes: four boards at once, one per vector
+    lane) gives the sums of count_tied and count_classes board by board:
+    solutions, those on each board's tie square, nodes, classes of 8, 4, 2;
+    for lists of any length (lanes left idle), plain and classified boards
+    mixed, boards with an empty row, and sizes past the lanes' 32 columns."""
     import random
 
     from nqueens_cp.engines import kernel
     from nqueens_cp.engines.construct import construct
 
+    def one_by_one(n: int, boards: list) -> tuple[int, ...]:
+        sums = [0] * 6
+        for allowed, tie, classify in boards:
+            if classify:
+                a, b, c, nodes = kernel.count_classes(n, allowed)
+                parts = (0, 0, nodes, a, b, c)
+            else:
+                found, tied, nodes = kernel.count_tied(n, allowed, tie)
+                parts = (found, tied, nodes, 0, 0, 0)
+            sums = [x + y for x, y in zip(sums, parts)]
+        return tuple(sums)
+
     rng = random.Random(23)
-    assert kernel.count_plain(8, []) == (0, 0, 0)
-    for n in [3, 4, 5, 6, 8, 9, 11, 12, 31, 32, 33, 40]:
+    assert kernel.count_boards(8, []) == (0,) * 6
+    for n in [3, 4, 5, 6, 8, 9, 10, 11, 12, 31, 32, 33, 40]:
         full = (1 << n) - 1
         big = n > 12  # only a few rows open: a quick count
-        boards = []
-        for _ in range(rng.choice([1, 3, 4, 5, 9, 14])):
-            if big:
-                board = construct(n)
-                allowed = [1 << c for c in board[:n - 7]] + [full & ~rng.getrandbits(n) | 1 << c for c in board[n - 7:]]
-            else:
-                allowed = [full & ~(rng.getrandbits(n) & rng.getrandbits(n)) for _ in range(n)]
-                if rng.random() < 0.15:
-                    allowed[rng.randrange(n)] = 0
-            boards.append((allowed, 1 << rng.randrange(n) if rng.random() < 0.7 else 0))
-        expected = [sum(column) for column in zip(*(kernel.count_tied(n, allowed, tie) for allowed, tie in boards))]
-        assert kernel.count_plain(n, boards) == tuple(expected)
-        assert not big or expected[0] >= len(boards)  # each big board holds its constructed solution
+        for _ in range(3):
+            boards = []
+            for _ in range(rng.choice([1, 3, 4, 5, 9, 14])):
+                if big:
+                    board = construct(n)
+                    allowed = [1 << c for c in board[:n - 7]] + [full & ~rng.getrandbits(n) | 1 << c for c in board[n - 7:]]
+                else:
+                    allowed = [full & ~(rng.getrandbits(n) & rng.getrandbits(n)) for _ in range(n)]
+                    if rng.random() < 0.15:
+                        allowed[rng.randrange(n)] = 0
+                classify = rng.random() < 0.4
+                boards.append((allowed, 1 << rng.randrange(n) if not classify and rng.random() < 0.7 else 0, classify))
+            expected = one_by_one(n, boards)
+            assert kernel.count_boards(n, boards) == expected
+            assert not big or expected[0] + sum(expected[3:]) > 0
+    # Whole boards: every solution counted, every class found once.
     full = (1 << 10) - 1
-    assert kernel.count_plain(10, [([full] * 10, 0)] * 5) == (5 * TOTAL[10], 0, 5 * kernel.count(10, [full] * 10)[1])
+    assert kernel.count_boards(10, [([full] * 10, 0, False)] * 5)[0] == 5 * TOTAL[10]
+    whole = kernel.count_boards(10, [([full] * 10, 0, True)] * 3)
+    assert whole[3:] == tuple(3 * x for x in kernel.count_classes(10, [full] * 10)[:3])
+    assert 3 * TOTAL[10] == sum(size * count for size, count in zip((8, 4, 2), whole[3:])) // 2  # turns only: half the group
     with pytest.raises(ValueError, match="n masks"):
-        kernel.count_plain(8, [([255] * 7, 0)])
+        kernel.count_boards(8, [([255] * 7, 0, False)])
 
 
 def test_a_walk_stops_at_its_limit_with_the_solution_on_the_board() -> None:

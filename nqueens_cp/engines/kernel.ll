@@ -677,9 +677,12 @@ counted:                                ; out[0] += solutions unless classified;
 ; of its rows, [cols, left, right, cells not yet tried], in %stack.
 ;
 ; boards: %count boards, %n + 2 words each: row r's word allowed[r] |
-; needed[r] << 32 (so n <= 32), a 0 word, the tie square.  Adds to out[0]
-; the solutions, out[1] those with the last queen on their board's tie
-; square, out[2] the nodes (counted as @count_tree counts them).  3 <= n <= 32.
+; needed[r] << 32 (so n <= 32), a 0 word, the tie square.  %classify != 0:
+; each solution is compared with its turns, as @count_tree does.  Adds to
+; out[0] the solutions (not classifying), out[1] those with the last queen
+; on their board's tie square, out[2] the nodes (counted as @count_tree
+; counts them), out[3..5] the classes of size 8, 4 and 2 (classifying).
+; 3 <= n <= 32.
 
 declare i64 @llvm.vector.reduce.add.v4i64(<4 x i64>)
 
@@ -719,7 +722,21 @@ entry:
   ret i64 %word
 }
 
-define void @count_lanes(i64 %n, ptr %boards, i64 %count, ptr %out) {
+define void @count_lanes(i64 %n, ptr %boards, i64 %count, i64 %classify, ptr %out) {
+entry:
+  %classifying = icmp ne i64 %classify, 0
+  br i1 %classifying, label %by_classes, label %plain
+
+by_classes:                             ; two copies of the loop, each without the other's test
+  call void @lanes(i64 %n, ptr %boards, i64 %count, ptr %out, i1 true)
+  ret void
+
+plain:
+  call void @lanes(i64 %n, ptr %boards, i64 %count, ptr %out, i1 false)
+  ret void
+}
+
+define internal void @lanes(i64 %n, ptr %boards, i64 %count, ptr %out, i1 %classifying) alwaysinline {
 entry:
   %stack = alloca [4 x [32 x <4 x i64>]], align 32
   ; the lanes' state while boards are handed out: cols, left, right, free,
@@ -793,14 +810,14 @@ fill:                                   ; the lanes' state back into vectors
   br i1 %any_active, label %step, label %done
 
 step:
-  %c = phi <4 x i64> [%c_0, %fill], [%c_next, %step]
-  %l = phi <4 x i64> [%l_0, %fill], [%l_next, %step]
-  %r = phi <4 x i64> [%r_0, %fill], [%r_next, %step]
-  %f = phi <4 x i64> [%f_0, %fill], [%f_next, %step]
-  %d = phi <4 x i64> [%d_0, %fill], [%d_next, %step]
-  %found = phi <4 x i64> [%found_0, %fill], [%found_next, %step]
-  %tied = phi <4 x i64> [%tied_0, %fill], [%tied_next, %step]
-  %nodes = phi <4 x i64> [%nodes_0, %fill], [%nodes_next, %step]
+  %c = phi <4 x i64> [%c_0, %fill], [%c_next, %moved]
+  %l = phi <4 x i64> [%l_0, %fill], [%l_next, %moved]
+  %r = phi <4 x i64> [%r_0, %fill], [%r_next, %moved]
+  %f = phi <4 x i64> [%f_0, %fill], [%f_next, %moved]
+  %d = phi <4 x i64> [%d_0, %fill], [%d_next, %moved]
+  %found = phi <4 x i64> [%found_0, %fill], [%found_next, %moved]
+  %tied = phi <4 x i64> [%tied_0, %fill], [%tied_next, %moved]
+  %nodes = phi <4 x i64> [%nodes_0, %fill], [%nodes_next, %moved]
   ; the next cell of each lane's row, and the row below with a queen there
   %minus_f = sub <4 x i64> zeroinitializer, %f
   %bit = and <4 x i64> %f, %minus_f
@@ -873,9 +890,12 @@ step:
   %on_tie_cells = and <4 x i64> %free_below, %tie_0
   %on_tie = icmp ne <4 x i64> %on_tie_cells, zeroinitializer
   %solved_on_tie = and <4 x i1> %solved, %on_tie
-  %tried = zext <4 x i1> %has to <4 x i64>
-  %nodes_next = add <4 x i64> %nodes, %tried
-  %one_found = zext <4 x i1> %solved to <4 x i64>
+  %tried = zext <4 x i1> %has to <4 x i64>                  ; nodes: cells tried, and each solution's last queen
+  %one_solved = zext <4 x i1> %solved to <4 x i64>
+  %nodes_tried = add <4 x i64> %nodes, %tried
+  %nodes_next = add <4 x i64> %nodes_tried, %one_solved
+  %found_solved = select i1 %classifying, <4 x i1> zeroinitializer, <4 x i1> %solved
+  %one_found = zext <4 x i1> %found_solved to <4 x i64>
   %found_next = add <4 x i64> %found, %one_found
   %one_tied = zext <4 x i1> %solved_on_tie to <4 x i64>
   %tied_next = add <4 x i64> %tied, %one_tied
@@ -895,6 +915,16 @@ step:
   %finished = and <4 x i1> %up, %at_top                     ; d_next = -1: its board is done
   %finished_bits = bitcast <4 x i1> %finished to i4
   %any_finished = icmp ne i4 %finished_bits, 0
+  %classify_bits = bitcast <4 x i1> %solved to i4
+  %any_solved = icmp ne i4 %classify_bits, 0
+  %any_classify = and i1 %classifying, %any_solved
+  br i1 %any_classify, label %classify, label %moved, !prof !0
+
+classify:                               ; solutions of boards classified: their boards off the stacks
+  call void @classify_lanes(i64 %n, ptr %stack, <4 x i64> %d, <4 x i64> %bit, <4 x i64> %free_below, i4 %classify_bits, ptr %out)
+  br label %moved
+
+moved:
   br i1 %any_finished, label %spill, label %step, !prof !0
 
 spill:                                  ; the vectors into %lanes, to hand out boards
@@ -908,11 +938,10 @@ spill:                                  ; the vectors into %lanes, to hand out b
   call void @set_row(ptr %lanes, i64 10, <4 x i64> %nodes_next)
   br label %hand_out
 
-done:                                   ; nodes as @count_tree counts them: cells tried + solutions
+done:
   %found_sum = call i64 @llvm.vector.reduce.add.v4i64(<4 x i64> %found_0)
   %tied_sum = call i64 @llvm.vector.reduce.add.v4i64(<4 x i64> %tied_0)
-  %tried_sum = call i64 @llvm.vector.reduce.add.v4i64(<4 x i64> %nodes_0)
-  %nodes_sum = add i64 %tried_sum, %found_sum
+  %nodes_sum = call i64 @llvm.vector.reduce.add.v4i64(<4 x i64> %nodes_0)
   %out_tied = getelementptr i64, ptr %out, i64 1
   %out_nodes = getelementptr i64, ptr %out, i64 2
   %found_was = load i64, ptr %out
@@ -962,5 +991,77 @@ define internal void @set_row(ptr %lanes, i64 %i, <4 x i64> %row) alwaysinline {
 entry:
   %at = getelementptr [11 x <4 x i64>], ptr %lanes, i64 0, i64 %i
   store <4 x i64> %row, ptr %at, align 32
+  ret void
+}
+
+; The lanes in %which have a solution of a board to classify: row j's queen
+; is the column the stack's row j + 1 takes that row j does not (rows above
+; d), the cell just tried (row d = n - 2) and the last row's one free cell.
+; out[3..5] count the boards that are the least of their class, by size.
+define internal void @classify_lanes(i64 %n, ptr %stack, <4 x i64> %d, <4 x i64> %bit, <4 x i64> %leaf, i4 %which, ptr %out) noinline cold {
+entry:
+  %board = alloca [32 x i64]
+  %inverse = alloca [32 x i64]
+  %which_word = zext i4 %which to i64
+  %last = sub i64 %n, 1
+  br label %lane
+
+lane:
+  %k = phi i64 [0, %entry], [%k_next, %lane_done]
+  %which_k = lshr i64 %which_word, %k
+  %this_one = and i64 %which_k, 1
+  %classify_this = icmp ne i64 %this_one, 0
+  br i1 %classify_this, label %rows, label %lane_done
+
+rows:
+  %d_k = extractelement <4 x i64> %d, i64 %k
+  br label %row
+
+row:                                    ; board[j] = cols below row j ^ cols above it
+  %j = phi i64 [0, %rows], [%j_next, %row_body]
+  %more_rows = icmp slt i64 %j, %d_k
+  br i1 %more_rows, label %row_body, label %board_made
+
+row_body:
+  %slot_above = add i64 %j, 1
+  %slot_below = add i64 %j, 2
+  %above_at = getelementptr [32 x <4 x i64>], ptr %stack, i64 %k, i64 %slot_above
+  %below_at = getelementptr [32 x <4 x i64>], ptr %stack, i64 %k, i64 %slot_below
+  %cols_above = load i64, ptr %above_at
+  %cols_below = load i64, ptr %below_at
+  %queen = xor i64 %cols_above, %cols_below
+  %board_j = getelementptr i64, ptr %board, i64 %j
+  store i64 %queen, ptr %board_j
+  %j_next = add i64 %j, 1
+  br label %row
+
+board_made:
+  %bit_k = extractelement <4 x i64> %bit, i64 %k
+  %leaf_k = extractelement <4 x i64> %leaf, i64 %k
+  %board_d = getelementptr i64, ptr %board, i64 %d_k
+  store i64 %bit_k, ptr %board_d
+  %board_last = getelementptr i64, ptr %board, i64 %last
+  store i64 %leaf_k, ptr %board_last
+  %size = call i64 @class_size(i64 %n, ptr %board, i64 1, ptr %inverse)
+  %least = icmp ne i64 %size, 0
+  br i1 %least, label %tally, label %lane_done
+
+tally:                                  ; out[3], out[4], out[5]: classes of 8, 4, 2
+  %is_four = icmp eq i64 %size, 4
+  %is_two = icmp eq i64 %size, 2
+  %index_42 = select i1 %is_four, i64 4, i64 3
+  %index = select i1 %is_two, i64 5, i64 %index_42
+  %tally_at = getelementptr i64, ptr %out, i64 %index
+  %tally_was = load i64, ptr %tally_at
+  %tally_now = add i64 %tally_was, 1
+  store i64 %tally_now, ptr %tally_at
+  br label %lane_done
+
+lane_done:
+  %k_next = add i64 %k, 1
+  %all_lanes = icmp eq i64 %k_next, 4
+  br i1 %all_lanes, label %classified, label %lane
+
+classified:
   ret void
 }

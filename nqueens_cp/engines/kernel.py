@@ -9,7 +9,7 @@ second form of it for whole counts (:func:`count`, :func:`count_classes`):
 ``count_tree``, the same search without stops written as recursion, which
 keeps each row's words in registers and counts far faster (same tallies,
 same nodes: tested against the walk; benchmarks/README.md).  A third form,
-``count_lanes`` (:func:`count_plain`), counts many sub-boards at once, one
+``count_lanes`` (:func:`count_boards`), counts many sub-boards at once, one
 in each lane of the CPU's vector words, with selects where the others
 branch: a lane's choices never mispredict (same tallies and nodes as
 count_tree, tested; about 1.3x count_tree's speed here).
@@ -271,31 +271,41 @@ def count_classes(n: int, allowed: Sequence[int]) -> tuple[int, int, int, int]:
 LANES_MAX_N = 32  # count_lanes packs a row's allowed and needed masks into one 64-bit word
 
 
-def count_plain(n: int, boards: Sequence[tuple[Sequence[int], int]]) -> tuple[int, int, int]:
-    """(solutions, those with the last row's queen on their board's tie
-    square, nodes) of many sub-boards, each (allowed masks, tie square or 0):
-    count_lanes when compiled (four boards at once, one in each lane of
-    the CPU's vector words), else one count at a time.  The same tallies
-    and nodes as :func:`count_tied` board by board (tested)."""
+def count_boards(n: int, boards: Sequence[tuple[Sequence[int], int, bool]]) -> tuple[int, int, int, int, int, int]:
+    """Many sub-boards, each (allowed masks, tie square or 0, classify):
+    (solutions of the boards not classified, those with the last row's
+    queen on their board's tie square, nodes, and of the classified boards
+    the classes of size 8, 4 and 2, as :func:`count_classes`).  count_lanes
+    when compiled (four boards at once, one in each lane of the CPU's
+    vector words), else one count at a time; the same tallies and nodes
+    either way (tested)."""
     loops = compiled() if 3 <= n <= LANES_MAX_N else None
     if loops is None:
-        found = tied = nodes = 0
-        for allowed, tie in boards:
-            f, t, searched = count_tied(n, allowed, tie)
-            found, tied, nodes = found + f, tied + t, nodes + searched
-        return found, tied, nodes
+        found = tied = nodes = eight = four = two = 0
+        for allowed, tie, classify in boards:
+            if classify:
+                a, b, c, searched = count_classes(n, allowed)
+                eight, four, two = eight + a, four + b, two + c
+            else:
+                f, t, searched = count_tied(n, allowed, tie)
+                found, tied = found + f, tied + t
+            nodes += searched
+        return found, tied, nodes, eight, four, two
     full = (1 << n) - 1
-    words: list[int] = []
-    for allowed, tie in boards:
-        if len(allowed) != n:
-            raise ValueError(f"a count takes n masks, got n={n}, {len(allowed)} masks")
-        allowed = [mask & full for mask in allowed]
-        words += [mask | needed << 32 for mask, needed in zip(allowed, needed_masks(n, allowed))]
-        words += [0, tie & full]
     word = ctypes.c_int64
-    out = (word * 3)()
-    loops.lanes(n, (word * len(words))(*words), len(boards), out)
-    return out[0], out[1], out[2]
+    out = (word * 6)()
+    for classify in (False, True):  # a copy of the loop for each, without the other's tests
+        words: list[int] = []
+        for allowed, tie, classifying in boards:
+            if len(allowed) != n:
+                raise ValueError(f"a count takes n masks, got n={n}, {len(allowed)} masks")
+            if classifying == classify:
+                allowed = [mask & full for mask in allowed]
+                words += [mask | needed << 32 for mask, needed in zip(allowed, needed_masks(n, allowed))]
+                words += [0, tie & full]
+        if words:
+            loops.lanes(n, (word * len(words))(*words), len(words) // (n + 2), int(classify), out)
+    return out[0], out[1], out[2], out[3], out[4], out[5]
 
 
 RECORD = 4  # the words of a row for count_tree: allowed, needed, queen, tie (last row)
@@ -436,5 +446,5 @@ def _build(llvm: Any, source: str) -> Loops:
     walk = ctypes.CFUNCTYPE(None, word, words, word, word, word, word, words, words, words, words)(
         engine.get_function_address("count_masks"))
     count = ctypes.CFUNCTYPE(None, word, words, word, words, words)(engine.get_function_address("count_tree"))
-    lanes = ctypes.CFUNCTYPE(None, word, words, word, words)(engine.get_function_address("count_lanes"))
+    lanes = ctypes.CFUNCTYPE(None, word, words, word, word, words)(engine.get_function_address("count_lanes"))
     return Loops(walk, count, lanes, code is not None, engine)
