@@ -175,9 +175,12 @@ def chunks(n: int, size: int) -> list[list[SubBoard]]:
 
 # --- the symmetric solutions, searched on their own as a check ----------------------
 
-def count_half_turn(n: int, deadline: float | None = None, allowed: Sequence[int] | None = None) -> int:
+def count_half_turn(n: int, deadline: float | None = None, allowed: Sequence[int] | None = None,
+                    compiled: bool = True) -> int:
     """S180: solutions that a half turn leaves unchanged, q[n-1-r] = n-1-q[r]
-    (with ``allowed``, only those with row r's queen in allowed[r]).
+    (with ``allowed``, only those with row r's queen in allowed[r]), in the
+    compiled loop when there is one (kernel.count_half_turn), else (or with
+    ``compiled=False``) the same search below, in Python.
 
     Rows r < n/2 are placed with their images in row n-1-r; the middle row
     of an odd board holds the centre square.  Columns, diagonals (index
@@ -187,6 +190,12 @@ def count_half_turn(n: int, deadline: float | None = None, allowed: Sequence[int
     allowed = [full] * n if allowed is None else list(allowed)
     if n == 1:
         return allowed[0] & 1
+    if compiled and (deadline is None or n <= 20):  # (it cannot stop at a deadline: only where it is quick)
+        from .engines import kernel
+
+        found = kernel.count_half_turn(n, allowed)
+        if found is not None:
+            return found
     last = n - 1
     half = n // 2
     cols = diag = anti = 0

@@ -27,8 +27,23 @@ def test_total_and_fundamental_are_the_published_numbers(n: int) -> None:
 @pytest.mark.parametrize("n", range(4, 10))
 def test_symmetric_counts_match_the_solutions_themselves(n: int) -> None:
     sols = reference(n)
-    assert classes.count_half_turn(n) == sum(rotate180(s) == s for s in sols)
+    assert classes.count_half_turn(n) == classes.count_half_turn(n, compiled=False) == sum(
+        rotate180(s) == s for s in sols)
     assert classes.count_quarter_turn(n) == sum(rotate90(s) == s for s in sols)
+
+
+def test_the_compiled_half_turn_search_agrees_with_the_python_one_on_any_masks() -> None:
+    import random
+
+    from nqueens_cp.engines import kernel
+
+    rng = random.Random(3)
+    for n in range(2, 15):
+        full = (1 << n) - 1
+        for case in range(12):
+            allowed = [full] * n if case == 0 else [full & ~(rng.getrandbits(n) & rng.getrandbits(n)) for _ in range(n)]
+            assert kernel.count_half_turn(n, allowed) in (None, classes.count_half_turn(n, None, allowed, compiled=False))
+    assert kernel.count_half_turn(33, [(1 << 33) - 1] * 33) is None  # 65 diagonals: more than a word
 
 
 def _representatives(n: int) -> list[tuple[tuple[int, ...], int]]:
@@ -75,7 +90,9 @@ def test_the_boards_on_tie_squares_pair_up_and_their_symmetric_ones_are_searched
         assert {rotate180(s) for s in tied} == tied
         on_ties += len(tied)
         symmetric += sum(rotate180(s) == s for s in tied)
-        assert classes.count_half_turn(n, allowed=family.allowed) == sum(rotate180(s) == s for s in inside)
+        symmetric_inside = sum(rotate180(s) == s for s in inside)
+        assert classes.count_half_turn(n, allowed=family.allowed) == symmetric_inside
+        assert classes.count_half_turn(n, allowed=family.allowed, compiled=False) == symmetric_inside
     assert classes.symmetric_on_ties(n) == symmetric
     assert classes.tally(n, 0, 0, 0, on_ties, symmetric).eight == (on_ties - symmetric) // 2
 

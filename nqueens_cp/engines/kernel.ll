@@ -1065,3 +1065,78 @@ lane_done:
 classified:
   ret void
 }
+
+
+; ---------------------------------------------------------------------------
+; @count_half_turn: the solutions a half turn leaves unchanged (q[n-1-r] =
+; n-1-q[r]), the check of a count by classes (classes.py): rows 0 .. m-1
+; placed with their images in rows n-1 .. n-m.  Columns, diagonals (index
+; c - r + n - 1) and anti-diagonals (r + c) are masks over absolute indices
+; (2n - 1 of them: n <= 32), since the images attack the rows above them too;
+; each holds an index and its image's together.  masks[r]: the columns row
+; r may take (its image's square allowed, not on the two long diagonals,
+; where a queen and its image would attack each other).
+define i64 @count_half_turn(i64 %n, ptr %masks, i64 %m, i64 %cols, i64 %diag, i64 %anti) {
+entry:
+  %count = call i64 @half_turn_rows(i64 %n, ptr %masks, i64 %m, i64 0, i64 %cols, i64 %diag, i64 %anti)
+  ret i64 %count
+}
+
+define internal i64 @half_turn_rows(i64 %n, ptr %masks, i64 %m, i64 %r, i64 %cols, i64 %diag, i64 %anti) {
+entry:
+  %all_placed = icmp eq i64 %r, %m
+  br i1 %all_placed, label %one, label %row
+
+one:
+  ret i64 1
+
+row:
+  %last = sub i64 %n, 1
+  %mask_at = getelementptr i64, ptr %masks, i64 %r
+  %mask = load i64, ptr %mask_at
+  %diag_shift = sub i64 %last, %r
+  %diag_here = lshr i64 %diag, %diag_shift
+  %anti_here = lshr i64 %anti, %r
+  %attacked_cd = or i64 %cols, %diag_here
+  %attacked = or i64 %attacked_cd, %anti_here
+  %open = xor i64 %attacked, -1
+  %free = and i64 %mask, %open
+  %r_next = add i64 %r, 1
+  %ends = add i64 %last, %last                   ; 2n - 2: an index's image is ends - index
+  br label %loop
+
+loop:
+  %f = phi i64 [%free, %row], [%rest, %body]
+  %found = phi i64 [0, %row], [%found_next, %body]
+  %exhausted = icmp eq i64 %f, 0
+  br i1 %exhausted, label %exit, label %body
+
+body:
+  %minus_f = sub i64 0, %f
+  %bit = and i64 %f, %minus_f
+  %rest = xor i64 %f, %bit
+  %c = call i64 @llvm.cttz.i64(i64 %bit, i1 true)
+  %c_image = sub i64 %last, %c
+  %bit_image = shl i64 1, %c_image
+  %cols_1 = or i64 %cols, %bit
+  %cols_2 = or i64 %cols_1, %bit_image
+  %d_partial = sub i64 %c, %r
+  %d = add i64 %d_partial, %last
+  %d_image = sub i64 %ends, %d
+  %d_bit = shl i64 1, %d
+  %d_image_bit = shl i64 1, %d_image
+  %diag_1 = or i64 %diag, %d_bit
+  %diag_2 = or i64 %diag_1, %d_image_bit
+  %a = add i64 %r, %c
+  %a_image = sub i64 %ends, %a
+  %a_bit = shl i64 1, %a
+  %a_image_bit = shl i64 1, %a_image
+  %anti_1 = or i64 %anti, %a_bit
+  %anti_2 = or i64 %anti_1, %a_image_bit
+  %below = call i64 @half_turn_rows(i64 %n, ptr %masks, i64 %m, i64 %r_next, i64 %cols_2, i64 %diag_2, i64 %anti_2)
+  %found_next = add i64 %found, %below
+  br label %loop
+
+exit:
+  ret i64 %found
+}

@@ -308,6 +308,28 @@ def count_boards(n: int, boards: Sequence[tuple[Sequence[int], int, bool]]) -> t
     return out[0], out[1], out[2], out[3], out[4], out[5]
 
 
+def count_half_turn(n: int, allowed: Sequence[int]) -> int | None:
+    """The solutions a half turn leaves unchanged, row r's queen in
+    allowed[r], compiled (:func:`nqueens_cp.classes.count_half_turn` is the
+    same search in Python); None where there is no compiled loop or
+    2n - 1 diagonals do not fit a 64-bit word (n > 32)."""
+    loops = compiled() if 2 <= n <= LANES_MAX_N else None
+    if loops is None:
+        return None
+    full, last, m = (1 << n) - 1, n - 1, n // 2
+    cols = diag = anti = 0
+    if n % 2:  # the centre square holds the middle row's queen, its own image
+        if not allowed[m] >> m & 1:
+            return 0
+        cols, diag, anti = 1 << m, 1 << last, 1 << last
+    masks = []
+    for r in range(m):
+        image = allowed[last - r]
+        mirrored = sum(1 << (last - c) for c in range(n) if image >> c & 1)  # bit c: image's square allowed
+        masks.append(allowed[r] & mirrored & full & ~(1 << r | 1 << (last - r)))
+    return loops.half_turn(n, (ctypes.c_int64 * max(m, 1))(*masks), m, cols, diag, anti)
+
+
 RECORD = 4  # the words of a row for count_tree: allowed, needed, queen, tie (last row)
 
 
@@ -372,6 +394,7 @@ class Loops:
     walk: Callable[..., None]
     count: Callable[..., None]
     lanes: Callable[..., None]
+    half_turn: Callable[..., int]
     cached: bool  # machine code read from the cache, not compiled here
     engine: Any  # the machine code lives as long as the engine
 
@@ -447,4 +470,6 @@ def _build(llvm: Any, source: str) -> Loops:
         engine.get_function_address("count_masks"))
     count = ctypes.CFUNCTYPE(None, word, words, word, words, words)(engine.get_function_address("count_tree"))
     lanes = ctypes.CFUNCTYPE(None, word, words, word, word, words)(engine.get_function_address("count_lanes"))
-    return Loops(walk, count, lanes, code is not None, engine)
+    half_turn = ctypes.CFUNCTYPE(word, word, words, word, word, word, word)(
+        engine.get_function_address("count_half_turn"))
+    return Loops(walk, count, lanes, half_turn, code is not None, engine)
