@@ -363,38 +363,73 @@ def test_the_loop_is_compiled_on_first_use_not_at_import() -> None:
     assert out.stdout.strip() in ("llvm", "python")
 
 
-def _compile_in_a_process(cache: str) -> tuple[bool, int]:
-    """(read from the cache?, count 10) in a fresh process with NQUEENS_CP_CACHE=cache."""
+def _compile_in_a_process(cache: str) -> tuple[str, int]:
+    """(where the loops came from, count 10) in a fresh process with
+    NQUEENS_CP_CACHE=cache: 'compiled', 'object' (the cached object code,
+    through LLVM) or 'linked' (the cached shared library, LLVM not imported)."""
     import os
     import subprocess
     import sys
 
-    code = ("from nqueens_cp.engines import kernel; import nqueens_cp as nq; "
-            "print(kernel.compiled().cached, nq.count(10, jobs=1))")
+    code = ("import sys; from nqueens_cp.engines import kernel; import nqueens_cp as nq; loops = kernel.compiled(); "
+            "assert loops.linked == ('llvmlite.binding' not in sys.modules); "
+            "print('linked' if loops.linked else 'object' if loops.cached else 'compiled', nq.count(10, jobs=1))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "NQUEENS_CP_CACHE": cache})
-    cached, count = out.stdout.split()
-    return cached == "True", int(count)
+    source, count = out.stdout.split()
+    return source, int(count)
 
 
 def test_compiled_code_is_cached_between_processes_and_a_damaged_file_is_never_run(tmp_path) -> None:
+    import shutil
+    import sys
+
     if importlib.util.find_spec("llvmlite") is None:
         pytest.skip("llvmlite is not installed: nothing to compile or cache")
     cache = tmp_path / "cache"
-    assert _compile_in_a_process(str(cache)) == (False, TOTAL[10])  # compiled, then written
-    (path,) = cache.iterdir()
-    assert _compile_in_a_process(str(cache)) == (True, TOTAL[10])  # read back
+    assert _compile_in_a_process(str(cache)) == ("compiled", TOTAL[10])  # compiled, then written
+    (path,) = cache.glob("*.o")
+    linking = sys.platform.startswith("linux") and shutil.which("cc") is not None
+    if linking:  # and linked into a library, loaded next time without LLVM
+        (library,) = cache.glob("*.so")
+        assert _compile_in_a_process(str(cache)) == ("linked", TOTAL[10])
+        for damaged in (library, library.with_suffix(".so.sha256")):
+            data = bytearray(damaged.read_bytes())
+            data[len(data) // 2] ^= 0xFF
+            damaged.write_bytes(bytes(data))
+            assert _compile_in_a_process(str(cache)) == ("object", TOTAL[10])  # not believed: LLVM loads the object
+            assert _compile_in_a_process(str(cache)) == ("linked", TOTAL[10])  # and the library was linked again
+        library.unlink()
+    assert _compile_in_a_process(str(cache)) == ("object", TOTAL[10])  # read back
     data = bytearray(path.read_bytes())
     data[len(data) // 2] ^= 0xFF  # one byte of the machine code damaged
     path.write_bytes(bytes(data))
-    assert _compile_in_a_process(str(cache)) == (False, TOTAL[10])  # not believed: compiled again
-    assert _compile_in_a_process(str(cache)) == (True, TOTAL[10])  # and the file mended
+    if linking:
+        cache.joinpath(library.name).unlink()
+    assert _compile_in_a_process(str(cache)) == ("compiled", TOTAL[10])  # not believed: compiled again
+    assert _compile_in_a_process(str(cache)) == ("linked" if linking else "object", TOTAL[10])  # and mended
     # No cache, or one that cannot be written: compiled every time, same answer.
-    assert _compile_in_a_process("0") == (False, TOTAL[10])
+    assert _compile_in_a_process("0") == ("compiled", TOTAL[10])
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
-    assert _compile_in_a_process(str(blocker / "cache")) == (False, TOTAL[10])
-    assert _compile_in_a_process(str(blocker / "cache")) == (False, TOTAL[10])
+    assert _compile_in_a_process(str(blocker / "cache")) == ("compiled", TOTAL[10])
+    assert _compile_in_a_process(str(blocker / "cache")) == ("compiled", TOTAL[10])
+
+
+def test_without_a_linker_the_object_code_is_still_cached(tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    if importlib.util.find_spec("llvmlite") is None:
+        pytest.skip("llvmlite is not installed: nothing to compile or cache")
+    cache = tmp_path / "cache"
+    env = {**os.environ, "NQUEENS_CP_CACHE": str(cache), "PATH": str(tmp_path / "nothing-here")}
+    code = "import nqueens_cp as nq; print(nq.count(9, jobs=1))"
+    for _ in range(2):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+        assert out.stdout.split() == [str(TOTAL[9])]
+    assert [p.suffix for p in cache.iterdir()] == [".o"]
 
 
 def test_bitmask_count_without_the_compiled_loop_is_the_same() -> None:
