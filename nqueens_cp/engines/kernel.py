@@ -17,12 +17,13 @@ count_tree, tested; about 1.3x count_tree's speed here).
 llvmlite (a dependency of the package) turns the IR into machine code for
 this CPU, with LLVM's -O3 passes, the first time a search needs it, not at
 import, and keeps the machine code in a cache between processes
-(:func:`cache_path`; benchmarks/startup.py: 0.2 s saved a process).
+(:func:`cache_path`; benchmarks/startup.py: 0.45 s saved a process).
 Where a C compiler driver can link that code into a shared library (Linux,
 ``cc``), the library is cached too (:func:`linked_path`) and later
-processes load it with ctypes without importing LLVM at all (0.005 s
-instead of 0.06 s a process; 5 % of ``count 16``).  If llvmlite is missing or cannot compile the loop, with ``NQUEENS_CP_NO_JIT=1``,
-or beyond 62 rows (64-bit words), :func:`count_masks` runs instead (same
+processes load it with ctypes without importing LLVM at all (0.016 s
+instead of 0.06 s a process; 5 % of ``count 16``).  If llvmlite is
+missing or cannot compile the loop, with ``NQUEENS_CP_NO_JIT=1``, or
+beyond 62 rows (64-bit words), :func:`count_masks` runs instead (same
 answer, far slower).
 
 Why not numba, the usual route: loading numba and its cached machine code
