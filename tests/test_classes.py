@@ -37,12 +37,14 @@ def test_the_compiled_half_turn_search_agrees_with_the_python_one_on_any_masks()
 
     from nqueens_cp.engines import kernel
 
+    if kernel.compiled() is None:
+        pytest.skip("no compiled loop here (llvmlite missing or NQUEENS_CP_NO_JIT=1): nothing to compare")
     rng = random.Random(3)
     for n in range(2, 15):
         full = (1 << n) - 1
         for case in range(12):
             allowed = [full] * n if case == 0 else [full & ~(rng.getrandbits(n) & rng.getrandbits(n)) for _ in range(n)]
-            assert kernel.count_half_turn(n, allowed) in (None, classes.count_half_turn(n, None, allowed, compiled=False))
+            assert kernel.count_half_turn(n, allowed) == classes.count_half_turn(n, None, allowed, compiled=False)
     assert kernel.count_half_turn(33, [(1 << 33) - 1] * 33) is None  # 65 diagonals: more than a word
 
 

@@ -3,7 +3,8 @@
 ; i64 for every int (so n <= 62), ptr for every list.  The phi nodes at
 ; %loop carry row, the three tallies and nodes around the while loop.
 ; After it, @count_tree: the same search for whole counts, as recursion;
-; last, @count_lanes: many plain counts at once in vector lanes.
+; then @count_lanes: many counts at once in vector lanes; last,
+; @count_half_turn: the check of a count by classes (classes.py).
 
 declare i64 @llvm.cttz.i64(i64, i1)
 
@@ -667,13 +668,14 @@ counted:                                ; out[0] += solutions unless classified;
 
 
 ; ---------------------------------------------------------------------------
-; @count_lanes: many plain sub-boards (nothing classified) at once, one in
-; each lane of four-word vectors.  The same search as @count_tree, made
-; without branches: each step every lane either tries the next cell of its
-; row (and goes down when the row below has a free cell), or, its row
-; exhausted, goes back up; selects pick the lane's next state, so a lane's
-; choices never mispredict a branch.  A lane whose board is done takes the
-; next board (the only branch, taken once a board).  Each lane keeps a stack
+; @count_lanes: many sub-boards at once (plain, or each solution classified
+; by its turns), one in each lane of four-word vectors.  The same search as
+; @count_tree, made without branches: each step every lane either tries the
+; next cell of its row (and goes down when the row below has a free cell),
+; or, its row exhausted, goes back up; selects pick the lane's next state,
+; so a lane's choices never mispredict a branch.  A lane whose board is done
+; takes the next board (the plain loop's only branch, taken once a board; a
+; solution to classify is the classifying loop's other).  Each lane keeps a stack
 ; of its rows, [cols, left, right, cells not yet tried], in %stack.
 ;
 ; boards: %count boards, %n + 2 words each: row r's word allowed[r] |

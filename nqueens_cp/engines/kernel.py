@@ -274,6 +274,7 @@ def count_classes(n: int, allowed: Sequence[int]) -> tuple[int, int, int, int]:
 
 
 LANES_MAX_N = 32  # count_lanes packs a row's allowed and needed masks into one 64-bit word
+HALF_TURN_MAX_N = 32  # count_half_turn keeps the 2n - 1 diagonals of each direction in one 64-bit word
 
 
 def count_boards(n: int, boards: Sequence[tuple[Sequence[int], int, bool]]) -> tuple[int, int, int, int, int, int]:
@@ -318,7 +319,7 @@ def count_half_turn(n: int, allowed: Sequence[int]) -> int | None:
     allowed[r], compiled (:func:`nqueens_cp.classes.count_half_turn` is the
     same search in Python); None where there is no compiled loop or
     2n - 1 diagonals do not fit a 64-bit word (n > 32)."""
-    loops = compiled() if 2 <= n <= LANES_MAX_N else None
+    loops = compiled() if 2 <= n <= HALF_TURN_MAX_N else None
     if loops is None:
         return None
     full, last, m = (1 << n) - 1, n - 1, n // 2
@@ -371,8 +372,8 @@ def ir() -> str:
 
 @functools.cache
 def compiled() -> Loops | None:
-    """The compiled loops (:func:`count_masks` and count_tree), built on first
-    use and kept for the process; None without a working llvmlite."""
+    """The compiled loops (:class:`Loops`), loaded from the cache or built on
+    first use and kept for the process; None without a working llvmlite."""
     if os.environ.get("NQUEENS_CP_NO_JIT") == "1":
         return None
     try:
@@ -401,7 +402,8 @@ def kind() -> str:
 
 @dataclass(frozen=True)
 class Loops:
-    """The compiled loops of one process: count_masks (walks) and count_tree (whole counts)."""
+    """The compiled loops of one process: count_masks (walks), count_tree (whole
+    counts), count_lanes (many sub-boards at once) and count_half_turn (S180)."""
 
     walk: Callable[..., None]
     count: Callable[..., None]
