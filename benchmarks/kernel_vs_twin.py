@@ -1,5 +1,6 @@
-"""The counting loop compiled by llvmlite against its plain-Python twin (the
-fallback when llvmlite is missing or NQUEENS_CP_NO_JIT=1), both on one core.
+"""The compiled search (nqueens_cp/kernel/search.c) against its plain-Python
+twin (kernel/twin.py, what runs where the module was not built), both on one
+core: `count N --jobs 1`, the twin forced with NQUEENS_CP_KERNEL=python.
 
     python benchmarks/kernel_vs_twin.py [N] [--repeat R]     (default: 12)
 """
@@ -16,11 +17,11 @@ from nqueens_cp.known import TOTAL
 
 class Twin(Side):
     def run(self) -> None:
-        os.environ["NQUEENS_CP_NO_JIT"] = "1"
+        os.environ["NQUEENS_CP_KERNEL"] = "python"
         try:
             super().run()
         finally:
-            del os.environ["NQUEENS_CP_NO_JIT"]
+            del os.environ["NQUEENS_CP_KERNEL"]
 
 
 def main() -> None:
@@ -29,7 +30,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     check = last_line_is(TOTAL[args.n])
-    compiled = Side("compiled loop, 1 core", nqueens("count", str(args.n), "--jobs", "1"), check)
+    compiled = Side("compiled search, 1 core", nqueens("count", str(args.n), "--jobs", "1"), check)
     twin = Twin("Python twin, 1 core", nqueens("count", str(args.n), "--jobs", "1"), check)
     alternate([compiled, twin], args.repeat)
     report(f"count {args.n}, one core", [compiled, twin], compiled)

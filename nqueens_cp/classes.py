@@ -2,7 +2,7 @@
 
 The corner / inner method of the 2003 "takaken" program, with its bounds
 written as sub-boards (one mask of allowed columns per row) so that the
-compiled loop (:mod:`nqueens_cp.engines.kernel`) does all the searching:
+compiled search (:mod:`nqueens_cp.kernel`) does all the searching:
 
 * **corner**: a queen in the corner of row 0.  Row 1's queen stands in
   column ``first`` (2 .. n-2), and column 1 stays empty in the rows above
@@ -34,7 +34,7 @@ compiled loop (:mod:`nqueens_cp.engines.kernel`) does all the searching:
 
 The loop prunes with one generic rule that makes takaken's check at row
 n-1-first fall out of the masks: a column that no later row allows must be
-taken by the time its last allowing row is placed (``kernel.needed_masks``).
+taken by the time its last allowing row is placed (``kernel.twin.needed_masks``).
 
 Every family is split into sub-boards by fixing the queens of rows 1 and 2
 (:data:`DEPTH`): the tasks of a split count, on the local pool or a cluster.
@@ -143,12 +143,10 @@ def count_sub_boards(n: int, chunk: list[SubBoard]) -> tuple[int, int, int, int,
     """(classes of size 8, 4, 2, nodes, boards on a tie square) of a list of
     sub-boards, in the compiled loop: the boards on tie squares are not in
     the classes yet (see :func:`tally`)."""
-    from .engines import kernel
+    from . import kernel
 
-    found, tied, nodes, eight, four, two = kernel.count_boards(
-        n, [(task.allowed, task.tie, task.classify) for task in chunk])
-    eight += found - tied
-    return eight, four, two, nodes, tied
+    t = kernel.count_boards(n, [(task.allowed, task.tie, task.classify) for task in chunk])
+    return t.eight - t.tied, t.four, t.two, t.nodes, t.tied
 
 
 def symmetric_on_ties(n: int, deadline: float | None = None) -> int:
@@ -190,12 +188,11 @@ def count_half_turn(n: int, deadline: float | None = None, allowed: Sequence[int
     allowed = [full] * n if allowed is None else list(allowed)
     if n == 1:
         return allowed[0] & 1
-    if compiled and (deadline is None or n <= 20):  # (it cannot stop at a deadline: only where it is quick)
-        from .engines import kernel
+    from . import kernel
 
-        found = kernel.count_half_turn(n, allowed)
-        if found is not None:
-            return found
+    # (the compiled search cannot stop at a deadline: only where it is quick)
+    if compiled and kernel.compiled() and n <= kernel.HALF_TURN_MAX_N and (deadline is None or n <= 20):
+        return kernel.count_half_turn(n, allowed)
     last = n - 1
     half = n // 2
     cols = diag = anti = 0

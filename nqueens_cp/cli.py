@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 import time
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -339,7 +340,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         silence_stdout()
         say(f"{PROG}: cannot write output: {error.strerror or error}")
         return EXIT_FAILURE
-    return run_command(args.handler, args, f"{PROG} {args.command}")
+    with warnings.catch_warnings():  # a warning from the library is one line on stderr, like a note
+        warnings.showwarning = _warning_line
+        return run_command(args.handler, args, f"{PROG} {args.command}")
+
+
+def _warning_line(message: Warning | str, category: type[Warning], *_: Any, **__: Any) -> None:
+    say(f"{PROG}: warning: {message}")
 
 
 def _cmd_trace(args: argparse.Namespace) -> int:

@@ -446,6 +446,6 @@ def _duration(seconds: float) -> str:
 
 
 def kernel_kind() -> str:
-    from .engines import kernel
+    from . import kernel
 
     return kernel.kind()

@@ -56,7 +56,7 @@ def _columns(n: int, placed: Position, row: int) -> list[int]:
 def _counter(n: int, placed: tuple[tuple[int, int], ...], blocked: frozenset[tuple[int, int]]):
     """count(prefix): solutions whose first rows are ``prefix`` (and that honour
     the placements and the blocked squares)."""
-    from .engines import kernel
+    from . import kernel
 
     position = Position(dict(placed), blocked)
     fixed = position  # true when anything is placed or blocked: no mirror shortcut then
@@ -72,6 +72,6 @@ def _counter(n: int, placed: tuple[tuple[int, int], ...], blocked: frozenset[tup
         if len(prefix) == 1 and not fixed and prefix[0] > last - prefix[0]:
             return count((last - prefix[0],))
         allowed = [1 << prefix[r] if r < len(prefix) else masks[r] for r in range(n)]
-        return kernel.count(n, allowed)[0]
+        return kernel.count(n, allowed).found
 
     return count

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import atexit
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from functools import lru_cache
 
 import pytest
@@ -16,13 +13,6 @@ from nqueens_cp import engine_class, get_engine, names
 from nqueens_cp.cli import main
 
 CLI = [sys.executable, "-m", "nqueens_cp"]
-
-# The compiled loop's cache (engines/kernel.py) goes to a directory of this
-# run, inherited by every process the tests start, not the user's ~/.cache.
-if "NQUEENS_CP_CACHE" not in os.environ:
-    os.environ["NQUEENS_CP_CACHE"] = tempfile.mkdtemp(prefix="nqueens_cp-test-cache-")
-    atexit.register(shutil.rmtree, os.environ["NQUEENS_CP_CACHE"], ignore_errors=True)
-
 
 def _usable(name: str) -> str:
     reason = engine_class(name).unavailable_reason()

@@ -25,11 +25,19 @@ SPLIT_ROWS = 2  # open rows fixed per part of a split decision: about N^2 parts
 
 def decide(n: int, masks: list[int]) -> tuple[Solution | None, int]:
     """The first solution of a sub-board in the compiled loop, or None: (solution, nodes)."""
-    from . import kernel
+    from .. import kernel
 
     walk = kernel.Walk(n, masks)
     walk.advance(limit=1)
     return (walk.solution() if walk.found else None), walk.nodes
+
+
+def _count(n: int, allowed: list[int]) -> tuple[int, int]:
+    """(solutions, nodes) of a sub-board, in the compiled search."""
+    from .. import kernel
+
+    tallies = kernel.count(n, allowed)
+    return tallies.found, tallies.nodes
 
 
 def sub_board(n: int, placed: Position) -> list[int]:
@@ -48,8 +56,8 @@ def sub_board(n: int, placed: Position) -> list[int]:
 class BitmaskEngine(Engine):
     name = "bitmask"
     splits_solve = True
-    summary = ("bitwise backtracking; counting (one board per symmetry class) and deciding in a loop compiled "
-               "by llvmlite; the fastest enumerator")
+    summary = ("bitwise backtracking; counting (one board per symmetry class) and deciding in C "
+               "(nqueens_cp/kernel); the fastest enumerator")
     statistics = ("nodes", "kernel", "sub_boards", "total", "fundamental")
     counts_classes = True
     additive = frozenset({"nodes"})
@@ -121,12 +129,12 @@ class BitmaskEngine(Engine):
                stats: dict[str, Any]) -> tuple[Status, Solution | None, str]:
         """A decision search in the compiled loop: stop at the first solution,
         looking at the clock every NODES_PER_CHECK nodes."""
-        from . import kernel
+        from .. import kernel
 
         deadline = None if time_limit is None else time.monotonic() + time_limit
         walk = kernel.Walk(n, sub_board(n, placed))
-        stats["kernel"] = "llvm" if walk.compiled else "python"
-        # The Python twin (no llvmlite, or N > 62) is about 100 times slower: look at the clock as often.
+        stats["kernel"] = "c" if walk.compiled else "python"
+        # The Python twin (no compiled module, or N > 62) is about 100 times slower: look at the clock as often.
         step = NODES_PER_CHECK if walk.compiled else NODES_PER_CHECK >> 7
         try:
             while not walk.advance(limit=1, nodes=step if deadline is not None else 0):
@@ -139,21 +147,21 @@ class BitmaskEngine(Engine):
             stats["nodes"] = walk.nodes
 
     def _count(self, n: int, fixed: dict[int, int], stats: dict[str, Any]) -> int | None:
-        from . import kernel
+        from .. import kernel
 
         allowed = sub_board(n, fixed)
-        stats["kernel"] = kernel.kind() if n <= kernel.MAX_N else "python"
+        stats["kernel"] = "c" if kernel.compiled(n) else "python"
         if fixed or n == 1:
-            total, nodes = kernel.count(n, allowed)
+            total, nodes = _count(n, allowed)
         else:
             # Mirror halving: first-row queens left of the centre count twice,
             # the centre column (odd n) once.
             allowed[0] = (1 << (n // 2)) - 1
-            total, nodes = kernel.count(n, allowed)
+            total, nodes = _count(n, allowed)
             total *= 2
             if n % 2:
                 allowed[0] = 1 << (n // 2)
-                middle, more = kernel.count(n, allowed)
+                middle, more = _count(n, allowed)
                 total, nodes = total + middle, nodes + more
         stats["nodes"] = nodes
         return total

@@ -1,0 +1,207 @@
+"""The bitmask search over sub-boards, in C (``search.c``) with its Python twin.
+
+A sub-board restricts row r's queen to the columns ``allowed[r]`` (bit c:
+column c).  Every hand-written search of the package that must be fast runs
+here: whole counts (:func:`count`, :func:`count_boards`, plain or by
+symmetry classes), the stoppable search that enumerates and decides
+(:class:`Walk`), and the half-turn check of a count by classes
+(:func:`count_half_turn`).
+
+The C code is built by ``pip install`` as the extension module
+``nqueens_cp.kernel._search``.  Where it was not built (no C compiler at
+install), or a board has more than 62 rows (64-bit words), the same searches
+run in :mod:`.twin`, the plain-Python specification the C code is tested
+against: the same answers, about 100 times slower; the first search says so
+once (:class:`SlowSearchWarning`).  ``NQUEENS_CP_KERNEL=python`` forces the
+twin (tests and benchmarks compare the two).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+import warnings
+from array import array
+from collections.abc import Iterable, Sequence
+from types import ModuleType
+from typing import NamedTuple
+
+from . import twin
+
+MAX_N = 62  # the C searches work on 64-bit words
+HALF_TURN_MAX_N = 32  # the half-turn search keeps 2n - 1 diagonals in a word
+
+
+class SlowSearchWarning(RuntimeWarning):
+    """The compiled search is missing here: the Python twin runs instead."""
+
+
+class Tallies(NamedTuple):
+    """What a search adds up: solutions (or, classifying, the least board of
+    each class by its size: 8, 4, 2), nodes (queens placed), and the solutions
+    whose last queen stands on the tie square."""
+
+    eight: int
+    four: int
+    two: int
+    nodes: int
+    tied: int
+
+    @property
+    def found(self) -> int:
+        return self.eight + self.four + self.two
+
+
+@functools.cache
+def _module() -> ModuleType | None:
+    if os.environ.get("NQUEENS_CP_KERNEL") == "python":
+        return None
+    try:
+        search = importlib.import_module("._search", __name__)
+    except ImportError as error:  # (not built: ModuleNotFoundError; built but broken: its reason)
+        why = "it was not built at install" if isinstance(error, ModuleNotFoundError) else str(error)
+        warnings.warn(f"the compiled search is missing ({why}): searching in plain Python, about 100 times slower; "
+                      "install a C compiler (e.g. apt install gcc python3-dev) and reinstall nqueens-cp",
+                      SlowSearchWarning, stacklevel=3)
+        return None
+    return search
+
+
+def _chosen(n: int, compiled: bool, max_n: int = MAX_N) -> ModuleType | None:
+    """The compiled module for a board of n rows, or None: run the twin."""
+    return _module() if compiled and n <= max_n else None
+
+
+def compiled(n: int = 1) -> bool:
+    """Whether boards of n rows are searched by the compiled code here."""
+    return n <= MAX_N and _module() is not None
+
+
+def kind() -> str:
+    """Which search runs here: 'c' or 'python'."""
+    return "c" if compiled() else "python"
+
+
+def _words(values: Iterable[int]) -> array:
+    return array("q", values)
+
+
+def _check(n: int, allowed: Sequence[int]) -> None:
+    if n < 1 or len(allowed) != n:
+        raise ValueError(f"a search takes n >= 1 and n masks, got n={n}, {len(allowed)} masks")
+
+
+def count(n: int, allowed: Sequence[int], classify: bool = False, tie: int = 0, compiled: bool = True) -> Tallies:
+    """Search a whole sub-board: its solutions (or, with ``classify``, the
+    classes of its boards that no turn makes less), nodes, and the solutions
+    with the last row's queen on the square ``tie``.  (``compiled=False``,
+    here and below: run the twin.)"""
+    _check(n, allowed)
+    full = (1 << n) - 1
+    search = _chosen(n, compiled)
+    if search is None:
+        return Tallies(*twin.count(n, allowed, classify, tie & full))
+    return Tallies(*search.count(n, _words(mask & full for mask in allowed), int(classify), tie & full))
+
+
+def count_boards(n: int, boards: Iterable[tuple[Sequence[int], int, bool]], compiled: bool = True) -> Tallies:
+    """Many sub-boards, each (allowed masks, tie square or 0, classify), in one
+    call: the sum of their :func:`count` tallies."""
+    full = (1 << n) - 1
+    words: list[int] = []
+    for allowed, tie, classify in boards:
+        _check(n, allowed)
+        words += [*(mask & full for mask in allowed), tie & full, int(classify)]
+    search = _chosen(n, compiled)
+    if search is None:
+        step = n + 2
+        sums = [0] * 5
+        for at in range(0, len(words), step):
+            for i, value in enumerate(twin.count(n, words[at:at + n], bool(words[at + n + 1]), words[at + n])):
+                sums[i] += value
+        return Tallies(*sums)
+    return Tallies(*search.count_boards(n, _words(words)))
+
+
+def count_half_turn(n: int, allowed: Sequence[int], compiled: bool = True) -> int:
+    """The solutions a half turn leaves unchanged (q[n-1-r] = n-1-q[r]) with
+    row r's queen in allowed[r]; compiled up to 32 rows."""
+    _check(n, allowed)
+    full, last, m = (1 << n) - 1, n - 1, n // 2
+    if n == 1:
+        return allowed[0] & 1
+    cols = diag = anti = 0
+    if n % 2:  # the centre square holds the middle row's queen, its own image
+        if not allowed[m] >> m & 1:
+            return 0
+        cols, diag, anti = 1 << m, 1 << last, 1 << last
+    masks = []
+    for r in range(m):  # row r's square allowed, its image's too, and not on a long diagonal
+        image = allowed[last - r]  # (there a queen and its image attack each other)
+        mirrored = sum(1 << (last - c) for c in range(n) if image >> c & 1)
+        masks.append(allowed[r] & mirrored & full & ~(1 << r | 1 << (last - r)))
+    search = _chosen(n, compiled, HALF_TURN_MAX_N)
+    if search is None:
+        return twin.count_half_turn(n, masks, cols, diag, anti)
+    return search.count_half_turn(n, _words(masks), cols, diag, anti)
+
+
+class Walk:
+    """One search of a sub-board that can stop and go on: after every
+    :meth:`advance` the tallies, nodes and (after a stop at a solution) the
+    board are here to read."""
+
+    def __init__(self, n: int, allowed: Sequence[int], classify: bool = False, compiled: bool = True) -> None:
+        _check(n, allowed)
+        self.n = n
+        self.classify = classify
+        self._search = _chosen(n, compiled)
+        full = (1 << n) - 1
+        if self._search is not None:
+            self._allowed = _words(mask & full for mask in allowed)
+            self._stack, self._board = _words([0] * (4 * (n + 1))), _words([0] * n)
+            self._out = _words([0] * 5 + [twin.NEW])
+        else:
+            self._allowed = [mask & full for mask in allowed]
+            self._stack, self._board = [0] * (4 * (n + 1)), [0] * n
+            self._out = [0] * 5 + [twin.NEW]
+
+    @property
+    def compiled(self) -> bool:
+        """Whether this walk runs the C search (else the Python twin)."""
+        return self._search is not None
+
+    @property
+    def finished(self) -> bool:
+        return self._out[twin.ROW] == -1
+
+    @property
+    def tallies(self) -> tuple[int, int, int]:
+        """Solutions in classes of 8, 4 and 2 (with classify), or (solutions, 0, 0)."""
+        return self._out[twin.EIGHT], self._out[twin.FOUR], self._out[twin.TWO]
+
+    @property
+    def found(self) -> int:
+        return sum(self.tallies)
+
+    @property
+    def nodes(self) -> int:
+        return self._out[twin.NODES]
+
+    def solution(self) -> tuple[int, ...]:
+        """The board of the last solution found (0-based columns by row)."""
+        return tuple((bit & -bit).bit_length() - 1 for bit in self._board)
+
+    def advance(self, limit: int = 0, nodes: int = 0) -> bool:
+        """Search on until ``limit`` more solutions (0: all) or ``nodes`` more
+        nodes (0: no bound; one more when the last row is placed with the
+        row above it); True once the whole sub-board is searched."""
+        if self.finished:
+            return True
+        stop_at = self.nodes + nodes if nodes else 0
+        until = self.found + limit if limit else 0
+        search = self._search or twin
+        search.walk(self.n, self._allowed, self._stack, self._board, self._out, int(self.classify), 0, until,
+                    stop_at)
+        return self.finished

@@ -1,0 +1,150 @@
+/* module.c: nqueens_cp.kernel._search, the Python face of search.c.
+ *
+ * Arrays come in as buffers of 64-bit words (array('q') on the Python side,
+ * nqueens_cp/kernel/__init__.py); their sizes are checked here, so no call
+ * from Python can make the C code read or write outside them.  Every search
+ * runs with the GIL released: threads search in parallel.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "search.h"
+
+/* A buffer of exactly `words` 64-bit words, or an exception. */
+static int words_of(Py_buffer *view, Py_ssize_t words, const char *name) {
+    if (view->len != words * (Py_ssize_t)sizeof(qword) || view->itemsize != (Py_ssize_t)sizeof(qword)) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd words of 8 bytes expected, got %zd bytes", name, words, view->len);
+        return 0;
+    }
+    return 1;
+}
+
+static int size_ok(int n) {
+    if (n < 1 || n > QUEENS_MAX_N) {
+        PyErr_Format(PyExc_ValueError, "n must be within 1..%d, got %d", QUEENS_MAX_N, n);
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *tallies_tuple(const struct tallies *t) {
+    return Py_BuildValue("(KKKKK)", (unsigned long long)t->eight, (unsigned long long)t->four,
+                         (unsigned long long)t->two, (unsigned long long)t->nodes, (unsigned long long)t->tied);
+}
+
+/* walk(n, allowed, stack, board, out, classify, tie, limit, stop_at): out holds
+ * the tallies (five words) and the row to resume from (-2: not started). */
+static PyObject *py_walk(PyObject *self, PyObject *args) {
+    int n, classify;
+    unsigned long long tie, limit, stop_at;
+    Py_buffer allowed, stack, board, out;
+    if (!PyArg_ParseTuple(args, "iy*w*w*w*iKKK", &n, &allowed, &stack, &board, &out, &classify, &tie, &limit,
+                          &stop_at))
+        return NULL;
+    PyObject *result = NULL;
+    if (size_ok(n) && words_of(&allowed, n, "allowed") && words_of(&stack, 4 * (n + 1), "stack") &&
+        words_of(&board, n, "board") && words_of(&out, 6, "out")) {
+        qword *o = out.buf;
+        struct tallies t = {o[0], o[1], o[2], o[3], o[4]};
+        struct rowmask masks[QUEENS_MAX_N];
+        int inverse[QUEENS_MAX_N], row = (int)(int64_t)o[5];
+        if (row < -2 || row >= n) {
+            PyErr_Format(PyExc_ValueError, "out[5]: a row to resume from, got %d", row);
+        } else {
+            fill_masks(n, allowed.buf, masks);
+            Py_BEGIN_ALLOW_THREADS
+            if (row != -1)
+                row = walk(n, masks, stack.buf, board.buf, inverse, classify, tie, limit, stop_at, row, &t);
+            Py_END_ALLOW_THREADS
+            o[0] = t.eight, o[1] = t.four, o[2] = t.two, o[3] = t.nodes, o[4] = t.tied;
+            o[5] = (qword)(int64_t)row;
+            result = Py_NewRef(Py_None);
+        }
+    }
+    PyBuffer_Release(&allowed);
+    PyBuffer_Release(&stack);
+    PyBuffer_Release(&board);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+/* count(n, allowed, classify, tie) -> (eight, four, two, nodes, tied) */
+static PyObject *py_count(PyObject *self, PyObject *args) {
+    int n, classify;
+    unsigned long long tie;
+    Py_buffer allowed;
+    if (!PyArg_ParseTuple(args, "iy*iK", &n, &allowed, &classify, &tie))
+        return NULL;
+    PyObject *result = NULL;
+    if (size_ok(n) && words_of(&allowed, n, "allowed")) {
+        struct tallies t = {0, 0, 0, 0, 0};
+        struct rowmask masks[QUEENS_MAX_N];
+        fill_masks(n, allowed.buf, masks);
+        Py_BEGIN_ALLOW_THREADS
+        count_tree(n, masks, classify, tie, &t);
+        Py_END_ALLOW_THREADS
+        result = tallies_tuple(&t);
+    }
+    PyBuffer_Release(&allowed);
+    return result;
+}
+
+/* count_boards(n, words) -> tallies of every board (n + 2 words each) */
+static PyObject *py_count_boards(PyObject *self, PyObject *args) {
+    int n;
+    Py_buffer words;
+    if (!PyArg_ParseTuple(args, "iy*", &n, &words))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t count = words.len / (Py_ssize_t)sizeof(qword) / (n + 2);
+    if (size_ok(n) && words_of(&words, count * (n + 2), "words")) {
+        struct tallies t = {0, 0, 0, 0, 0};
+        Py_BEGIN_ALLOW_THREADS
+        count_boards(n, words.buf, (long)count, &t);
+        Py_END_ALLOW_THREADS
+        result = tallies_tuple(&t);
+    }
+    PyBuffer_Release(&words);
+    return result;
+}
+
+/* count_half_turn(n, masks, cols, diag, anti) -> boards (masks: n // 2 words) */
+static PyObject *py_count_half_turn(PyObject *self, PyObject *args) {
+    int n;
+    unsigned long long cols, diag, anti;
+    Py_buffer masks;
+    if (!PyArg_ParseTuple(args, "iy*KKK", &n, &masks, &cols, &diag, &anti))
+        return NULL;
+    PyObject *result = NULL;
+    if (n < 2 || 2 * n - 1 > 64) {
+        PyErr_Format(PyExc_ValueError, "the half-turn search takes n within 2..32, got %d", n);
+    } else if (words_of(&masks, n / 2, "masks")) {
+        qword found;
+        Py_BEGIN_ALLOW_THREADS
+        found = count_half_turn(n, masks.buf, n / 2, cols, diag, anti);
+        Py_END_ALLOW_THREADS
+        result = PyLong_FromUnsignedLongLong(found);
+    }
+    PyBuffer_Release(&masks);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"walk", py_walk, METH_VARARGS, "The stoppable search of one sub-board (queens.h's walk)."},
+    {"count", py_count, METH_VARARGS, "Count one whole sub-board (search.c's count_tree)."},
+    {"count_boards", py_count_boards, METH_VARARGS, "Count a batch of sub-boards (search.c's count_boards)."},
+    {"count_half_turn", py_count_half_turn, METH_VARARGS, "The half-turn-symmetric boards (search.c)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_search", "The compiled searches of nqueens_cp.", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__search(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddIntConstant(m, "MAX_N", QUEENS_MAX_N) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

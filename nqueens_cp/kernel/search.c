@@ -1,0 +1,303 @@
+/* search.c: the CPU searches of nqueens_cp, built with the package as the
+ * extension module nqueens_cp.kernel._search (module.c is its Python face).
+ * twin.py is the same code in Python: the specification, tested against this.
+ *
+ * Three searches over sub-boards (queens.h says what one is):
+ *
+ *   walk (queens.h)   an explicit stack that can stop after a number of
+ *                     solutions or nodes and go on later: enumerating,
+ *                     deciding, node budgets.
+ *   count_tree        the same search without stops, written as recursion
+ *                     so that a row's words live in registers: whole counts.
+ *   count_half_turn   the boards a half turn leaves unchanged: the
+ *                     independent check of a count by symmetry classes.
+ *
+ * count_boards runs count_tree over a batch of sub-boards, the tasks of a
+ * count by classes (classes.py), so that one call from Python does much work.
+ */
+#include "search.h"
+
+/* What every level of count_tree reads and adds to. */
+struct search {
+    int n;
+    const struct rowmask *masks;
+    qword *board; /* board[r]: row r's queen, kept only when classifying */
+    int *inverse; /* scratch for class_size */
+    qword tie;
+    struct tallies t;
+};
+
+/* The row before the last, with its free cells: at most two, since n - 2
+ * columns are taken above.  Each that leaves the last row a cell is a
+ * solution.  Returns the solutions. */
+static inline qword leaves(struct search *s, struct attacks a, qword free, int classify) {
+    int n = s->n;
+    qword last_allowed = s->masks[n - 1].allowed, found = 0;
+    s->t.nodes += QUEENS_POPCOUNT(free);
+    while (free) {
+        qword bit = free & (0 - free);
+        free ^= bit;
+        qword leaf = open_cells(step(a, bit), last_allowed);
+        if (leaf == 0)
+            continue;
+        found++;
+        if (classify) {
+            s->board[n - 2] = bit;
+            s->board[n - 1] = leaf;
+            tally(&s->t, n, s->board, s->inverse, 1, 0);
+        } else {
+            s->t.tied += (leaf & s->tie) != 0;
+        }
+    }
+    return found;
+}
+
+static qword rows_plain(struct search *s, int row, qword cols, qword left, qword right, qword free);
+static qword rows_plain_r(struct search *s, int row, qword cols, qword left, qword right, qword free);
+static qword rows_classes(struct search *s, int row, qword cols, qword left, qword right, qword free);
+static qword rows_classes_r(struct search *s, int row, qword cols, qword left, qword right, qword free);
+
+/* Row `row` (above the one before the last), with its free cells: place each
+ * and search the rows below.  Returns the solutions found below.  Made four
+ * times (the rows_* functions) with `classify` and `restricting` (whether
+ * the next row's needed word is not 0) fixed, so that their tests leave the
+ * loop: each copy calls the one the next row needs. */
+static inline __attribute__((always_inline)) qword rows(struct search *s, int row, struct attacks a, qword free,
+                                                        int classify, int restricting) {
+    const struct rowmask next = s->masks[row + 1];
+    int next_is_leaves = row + 2 == s->n - 1, deeper_restricting = !next_is_leaves && s->masks[row + 2].needed;
+    qword found = 0;
+    s->t.nodes += QUEENS_POPCOUNT(free);
+    while (free) {
+        qword bit = free & (0 - free); /* the lowest free cell */
+        free ^= bit;
+        struct attacks below = step(a, bit);
+        qword cells = open_cells(below, next.allowed);
+        if (restricting)
+            cells = restrict_cells(cells, next.needed, below.cols);
+        if (cells == 0)
+            continue;
+        if (classify)
+            s->board[row] = bit;
+        if (next_is_leaves)
+            found += leaves(s, below, cells, classify);
+        else if (classify)
+            found += (deeper_restricting ? rows_classes_r : rows_classes)(s, row + 1, below.cols, below.left,
+                                                                          below.right, cells);
+        else
+            found += (deeper_restricting ? rows_plain_r : rows_plain)(s, row + 1, below.cols, below.left,
+                                                                      below.right, cells);
+    }
+    return found;
+}
+
+/* (The attacks go in three words, not a struct: a struct of three words
+ * would be passed through memory.) */
+static qword rows_plain(struct search *s, int row, qword cols, qword left, qword right, qword free) {
+    struct attacks a = {cols, left, right};
+    return rows(s, row, a, free, 0, 0);
+}
+
+static qword rows_plain_r(struct search *s, int row, qword cols, qword left, qword right, qword free) {
+    struct attacks a = {cols, left, right};
+    return rows(s, row, a, free, 0, 1);
+}
+
+static qword rows_classes(struct search *s, int row, qword cols, qword left, qword right, qword free) {
+    struct attacks a = {cols, left, right};
+    return rows(s, row, a, free, 1, 0);
+}
+
+static qword rows_classes_r(struct search *s, int row, qword cols, qword left, qword right, qword free) {
+    struct attacks a = {cols, left, right};
+    return rows(s, row, a, free, 1, 1);
+}
+
+void count_tree(int n, const struct rowmask *masks, int classify, qword tie, struct tallies *t) {
+    if (n < 3) { /* no row above the one before the last: the walk does it */
+        struct row stack[3];
+        qword board[2];
+        int inverse[2];
+        walk(n, masks, stack, board, inverse, classify, tie, 0, 0, -2, t);
+        return;
+    }
+    qword board[QUEENS_MAX_N];
+    int inverse[QUEENS_MAX_N];
+    struct search s = {n, masks, board, inverse, tie, {0, 0, 0, 0, 0}};
+    qword free = restrict_cells(masks[0].allowed, masks[0].needed, 0);
+    qword found = classify ? rows_classes_r(&s, 0, 0, 0, 0, free) : rows_plain_r(&s, 0, 0, 0, 0, free);
+    t->eight += classify ? s.t.eight : found;
+    t->four += s.t.four;
+    t->two += s.t.two;
+    t->nodes += s.t.nodes + found; /* a solution's last queen is a node too */
+    t->tied += s.t.tied;
+}
+
+/* --- count_lanes: four plain sub-boards at once ---------------------------
+ *
+ * The same search as the walk, with each of four lanes of a vector word
+ * searching its own sub-board, and no branch on any lane's choices: every
+ * step, every lane tries its next cell and goes down a row when the row below
+ * has a free cell, or, its row exhausted, goes back up; masks pick each
+ * lane's next state (`select`).  A branch-free step never mispredicts, which
+ * the recursion does about once a solution and once a dead end.  A lane whose
+ * board is done takes the next board: the one branch, taken once a board.
+ *
+ * Each lane keeps its rows on a stack of its own: row r's state (its attacks
+ * and its cells not yet tried) in slot r + 2, so that the parent of row 0 and
+ * of an idle lane (row -1) are slots that exist.  Every step stores each
+ * lane's row into its slot whether the lane goes down or not (a store is
+ * cheaper than a branch), and loads the row above whether it goes up or not.
+ *
+ * Built for two vector widths (gcc's target_clones: AVX2 and the baseline,
+ * chosen when the module loads by what this CPU has), so a module built on
+ * one machine runs on any CPU of its architecture. */
+#define LANES 4
+typedef qword vec __attribute__((vector_size(LANES * sizeof(qword))));
+
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
+#define LANES_TARGETS __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define LANES_TARGETS
+#endif
+
+/* Where mask is all ones, a; else b. */
+static inline vec select(vec mask, vec a, vec b) {
+    return (mask & a) | (~mask & b);
+}
+
+struct lane {
+    struct rowmask masks[QUEENS_MAX_N];
+    struct row stack[QUEENS_MAX_N + 2];
+};
+
+/* Lane's solution, its last two queens on bit and leaf, classified: its
+ * other rows' queens are the columns each row's slot takes that the slot
+ * above does not.  (Out of the vector loop: a solution is rare.) */
+static void classify_lane(int n, const struct lane *lane, qword bit, qword leaf, struct tallies *t) {
+    qword board[QUEENS_MAX_N];
+    int inverse[QUEENS_MAX_N];
+    for (int r = 0; r < n - 2; r++)
+        board[r] = lane->stack[r + 3].a.cols & ~lane->stack[r + 2].a.cols;
+    board[n - 2] = bit;
+    board[n - 1] = leaf;
+    tally(t, n, board, inverse, 1, 0);
+}
+
+LANES_TARGETS
+static void count_lanes(int n, const qword *words, long count, struct tallies *t) { /* n >= 3 */
+    static const vec none = {0, 0, 0, 0};
+    struct lane lanes[LANES];
+    vec cols = none, left = none, right = none, todo = none, row, allowed, needed, tie, classify = none;
+    vec nodes = none, found = none, tied = none, leaf_row;
+    long next = 0;
+    int busy;
+    for (int k = 0; k < LANES; k++) {
+        row[k] = (qword)-1;
+        leaf_row[k] = (qword)(n - 2);
+        lanes[k].stack[0].todo = lanes[k].stack[1].todo = 0;
+    }
+    for (;;) {
+        for (int k = 0; k < LANES; k++) { /* lanes whose board is done take the next one */
+            if ((int64_t)row[k] >= 0)
+                continue;
+            if (next == count) {
+                todo[k] = 0;
+                continue;
+            }
+            const qword *board = words + next++ * (n + 2);
+            fill_masks(n, board, lanes[k].masks);
+            tie[k] = board[n];
+            classify[k] = board[n + 1] ? (qword)-1 : 0;
+            cols[k] = left[k] = right[k] = 0;
+            todo[k] = restrict_cells(lanes[k].masks[0].allowed, lanes[k].masks[0].needed, 0);
+            row[k] = 0;
+        }
+        busy = 0;
+        for (int k = 0; k < LANES; k++)
+            busy |= (int64_t)row[k] >= 0;
+        if (!busy)
+            break;
+        /* Steps until a lane's board is done. */
+        for (;;) {
+            for (int k = 0; k < LANES; k++) {
+                const struct rowmask *below = &lanes[k].masks[row[k] + 1];
+                allowed[k] = below->allowed;
+                needed[k] = below->needed;
+            }
+            vec bit = todo & -todo, tries = (vec)(todo != 0), busy_lanes = (vec)((row + 1) != 0);
+            vec c = cols | bit, l = (left | bit) << 1, r = (right | bit) >> 1;
+            vec cells = ~(c | l | r) & allowed, missing = needed & ~c; /* restrict_cells, lane by lane: */
+            cells = select((vec)(missing == 0), cells, select((vec)((missing & (missing - 1)) == 0), cells & missing, none));
+            vec open = tries & (vec)(cells != 0), at_leaf = (vec)(row == leaf_row);
+            vec solved = open & at_leaf, down = open & ~at_leaf, up = busy_lanes & ~tries;
+            nodes -= tries + solved; /* (masks are -1) */
+            found -= solved & ~classify;
+            tied -= solved & ~classify & (vec)((cells & tie) != 0);
+            vec rest = todo ^ bit, up_cols, up_left, up_right, up_todo;
+            for (int k = 0; k < LANES; k++) {
+                struct row *slot = &lanes[k].stack[row[k] + 2];
+                slot->a.cols = cols[k], slot->a.left = left[k], slot->a.right = right[k], slot->todo = rest[k];
+                up_cols[k] = slot[-1].a.cols, up_left[k] = slot[-1].a.left, up_right[k] = slot[-1].a.right;
+                up_todo[k] = slot[-1].todo;
+            }
+            cols = select(down, c, select(up, up_cols, cols));
+            left = select(down, l, select(up, up_left, left));
+            right = select(down, r, select(up, up_right, right));
+            todo = select(down, cells, select(up, up_todo, rest));
+            row = row - down + up;
+            /* The rare events, tested at once: a solution to classify, a board done. */
+            vec classified = solved & classify, finished = up & (vec)(row == (qword)-1), rare = classified | finished;
+            if ((rare[0] | rare[1] | rare[2] | rare[3]) == 0)
+                continue;
+            for (int k = 0; k < LANES; k++)
+                if (classified[k])
+                    classify_lane(n, &lanes[k], bit[k], cells[k], t);
+            if ((finished[0] | finished[1] | finished[2] | finished[3]) != 0)
+                break;
+        }
+    }
+    for (int k = 0; k < LANES; k++) {
+        t->eight += found[k];
+        t->nodes += nodes[k];
+        t->tied += tied[k];
+    }
+}
+
+void count_boards(int n, const qword *words, long count, struct tallies *t) {
+    if (n >= 3) {
+        count_lanes(n, words, count, t);
+        return;
+    }
+    struct rowmask masks[2];
+    for (long b = 0; b < count; b++, words += n + 2) {
+        fill_masks(n, words, masks);
+        count_tree(n, masks, words[n + 1] != 0, words[n], t);
+    }
+}
+
+/* --- count_half_turn --------------------------------------------------------
+ *
+ * Rows r .. m-1 of a half-turn-symmetric board, each placed with its image in
+ * row n-1-r: columns, diagonals (index c - r + n - 1) and anti-diagonals
+ * (r + c) are masks over absolute indices, since the images attack the rows
+ * above them too.  An index's image is 2n - 2 - index. */
+static qword half_turn_rows(int n, const qword *masks, int m, int r, qword cols, qword diag, qword anti) {
+    if (r == m)
+        return 1;
+    int last = n - 1, ends = 2 * last;
+    qword free = masks[r] & ~(cols | diag >> (last - r) | anti >> r), found = 0;
+    while (free) {
+        qword bit = free & (0 - free);
+        free ^= bit;
+        int c = QUEENS_CTZ(bit), d = c - r + last, x = r + c;
+        found += half_turn_rows(n, masks, m, r + 1, cols | bit | (qword)1 << (last - c),
+                                diag | (qword)1 << d | (qword)1 << (ends - d),
+                                anti | (qword)1 << x | (qword)1 << (ends - x));
+    }
+    return found;
+}
+
+qword count_half_turn(int n, const qword *masks, int m, qword cols, qword diag, qword anti) {
+    return half_turn_rows(n, masks, m, 0, cols, diag, anti);
+}

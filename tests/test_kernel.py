@@ -1,0 +1,305 @@
+"""The C searches (nqueens_cp/kernel) against their Python twin, the
+published counts, and the sanitizers; and the install without a compiler."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from nqueens_cp import kernel
+from nqueens_cp.board import is_solution
+from nqueens_cp.engines.construct import construct
+from nqueens_cp.known import TOTAL
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ROOT / "nqueens_cp" / "kernel"
+COMPILER = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc") or shutil.which("clang")
+
+needs_compiled = pytest.mark.skipif(
+    not kernel.compiled(), reason="the compiled search is not built here (no C compiler at install): "
+    "nothing to compare the twin with")
+
+
+def test_the_compiled_search_is_built_wherever_there_is_a_compiler() -> None:
+    """The extension is optional at install, so a broken build would pass
+    unseen but for this: with a C compiler here, it must have been built."""
+    if COMPILER is None:
+        pytest.skip("no C compiler here: the twin runs, as designed")
+    assert kernel.kind() == "c"
+
+
+def _random_masks(rng: random.Random, n: int) -> list[int]:
+    full = (1 << n) - 1
+    return [full & ~(rng.getrandbits(n) & rng.getrandbits(n)) for _ in range(n)]
+
+
+def _cases(rng: random.Random, n: int, many: int) -> list[list[int]]:
+    full = (1 << n) - 1
+    cases = [[full] * n, [1 << (n // 2)] + [full] * (n - 1), [full] * (n - 1) + [1], [0] + [full] * (n - 1)]
+    return cases + [_random_masks(rng, n) for _ in range(many)]
+
+
+def _walks(n: int, allowed: list[int], classify: bool, plan: list[tuple[int, int]], compiled: bool) -> list:
+    """The states a walk passes through, advanced by (limit, nodes) steps."""
+    walk = kernel.Walk(n, allowed, classify, compiled=compiled)
+    assert walk.compiled == compiled
+    seen = []
+    for limit, nodes in plan:
+        done = walk.advance(limit=limit, nodes=nodes)
+        seen.append((walk.tallies, walk.nodes, walk.solution() if limit and not done else None, done))
+        if done:
+            break
+    return seen
+
+
+@needs_compiled
+def test_walks_in_c_and_in_the_twin_pass_through_the_same_states() -> None:
+    """Counts, classes, nodes and the solution at every stop, with restricted
+    rows, limits and node budgets."""
+    rng = random.Random(5)
+    for n in range(1, 12):
+        for allowed in _cases(rng, n, 20):
+            classify = rng.random() < 0.3
+            plan = [(rng.choice([0, 1, 2]), rng.choice([0, 1, 3, 50])) for _ in range(60)] + [(0, 0)]
+            assert _walks(n, allowed, classify, plan, True) == _walks(n, allowed, classify, plan, False)
+        assert _walks(n, [(1 << n) - 1] * n, False, [(0, 0)], True)[-1][0][0] == TOTAL[n]
+    # Masks wider than 32 bits: a 60-queens board with its last six rows open.
+    allowed = [1 << c for c in construct(60)[:54]] + [(1 << 60) - 1] * 6
+    expected = _walks(60, allowed, False, [(1, 0), (0, 0)], False)
+    assert expected[0][0][0] == 1 and _walks(60, allowed, False, [(1, 0), (0, 0)], True) == expected
+
+
+@needs_compiled
+def test_whole_counts_in_c_equal_the_twin_in_tallies_and_nodes() -> None:
+    """count_tree (recursion) against the twin's walk: solutions, classes,
+    nodes and the solutions on a tie square, on random sub-boards."""
+    rng = random.Random(11)
+    for n in range(1, 13):
+        for allowed in _cases(rng, n, 25):
+            classify, tie = rng.random() < 0.4, 1 << rng.randrange(n)
+            expected = kernel.count(n, allowed, classify, tie, compiled=False)
+            assert kernel.count(n, allowed, classify, tie) == expected
+        assert kernel.count(n, [(1 << n) - 1] * n).found == TOTAL[n]
+
+
+@needs_compiled
+def test_many_boards_in_the_vector_lanes_equal_one_count_each() -> None:
+    """count_boards (four boards at once, one per lane) sums the twin's
+    counts board by board: lists of any length (lanes left idle), plain and
+    classified boards mixed, boards with an empty row, and wide boards."""
+    rng = random.Random(23)
+    assert kernel.count_boards(8, []) == (0,) * 5
+    for n in [1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 31, 32, 33, 40, 62]:
+        full = (1 << n) - 1
+        big = n > 12  # only a few rows open: a quick count
+        for _ in range(3):
+            boards = []
+            for _ in range(rng.choice([1, 3, 4, 5, 9, 14])):
+                if big:
+                    board = construct(n)
+                    allowed = [1 << c for c in board[:n - 7]] + [full & ~rng.getrandbits(n) | 1 << c
+                                                                 for c in board[n - 7:]]
+                else:
+                    allowed = _random_masks(rng, n)
+                    if rng.random() < 0.15:
+                        allowed[rng.randrange(n)] = 0
+                classify = rng.random() < 0.4
+                boards.append((allowed, 1 << rng.randrange(n) if rng.random() < 0.7 else 0, classify))
+            expected = kernel.count_boards(n, boards, compiled=False)
+            assert expected == tuple(map(sum, zip(*(kernel.count(n, a, c, t, compiled=False) for a, t, c in boards))))
+            assert kernel.count_boards(n, boards) == expected
+            assert not big or expected.found > 0 or all(classify for _, _, classify in boards)
+    # Whole boards: every solution counted, every class found once.
+    full = (1 << 10) - 1
+    assert kernel.count_boards(10, [([full] * 10, 0, False)] * 5).eight == 5 * TOTAL[10]
+    whole = kernel.count_boards(10, [([full] * 10, 0, True)] * 3)
+    assert whole[:3] == tuple(3 * x for x in kernel.count(10, [full] * 10, classify=True)[:3])
+    assert 3 * TOTAL[10] == (8 * whole.eight + 4 * whole.four + 2 * whole.two) // 2  # turns only: half the group
+    with pytest.raises(ValueError, match="n masks"):
+        kernel.count_boards(8, [([255] * 7, 0, False)])
+
+
+def _brute_half_turn(n: int, allowed: list[int]) -> int:
+    from itertools import permutations
+
+    return sum(1 for q in permutations(range(n)) if is_solution(q, n)
+               and all(q[n - 1 - r] == n - 1 - q[r] and allowed[r] >> q[r] & 1 for r in range(n)))
+
+
+def test_the_half_turn_search_in_c_and_python_agrees_with_brute_force() -> None:
+    rng = random.Random(3)
+    for n in range(2, 9):
+        for allowed in _cases(rng, n, 8):
+            expected = _brute_half_turn(n, allowed)
+            assert kernel.count_half_turn(n, allowed, compiled=False) == expected
+            assert kernel.count_half_turn(n, allowed) == expected
+    for n in range(9, 15):
+        allowed = _random_masks(rng, n)
+        assert kernel.count_half_turn(n, allowed) == kernel.count_half_turn(n, allowed, compiled=False)
+
+
+def test_a_walk_stops_at_its_limit_with_the_solution_on_the_board() -> None:
+    walk = kernel.Walk(8, [255] * 8)
+    seen = []
+    while not walk.advance(limit=1):
+        seen.append(walk.solution())
+    assert len(seen) == walk.found == 92 and len(set(seen)) == 92 and all(is_solution(s, 8) for s in seen)
+    assert seen == sorted(seen)  # the search's order: lowest column first, row by row
+    budget = kernel.Walk(12, [4095] * 12)
+    steps, before = 0, 0
+    while not budget.advance(nodes=10_000):
+        steps += 1
+        assert budget.nodes - before in (10_000, 10_001)  # (a last row is placed with the row above it)
+        before = budget.nodes
+    assert budget.found == TOTAL[12] and steps == budget.nodes // 10_000 == kernel.count(12, [4095] * 12).nodes // 10_000
+
+
+def test_boards_wider_than_a_word_run_in_the_twin() -> None:
+    with pytest.raises(ValueError, match="n masks"):
+        kernel.Walk(4, [1, 2])
+    wide = kernel.Walk(63, [1 << c for c in construct(63)])
+    assert not wide.compiled and not wide.advance(limit=1) and wide.found == 1
+    assert kernel.count(63, [1 << c for c in construct(63)]).found == 1
+    assert kernel.count(4, [15] * 4).found == 2
+
+
+# --- the C code under the sanitizers -------------------------------------------------------------
+
+def _driver_input(rng: random.Random) -> tuple[str, list[str]]:
+    """Commands for tests/c/driver.c and the answers the twin gives."""
+    lines, answers = [], []
+
+    def tallies(t) -> str:
+        return " ".join(map(str, t))
+
+    for n in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 33, 62]:
+        full = (1 << n) - 1
+        for _ in range(4 if n <= 10 else 1):
+            if n > 10:  # a wide board with its last rows open: quick
+                allowed = [1 << c for c in construct(n)[:n - 6]] + [full] * 6
+            else:
+                allowed = _random_masks(rng, n)
+            classify, tie = int(rng.random() < 0.4), 1 << rng.randrange(n)
+            lines.append(f"tree {n} {classify} {tie} {' '.join(map(str, allowed))}")
+            answers.append(tallies(kernel.count(n, allowed, bool(classify), tie, compiled=False)))
+            limit, budget = rng.choice([0, 1, 3]), rng.choice([0, 7, 100])
+            walk = kernel.Walk(n, allowed, bool(classify), compiled=False)
+            calls = 1
+            while not walk.advance(limit, budget):
+                calls += 1
+            lines.append(f"walk {n} {classify} 0 {limit} {budget} {' '.join(map(str, allowed))}")
+            answers.append(f"{tallies((*walk.tallies, walk.nodes, 0))} {calls}")
+        boards = [(allowed, 1 << rng.randrange(n), rng.random() < 0.4) for allowed in
+                  ([_random_masks(rng, n) for _ in range(rng.choice([1, 5, 9]))] if n <= 10 else
+                   [[1 << c for c in construct(n)[:n - 6]] + [full] * 6])]
+        words = [w for allowed, tie, classify in boards for w in (*allowed, tie, int(classify))]
+        lines.append(f"boards {n} {len(boards)} {' '.join(map(str, words))}")
+        answers.append(tallies(kernel.count_boards(n, boards, compiled=False)))
+    for n in range(2, 12):
+        allowed = _random_masks(rng, n)
+        lines.append("half " + _half_turn_arguments(n, allowed))
+        answers.append(str(kernel.count_half_turn(n, allowed, compiled=False)))
+    return "\n".join(lines) + "\n", answers
+
+
+def _half_turn_arguments(n: int, allowed: list[int]) -> str:
+    """What kernel.count_half_turn hands the C search, as driver words."""
+    captured = {}
+
+    class Spy:
+        @staticmethod
+        def count_half_turn(n, masks, cols, diag, anti):
+            captured.update(masks=list(masks), cols=cols, diag=diag, anti=anti)
+            return 0
+
+    real = kernel._chosen
+    kernel._chosen = lambda *args: Spy  # type: ignore[assignment]
+    try:
+        kernel.count_half_turn(n, allowed)
+    finally:
+        kernel._chosen = real  # type: ignore[assignment]
+    if not captured:  # (an odd board whose centre is not allowed: no search)
+        captured.update(masks=[0] * (n // 2), cols=0, diag=0, anti=0)
+    return f"{n} {captured['cols']} {captured['diag']} {captured['anti']} {' '.join(map(str, captured['masks']))}"
+
+
+def test_the_c_searches_run_clean_under_address_and_undefined_behaviour_sanitizers(tmp_path: Path) -> None:
+    if COMPILER is None:
+        pytest.skip("no C compiler here to build the sanitized driver")
+    binary = tmp_path / "driver"
+    build = subprocess.run([COMPILER, "-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
+                            "-fno-sanitize-recover=all", f"-I{SOURCES}", "-o", str(binary),
+                            str(ROOT / "tests" / "c" / "driver.c"), str(SOURCES / "search.c")],
+                           capture_output=True, text=True)
+    if build.returncode and "sanitize" in build.stderr and "unrecognized" in build.stderr:
+        pytest.skip(f"this compiler has no sanitizers: {build.stderr.strip()[:200]}")
+    assert build.returncode == 0, build.stderr
+    commands, answers = _driver_input(random.Random(17))
+    run = subprocess.run([str(binary)], input=commands, capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0"})
+    assert run.returncode == 0 and run.stderr == "", run.stderr[-3000:]
+    assert run.stdout.splitlines() == answers
+
+
+# --- without the compiled module ----------------------------------------------------------------
+
+def _without_the_module(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
+    """Run python with the import of nqueens_cp.kernel._search failing, as
+    where the package was installed without a compiler."""
+    blocker = tmp_path / "blocker"
+    blocker.mkdir(exist_ok=True)
+    (blocker / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'nqueens_cp.kernel._search':\n"
+        "            raise ModuleNotFoundError(\"No module named 'nqueens_cp.kernel._search'\")\n"
+        "sys.meta_path.insert(0, Block())\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(blocker), str(ROOT)])}
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          timeout=120)
+
+
+def test_without_the_compiled_module_counts_are_right_and_the_first_says_why_once(tmp_path: Path) -> None:
+    out = _without_the_module(["-m", "nqueens_cp", "count", "11", "--jobs", "1", "--stats"], tmp_path)
+    assert out.returncode == 0 and out.stdout == "2680\n", out.stderr
+    notes = [line for line in out.stderr.splitlines() if "compiled search" in line]
+    assert len(notes) == 1 and "not built at install" in notes[0] and "C compiler" in notes[0], out.stderr
+    assert "Traceback" not in out.stderr and "kernel=python" in out.stderr
+    api = _without_the_module(["-c", "import nqueens_cp as nq, nqueens_cp.kernel as k; "
+                               "print(nq.count(9), nq.count(8), k.kind())"], tmp_path)
+    assert api.stdout.split() == [str(TOTAL[9]), str(TOTAL[8]), "python"], api.stderr
+    assert api.stderr.count("compiled search is missing") == 1
+
+
+def test_the_package_installs_and_counts_on_a_machine_without_a_c_compiler(tmp_path: Path) -> None:
+    """pip builds the wheel with a compiler that always fails (CC=false): the
+    install succeeds without the extension, and a count is right."""
+    if shutil.which("false") is None:
+        pytest.skip("no 'false' program to stand in for a broken compiler")
+    wheels = tmp_path / "wheels"
+    env = {**os.environ, "CC": "false", "LDSHARED": "false"}
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
+                           capture_output=True, text=True, env=env, timeout=300)
+    if build.returncode and "Could not find a version that satisfies" in build.stderr:
+        pytest.skip(f"no package index to fetch the build requirements from: {build.stderr.strip()[-200:]}")
+    assert build.returncode == 0, build.stderr[-3000:]
+    (wheel,) = wheels.glob("*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        assert not [name for name in names if name.endswith((".so", ".pyd"))]
+        assert "nqueens_cp/kernel/queens.h" in names
+        archive.extractall(tmp_path / "site")
+    # A clean interpreter (no site: not this checkout's editable install) on the unpacked wheel.
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "site")}
+    out = subprocess.run([sys.executable, "-S", "-m", "nqueens_cp", "count", "10", "--jobs", "1"], capture_output=True,
+                         text=True, env=env, cwd=tmp_path, timeout=120)
+    assert out.returncode == 0 and out.stdout == f"{TOTAL[10]}\n", out.stderr
+    assert "not built at install" in out.stderr
