@@ -161,6 +161,23 @@ typedef qword vec __attribute__((vector_size(LANES * sizeof(qword))));
 #define LANES_TARGETS
 #endif
 
+/* The 4 x 4 words of four vectors transposed in place: word k of vector i
+ * becomes word i of vector k.  A lane's row (its cols, left, right, todo)
+ * moves between the lane vectors and its stack as one vector: eight
+ * shuffles instead of sixteen moves of one word between the vector and the
+ * scalar registers. */
+#if defined(__clang__)
+#define SHUFFLE(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
+#else
+#define SHUFFLE(a, b, i, j, k, l) __builtin_shuffle(a, b, (vec){i, j, k, l})
+#endif
+static inline void transpose(vec *w, vec *x, vec *y, vec *z) {
+    vec t0 = SHUFFLE(*w, *x, 0, 4, 2, 6), t1 = SHUFFLE(*w, *x, 1, 5, 3, 7);
+    vec t2 = SHUFFLE(*y, *z, 0, 4, 2, 6), t3 = SHUFFLE(*y, *z, 1, 5, 3, 7);
+    *w = SHUFFLE(t0, t2, 0, 1, 4, 5), *x = SHUFFLE(t1, t3, 0, 1, 4, 5);
+    *y = SHUFFLE(t0, t2, 2, 3, 6, 7), *z = SHUFFLE(t1, t3, 2, 3, 6, 7);
+}
+
 /* Where mask is all ones, a; else b. */
 static inline vec select(vec mask, vec a, vec b) {
     return (mask & a) | (~mask & b);
@@ -168,7 +185,7 @@ static inline vec select(vec mask, vec a, vec b) {
 
 struct lane {
     struct rowmask masks[QUEENS_MAX_N];
-    struct row stack[QUEENS_MAX_N + 2];
+    vec stack[QUEENS_MAX_N + 2]; /* a row: cols, left, right, todo */
 };
 
 /* Lane's solution, its last two queens on bit and leaf, classified: its
@@ -178,7 +195,7 @@ static void classify_lane(int n, const struct lane *lane, qword bit, qword leaf,
     qword board[QUEENS_MAX_N];
     int inverse[QUEENS_MAX_N];
     for (int r = 0; r < n - 2; r++)
-        board[r] = lane->stack[r + 3].a.cols & ~lane->stack[r + 2].a.cols;
+        board[r] = lane->stack[r + 3][0] & ~lane->stack[r + 2][0];
     board[n - 2] = bit;
     board[n - 1] = leaf;
     tally(t, n, board, inverse, 1, 0);
@@ -195,7 +212,7 @@ static void count_lanes(int n, const qword *words, long count, struct tallies *t
     for (int k = 0; k < LANES; k++) {
         row[k] = (qword)-1;
         leaf_row[k] = (qword)(n - 2);
-        lanes[k].stack[0].todo = lanes[k].stack[1].todo = 0;
+        lanes[k].stack[0] = lanes[k].stack[1] = none;
     }
     for (;;) {
         for (int k = 0; k < LANES; k++) { /* lanes whose board is done take the next one */
@@ -235,12 +252,15 @@ static void count_lanes(int n, const qword *words, long count, struct tallies *t
             found -= solved & ~classify;
             tied -= solved & ~classify & (vec)((cells & tie) != 0);
             vec rest = todo ^ bit, up_cols, up_left, up_right, up_todo;
+            vec here[LANES] = {cols, left, right, rest};
+            transpose(&here[0], &here[1], &here[2], &here[3]); /* here[k]: lane k's row */
             for (int k = 0; k < LANES; k++) {
-                struct row *slot = &lanes[k].stack[row[k] + 2];
-                slot->a.cols = cols[k], slot->a.left = left[k], slot->a.right = right[k], slot->todo = rest[k];
-                up_cols[k] = slot[-1].a.cols, up_left[k] = slot[-1].a.left, up_right[k] = slot[-1].a.right;
-                up_todo[k] = slot[-1].todo;
+                vec *slot = &lanes[k].stack[row[k] + 2];
+                *slot = here[k];
+                here[k] = slot[-1];
             }
+            transpose(&here[0], &here[1], &here[2], &here[3]);
+            up_cols = here[0], up_left = here[1], up_right = here[2], up_todo = here[3];
             cols = select(down, c, select(up, up_cols, cols));
             left = select(down, l, select(up, up_left, left));
             right = select(down, r, select(up, up_right, right));
