@@ -68,41 +68,25 @@ class BitmaskEngine(Engine):
 
     def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
-        full = (1 << n) - 1
-        allowed = sub_board(n, fixed)
-        # Per row: the masks attacked from above, the columns still to try, the bit placed.
-        cols = [0] * (n + 1)
-        left = [0] * (n + 1)
-        right = [0] * (n + 1)
-        todo = [0] * (n + 1)
-        placed = [0] * n
-        todo[0] = allowed[0]
-        nodes = 0
-        last = n - 1
-        row = 0
+        """The solutions in the compiled walk, one call a solution (stopping
+        every NODES_PER_CHECK nodes as well to look at the clock)."""
+        from .. import kernel
+
+        walk = kernel.Walk(n, sub_board(n, fixed))
+        stats["kernel"] = "c" if walk.compiled else "python"
+        step = 0 if deadline is None else NODES_PER_CHECK if walk.compiled else NODES_PER_CHECK >> 7
         try:
-            while row >= 0:
-                free = todo[row]
-                if not free:
-                    row -= 1
-                    continue
-                bit = free & -free
-                todo[row] = free ^ bit
-                placed[row] = bit
-                nodes += 1
-                if deadline is not None and not nodes & 4095 and time.monotonic() > deadline:
+            while True:
+                found = walk.found
+                done = walk.advance(limit=1, nodes=step)
+                if walk.found > found:
+                    yield walk.solution()
+                if done:
+                    return
+                if deadline is not None and time.monotonic() > deadline:
                     raise TimeLimitReached
-                if row == last:
-                    yield tuple(b.bit_length() - 1 for b in placed)
-                    continue
-                c = cols[row] | bit
-                ld = ((left[row] | bit) << 1) & full
-                rd = (right[row] | bit) >> 1
-                row += 1
-                cols[row], left[row], right[row] = c, ld, rd
-                todo[row] = ~(c | ld | rd) & allowed[row]
         finally:
-            stats["nodes"] = nodes
+            stats["nodes"] = walk.nodes
 
     def solve_parts(self, n: int, placed: Position) -> list[tuple[Any, ...]]:
         """The decision split into sub-boards, in search order: the first two
