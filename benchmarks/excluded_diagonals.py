@@ -23,7 +23,7 @@ import sys
 import time
 
 import nqueens_cp as nq
-from nqueens_cp.instances import excluded_diagonals_text, generate_excluded_diagonals, parse_instance
+from nqueens_cp.model.instances import excluded_diagonals_text, generate_excluded_diagonals, parse_instance
 
 AUTHORS_NODES_PER_S = 233.7e6 / 9.6
 # label -> (engine, options for solve)

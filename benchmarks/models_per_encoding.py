@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import argparse
 
-from nqueens_cp.cnf import encode
-from nqueens_cp.encodings import ENCODINGS
+from nqueens_cp.model.cnf import encode
+from nqueens_cp.model.encodings import ENCODINGS
 from nqueens_cp.known import TOTAL
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from common import Side, alternate, nqueens, prints_full_set, report
 
-from nqueens_cp.cnf import encode
-from nqueens_cp.dimacs import dimacs_text
+from nqueens_cp.model.cnf import encode
+from nqueens_cp.model.dimacs import dimacs_text
 from nqueens_cp.known import TOTAL
 
 

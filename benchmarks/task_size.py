@@ -13,7 +13,8 @@ import statistics
 import time
 
 import nqueens_cp as nq
-from nqueens_cp import classes, run
+from nqueens_cp import run
+from nqueens_cp.counting import classes
 from nqueens_cp.known import TOTAL
 
 SIZES = (1, 2, 8, 16, 32, 128)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 __version__ = "0.2.0"
 
-from .board import (  # noqa: E402
+from .model.board import (  # noqa: E402
     SYMMETRIES,
     Solution,
     attacking_pair,

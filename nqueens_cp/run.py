@@ -33,8 +33,9 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import classes, parallel
-from .board import Solution, check_placements
+from .counting import classes
+from .counting import parallel
+from .model.board import Solution, check_placements
 from .engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, Engine, Outcome, Search, engine_class, get_engine
 from .errors import InvalidInputError, NQueensError, TimeLimitReached
 from .known import TOTAL
@@ -76,7 +77,7 @@ def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | N
     """The solutions of n-queens that honour ``fixed`` (row -> column), as a lazy :class:`Search`.
 
     ``blocked`` squares (row, column) hold no queen; whole diagonals are
-    :func:`nqueens_cp.board.diagonal`'s squares.
+    :func:`nqueens_cp.model.board.diagonal`'s squares.
 
     ``engine`` is a registered engine's name and ``options`` its own
     keywords (``solver=``, ``encoding=``, ``symmetry_breaking=``...).
@@ -266,7 +267,7 @@ class _Plan:
             workers = self.workers(len(chunks)) if self.split else 1
             record = None
             if self.checkpoint:
-                from .checkpoint import Checkpoint
+                from .counting.checkpoint import Checkpoint
 
                 record = Checkpoint(self.checkpoint, {"n": self.n, "method": classes.METHOD, "tasks": len(chunks),
                                                       "sub_boards_per_task": SUB_BOARDS_PER_TASK})
@@ -368,7 +369,7 @@ class _Plan:
     def _pooled(self, tasks: list[tuple[dict[int, int], int]], workers: int, stats: dict[str, Any],
                 deadline: float | None, progress: Progress | None) -> Iterator[Solution]:
         """The sub-problems on worker processes, their solutions in prefix order."""
-        from .board import unpack
+        from .model.board import unpack
 
         wall = _wall_deadline(deadline)
         calls = [(parallel.part_keys, self.engine, self.n, prefix, weight, wall) for prefix, weight in tasks]
@@ -404,7 +405,7 @@ class _Plan:
 
 def _fundamental(inner: Search, limit: int | None) -> Search:
     """One canonical solution per symmetry class of ``inner``'s solutions."""
-    from .symmetry import fundamental
+    from .model.symmetry import fundamental
 
     def produce(stats: dict[str, Any], deadline: float | None) -> Iterator[Solution]:
         inner.stats = stats

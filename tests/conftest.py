@@ -9,7 +9,7 @@ from functools import lru_cache
 import pytest
 
 from nqueens_cp import engine_class, get_engine, names
-from nqueens_cp.cli import main
+from nqueens_cp.cli.main import main
 
 CLI = [sys.executable, "-m", "nqueens_cp"]
 

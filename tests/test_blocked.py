@@ -8,7 +8,7 @@ import random
 import pytest
 
 import nqueens_cp as nq
-from nqueens_cp.board import Position, diagonal, is_solution
+from nqueens_cp.model.board import Position, diagonal, is_solution
 
 ENUMERATORS = nq.names(enumerates=True, takes_fixed=True, available=True)
 SOLVERS = nq.names(takes_fixed=True, available=True)
@@ -105,7 +105,7 @@ def test_the_cli_blocks_squares_and_diagonals(cli) -> None:
 
 
 def test_sampling_never_draws_a_blocked_square() -> None:
-    from nqueens_cp.sample import sample
+    from nqueens_cp.counting.sample import sample
 
     position = Position({}, diagonal(8, "r-c", 0))
     allowed = brute_force(8, position)

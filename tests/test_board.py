@@ -4,7 +4,7 @@ from itertools import permutations
 
 import pytest
 
-from nqueens_cp import board
+from nqueens_cp.model import board
 from nqueens_cp.errors import InvalidInputError
 
 

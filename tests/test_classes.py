@@ -6,8 +6,9 @@ import pytest
 
 import nqueens_cp as nq
 from conftest import reference
-from nqueens_cp import FUNDAMENTAL, TOTAL, classes
-from nqueens_cp.board import canonical, is_solution, orbit, rotate90, rotate180
+from nqueens_cp import FUNDAMENTAL, TOTAL
+from nqueens_cp.counting import classes
+from nqueens_cp.model.board import canonical, is_solution, orbit, rotate90, rotate180
 from nqueens_cp import kernel
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import reference
 from nqueens_cp import is_solution
-from nqueens_cp.cli import main
+from nqueens_cp.cli.main import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
@@ -162,7 +162,7 @@ def test_help_does_not_import_solver_packages() -> None:
     import sys
 
     code = (
-        "import sys; from nqueens_cp.cli import main\n"
+        "import sys; from nqueens_cp.cli.main import main\n"
         "import contextlib, io\n"
         "with contextlib.redirect_stdout(io.StringIO()): main(['enumerate', '--help'])\n"
         "with contextlib.redirect_stdout(io.StringIO()): main(['enumerate', '8', '--engine', 'bitmask'])\n"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from nqueens_cp.cli import main
-from nqueens_cp.compare import COLUMNS, compare, measure, parse_label
+from nqueens_cp.cli.main import main
+from nqueens_cp.studies.compare import COLUMNS, compare, measure, parse_label
 from nqueens_cp.errors import InvalidInputError
 
 
@@ -78,7 +78,7 @@ def test_time_limit_reports_a_timeout_not_a_failure(capsys) -> None:
 
 
 def test_disagreement_exits_1(monkeypatch, capsys) -> None:
-    import nqueens_cp.compare as cmp
+    import nqueens_cp.studies.compare as cmp
 
     real = cmp._run_worker
 

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from nqueens_cp import get_engine, names
-from nqueens_cp.cli import main
-from nqueens_cp.crosscheck import check_n
+from nqueens_cp.cli.main import main
+from nqueens_cp.studies.crosscheck import check_n
 from nqueens_cp.engines import Engine
 
 
@@ -62,7 +62,7 @@ def test_count_against_published_total_even_for_the_reference() -> None:
 
 
 def test_cli_exits_1_naming_engine_n_and_solution(capsys, monkeypatch: pytest.MonkeyPatch) -> None:
-    import nqueens_cp.crosscheck as crosscheck
+    import nqueens_cp.studies.crosscheck as crosscheck
 
     real_get_engines = crosscheck.get_engines
 
@@ -92,7 +92,7 @@ def test_json_report_is_the_table_as_data(capsys) -> None:
 
 
 def test_library_call_checks_its_arguments() -> None:
-    from nqueens_cp.crosscheck import crosscheck
+    from nqueens_cp.studies.crosscheck import crosscheck
     from nqueens_cp.errors import InvalidInputError
 
     report = crosscheck([5, 4], ["bitmask", "sat"], encoding="ladder")

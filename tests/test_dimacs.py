@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import reference
-from nqueens_cp.cli import main
-from nqueens_cp.cnf import encode
-from nqueens_cp.dimacs import DimacsError, decode_model, dimacs_text, read_answer, read_cnf
-from nqueens_cp.encodings import ENCODINGS
+from nqueens_cp.cli.main import main
+from nqueens_cp.model.cnf import encode
+from nqueens_cp.model.dimacs import DimacsError, decode_model, dimacs_text, read_answer, read_cnf
+from nqueens_cp.model.encodings import ENCODINGS
 from nqueens_cp.files import atomic_write
 
 
@@ -332,7 +332,7 @@ def test_writing_dimacs_holds_no_formula_in_memory() -> None:
     import io
     import tracemalloc
 
-    from nqueens_cp.dimacs import write_dimacs
+    from nqueens_cp.model.dimacs import write_dimacs
 
     class Sink(io.TextIOBase):
         written = 0
@@ -382,7 +382,7 @@ def test_output_through_a_symlink_writes_where_it_points(tmp_path: Path, capsys)
 def test_encodings_of_a_large_n_give_sizes_at_once(capsys) -> None:
     import json
 
-    from nqueens_cp.cnf import size
+    from nqueens_cp.model.cnf import size
 
     code, out, err = run(capsys, "encodings", "40", "--format", "json")
     table = json.loads(out)

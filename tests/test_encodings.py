@@ -8,8 +8,8 @@ import pytest
 
 from conftest import reference
 from nqueens_cp import TOTAL, get_engine, is_solution
-from nqueens_cp.cnf import encode, lines
-from nqueens_cp.encodings import COSTS, ENCODINGS
+from nqueens_cp.model.cnf import encode, lines
+from nqueens_cp.model.encodings import COSTS, ENCODINGS
 
 pysat = pytest.importorskip("pysat", reason="python-sat is not installed")
 from pysat.solvers import Solver  # noqa: E402

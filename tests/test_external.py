@@ -15,10 +15,10 @@ import pytest
 
 from conftest import reference
 from nqueens_cp import TOTAL, is_solution
-from nqueens_cp.cli import main
-from nqueens_cp.cnf import encode
-from nqueens_cp.dimacs import DimacsError, decode_model, dimacs_text, read_answer, read_cnf
-from nqueens_cp.encodings import ENCODINGS
+from nqueens_cp.cli.main import main
+from nqueens_cp.model.cnf import encode
+from nqueens_cp.model.dimacs import DimacsError, decode_model, dimacs_text, read_answer, read_cnf
+from nqueens_cp.model.encodings import ENCODINGS
 
 # program -> (enumerate every model, one answer)
 SOLVERS = {
@@ -115,7 +115,7 @@ def test_an_exported_instance_with_blocked_squares_counts_and_solves_alike(tmp_p
     program = solver_program("picosat")
     instance = Path(__file__).parent / "data" / "prob079" / "diag-10-4-501.param"
     from nqueens_cp import solutions
-    from nqueens_cp.instances import read_instance
+    from nqueens_cp.model.instances import read_instance
 
     position = read_instance(instance, 3).position()
     squares = ",".join(f"{r}:{c}" for r, c in sorted(position.blocked))

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 import nqueens_cp as nq
-from nqueens_cp import batch
-from nqueens_cp.board import diagonal, is_solution
-from nqueens_cp.instances import COMPLETION, EXCLUDED_DIAGONALS, InstanceError, parse_instance, read_instance
+from nqueens_cp.studies import batch
+from nqueens_cp.model.board import diagonal, is_solution
+from nqueens_cp.model.instances import COMPLETION, EXCLUDED_DIAGONALS, InstanceError, parse_instance, read_instance
 
 DATA = Path(__file__).parent / "data" / "prob079"  # copied from shared/data/prob079 (see its README)
 ANSWERS = batch.read_answers(str(DATA / "answers.tsv"))
@@ -125,7 +125,7 @@ def test_batch_checks_engines_against_each_other_and_the_published_answers(cli, 
 
 def test_the_generator_follows_the_authors_rules_byte_for_byte() -> None:
     """Every published sample file, diag-<n>-<mininfile>-<seed>, comes out of our generator as it is."""
-    from nqueens_cp.instances import excluded_diagonals_text, generate_excluded_diagonals
+    from nqueens_cp.model.instances import excluded_diagonals_text, generate_excluded_diagonals
 
     for path in sorted(DATA.glob("diag-*.param")):
         _, n, min_in_file, seed = path.stem.split("-")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp import kernel
-from nqueens_cp.board import is_solution
+from nqueens_cp.model.board import is_solution
 from nqueens_cp.engines.construct import construct
 from nqueens_cp.known import TOTAL
 

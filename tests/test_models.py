@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp import TOTAL
-from nqueens_cp.artifacts import model_files, write_models
-from nqueens_cp.dimacs import read_cnf
+from nqueens_cp.model.artifacts import model_files, write_models
+from nqueens_cp.model.dimacs import read_cnf
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
@@ -19,7 +19,7 @@ def test_regenerated_models_are_byte_identical(tmp_path: Path) -> None:
     checked_in = sorted(p.name for p in MODELS.iterdir() if p.name != "README.md")
     assert sorted(p.name for p in written) == checked_in, "models/ holds stale or missing files"
     for path in written:
-        assert path.read_bytes() == (MODELS / path.name).read_bytes(), f"{path.name} differs: run python -m nqueens_cp.artifacts"
+        assert path.read_bytes() == (MODELS / path.name).read_bytes(), f"{path.name} differs: run python -m nqueens_cp.model.artifacts"
 
 
 def test_model_set_is_the_promised_one() -> None:

@@ -8,7 +8,8 @@ import pytest
 
 import nqueens_cp as nq
 from conftest import affordable, reference
-from nqueens_cp import TOTAL, get_engine, is_solution, parallel, run
+from nqueens_cp import TOTAL, get_engine, is_solution, run
+from nqueens_cp.counting import parallel
 
 
 def sequential(n: int, fixed=None) -> list[tuple[int, ...]]:
@@ -117,7 +118,7 @@ def test_api_takes_every_cli_option() -> None:
 
 
 def test_unique_gives_canonical_solutions_in_the_same_order_as_the_cli(cli) -> None:
-    from nqueens_cp.symmetry import is_canonical
+    from nqueens_cp.model.symmetry import is_canonical
 
     found = list(nq.solutions(12, unique=True, jobs=2))
     assert len(found) == 1787 and all(is_canonical(s) for s in found)

@@ -125,7 +125,7 @@ def test_enumerate_17_unique_and_count_17_unique_do_not_crash() -> None:
     result = subprocess.run(["bash", "-o", "pipefail", "-c", f"{' '.join(CLI)} enumerate 17 --unique -f line | head -2"],
                             capture_output=True, text=True, timeout=120)
     lines = result.stdout.splitlines()
-    from nqueens_cp.symmetry import is_canonical
+    from nqueens_cp.model.symmetry import is_canonical
 
     assert len(lines) == 2 and all(is_canonical(tuple(map(int, line.split()))) for line in lines)
     assert "Traceback" not in result.stderr

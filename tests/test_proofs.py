@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 import nqueens_cp as nq
-from nqueens_cp.dimacs import read_cnf
-from nqueens_cp.instances import read_instance
-from nqueens_cp.proofs import check_proof, cnf_beside
+from nqueens_cp.model.dimacs import read_cnf
+from nqueens_cp.model.instances import read_instance
+from nqueens_cp.model.proofs import check_proof, cnf_beside
 
 DATA = Path(__file__).parent / "data" / "prob079"  # copied from shared/data/prob079 (see its README)
 UNSATISFIABLE = [("diag-10-4-63.param", 8), ("diag-12-4-709.param", 10), ("diag-14-4-416.param", 12)]
@@ -51,7 +51,7 @@ def test_a_corrupted_proof_is_rejected(tmp_path: Path) -> None:
     assert check_proof(tmp_path / "p.cnf", tmp_path / "short.drat").status == "rejected"
     # A proof of another formula: the same proof against the board with nothing blocked.
     plain = tmp_path / "plain.cnf"
-    from nqueens_cp.cli import main
+    from nqueens_cp.cli.main import main
 
     assert main(["dimacs", "12", "-o", str(plain)]) == 0
     assert check_proof(plain, proof).status == "rejected"

@@ -12,8 +12,8 @@ import pytest
 import nqueens_cp as nq
 from conftest import reference
 from nqueens_cp import Status, is_solution, names, solve
-from nqueens_cp.cli import main
-from nqueens_cp.completion import bench, generate, placed_count
+from nqueens_cp.cli.main import main
+from nqueens_cp.studies.completion import bench, generate, placed_count
 from nqueens_cp.engines.construct import construct
 from nqueens_cp.errors import InvalidInputError
 
@@ -230,7 +230,7 @@ def test_the_bitmask_decision_search_keeps_its_time_limit_compiled_or_not() -> N
     """N > 62 runs the Python twin (64-bit words): the clock is read as often in time as for the compiled loop."""
     import time
 
-    from nqueens_cp.completion import generate
+    from nqueens_cp.studies.completion import generate
 
     for n, k in ((100, 40), (60, 24)):
         placed = generate(n, k, 3)

@@ -7,11 +7,11 @@ import pytest
 
 from conftest import reference
 from nqueens_cp import FUNDAMENTAL, TOTAL, get_engine, is_solution, names
-from nqueens_cp.board import SYMMETRIES, canonical, orbit, render
-from nqueens_cp.cli import main
-from nqueens_cp.board import pack
-from nqueens_cp.crosscheck import _check_symmetry, _sorted_keys
-from nqueens_cp.symmetry import expand, fundamental, survives
+from nqueens_cp.model.board import SYMMETRIES, canonical, orbit, render
+from nqueens_cp.cli.main import main
+from nqueens_cp.model.board import pack
+from nqueens_cp.studies.crosscheck import _check_symmetry, _sorted_keys
+from nqueens_cp.model.symmetry import expand, fundamental, survives
 
 
 def parse(picture: str) -> tuple[int, ...]:
@@ -106,7 +106,7 @@ def model_survivors(name: str, n: int) -> set[tuple[int, ...]]:
     if name == "sat":
         from pysat.solvers import Solver
 
-        from nqueens_cp.cnf import encode
+        from nqueens_cp.model.cnf import encode
 
         cnf, found = encode(n, symmetry_breaking=True), set()
         with Solver(name="cadical195", bootstrap_with=cnf.clauses) as solver:
@@ -223,7 +223,7 @@ def test_cli_symmetry_breaking(capsys) -> None:
 def test_is_canonical_shortcut_agrees_with_the_definition() -> None:
     from itertools import permutations
 
-    from nqueens_cp.symmetry import is_canonical
+    from nqueens_cp.model.symmetry import is_canonical
 
     for n in range(1, 7):
         for s in permutations(range(n)):

@@ -11,9 +11,9 @@ import pytest
 import nqueens_cp as nq
 from conftest import reference
 from nqueens_cp import TOTAL, get_engine, is_solution, names
-from nqueens_cp.board import Board, board_svg
-from nqueens_cp.sample import sample
-from nqueens_cp.trace import trace, tree, tree_svg
+from nqueens_cp.model.board import Board, board_svg
+from nqueens_cp.counting.sample import sample
+from nqueens_cp.studies.trace import trace, tree, tree_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..board import Solution
+from ..model.board import Solution
 from ..errors import TimeLimitReached
 from .base import Engine
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..board import Solution, attacking_pair, check_placements, is_solution
+from ..model.board import Solution, attacking_pair, check_placements, is_solution
 from ..errors import (EngineUnavailableError, InvalidInputError, NQueensError, SearchFinishedError,
                       TimeLimitReached)
 
@@ -91,7 +91,7 @@ class Outcome:
 
     def _repr_svg_(self) -> str | None:
         """In Jupyter, a solved outcome shows its board."""
-        from ..board import board_svg
+        from ..model.board import board_svg
 
         return None if self.solution is None else board_svg(self.solution)
 
@@ -260,7 +260,7 @@ class Engine:
             status, solution, reason = Status.NONE, None, "a queen is pre-placed on the blocked square " \
                 f"{on_blocked[0][0]}:{on_blocked[0][1]}"
         elif self.splits_solve and (jobs != 1 or executor is not None) and n >= SPLIT_SOLVE_MIN_N:
-            from ..parallel import solve_in_parts
+            from ..counting.parallel import solve_in_parts
 
             status, solution, reason = solve_in_parts(self.solve_parts(n, placed), jobs, executor, time_limit, stats)
         else:
@@ -315,7 +315,7 @@ class Engine:
         def produce(stats: dict[str, Any], deadline: float | None) -> Iterator[Solution]:
             if not self.symmetry_breaking:
                 return self._search(n, placed, limit, stats, deadline)
-            from ..symmetry import expand
+            from ..model.symmetry import expand
 
             # The engine's own limit would count survivors, not solutions: Search applies it.
             return expand(self._search(n, placed, None, stats, deadline))

@@ -4,7 +4,7 @@ Bit c of a mask stands for column c.  Three masks carry the columns and the
 two diagonal directions attacked by the queens above; ``a & -a`` takes the
 lowest free column.  Pre-placed queens and blocked squares become one mask
 of allowed columns per row (:func:`sub_board`).  Counting a plain N goes by
-symmetry classes (:mod:`nqueens_cp.classes`), a constrained one searches its
+symmetry classes (:mod:`nqueens_cp.counting.classes`), a constrained one searches its
 whole sub-board, and ``solve`` is a decision search in the compiled loop
 that stops at the first solution.
 """
@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..board import Position, Solution
+from ..model.board import Position, Solution
 from ..errors import TimeLimitReached
 from .base import Engine, Status
 

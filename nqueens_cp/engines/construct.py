@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..board import Solution
+from ..model.board import Solution
 from .base import Engine, Status
 
 

@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..board import Solution
+from ..model.board import Solution
 from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 from .base import SEED, SYMMETRY_BREAKING, Engine, Option, Status
 
@@ -24,14 +24,14 @@ _FLUSH_SECONDS = 0.05  # ... or fewer, when they come slowly
 
 def build_model(n: int, fixed: dict[int, int] | None = None, symmetry_breaking: bool = False):
     """The CP-SAT model, a pure function of its arguments: (CpModel, row variables).
-    ``fixed`` pins queens (row -> column); a :class:`~nqueens_cp.board.Position`
+    ``fixed`` pins queens (row -> column); a :class:`~nqueens_cp.model.board.Position`
     also removes its blocked squares from their rows' domains.
 
     It carries its search strategy: the first unbound row, smallest column.
 
     ``symmetry_breaking`` adds the inverse permutation p (p[c] is the row of
     column c's queen) and the first-row lex-leader constraints of
-    :mod:`nqueens_cp.symmetry`: q[0] <= g(q)[0] for every symmetry g.
+    :mod:`nqueens_cp.model.symmetry`: q[0] <= g(q)[0] for every symmetry g.
     """
     from ortools.sat.python import cp_model
 
@@ -41,7 +41,7 @@ def build_model(n: int, fixed: dict[int, int] | None = None, symmetry_breaking: 
     model.add_all_different([q[i] + i for i in range(n)])
     model.add_all_different([q[i] - i for i in range(n)])
     if symmetry_breaking:
-        from ..symmetry import breaking_terms
+        from ..model.symmetry import breaking_terms
 
         p = [model.new_int_var(0, n - 1, f"p{i}") for i in range(n)]
         model.add_inverse(q, p)

@@ -10,7 +10,7 @@ import random
 import time
 from typing import Any
 
-from ..board import Solution
+from ..model.board import Solution
 from .base import SEED, Engine, Option, Status
 
 

@@ -14,8 +14,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..board import Solution
-from ..encodings import DEFAULT_ENCODING, ENCODINGS
+from ..model.board import Solution
+from ..model.encodings import DEFAULT_ENCODING, ENCODINGS
 from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 from .base import SYMMETRY_BREAKING, Engine, Option, Status
 
@@ -66,7 +66,7 @@ class SatEngine(Engine):
                 deadline: float | None = None) -> Iterator[Solution]:
         from pysat.solvers import Solver
 
-        from ..cnf import encode
+        from ..model.cnf import encode
 
         cnf = encode(n, self.cnf_encoding, fixed, self.symmetry_breaking)
         cells = n * n
@@ -120,10 +120,10 @@ class SatEngine(Engine):
         DRAT proof and its CNF, and has drat-trim check them."""
         from pysat.solvers import Solver
 
-        from ..cnf import encode
-        from ..dimacs import write_dimacs_file
-        from ..proofs import PROOF_SOLVERS, check_proof, cnf_beside, write_proof
-        from ..reporting import check_writable
+        from ..model.cnf import encode
+        from ..model.dimacs import write_dimacs_file
+        from ..model.proofs import PROOF_SOLVERS, check_proof, cnf_beside, write_proof
+        from ..studies.reporting import check_writable
 
         if self.solver not in PROOF_SOLVERS:
             raise InvalidInputError(f"solver {self.solver} cannot log proofs (these can: {', '.join(PROOF_SOLVERS)})")

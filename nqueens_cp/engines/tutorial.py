@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..board import Solution
+from ..model.board import Solution
 from ..errors import TimeLimitReached
 from .base import Engine
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from .board import Placement, Position, diagonal
-from .errors import InvalidInputError
+from ..errors import InvalidInputError
 
 COMPLETION, EXCLUDED_DIAGONALS = "completion", "excluded-diagonals"
 MAX_BYTES = 10_000_000  # far above any real instance (n = 1000 with every queen placed is 20 kB)

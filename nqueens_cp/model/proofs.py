@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import NQueensError
+from ..errors import NQueensError
 
 CHECKER = "drat-trim"
 PROOF_SOLVERS = ("cadical195", "cadical153", "cadical103", "glucose3", "glucose4", "glucose42", "lingeling",
@@ -51,7 +51,7 @@ def cnf_beside(proof: str | Path) -> Path:
 
 def write_proof(path: str | Path, lines: Iterable[str]) -> int:
     """Write proof lines to ``path`` atomically; the number of lines written."""
-    from .files import atomic_write
+    from ..files import atomic_write
 
     written = 0
 

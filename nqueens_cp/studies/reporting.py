@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from .errors import InvalidInputError, NQueensError
+from ..errors import InvalidInputError, NQueensError
 
 PLOT_FORMATS = ("png", "svg", "pdf")  # --plot chooses by the file's extension
 
@@ -115,13 +115,13 @@ def csv_text(rows: list[dict[str, Any]], columns: Sequence[str]) -> str:
 
 
 def write_csv(rows: list[dict[str, Any]], path: str, columns: Sequence[str]) -> None:
-    from .files import atomic_write_text
+    from ..files import atomic_write_text
 
     atomic_write_text(path, csv_text(rows, columns))
 
 
 def write_json(rows: list[dict[str, Any]], path: str) -> None:
-    from .files import atomic_write_text
+    from ..files import atomic_write_text
 
     atomic_write_text(path, json.dumps(rows, indent=1, default=str) + "\n")
 
@@ -144,7 +144,7 @@ def time_plot(path: str, ylabel: str, title: str, sizes: Sequence[int]) -> Itera
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .files import atomic_write
+    from ..files import atomic_write
 
     fmt = plot_format(path)
     figure, axes = plt.subplots(figsize=(8, 5), dpi=120)
@@ -244,7 +244,7 @@ def batch_plot(rows: list[dict[str, Any]], path: str, time_limit: float) -> None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .files import atomic_write
+    from ..files import atomic_write
 
     fmt = plot_format(path)
     engines = list(dict.fromkeys(row["engine"] for row in rows))

@@ -1,6 +1,6 @@
 """The checked-in model files of ``models/``, regenerated from code.
 
-Run ``python -m nqueens_cp.artifacts [DIR]`` (default ``models``) to rewrite
+Run ``python -m nqueens_cp.model.artifacts [DIR]`` (default ``models``) to rewrite
 them; the test suite regenerates them into a temporary folder and asserts
 that every file is byte-identical to the checked-in one.
 """
@@ -13,8 +13,8 @@ from pathlib import Path
 from .cnf import encode
 from .dimacs import dimacs_text
 from .encodings import DEFAULT_ENCODING, ENCODINGS
-from .errors import NQueensError
-from .files import atomic_write, atomic_write_text
+from ..errors import NQueensError
+from ..files import atomic_write, atomic_write_text
 
 PAIRWISE_SIZES = range(4, 13)
 ENCODING_SIZE = 8
@@ -46,7 +46,7 @@ def write_models(directory: str | Path) -> list[Path]:
 
 
 def _export_cpsat(n: int, path: Path) -> None:
-    from .engines.cpsat import build_model
+    from ..engines.cpsat import build_model
 
     model, _ = build_model(n)
 

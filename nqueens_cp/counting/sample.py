@@ -15,9 +15,9 @@ import random
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
-from .board import Position, Solution, check_placements
-from .errors import InvalidInputError
-from .known import TOTAL
+from ..model.board import Position, Solution, check_placements
+from ..errors import InvalidInputError
+from ..known import TOTAL
 
 MAX_N = 16  # the first draw counts every first-row sub-tree: about count N on one core (N=16: seconds)
 
@@ -56,7 +56,7 @@ def _columns(n: int, placed: Position, row: int) -> list[int]:
 def _counter(n: int, placed: tuple[tuple[int, int], ...], blocked: frozenset[tuple[int, int]]):
     """count(prefix): solutions whose first rows are ``prefix`` (and that honour
     the placements and the blocked squares)."""
-    from . import kernel
+    from .. import kernel
 
     position = Position(dict(placed), blocked)
     fixed = position  # true when anything is placed or blocked: no mirror shortcut then

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
-from .errors import InvalidInputError, NQueensError, TimeLimitReached
+from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 
 EXIT_OK = 0
 EXIT_FAILURE = 1  # a check failed, a file is bad or unwritable, a solver failed; solve: proven none
@@ -55,7 +55,7 @@ class CtrlC:
 
 
 def solution_text(fmt: str, n: int, index: int, solution: tuple[int, ...]) -> str:
-    from .board import render
+    from ..model.board import render
 
     if fmt == "board":
         return f"Solution {index}:\n{render(solution)}\n\n"

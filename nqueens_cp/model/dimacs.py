@@ -23,7 +23,7 @@ from typing import TextIO
 from .board import Solution, attacking_pair
 from .cnf import CNF, clauses, size
 from .encodings import DEFAULT_ENCODING
-from .errors import NQueensError
+from ..errors import NQueensError
 
 MAX_DIGITS = 12  # no variable, count or board size of ours is longer; longer numbers are refused, not parsed
 
@@ -77,7 +77,7 @@ def write_dimacs_file(path: str, n: int, encoding: str = DEFAULT_ENCODING, fixed
                       symmetry_breaking: bool = False,
                       progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
     """:func:`write_dimacs` to a file, atomically (a temporary file, then a rename)."""
-    from .files import atomic_write
+    from ..files import atomic_write
 
     size_: list[tuple[int, int]] = []
 

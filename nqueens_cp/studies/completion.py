@@ -19,8 +19,8 @@ import statistics
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .engines import Status, engine_class, get_engine, names
-from .errors import InvalidInputError, NQueensError
+from ..engines import Status, engine_class, get_engine, names
+from ..errors import InvalidInputError, NQueensError
 
 COLUMNS = ("n", "placed", "engine", "instances", "solved", "none", "unknown", "median_s", "max_s", "effort", "effort_unit")
 

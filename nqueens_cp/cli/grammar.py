@@ -3,7 +3,7 @@
 Argument types, the flags several commands share, and one ``_add_<cmd>``
 per command.  Engine flags are built from the engines' own data: every
 engine option is a flag, every flag a keyword of the Python API.  What a
-command does is in :mod:`nqueens_cp.cli`.
+command does is in :mod:`nqueens_cp.cli.main`.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from . import __version__
-from .board import Position, check_placements, diagonal
-from .engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, ENGINE_NAMES, all_options, engine_class, names
-from .errors import InvalidInputError
+from .. import __version__
+from ..model.board import Position, check_placements, diagonal
+from ..engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, ENGINE_NAMES, all_options, engine_class, names
+from ..errors import InvalidInputError
 from .terminal import EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE
 
 PROG = "nqueens-cp"
@@ -151,7 +151,7 @@ def add_place(p: argparse.ArgumentParser) -> None:
 def problem(args: argparse.Namespace) -> tuple[int, Position, Any]:
     """(N, position, instance or None) of a command that takes N or an instance
     file: the file's queens and blocked squares, plus --place and --block."""
-    from .instances import read_instance
+    from ..model.instances import read_instance
 
     diagonals = getattr(args, "diagonals", None)
     if isinstance(args.n, int):
@@ -214,8 +214,8 @@ def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
 
 
 def add_jobs(p: argparse.ArgumentParser) -> None:
-    from .parallel import default_jobs
-    from .run import SPLIT_MIN_N
+    from ..counting.parallel import default_jobs
+    from ..run import SPLIT_MIN_N
 
     p.add_argument("--jobs", "-j", type=positive_int, metavar="J",
                    help=f"worker processes (default: the cores, {default_jobs()} here); 1 means this process.  "
@@ -295,7 +295,7 @@ def _add_crosscheck(sub: Any, handlers: Handlers) -> None:
 
 
 def _add_compare(sub: Any, handlers: Handlers) -> None:
-    from .compare import VARIANT, labels
+    from ..studies.compare import VARIANT, labels
 
     p = sub.add_parser(
         "compare", help="time every engine side by side, each in a fresh process",
@@ -367,7 +367,7 @@ examples:
     add_engine_options(p)
     add_place(p)
     p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="give up after SEC seconds: 'unknown', exit 3")
-    from .parallel import default_jobs
+    from ..counting.parallel import default_jobs
 
     p.add_argument("--jobs", "-j", type=positive_int, metavar="J",
                    help=f"engines that split their search (bitmask), from N=12: worker processes for the "
@@ -465,7 +465,7 @@ def _add_batch(sub: Any, handlers: Handlers) -> None:
 
 
 def _add_dimacs(sub: Any, handlers: Handlers) -> None:
-    from .encodings import DEFAULT_ENCODING, ENCODINGS
+    from ..model.encodings import DEFAULT_ENCODING, ENCODINGS
 
     p = sub.add_parser(
         "dimacs", help="write N-queens as DIMACS CNF for any SAT solver",
@@ -513,8 +513,8 @@ def _add_decode(sub: Any, handlers: Handlers) -> None:
 
 
 def _add_encodings(sub: Any, handlers: Handlers) -> None:
-    from .engines.sat import DEFAULT_SOLVER, SOLVERS
-    from .cnf import COUNT_MAX_N
+    from ..engines.sat import DEFAULT_SOLVER, SOLVERS
+    from ..model.cnf import COUNT_MAX_N
 
     p = sub.add_parser(
         "encodings", help="compare the at-most-one encodings on one N",

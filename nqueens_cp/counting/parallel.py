@@ -24,8 +24,8 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures import TimeoutError as FuturesTimeout
 from typing import Any
 
-from .board import Position, Solution, is_solution, pack
-from .errors import InvalidInputError, NQueensError, TimeLimitReached
+from ..model.board import Position, Solution, is_solution, pack
+from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 
 KEY_MAX_N = 16  # n**n < 2**64: a solution's key fits an unsigned 64-bit word
 
@@ -336,7 +336,7 @@ def solve_in_parts(parts: list[tuple[Any, ...]], jobs: int | None, executor: Exe
     """A decision split into ``parts`` (calls returning ``(solution or None,
     nodes)``), run in order on ``jobs`` processes or ``executor``: the first
     solution in order, as on one core, or "none" once every part is searched."""
-    from .engines.base import Status
+    from ..engines.base import Status
 
     workers = min(check_jobs(jobs), max(len(parts), 1))
     deadline = None if time_limit is None else time.monotonic() + time_limit

@@ -16,11 +16,13 @@ from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from . import parallel, run, symmetry
-from .board import Solution, orbit, pack, unpack
-from .engines import Engine, engine_class, expand_presets, get_engines, names
-from .errors import EngineUnavailableError, InvalidInputError
-from .known import FUNDAMENTAL, TOTAL
+from ..counting import parallel
+from .. import run
+from ..model import symmetry
+from ..model.board import Solution, orbit, pack, unpack
+from ..engines import Engine, engine_class, expand_presets, get_engines, names
+from ..errors import EngineUnavailableError, InvalidInputError
+from ..known import FUNDAMENTAL, TOTAL
 
 
 @dataclass

@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .errors import InvalidInputError
+from ..errors import InvalidInputError
 
 Solution = tuple[int, ...]
 Placement = tuple[int, int]  # (row, column), 0-based

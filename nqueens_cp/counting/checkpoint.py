@@ -18,7 +18,7 @@ import zlib
 from collections.abc import Sequence
 from typing import Any
 
-from .errors import NQueensError
+from ..errors import NQueensError
 
 FORMAT = 2  # 2: a task's line holds a list of numbers (1 held a count and nodes)
 
@@ -37,7 +37,7 @@ class Checkpoint:
         if os.path.exists(path):
             self._read()
         else:
-            from .files import atomic_write_text
+            from ..files import atomic_write_text
 
             atomic_write_text(path, json.dumps(self.key) + "\n")
         try:

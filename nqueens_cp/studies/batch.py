@@ -1,6 +1,6 @@
 """Engines over a batch of instance files: answers, times and effort, checked.
 
-The files are CSPLib prob079 instances (:mod:`nqueens_cp.instances`), given
+The files are CSPLib prob079 instances (:mod:`nqueens_cp.model.instances`), given
 as files, directories (their ``*.param`` files) or glob patterns.  An
 Excluded Diagonals file needs D, the diagonals it uses: one ``diagonals``
 for all, or an answers table (the TSV of the published sample: file, D,
@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from .completion import check_engines
-from .engines import Status, engine_class, get_engine, names
-from .errors import InvalidInputError
-from .instances import Instance, InstanceError, read_instance
+from ..engines import Status, engine_class, get_engine, names
+from ..errors import InvalidInputError
+from ..model.instances import Instance, InstanceError, read_instance
 
 COLUMNS = ("file", "n", "diagonals", "placed", "blocked", "engine", "status", "seconds", "effort", "effort_unit",
            "published", "agrees")

@@ -8,7 +8,7 @@ the solver package's import and the search itself are timed separately:
     search   building the model and enumerating every solution
     startup  wall - import - search: the interpreter and our own modules
 
-The worker is this module: ``python -m nqueens_cp.compare N LABEL [--first]``
+The worker is this module: ``python -m nqueens_cp.studies.compare N LABEL [--first]``
 prints one JSON object.
 """
 
@@ -24,9 +24,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .engines import engine_class, get_engine, names
-from .errors import InvalidInputError, NQueensError
-from .known import TOTAL
+from ..engines import engine_class, get_engine, names
+from ..errors import InvalidInputError, NQueensError
+from ..known import TOTAL
 
 VARIANT = "+sb"  # label suffix: the engine with symmetry breaking
 
@@ -47,7 +47,7 @@ def labels() -> list[str]:
 
 def expand(chosen: Sequence[str]) -> list[str]:
     """Labels with presets ("classic", "core") replaced by the engines they stand for."""
-    from .engines import expand_presets
+    from ..engines import expand_presets
 
     return expand_presets(list(chosen))
 
@@ -96,7 +96,7 @@ def measure(n: int, label: str, first: bool = False) -> dict[str, Any]:
 
 def _measure_first(n: int, name: str, options: dict[str, Any]) -> dict[str, Any]:
     """Time to one solution, by the ``solve`` path (CP-SAT then runs a portfolio of workers)."""
-    from .engines import Status
+    from ..engines import Status
 
     if "seed" in {o.name for o in engine_class(name).options}:
         options = {"seed": 0, **options}  # reproducible runs
@@ -118,7 +118,7 @@ class Run:
 
 
 def _run_worker(n: int, label: str, first: bool, time_limit: float | None) -> Run:
-    command = [sys.executable, "-m", "nqueens_cp.compare", str(n), label] + (["--first"] if first else [])
+    command = [sys.executable, "-m", "nqueens_cp.studies.compare", str(n), label] + (["--first"] if first else [])
     start = time.perf_counter()
     try:
         proc = subprocess.run(command, capture_output=True, text=True, timeout=time_limit,

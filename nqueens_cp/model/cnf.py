@@ -17,7 +17,7 @@ from typing import Any
 
 from .board import check_placements
 from .encodings import COSTS, DEFAULT_ENCODING, ENCODINGS, Clause
-from .errors import InvalidInputError
+from ..errors import InvalidInputError
 
 
 @dataclass
@@ -52,7 +52,7 @@ def encode(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | 
 
     ``fixed`` placements (row -> column) become unit clauses.
     ``symmetry_breaking`` adds the first-row lex-leader constraints of
-    :mod:`nqueens_cp.symmetry`: for each symmetry g, s[0] <= g(s)[0], as
+    :mod:`nqueens_cp.model.symmetry`: for each symmetry g, s[0] <= g(s)[0], as
     clauses (-x(0,a) | -[g(s)[0] = b]) for a > b, at most 7 n(n-1)/2 of them.
     To write a large formula, use :func:`clauses` and :func:`size`, which hold none of it.
     """
@@ -165,8 +165,8 @@ def compare_encodings(n: int, solver: str | None = None, count: bool = True,
     """Variables, clauses and literals of every encoding (clauses streamed, none
     held), and with ``count`` the sat engine's time to enumerate every solution,
     the counts checked against each other and OEIS A000170."""
-    from .engines import get_engine
-    from .known import TOTAL
+    from ..engines import get_engine
+    from ..known import TOTAL
 
     sat = get_engine("sat", **({"solver": solver} if solver else {}))
     rows = []

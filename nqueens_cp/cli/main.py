@@ -16,8 +16,8 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from .engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, ENGINE_NAMES, engine_class
-from .errors import NQueensError
+from ..engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, ENGINE_NAMES, engine_class
+from ..errors import NQueensError
 from .grammar import PROG, build_parser, engine_options, fixed_placements, problem
 from .terminal import (EXIT_FAILURE, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, CtrlC, Progress, check_board, emit, finish,
                        run_command, say, silence_stdout, solution_text, solutions_word, summarize)
@@ -31,7 +31,7 @@ def _search_keywords(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _cmd_enumerate(args: argparse.Namespace) -> int:
-    from .run import solutions
+    from ..run import solutions
 
     check_board(args.format, args.n)
     start = time.perf_counter()
@@ -48,13 +48,13 @@ def _cmd_enumerate(args: argparse.Namespace) -> int:
 
 
 def _stats_line(stats: dict[str, Any]) -> str:
-    from .reporting import format_stats
+    from ..studies.reporting import format_stats
 
     return format_stats(stats)
 
 
 def _cmd_count(args: argparse.Namespace) -> int:
-    from .run import counted
+    from ..run import counted
 
     progress = Progress.make(f"count {args.n}")
     try:
@@ -69,7 +69,7 @@ def _cmd_count(args: argparse.Namespace) -> int:
 
 
 def _json(result: Any) -> str:
-    from .reporting import to_json
+    from ..studies.reporting import to_json
 
     return to_json(result)
 
@@ -77,9 +77,9 @@ def _json(result: Any) -> str:
 # --- crosscheck ------------------------------------------------------------------------
 
 def _cmd_crosscheck(args: argparse.Namespace) -> int:
-    from .crosscheck import crosscheck
+    from ..studies.crosscheck import crosscheck
 
-    from .reporting import crosscheck_row
+    from ..studies.reporting import crosscheck_row
 
     text = args.format == "text"
     progress = Progress.make("crosscheck") if text else None
@@ -114,8 +114,8 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
 # --- compare ----------------------------------------------------------------------------
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from .compare import COLUMNS, compare, default_labels, expand, problems, with_variants
-    from .reporting import check_outputs, compare_plot, compare_table
+    from ..studies.compare import COLUMNS, compare, default_labels, expand, problems, with_variants
+    from ..studies.reporting import check_outputs, compare_plot, compare_table
 
     check_outputs(args.csv, args.json, args.plot)  # before the long part, not after it
     chosen = with_variants(expand(args.engines), args.symmetry_breaking) if args.engines else \
@@ -133,7 +133,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _write_files(args: argparse.Namespace, rows: list[dict[str, Any]], columns: Sequence[str], plot: Any) -> None:
-    from .reporting import write_csv, write_json
+    from ..studies.reporting import write_csv, write_json
 
     if args.csv:
         write_csv(rows, args.csv, columns)
@@ -149,8 +149,8 @@ def _write_files(args: argparse.Namespace, rows: list[dict[str, Any]], columns: 
 # --- solve ---------------------------------------------------------------------------------
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from .engines import Status
-    from .run import solve
+    from ..engines import Status
+    from ..run import solve
 
     n, position, instance = problem(args)
     check_board(args.format, n)
@@ -178,14 +178,14 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 # --- complete ---------------------------------------------------------------------------------
 
 def _cmd_complete_generate(args: argparse.Namespace) -> int:
-    from .completion import generate, instance_json
+    from ..studies.completion import generate, instance_json
 
     return _write_instance(args.output, json.dumps(instance_json(args.n, generate(args.n, args.k, args.seed),
                                                                  args.seed)) + "\n")
 
 
 def _cmd_complete_diagonals(args: argparse.Namespace) -> int:
-    from .instances import excluded_diagonals_text, generate_excluded_diagonals
+    from ..model.instances import excluded_diagonals_text, generate_excluded_diagonals
 
     pairs = generate_excluded_diagonals(args.n, args.min_in_file, args.seed)
     return _write_instance(args.output, excluded_diagonals_text(args.n, pairs))
@@ -193,7 +193,7 @@ def _cmd_complete_diagonals(args: argparse.Namespace) -> int:
 
 def _write_instance(output: str, text: str) -> int:
     """An instance to stdout ('-') or, atomically, to a file."""
-    from .files import atomic_write_text
+    from ..files import atomic_write_text
 
     if output == "-":
         CtrlC.write(sys.stdout, text)
@@ -204,8 +204,8 @@ def _write_instance(output: str, text: str) -> int:
 
 
 def _cmd_complete_bench(args: argparse.Namespace) -> int:
-    from .completion import COLUMNS, bench
-    from .reporting import check_outputs, completion_plot, completion_table
+    from ..studies.completion import COLUMNS, bench
+    from ..studies.reporting import check_outputs, completion_plot, completion_table
 
     check_outputs(args.csv, args.json, args.plot)
     progress = Progress.make("complete bench")
@@ -223,8 +223,8 @@ def _cmd_complete_bench(args: argparse.Namespace) -> int:
 # --- batch ------------------------------------------------------------------------------------
 
 def _cmd_batch(args: argparse.Namespace) -> int:
-    from .batch import COLUMNS, run
-    from .reporting import batch_plot, batch_table, check_outputs, csv_text, to_json
+    from ..studies.batch import COLUMNS, run
+    from ..studies.reporting import batch_plot, batch_table, check_outputs, csv_text, to_json
 
     check_outputs(args.csv, args.json, args.plot)
     progress = Progress.make("batch")
@@ -247,8 +247,8 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 # --- dimacs, decode, encodings -------------------------------------------------------------------
 
 def _cmd_dimacs(args: argparse.Namespace) -> int:
-    from .cnf import size
-    from .dimacs import write_dimacs, write_dimacs_file
+    from ..model.cnf import size
+    from ..model.dimacs import write_dimacs, write_dimacs_file
 
     _, fixed, _ = problem(args)
     nvars, nclauses = size(args.n, args.encoding, fixed)
@@ -271,7 +271,7 @@ def _cmd_dimacs(args: argparse.Namespace) -> int:
 
 
 def _cmd_decode(args: argparse.Namespace) -> int:
-    from .dimacs import Decoding, open_text, read_cnf
+    from ..model.dimacs import Decoding, open_text, read_cnf
 
     with open_text(args.cnf) as cnf:
         header = read_cnf(cnf, args.cnf)
@@ -291,8 +291,8 @@ def _cmd_decode(args: argparse.Namespace) -> int:
 
 
 def _cmd_encodings(args: argparse.Namespace) -> int:
-    from .cnf import COUNT_MAX_N, compare_encodings
-    from .reporting import table
+    from ..model.cnf import COUNT_MAX_N, compare_encodings
+    from ..studies.reporting import table
 
     count = args.count if args.count is not None else args.n <= COUNT_MAX_N
     if args.count is None and not count:
@@ -315,7 +315,7 @@ def _cmd_encodings(args: argparse.Namespace) -> int:
 # --- engines ------------------------------------------------------------------
 
 def _cmd_engines(args: argparse.Namespace) -> int:
-    from .reporting import engines_table
+    from ..studies.reporting import engines_table
 
     found = {"default": DEFAULT_ENGINE, "engines": [engine_class(name).capabilities() for name in ENGINE_NAMES]}
     CtrlC.write(sys.stdout, (_json(found) if args.format == "json" else engines_table(found["engines"], DEFAULT_ENGINE)) + "\n")
@@ -350,12 +350,12 @@ def _warning_line(message: Warning | str, category: type[Warning], *_: Any, **__
 
 
 def _cmd_trace(args: argparse.Namespace) -> int:
-    from .trace import trace, tree, tree_svg
+    from ..studies.trace import trace, tree, tree_svg
 
     fixed = fixed_placements(args)
     if args.plot:
-        from .files import atomic_write_text
-        from .reporting import check_outputs
+        from ..files import atomic_write_text
+        from ..studies.reporting import check_outputs
 
         check_outputs(svg=args.plot)
         atomic_write_text(args.plot, tree_svg(tree(args.n, fixed), args.n))
@@ -371,7 +371,7 @@ def _cmd_trace(args: argparse.Namespace) -> int:
 
 
 def _cmd_sample(args: argparse.Namespace) -> int:
-    from .sample import sample
+    from ..counting.sample import sample
 
     check_board(args.format, args.n)
     count = emit(sample(args.n, args.k, args.seed, fixed_placements(args)), args.format, args.n)

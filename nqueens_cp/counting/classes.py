@@ -53,7 +53,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import NQueensError, TimeLimitReached
+from ..errors import NQueensError, TimeLimitReached
 
 MIN_N = 6  # below this a plain count is quicker than listing sub-boards
 DEPTH = 3  # rows 0 .. DEPTH-1 fixed in every sub-board
@@ -143,7 +143,7 @@ def count_sub_boards(n: int, chunk: list[SubBoard]) -> tuple[int, int, int, int,
     """(classes of size 8, 4, 2, nodes, boards on a tie square) of a list of
     sub-boards, in the compiled loop: the boards on tie squares are not in
     the classes yet (see :func:`tally`)."""
-    from . import kernel
+    from .. import kernel
 
     t = kernel.count_boards(n, [(task.allowed, task.tie, task.classify) for task in chunk])
     return t.eight - t.tied, t.four, t.two, t.nodes, t.tied
@@ -188,7 +188,7 @@ def count_half_turn(n: int, deadline: float | None = None, allowed: Sequence[int
     allowed = [full] * n if allowed is None else list(allowed)
     if n == 1:
         return allowed[0] & 1
-    from . import kernel
+    from .. import kernel
 
     # (the compiled search cannot stop at a deadline: only where it is quick)
     if compiled and kernel.compiled() and n <= kernel.HALF_TURN_MAX_N and (deadline is None or n <= 20):
