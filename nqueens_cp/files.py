@@ -12,7 +12,7 @@ from contextlib import suppress
 from collections.abc import Callable
 from pathlib import Path
 
-from .errors import NQueensError
+from .errors import InvalidInputError, NQueensError
 
 
 def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
@@ -51,3 +51,19 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
 
     atomic_write(path, write)
 
+
+def check_writable(*paths: str) -> None:
+    """Refuse output paths that cannot be written, before any work."""
+    for path in paths:
+        _check_writable(path)
+
+
+def _check_writable(path: str) -> None:
+    target = Path(os.path.realpath(path))
+    if target.is_dir():
+        raise InvalidInputError(f"cannot write {path}: it is a directory")
+    directory = target.parent
+    if not directory.is_dir():
+        raise InvalidInputError(f"cannot write {path}: no directory {directory}")
+    if not os.access(directory, os.W_OK):
+        raise InvalidInputError(f"cannot write {path}: the directory {directory} is not writable")

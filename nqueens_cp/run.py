@@ -44,6 +44,7 @@ from .known import TOTAL
 # more leave a core idle at the end (benchmarks/task_size.py; benchmarks/README.md).
 SUB_BOARDS_PER_TASK = 32  # 71 tasks at N = 17, 58 at N = 16: measured best of 1..128 for both
 SPLIT_MIN_N = 11  # below this a whole search takes less than starting the workers
+SPLIT_SOLVE_MIN_N = 12  # below this a whole decision takes less than starting the workers
 HOPELESS_SECONDS = 3600.0  # estimated work beyond this gets a warning note
 
 Progress = Callable[[int, int], None]  # (sub-problems done, sub-problems in all)
@@ -145,8 +146,13 @@ def solve(n: int, engine: str = DEFAULT_SOLVE_ENGINE, fixed: Mapping[int, int] |
     or ``executor``, as :func:`solutions` does; the answer does not depend on them."""
     parallel.check_jobs(jobs)
     _check_executor(executor)
-    return get_engine(engine, **options).solve(n, _position(n, fixed, blocked), time_limit, jobs=jobs,
-                                               executor=executor)
+    chosen = get_engine(engine, **options)
+    split = chosen.splits_solve and (jobs != 1 or executor is not None) and n >= SPLIT_SOLVE_MIN_N
+
+    def run_parts(parts: list[tuple[Any, ...]], stats: dict[str, Any]) -> tuple[Any, Any, str]:
+        return parallel.solve_in_parts(parts, jobs, executor, time_limit, stats)
+
+    return chosen.solve(n, _position(n, fixed, blocked), time_limit, run_parts=run_parts if split else None)
 
 
 def _check_executor(executor: Any) -> None:

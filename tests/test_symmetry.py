@@ -117,7 +117,7 @@ def model_survivors(name: str, n: int) -> set[tuple[int, ...]]:
         return found
     from ortools.sat.python import cp_model
 
-    from nqueens_cp.engines.cpsat import build_model
+    from nqueens_cp.model.cpsat import build_model
 
     model, q = build_model(n, symmetry_breaking=True)
     found = set()

@@ -291,7 +291,8 @@ def _cmd_decode(args: argparse.Namespace) -> int:
 
 
 def _cmd_encodings(args: argparse.Namespace) -> int:
-    from ..model.cnf import COUNT_MAX_N, compare_encodings
+    from ..model.cnf import COUNT_MAX_N
+    from ..studies.encodings import compare_encodings
     from ..studies.reporting import table
 
     count = args.count if args.count is not None else args.n <= COUNT_MAX_N

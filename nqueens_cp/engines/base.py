@@ -20,7 +20,6 @@ from ..model.board import Solution, attacking_pair, check_placements, is_solutio
 from ..errors import (EngineUnavailableError, InvalidInputError, NQueensError, SearchFinishedError,
                       TimeLimitReached)
 
-SPLIT_SOLVE_MIN_N = 12  # below this a whole decision takes less than starting the workers
 SEED_MAX = 2**31 - 1  # OR-Tools' random_seed is a signed 32-bit integer; minconflicts takes the same range
 
 
@@ -232,14 +231,14 @@ class Engine:
         return self._make_search(n, placed, None, time_limit)
 
     def solve(self, n: int, fixed: Mapping[int, int] | None = None, time_limit: float | None = None, *,
-              jobs: int | None = 1, executor: Any = None) -> Outcome:
+              run_parts: RunParts | None = None) -> Outcome:
         """One solution that keeps every pre-placed queen, or why there is none (see :class:`Status`).
 
-        An engine that ``splits_solve`` runs its :meth:`solve_parts` on
-        ``jobs`` processes (None: the cores) or on ``executor`` (an Executor,
-        or a Dask scheduler's address / 'local:N'); the answer is the same as
-        on one core: the first solution in search order.  Every solution is
-        validated before it is returned."""
+        ``run_parts`` (given by :func:`nqueens_cp.run.solve`, which decides
+        whether to split; only for engines that ``splits_solve``) runs the
+        decision split into :meth:`solve_parts` elsewhere: the answer is the
+        same as on one core, the first solution in search order.  Every
+        solution is validated before it is returned."""
         placed = check_placements(n, fixed)
         self._check_n(n)
         _check_time_limit(time_limit)
@@ -259,10 +258,8 @@ class Engine:
         elif on_blocked:
             status, solution, reason = Status.NONE, None, "a queen is pre-placed on the blocked square " \
                 f"{on_blocked[0][0]}:{on_blocked[0][1]}"
-        elif self.splits_solve and (jobs != 1 or executor is not None) and n >= SPLIT_SOLVE_MIN_N:
-            from ..counting.parallel import solve_in_parts
-
-            status, solution, reason = solve_in_parts(self.solve_parts(n, placed), jobs, executor, time_limit, stats)
+        elif run_parts is not None and self.splits_solve:
+            status, solution, reason = run_parts(self.solve_parts(n, placed), stats)
         else:
             status, solution, reason = self._solve(n, placed, time_limit, stats)
         outcome = Outcome(n, self.name, status, solution, time.perf_counter() - start, stats, reason, placed)
@@ -345,6 +342,9 @@ def _check_time_limit(time_limit: float | None) -> None:
 
 
 Producer = Callable[[dict[str, Any], "float | None"], Iterator[Solution]]
+# Runs a decision split into parts (calls giving (solution or None, nodes)), adding to the
+# statistics: (Status, solution, reason).  nqueens_cp.run.solve passes one where it splits.
+RunParts = Callable[[list[tuple[Any, ...]], dict[str, Any]], tuple["Status", "Solution | None", str]]
 Counter = Callable[[dict[str, Any], "float | None"], "int | None"]
 
 

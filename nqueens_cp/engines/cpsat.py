@@ -16,46 +16,11 @@ from typing import Any
 
 from ..model.board import Solution
 from ..errors import InvalidInputError, NQueensError, TimeLimitReached
+from ..model.cpsat import build_model
 from .base import SEED, SYMMETRY_BREAKING, Engine, Option, Status
 
 _BATCH = 256  # solutions per hand-over ...
 _FLUSH_SECONDS = 0.05  # ... or fewer, when they come slowly
-
-
-def build_model(n: int, fixed: dict[int, int] | None = None, symmetry_breaking: bool = False):
-    """The CP-SAT model, a pure function of its arguments: (CpModel, row variables).
-    ``fixed`` pins queens (row -> column); a :class:`~nqueens_cp.model.board.Position`
-    also removes its blocked squares from their rows' domains.
-
-    It carries its search strategy: the first unbound row, smallest column.
-
-    ``symmetry_breaking`` adds the inverse permutation p (p[c] is the row of
-    column c's queen) and the first-row lex-leader constraints of
-    :mod:`nqueens_cp.model.symmetry`: q[0] <= g(q)[0] for every symmetry g.
-    """
-    from ortools.sat.python import cp_model
-
-    model = cp_model.CpModel()
-    q = [model.new_int_var(0, n - 1, f"q{i}") for i in range(n)]
-    model.add_all_different(q)
-    model.add_all_different([q[i] + i for i in range(n)])
-    model.add_all_different([q[i] - i for i in range(n)])
-    if symmetry_breaking:
-        from ..model.symmetry import breaking_terms
-
-        p = [model.new_int_var(0, n - 1, f"p{i}") for i in range(n)]
-        model.add_inverse(q, p)
-        for kind, index, reflected in breaking_terms(n):
-            term = q[index] if kind == "col" else p[index]
-            model.add(q[0] <= (n - 1 - term if reflected else term))
-    for row, col in sorted((fixed or {}).items()):
-        model.add(q[row] == col)
-    for row, col in sorted(getattr(fixed, "blocked", ())):  # a Position's blocked squares
-        model.add(q[row] != col)
-    # Search rows in order, smallest column first: enumeration is then a
-    # propagating backtracker, about twice as fast here as CP-SAT's default.
-    model.add_decision_strategy(q, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
-    return model, q
 
 
 class CpSatEngine(Engine):

@@ -123,7 +123,7 @@ class SatEngine(Engine):
         from ..model.cnf import encode
         from ..model.dimacs import write_dimacs_file
         from ..model.proofs import PROOF_SOLVERS, check_proof, cnf_beside, write_proof
-        from ..studies.reporting import check_writable
+        from ..files import check_writable
 
         if self.solver not in PROOF_SOLVERS:
             raise InvalidInputError(f"solver {self.solver} cannot log proofs (these can: {', '.join(PROOF_SOLVERS)})")

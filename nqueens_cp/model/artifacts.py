@@ -46,7 +46,7 @@ def write_models(directory: str | Path) -> list[Path]:
 
 
 def _export_cpsat(n: int, path: Path) -> None:
-    from ..engines.cpsat import build_model
+    from .cpsat import build_model
 
     model, _ = build_model(n)
 

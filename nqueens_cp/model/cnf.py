@@ -10,10 +10,8 @@ anti-diagonals, so the same arguments always give the same formula.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from .board import check_placements
 from .encodings import COSTS, DEFAULT_ENCODING, ENCODINGS, Clause
@@ -145,45 +143,3 @@ def _symmetry_breaking(n: int, var) -> list[Clause]:
 
 
 COUNT_MAX_N = 12  # encodings enumerates every solution up to here by default (N=12: about 3 s per encoding)
-
-
-@dataclass
-class EncodingTable:
-    """The at-most-one encodings side by side on one N (``nqueens-cp encodings``)."""
-
-    n: int
-    solver: str
-    rows: list[dict[str, Any]]
-    problem: str | None = None  # the counts disagree with each other or with A000170
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"n": self.n, "solver": self.solver, "rows": self.rows, "problem": self.problem}
-
-
-def compare_encodings(n: int, solver: str | None = None, count: bool = True,
-                      progress: Callable[[str], None] | None = None) -> EncodingTable:
-    """Variables, clauses and literals of every encoding (clauses streamed, none
-    held), and with ``count`` the sat engine's time to enumerate every solution,
-    the counts checked against each other and OEIS A000170."""
-    from ..engines import get_engine
-    from ..known import TOTAL
-
-    sat = get_engine("sat", **({"solver": solver} if solver else {}))
-    rows = []
-    for name in ENCODINGS:
-        if progress:
-            progress(f"encodings: N={n} {name}")
-        nvars, nclauses = size(n, name)
-        literals = sum(len(clause) for clause in clauses(n, name))
-        row: dict[str, Any] = {"encoding": name, "variables": nvars, "clauses": nclauses, "literals": literals}
-        if count:
-            start = time.perf_counter()
-            row["solutions"] = get_engine("sat", solver=sat.solver, encoding=name).search(n).count()
-            row["seconds"] = round(time.perf_counter() - start, 3)
-        rows.append(row)
-    table = EncodingTable(n, sat.solver, rows)
-    counts = {row["solutions"] for row in rows if "solutions" in row}
-    expected = TOTAL.get(n)
-    if len(counts) > 1 or (counts and expected is not None and counts != {expected}):
-        table.problem = f"encodings disagree on N={n}: counts {sorted(counts)}, published {expected}"
-    return table

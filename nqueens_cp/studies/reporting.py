@@ -8,13 +8,13 @@ Output paths are checked before any long work starts (:func:`check_outputs`).
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidInputError, NQueensError
+from ..files import check_writable
 
 PLOT_FORMATS = ("png", "svg", "pdf")  # --plot chooses by the file's extension
 
@@ -70,18 +70,12 @@ def check_outputs(csv: str | None = None, json_path: str | None = None, plot: st
     measuring starts: one clear error now, not a lost hour later."""
     for path in (csv, json_path, plot, svg):
         if path is not None:
-            _check_writable(path)
+            check_writable(path)
     if svg is not None and Path(svg).suffix.lower() != ".svg":
         raise InvalidInputError(f"--plot {svg}: the search tree is drawn as SVG: name a .svg file")
     if plot is not None:
         plot_format(plot)
         require_matplotlib()
-
-
-def check_writable(*paths: str) -> None:
-    """Refuse output paths that cannot be written, before any work."""
-    for path in paths:
-        _check_writable(path)
 
 
 def plot_format(path: str) -> str:
@@ -90,17 +84,6 @@ def plot_format(path: str) -> str:
     if fmt not in PLOT_FORMATS:
         raise InvalidInputError(f"--plot {path}: name a .png, .svg or .pdf file (the extension picks the format)")
     return fmt
-
-
-def _check_writable(path: str) -> None:
-    target = Path(os.path.realpath(path))
-    if target.is_dir():
-        raise InvalidInputError(f"cannot write {path}: it is a directory")
-    directory = target.parent
-    if not directory.is_dir():
-        raise InvalidInputError(f"cannot write {path}: no directory {directory}")
-    if not os.access(directory, os.W_OK):
-        raise InvalidInputError(f"cannot write {path}: the directory {directory} is not writable")
 
 
 def csv_text(rows: list[dict[str, Any]], columns: Sequence[str]) -> str:
