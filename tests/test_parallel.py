@@ -8,8 +8,8 @@ import pytest
 
 import nqueens_cp as nq
 from conftest import affordable, reference
-from nqueens_cp import TOTAL, get_engine, is_solution, run
-from nqueens_cp.counting import parallel
+from nqueens_cp import TOTAL, get_engine, is_solution
+from nqueens_cp.counting import execute, parallel
 
 
 def sequential(n: int, fixed=None) -> list[tuple[int, ...]]:
@@ -32,7 +32,7 @@ def test_every_subproblem_split_gives_exactly_the_sequential_set(variant, n: int
     affordable(variant.name, n)
     expected = reference(n) if n <= 9 else set(sequential(n))
     found = []
-    for prefix, weight in run.subproblems(variant, n, {}):
+    for prefix, weight in execute.subproblems(variant, n, {}):
         part = list(variant.subproblem(n, prefix))
         found += part + ([parallel.mirror_image(s) for s in part] if weight == 2 else [])
     assert len(found) == len(set(found)) == TOTAL[n]

@@ -195,16 +195,17 @@ class Engine:
     # -- the public entry points ------------------------------------------------
 
     def search(self, n: int, fixed: Mapping[int, int] | None = None, limit: int | None = None,
-               time_limit: float | None = None) -> Search:
+               time_limit: float | None = None, *, counter: Counter | None = None) -> Search:
         """All solutions of n-queens that honour ``fixed`` (row -> column), lazily.
 
         ``limit`` stops after that many solutions.  ``time_limit`` (seconds,
         counted from the first request for a solution) ends the search early;
         ``Search.timed_out`` then says so.  Nothing is computed until the
-        result is iterated or counted.
+        result is iterated or counted.  ``counter`` replaces the engine's
+        own way of counting (a count by symmetry classes, say).
         """
         placed = self.check(n, fixed, limit, time_limit)
-        return self._make_search(n, placed, limit, time_limit)
+        return self._make_search(n, placed, limit, time_limit, counter)
 
     def check(self, n: int, fixed: Mapping[int, int] | None = None, limit: int | None = None,
               time_limit: float | None = None, part: bool = False) -> dict[int, int]:
@@ -308,7 +309,8 @@ class Engine:
         if self.max_n is not None and n > self.max_n:
             raise InvalidInputError(f"engine {self.name} serves N <= {self.max_n}, got N={n} ({self.summary})")
 
-    def _make_search(self, n: int, placed: dict[int, int], limit: int | None, time_limit: float | None) -> Search:
+    def _make_search(self, n: int, placed: dict[int, int], limit: int | None, time_limit: float | None,
+                     counter: Counter | None = None) -> Search:
         def produce(stats: dict[str, Any], deadline: float | None) -> Iterator[Solution]:
             if not self.symmetry_breaking:
                 return self._search(n, placed, limit, stats, deadline)
@@ -317,12 +319,12 @@ class Engine:
             # The engine's own limit would count survivors, not solutions: Search applies it.
             return expand(self._search(n, placed, None, stats, deadline))
 
-        def counter(stats: dict[str, Any], deadline: float | None) -> int | None:
+        def own_counter(stats: dict[str, Any], deadline: float | None) -> int | None:
             return None if self.symmetry_breaking or deadline is not None else self._count(n, placed, stats)
 
         fixed = f" fixed={dict(placed)}" if len(placed) else ""
         blocked = f" blocked={len(placed.blocked)} squares" if getattr(placed, "blocked", None) else ""
-        return Search(f"{self!r} n={n}{fixed}{blocked}", produce, limit, time_limit, counter)
+        return Search(f"{self!r} n={n}{fixed}{blocked}", produce, limit, time_limit, counter or own_counter)
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.settings.items() if v != next(o.default for o in self.options if o.name == k)}

@@ -16,7 +16,7 @@ from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..counting import parallel
+from ..counting import execute, parallel
 from .. import run
 from ..model import symmetry
 from ..model.board import Solution, orbit, pack, unpack
@@ -158,7 +158,7 @@ def _collect(engines: dict[str, Engine], n: int, jobs: int, pool: Executor, spli
     # Every engine's sub-problems go through one pool as one stream, so the
     # next engine starts on a core as soon as the last ones of this engine
     # leave it free.
-    calls = {name: run.key_calls(engine, n) for name, engine in engines.items()}
+    calls = {name: execute.key_calls(engine, n) for name, engine in engines.items()}
     with closing(parallel.in_order(pool, (call for todo in calls.values() for call in todo), 4 * jobs)) as results:
         for name, todo in calls.items():
             if progress:

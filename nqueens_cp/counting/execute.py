@@ -1,0 +1,262 @@
+"""Running a plan: the searches, split or whole, on this process, a local
+pool or a Dask cluster, and the count by symmetry classes with its tasks,
+checkpoint, side searches and tallies.
+
+:mod:`nqueens_cp.run` decides how a question is searched and writes the
+answer down as a :class:`Plan`; everything here carries it out and decides
+nothing of its own.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from ..engines import Engine, Search
+from ..engines.base import Counter
+from ..errors import NQueensError, TimeLimitReached
+from ..model.board import Solution
+from . import classes, parallel
+
+# Sub-boards per task of a count by classes: fewer pay the pool's per-task overhead,
+# more leave a core idle at the end (benchmarks/task_size.py; docs/counting.md).
+SUB_BOARDS_PER_TASK = 32  # 71 tasks at N = 17, 58 at N = 16: measured best of 1..128 for both
+
+Progress = Callable[[int, int], None]  # (sub-problems done, sub-problems in all)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a question is searched, as :func:`nqueens_cp.run.plan` decided it."""
+
+    n: int
+    engine: Engine
+    placed: Any  # the pre-placed queens (and blocked squares), checked
+    limit: int | None
+    time_limit: float | None
+    jobs: int
+    unique: bool  # one solution per class of the 8 symmetries
+    executor: Executor | str | None
+    split: bool  # into sub-problems by fixing the first rows
+    mirror: bool  # first-row columns left of the centre only, each solution's mirror image beside it
+    classes: bool  # counted once per class of the 8 symmetries (classes.py)
+    checkpoint: str | None = None
+    notes: tuple[str, ...] = ()  # warnings for the caller, before any work
+
+
+def subproblems(engine: Engine, n: int, placed: dict[int, int]) -> list[tuple[dict[int, int], int]]:
+    """(prefix, weight) of every sub-problem of a split search: weight 2 means
+    the mirror images of its solutions stand for the other half of the first row."""
+    mirror = not placed and not engine.symmetry_breaking
+    found = parallel.prefixes(n, placed, engine.split_rows(n), mirror=mirror)
+    if engine.symmetry_breaking:
+        # Survivors keep s[0] <= n-1 - s[0] (the mirror's lex-leader
+        # constraint): prefixes right of the centre hold none.
+        found = [(prefix, weight) for prefix, weight in found if 2 * prefix[0] <= n - 1]
+    return found
+
+
+def key_calls(engine: Engine, n: int) -> list[tuple[Any, ...]]:
+    """A whole search of n split into calls for :func:`parallel.in_order`, each
+    returning one sub-problem's packed keys, first invalid board, statistics
+    and time-out flag (crosscheck feeds several engines through one pool)."""
+    return [(parallel.part_keys, engine, n, prefix, weight) for prefix, weight in subproblems(engine, n, {})]
+
+
+def _workers(plan: Plan, tasks: int) -> int:
+    """Processes worth starting for this many sub-problems."""
+    return max(1, min(plan.jobs, tasks))
+
+def search(plan: Plan, progress: Progress | None = None) -> Search:
+    """The search the plan describes, lazily: nothing runs until it is iterated or counted."""
+    engine, n = plan.engine, plan.n
+    # Counting plain N by symmetry classes is the outer search's way of counting.
+    counter = _class_counter(plan, progress) if plan.classes else None
+    if not plan.split:
+        search = engine.search(n, plan.placed, None if plan.unique else plan.limit, plan.time_limit,
+                               counter=None if plan.unique else counter)
+        search.label += ", counted by symmetry classes" if counter and not plan.unique else ""
+    else:
+        search = _split_search(plan, progress, None if plan.unique else counter)
+    if plan.unique:
+        search = _fundamental(search, plan.limit, counter)
+    return search
+
+def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str, Any], float | None], int]:
+    """The count (total, or fundamental with ``unique``) by symmetry classes:
+    corner / inner sub-boards in the compiled loop (classes.py)."""
+
+    def counter(stats: dict[str, Any], deadline: float | None) -> int:
+        chunks = classes.chunks(plan.n, SUB_BOARDS_PER_TASK)
+        workers = _workers(plan, len(chunks)) if plan.split else 1
+        record = None
+        if plan.checkpoint:
+            from .checkpoint import Checkpoint
+
+            record = Checkpoint(plan.checkpoint, {"n": plan.n, "method": classes.METHOD, "tasks": len(chunks),
+                                                  "sub_boards_per_task": SUB_BOARDS_PER_TASK})
+        done_before = dict(record.done) if record else {}
+        todo = [i for i in range(len(chunks)) if i not in done_before]
+        calls = [(classes.count_sub_boards, plan.n, chunks[i]) for i in todo]
+        tallies = [sum(column) for column in zip((0,) * classes.VALUES, *done_before.values())]
+        # The compiled loop cannot be interrupted: under a time limit even
+        # one worker is a process, which the deadline can stop.
+        inline = workers == 1 and deadline is None and plan.executor is None
+        n = plan.n
+
+        def side_work() -> tuple[tuple[int, int], int]:
+            """The small searches of the check and of the tie squares."""
+            return classes.symmetric_counts(n, deadline), classes.symmetric_on_ties(n, deadline)
+
+        # Compiled (or read from the cache) here, before the pool forks its
+        # workers: they inherit the machine code instead of each loading it.
+        kind = kernel_kind()
+
+        side = None
+        try:
+            # Counts add up in any order: each task is taken as it finishes.
+            with _executor(plan, inline) as executor, closing(parallel.stream(
+                    calls, workers, 4 * workers, executor=executor, deadline=deadline, processes=True,
+                    ordered=False)) as results:
+                for done, (i, found) in enumerate(results, len(done_before) + 1):
+                    if side is None and not inline:
+                        # Beside the workers, in this process, while they count; started
+                        # once they are running, as a thread must never be forked.
+                        side = parallel.in_background(side_work)
+                    task = todo[i]
+                    tallies = [a + b for a, b in zip(tallies, found)]
+                    if record:
+                        record.record(task, found)
+                    if progress:
+                        progress(done, len(chunks))
+        finally:
+            if record:
+                record.close()
+        eight, four, two, nodes, tied = tallies
+        searched, on_ties = side() if side else side_work()
+        tally = classes.tally(n, eight, four, two, tied, on_ties)
+        tally.check(deadline, searched)
+        stats.update(kernel=kind, nodes=nodes, sub_boards=sum(len(c) for c in chunks), **tally.to_dict())
+        del stats["n"]
+        return tally.fundamental if plan.unique else tally.total
+
+    return counter
+
+@contextmanager
+def _executor(plan: Plan, inline: bool = False) -> Iterator[Executor | None]:
+    """Where sub-problems run: this process, the caller's executor, a Dask
+    cluster (for the length of one stream), or None: a local pool."""
+    if inline:
+        yield parallel.InlineExecutor()
+    else:
+        with parallel.using(plan.executor) as executor:
+            yield executor
+
+def _split_search(plan: Plan, progress: Progress | None, class_counter: Counter | None) -> Search:
+    engine, n = plan.engine, plan.n
+    tasks = subproblems(plan.engine, plan.n, plan.placed)
+    pooled = plan.limit is None and n <= parallel.KEY_MAX_N and (plan.jobs > 1 or plan.executor is not None)
+    workers = _workers(plan, len(tasks)) if pooled else 1
+
+    def produce(stats: dict[str, Any], deadline: float | None) -> Iterator[Solution]:
+        if pooled:
+            return _pooled(plan, tasks, workers, stats, deadline, progress)
+        return _inline(plan, tasks, stats, deadline, progress)
+
+    def counter(stats: dict[str, Any], deadline: float | None) -> int:
+        return _pooled_count(plan, tasks, _workers(plan, len(tasks)), stats, deadline, progress)
+
+    how = f"{workers} processes" if pooled else "in this process"
+    mirrored = ", mirror-halved" if plan.mirror else ""
+    label = f"{engine!r} n={n}{' fixed=' + str(plan.placed) if plan.placed else ''}: " \
+            f"{len(tasks)} sub-problems{mirrored}, {how}"
+    label += ", counted by symmetry classes" if class_counter else ""
+    return Search(label, produce, None if plan.unique else plan.limit, plan.time_limit, class_counter or counter)
+
+def _inline(plan: Plan, tasks: list[tuple[dict[int, int], int]], stats: dict[str, Any], deadline: float | None,
+            progress: Progress | None) -> Iterator[Solution]:
+    """The sub-problems one after the other in this process, lazily."""
+    for done, (prefix, weight) in enumerate(tasks, 1):
+        remaining = None if deadline is None else deadline - time.monotonic()
+        if remaining is not None and remaining <= 0:
+            raise TimeLimitReached
+        with plan.engine.subproblem(plan.n, prefix, time_limit=remaining) as part:
+            for solution in part:
+                yield solution
+                if weight == 2:
+                    yield parallel.mirror_image(solution)
+        parallel.merge_stats(stats, part.stats, plan.engine.additive)
+        if part.timed_out:
+            raise TimeLimitReached
+        if progress:
+            progress(done, len(tasks))
+
+def _pooled(plan: Plan, tasks: list[tuple[dict[int, int], int]], workers: int, stats: dict[str, Any],
+            deadline: float | None, progress: Progress | None) -> Iterator[Solution]:
+    """The sub-problems on worker processes, their solutions in prefix order."""
+    from ..model.board import unpack
+
+    wall = _wall_deadline(deadline)
+    calls = [(parallel.part_keys, plan.engine, plan.n, prefix, weight, wall) for prefix, weight in tasks]
+    with _executor(plan) as executor, closing(parallel.stream(calls, workers, 2 * workers,
+                                                               executor=executor)) as results:
+        for done, (data, invalid, part, timed_out) in enumerate(results, 1):
+            if invalid is not None:
+                raise NQueensError(f"engine {plan.engine.name} produced an invalid board: {invalid}")
+            parallel.merge_stats(stats, part, plan.engine.additive)
+            for key in parallel.unpacked_keys(data):
+                yield unpack(key, plan.n)
+            if timed_out:
+                raise TimeLimitReached
+            if progress:
+                progress(done, len(tasks))
+
+def _pooled_count(plan: Plan, tasks: list[tuple[dict[int, int], int]], workers: int, stats: dict[str, Any],
+                  deadline: float | None, progress: Progress | None) -> int:
+    wall = _wall_deadline(deadline)
+    calls = [(parallel.part_count, plan.engine, plan.n, prefix, wall) for prefix, _ in tasks]
+    total = 0
+    with _executor(plan) as executor, closing(parallel.stream(calls, workers, 4 * workers, executor=executor,
+                                                               deadline=deadline)) as results:
+        for done, ((found, part, timed_out), (_, weight)) in enumerate(zip(results, tasks), 1):
+            parallel.merge_stats(stats, part, plan.engine.additive)
+            if timed_out:
+                raise TimeLimitReached
+            total += weight * found
+            if progress:
+                progress(done, len(tasks))
+    return total
+
+
+def _fundamental(inner: Search, limit: int | None, counter: Counter | None = None) -> Search:
+    """One canonical solution per symmetry class of ``inner``'s solutions
+    (``counter``: a way to count them without listing them)."""
+    from ..model.symmetry import fundamental
+
+    def produce(stats: dict[str, Any], deadline: float | None) -> Iterator[Solution]:
+        inner.stats = stats
+        inner.time_limit = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
+        try:
+            yield from fundamental(inner)
+        finally:
+            inner.close()
+            if inner.timed_out:
+                raise TimeLimitReached
+
+    label = f"{inner.label}, one per symmetry class" + (", counted by symmetry classes" if counter else "")
+    return Search(label, produce, limit, inner.time_limit, counter)
+
+
+def _wall_deadline(deadline: float | None) -> float | None:
+    """A monotonic deadline as wall-clock time, which every process of the machine shares."""
+    return None if deadline is None else time.time() + (deadline - time.monotonic())
+
+
+def kernel_kind() -> str:
+    from .. import kernel
+
+    return kernel.kind()
