@@ -13,7 +13,8 @@ from nqueens_cp.cli.main import main
 
 CLI = [sys.executable, "-m", "nqueens_cp"]
 
-def _usable(name: str) -> str:
+def usable(name: str) -> str:
+    """The engine's name, or a skip saying why it is unavailable here."""
     reason = engine_class(name).unavailable_reason()
     if reason:
         pytest.skip(f"engine {name} {reason}")
@@ -23,7 +24,7 @@ def _usable(name: str) -> str:
 @pytest.fixture(params=names(enumerates=True))
 def engine_name(request: pytest.FixtureRequest) -> str:
     """Every engine that enumerates (and so counts and cross-checks)."""
-    return _usable(request.param)
+    return usable(request.param)
 
 
 @pytest.fixture
@@ -34,7 +35,7 @@ def engine(engine_name: str):
 @pytest.fixture(params=names())
 def any_engine_name(request: pytest.FixtureRequest) -> str:
     """Every engine, those that only find one solution included."""
-    return _usable(request.param)
+    return usable(request.param)
 
 
 @pytest.fixture(params=[*((name, False) for name in names(enumerates=True)),
@@ -43,7 +44,7 @@ def any_engine_name(request: pytest.FixtureRequest) -> str:
 def variant(request: pytest.FixtureRequest):
     """Every enumerating engine, and those with symmetry breaking with it on."""
     name, sb = request.param
-    _usable(name)
+    usable(name)
     return get_engine(name, **({"symmetry_breaking": True} if sb else {}))
 
 

@@ -8,10 +8,11 @@ import random
 import pytest
 
 import nqueens_cp as nq
+from conftest import usable
 from nqueens_cp.model.board import Position, diagonal, is_solution
 
-ENUMERATORS = nq.names(enumerates=True, takes_fixed=True, available=True)
-SOLVERS = nq.names(takes_fixed=True, available=True)
+ENUMERATORS = nq.names(enumerates=True, takes_fixed=True)
+SOLVERS = nq.names(takes_fixed=True)
 
 
 def brute_force(n: int, position: Position) -> set[tuple[int, ...]]:
@@ -41,6 +42,7 @@ CASES = random_positions(40, seed=13)
 
 @pytest.mark.parametrize("engine", ENUMERATORS)
 def test_every_enumerating_engine_lists_exactly_the_brute_force_set(engine: str) -> None:
+    usable(engine)
     for n, position in CASES:
         expected = brute_force(n, position)
         found = list(nq.solutions(n, engine, position, jobs=1))
@@ -50,6 +52,7 @@ def test_every_enumerating_engine_lists_exactly_the_brute_force_set(engine: str)
 
 @pytest.mark.parametrize("engine", SOLVERS)
 def test_every_solver_answers_as_brute_force_says(engine: str) -> None:
+    usable(engine)
     complete = engine in nq.names(proves_none=True)
     for n, position in CASES:
         expected = brute_force(n, position)

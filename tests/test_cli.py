@@ -8,13 +8,7 @@ import pytest
 
 from conftest import reference
 from nqueens_cp import is_solution
-from nqueens_cp.cli.main import main
 
-
-def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def parse_boards(text: str, n: int) -> list[tuple[int, ...]]:
@@ -34,8 +28,8 @@ def parse_boards(text: str, n: int) -> list[tuple[int, ...]]:
     return boards
 
 
-def test_enumerate_8_prints_92_numbered_boards_and_a_summary(capsys) -> None:
-    code, out, err = run(capsys, "enumerate", "8")
+def test_enumerate_8_prints_92_numbered_boards_and_a_summary(cli) -> None:
+    code, out, err = cli("enumerate", "8")
     assert code == 0 and err == ""
     boards = parse_boards(out, 8)
     assert len(boards) == 92 and set(boards) == reference(8)
@@ -43,17 +37,17 @@ def test_enumerate_8_prints_92_numbered_boards_and_a_summary(capsys) -> None:
     assert out.splitlines()[-1].startswith("92 solutions for N=8 (engine bitmask")
 
 
-def test_enumerate_line_format_every_engine(capsys, engine_name: str) -> None:
+def test_enumerate_line_format_every_engine(cli, engine_name: str) -> None:
     engine = engine_name
-    code, out, err = run(capsys, "enumerate", "6", "--engine", engine, "--format", "line")
+    code, out, err = cli("enumerate", "6", "--engine", engine, "--format", "line")
     assert code == 0
     sols = {tuple(map(int, line.split())) for line in out.splitlines()}
     assert sols == reference(6) and len(out.splitlines()) == 4
     assert f"4 solutions for N=6 (engine {engine}" in err
 
 
-def test_enumerate_json_lines(capsys) -> None:
-    code, out, err = run(capsys, "enumerate", "8", "--format", "json")
+def test_enumerate_json_lines(cli) -> None:
+    code, out, err = cli("enumerate", "8", "--format", "json")
     assert code == 0
     records = [json.loads(line) for line in out.splitlines()]
     assert len(records) == 92
@@ -63,52 +57,52 @@ def test_enumerate_json_lines(capsys) -> None:
     assert "92 solutions" in err and "92 solutions" not in out
 
 
-def test_enumerate_limit(capsys) -> None:
-    code, out, err = run(capsys, "enumerate", "10", "--limit", "3", "--format", "line", "--engine", "sat")
+def test_enumerate_limit(cli) -> None:
+    code, out, err = cli("enumerate", "10", "--limit", "3", "--format", "line", "--engine", "sat")
     assert code == 0 and len(out.splitlines()) == 3
     assert "stopped at --limit 3" in err
 
 
-def test_enumerate_stats_on_stderr(capsys) -> None:
-    code, out, err = run(capsys, "enumerate", "5", "--format", "line", "--stats")
+def test_enumerate_stats_on_stderr(cli) -> None:
+    code, out, err = cli("enumerate", "5", "--format", "line", "--stats")
     assert code == 0 and "stats: kernel=" in err and " nodes=53" in err and "stats" not in out  # as count 5's search
 
 
 @pytest.mark.parametrize("n", ["2", "3"])
-def test_no_solutions_is_still_success(capsys, n: str) -> None:
-    code, out, _ = run(capsys, "enumerate", n)
+def test_no_solutions_is_still_success(cli, n: str) -> None:
+    code, out, _ = cli("enumerate", n)
     assert code == 0 and out == f"0 solutions for N={n} (engine bitmask, {out.split(', ')[1]}"
-    code, out, _ = run(capsys, "count", n)
+    code, out, _ = cli("count", n)
     assert code == 0 and out == "0\n"
 
 
-def test_count_last_line_is_a_bare_integer(capsys, engine_name: str) -> None:
-    code, out, _ = run(capsys, "count", "9", "--engine", engine_name)
+def test_count_last_line_is_a_bare_integer(cli, engine_name: str) -> None:
+    code, out, _ = cli("count", "9", "--engine", engine_name)
     assert code == 0 and out.splitlines()[-1] == "352"
-    code, out, _ = run(capsys, "count", "9", "--engine", engine_name, "--format", "json")
+    code, out, _ = cli("count", "9", "--engine", engine_name, "--format", "json")
     record = json.loads(out)
     assert code == 0 and record["count"] == 352 and record["engine"] == engine_name and record["unique"] is False
 
 
-def test_count_unique_and_fixed(capsys) -> None:
-    assert run(capsys, "count", "8", "--unique") == (0, "12\n", "")
-    assert run(capsys, "count", "8", "--place", "0:0") == (0, "4\n", "")
-    code, out, _ = run(capsys, "count", "12", "--unique", "--format", "json")
+def test_count_unique_and_fixed(cli) -> None:
+    assert cli("count", "8", "--unique") == (0, "12\n", "")
+    assert cli("count", "8", "--place", "0:0") == (0, "4\n", "")
+    code, out, _ = cli("count", "12", "--unique", "--format", "json")
     assert code == 0 and json.loads(out)["count"] == 1787 and json.loads(out)["unique"] is True
 
 
-def test_count_with_a_time_limit_gives_no_count(capsys) -> None:
-    code, out, err = run(capsys, "count", "16", "--engine", "backtrack", "--time-limit", "0.2")
+def test_count_with_a_time_limit_gives_no_count(cli) -> None:
+    code, out, err = cli("count", "16", "--engine", "backtrack", "--time-limit", "0.2")
     assert code == 3 and out == "" and "unknown: the time limit of 0.2 s came" in err
 
 
-def test_count_with_sat_solver_option(capsys) -> None:
-    code, out, err = run(capsys, "count", "7", "--engine", "sat", "--solver", "minisat22", "--stats")
+def test_count_with_sat_solver_option(cli) -> None:
+    code, out, err = cli("count", "7", "--engine", "sat", "--solver", "minisat22", "--stats")
     assert code == 0 and out == "40\n" and "solver=minisat22" in err
 
 
-def test_engines_lists_all_six_with_what_each_can_do(capsys) -> None:
-    code, out, err = run(capsys, "engines")
+def test_engines_lists_all_six_with_what_each_can_do(cli) -> None:
+    code, out, err = cli("engines")
     assert code == 0
     assert out.splitlines()[2].startswith("bitmask *") and "default" in err
     rows = [line.replace(" *", "").split() for line in out.splitlines()[1:]]
@@ -118,7 +112,7 @@ def test_engines_lists_all_six_with_what_each_can_do(capsys) -> None:
     assert by_name["minconflicts"][1:5] == ["yes", "NO", "NO", "yes"]  # available, enumerates, proves none, fixed
     assert by_name["construct"][1:5] == ["yes", "NO", "yes", "NO"]
     assert by_name["sat"][5] == "--solver,--encoding,--symmetry-breaking,--proof"
-    code, out, _ = run(capsys, "engines", "--format", "json")
+    code, out, _ = cli("engines", "--format", "json")
     data = json.loads(out)
     assert data["default"] == "bitmask" and [e["name"] for e in data["engines"]] == [r[0] for r in rows]
     sat = data["engines"][3]
@@ -126,8 +120,8 @@ def test_engines_lists_all_six_with_what_each_can_do(capsys) -> None:
     assert "conflicts" in sat["additive"] and sat["effort"] == "conflicts"
 
 
-def test_crosscheck_table(capsys) -> None:
-    code, out, err = run(capsys, "crosscheck", "1-6", "8")
+def test_crosscheck_table(cli) -> None:
+    code, out, err = cli("crosscheck", "1-6", "8")
     assert code == 0
     lines = out.splitlines()
     assert lines[0].split() == ["N", "known", "unique", "backtrack", "bitmask", "cpsat", "sat"]
@@ -140,17 +134,17 @@ def test_crosscheck_table(capsys) -> None:
     assert "agree" in err
 
 
-def test_crosscheck_engine_subset(capsys) -> None:
-    code, out, _ = run(capsys, "crosscheck", "5", "--engines", "bitmask,backtrack")
+def test_crosscheck_engine_subset(cli) -> None:
+    code, out, _ = cli("crosscheck", "5", "--engines", "bitmask,backtrack")
     assert code == 0 and out.splitlines()[0].split() == ["N", "known", "unique", "bitmask", "backtrack"]
 
 
-def test_help_is_complete(capsys) -> None:
-    code, out, _ = run(capsys, "--help")
+def test_help_is_complete(cli) -> None:
+    code, out, _ = cli("--help")
     assert code == 0
     for word in ("enumerate", "count", "crosscheck", "engines", "exit codes"):
         assert word in out
-    code, out, _ = run(capsys, "enumerate", "--help")
+    code, out, _ = cli("enumerate", "--help")
     assert code == 0
     out = " ".join(out.split())  # undo argparse's line wrapping
     for word in ("--engine", "--limit", "--format", "board", "line", "json", "default: bitmask"):
@@ -206,12 +200,48 @@ BAD_INPUT = [
     (["count", "8", "--unique", "--symmetry-breaking", "-e", "sat", "--place", "0:0"], "symmetry breaking cannot be combined with fixed placements"),
     (["count", "8", "--engine", "sat", "--solver", "kissat404"], "invalid choice: 'kissat404'"),
     (["enumerate", "65"], "boards wider than 64 are unreadable; use --format line or json"),
+    # solve and complete
+    (["solve", "8", "--place", "9:0"], "placement 9:0: row 9 is off the 8x8 board"),
+    (["solve", "8", "--place", "0:8"], "placement 0:8: column 8 is off the 8x8 board"),
+    (["solve", "8", "--place", "0:1,0:2"], "two queens in row 0 (0:1 and 0:2)"),
+    (["solve", "8", "--place", "0:1", "--place", "0:2"], "two queens in row 0 (0:1 and 0:2)"),
+    (["solve", "8", "--seed", "2147483648"], "option seed takes an integer from 0 to 2147483647"),
+    (["solve", "8", "--seed", "-1"], "argument --seed: must be a whole number"),
+    (["solve", "8", "--engine", "cpsat", "--max-steps", "5"], "option 'max_steps' (--max-steps) applies to the minconflicts engine"),
+    (["solve", "8", "--place", "0-1"], "expected ROW:COL pairs"),
+    (["solve", "8", "--place", "0:1,"], "expected ROW:COL pairs"),
+    (["solve", "8", "--place", "a:b"], "expected ROW:COL pairs"),
+    (["solve", "8", "--time-limit", "0"], "must be a positive number of seconds, got '0'"),
+    (["solve", "8", "--time-limit", "-1"], "must be a positive number of seconds, got '-1'"),
+    (["solve", "100"], "boards wider than 64 are unreadable; use --format line or json"),
+    (["solve", "8", "--engine", "construct", "--place", "0:0"], "engine construct solves plain N only"),
+    (["solve", "8", "--engine", "nope"], "invalid choice: 'nope'"),
+    (["solve", "8", "--engine", "bitmask", "--solver", "minisat22"], "option 'solver' (--solver) applies to the sat engine, not bitmask"),
+    (["complete", "generate", "5", "6"], "cannot place 6 queens"),
+    (["complete", "bench", "8", "--placed", "x"], "--placed must be a count or a fraction of N"),
+    (["complete", "bench", "8", "--placed", "3", "--engines", "construct"], "engine construct cannot take pre-placed queens"),
+    (["complete", "bench", "8", "--placed", "3", "--engines", "sat,sat"], "engine sat is named twice"),
+    (["complete", "bench", "8", "--placed", "1.5"], "a fraction of N must lie between 0 and 1"),
+    (["complete", "bench", "8", "--placed", "2", "--plot", "x.txt"], "name a .png, .svg or .pdf file"),
+    (["complete", "bench", "8", "--placed", "2", "--csv", "/no/such/dir/x.csv"], "no directory /no/such/dir"),
+    (["complete", "frob"], "invalid choice: 'frob'"),
+    # compare
+    (["compare", "8", "--engines", "bitmask+sb"], "unknown engine 'bitmask+sb'"),
+    (["compare", "8", "--engines", "sat,sat"], "engine sat is named twice"),
+    (["compare", "8", "--engines", "construct"], "construct finds one solution, never all of them"),
+    (["compare", "8", "--plot", "x.txt"], "name a .png, .svg or .pdf file"),
+    (["compare", "8", "--csv", "/no/such/dir/t.csv"], "no directory /no/such/dir"),
+    (["compare", "8", "--json", "/"], "it is a directory"),
+    (["compare", "8", "--repeat", "0"], "must be a positive integer"),
+    (["compare", "8", "--time-limit", "0"], "must be a positive number of seconds, got '0'"),
+    (["compare", "8", "--time-limit", "abc"], "must be a positive number of seconds, got 'abc'"),
+    (["compare", "9-3"], "runs backwards"),
 ]
 
 
 @pytest.mark.parametrize("argv, message", BAD_INPUT, ids=[" ".join(a) or "<none>" for a, _ in BAD_INPUT])
-def test_bad_input_is_one_line_and_exit_2(capsys, argv: list[str], message: str) -> None:
-    code, out, err = run(capsys, *argv)
+def test_bad_input_is_one_line_and_exit_2(cli, argv: list[str], message: str) -> None:
+    code, out, err = cli(*argv)
     assert code == 2
     assert out == ""
     assert err.count("\n") == 1 and err.endswith("\n"), err
@@ -219,15 +249,15 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv: list[str], message: str)
     assert "Traceback" not in err
 
 
-def test_a_missing_solver_package_is_reported_not_a_traceback(capsys, monkeypatch) -> None:
+def test_a_missing_solver_package_is_reported_not_a_traceback(cli, monkeypatch) -> None:
     from nqueens_cp.engines.cpsat import CpSatEngine
 
     monkeypatch.setattr(CpSatEngine, "requires", "no_such_solver_package")
-    code, out, _ = run(capsys, "engines")
+    code, out, _ = cli("engines")
     assert code == 0 and "no: needs the Python package providing 'no_such_solver_package'" in out
-    code, out, err = run(capsys, "crosscheck", "6")
+    code, out, err = cli("crosscheck", "6")
     assert code == 0 and "skipped engine cpsat" in err and "cpsat" not in out
-    code, out, err = run(capsys, "crosscheck", "6", "--engines", "bitmask,cpsat")
+    code, out, err = cli("crosscheck", "6", "--engines", "bitmask,cpsat")
     assert code == 1 and "engine 'cpsat' is unavailable" in err and err.count("\n") == 1
-    code, out, err = run(capsys, "count", "6", "--engine", "cpsat")
+    code, out, err = cli("count", "6", "--engine", "cpsat")
     assert code == 1 and "engine 'cpsat' is unavailable" in err and err.count("\n") == 1

@@ -10,17 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import reference
-from nqueens_cp.cli.main import main
 from nqueens_cp.model.cnf import encode
 from nqueens_cp.model.dimacs import DimacsError, decode_model, dimacs_text, read_answer, read_cnf
 from nqueens_cp.model.encodings import ENCODINGS
 from nqueens_cp.files import atomic_write
 
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def answer_for(solution: tuple[int, ...], nvars: int, form: str = "competition") -> str:
@@ -32,8 +26,8 @@ def answer_for(solution: tuple[int, ...], nvars: int, form: str = "competition")
 
 # --- out ---------------------------------------------------------------------------
 
-def test_header_contract(capsys) -> None:
-    code, out, _ = run(capsys, "dimacs", "3")
+def test_header_contract(cli) -> None:
+    code, out, _ = cli("dimacs", "3")
     lines = out.splitlines()
     assert code == 0 and lines[0] == "c nqueens n=3 encoding=pairwise"
     cells = [line for line in lines if line.startswith("c q ")]
@@ -46,11 +40,11 @@ def test_header_contract(capsys) -> None:
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
-def test_same_command_gives_byte_identical_files(tmp_path: Path, capsys, encoding: str) -> None:
+def test_same_command_gives_byte_identical_files(tmp_path: Path, cli, encoding: str) -> None:
     for name in ("a.cnf", "b.cnf"):
-        assert run(capsys, "dimacs", "7", "--encoding", encoding, "-o", tmp_path / name)[0] == 0
+        assert cli("dimacs", "7", "--encoding", encoding, "-o", tmp_path / name)[0] == 0
     assert (tmp_path / "a.cnf").read_bytes() == (tmp_path / "b.cnf").read_bytes()
-    code, out, _ = run(capsys, "dimacs", "7", "--encoding", encoding, "-o", "-")
+    code, out, _ = cli("dimacs", "7", "--encoding", encoding, "-o", "-")
     assert out.encode() == (tmp_path / "a.cnf").read_bytes()
 
 
@@ -69,13 +63,13 @@ def test_pysat_and_our_reader_read_the_file_back(encoding: str) -> None:
     assert ours.cells == {6 * r + c + 1: (r, c) for r in range(6) for c in range(6)}
 
 
-def test_unwritable_path_is_one_line_and_exit_1(tmp_path: Path, capsys) -> None:
-    code, out, err = run(capsys, "dimacs", "8", "-o", tmp_path / "missing-dir" / "q.cnf")
+def test_unwritable_path_is_one_line_and_exit_1(tmp_path: Path, cli) -> None:
+    code, out, err = cli("dimacs", "8", "-o", tmp_path / "missing-dir" / "q.cnf")
     assert code == 1 and out == ""
     assert err.count("\n") == 1 and "cannot write" in err and "No such file or directory" in err
     if os.geteuid() != 0:  # root may write anywhere
         (tmp_path / "ro").mkdir(mode=0o500)
-        code, _, err = run(capsys, "dimacs", "8", "-o", tmp_path / "ro" / "q.cnf")
+        code, _, err = cli("dimacs", "8", "-o", tmp_path / "ro" / "q.cnf")
         assert code == 1 and "Permission denied" in err
 
 
@@ -93,8 +87,8 @@ def test_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> No
     assert sorted(p.name for p in tmp_path.iterdir()) == ["q.cnf"]
 
 
-def test_written_file_has_normal_permissions(tmp_path: Path, capsys) -> None:
-    run(capsys, "dimacs", "4", "-o", tmp_path / "q.cnf")
+def test_written_file_has_normal_permissions(tmp_path: Path, cli) -> None:
+    cli("dimacs", "4", "-o", tmp_path / "q.cnf")
     umask = os.umask(0)
     os.umask(umask)
     assert (tmp_path / "q.cnf").stat().st_mode & 0o777 == 0o666 & ~umask
@@ -109,17 +103,17 @@ def q8(tmp_path: Path) -> Path:
     return path
 
 
-def test_decode_competition_and_minisat_forms(q8: Path, tmp_path: Path, capsys) -> None:
+def test_decode_competition_and_minisat_forms(q8: Path, tmp_path: Path, cli) -> None:
     nvars = encode(8, "ladder").nvars
     solution = (0, 4, 7, 5, 2, 6, 1, 3)
     for form in ("competition", "minisat"):
         (tmp_path / "a.out").write_text(answer_for(solution, nvars, form))
-        code, out, err = run(capsys, "decode", q8, tmp_path / "a.out", "--format", "line")
+        code, out, err = cli("decode", q8, tmp_path / "a.out", "--format", "line")
         assert (code, out) == (0, "0 4 7 5 2 6 1 3\n")
         assert "1 solution decoded for N=8 (encoding ladder), all valid" in err
 
 
-def test_decode_several_models_wrapped_over_lines(q8: Path, tmp_path: Path, capsys) -> None:
+def test_decode_several_models_wrapped_over_lines(q8: Path, tmp_path: Path, cli) -> None:
     n, nvars = 8, encode(8, "ladder").nvars
     sols = sorted(reference(8))[:3]
     text = "c clasp-like\n"
@@ -129,18 +123,18 @@ def test_decode_several_models_wrapped_over_lines(q8: Path, tmp_path: Path, caps
         text += f"c Answer: {i}\n" + "".join(f"v {' '.join(lits[j:j + 10])}\n" for j in range(0, len(lits), 10)) + "v 0\n"
     text += "s SATISFIABLE\n"
     (tmp_path / "all.out").write_text(text)
-    code, out, _ = run(capsys, "decode", q8, tmp_path / "all.out", "--format", "json")
+    code, out, _ = cli("decode", q8, tmp_path / "all.out", "--format", "json")
     assert code == 0
     import json
 
     assert [tuple(json.loads(line)["solution"]) for line in out.splitlines()] == sols
 
 
-def test_decode_reads_stdin(q8: Path, capsys, monkeypatch) -> None:
+def test_decode_reads_stdin(q8: Path, cli, monkeypatch) -> None:
     import io
 
     monkeypatch.setattr("sys.stdin", io.StringIO(answer_for((1, 3, 5, 7, 2, 0, 6, 4), encode(8, "ladder").nvars)))
-    code, out, _ = run(capsys, "decode", q8, "-")
+    code, out, _ = cli("decode", q8, "-")
     assert code == 0 and out.startswith("Solution 1:\n. Q . . . . . .\n")
     assert out.splitlines()[-1].startswith("1 solution decoded")
 
@@ -165,17 +159,17 @@ BAD_ANSWERS = [
 
 
 @pytest.mark.parametrize("answer, message", BAD_ANSWERS)
-def test_bad_answers_are_one_line_exit_1(q8: Path, tmp_path: Path, capsys, answer: str, message: str) -> None:
+def test_bad_answers_are_one_line_exit_1(q8: Path, tmp_path: Path, cli, answer: str, message: str) -> None:
     (tmp_path / "bad.out").write_text(answer)
-    code, out, err = run(capsys, "decode", q8, tmp_path / "bad.out")
+    code, out, err = cli("decode", q8, tmp_path / "bad.out")
     assert code == 1 and out == ""
     assert err.count("\n") == 1 and message in err and "Traceback" not in err
 
 
-def test_answer_over_other_variables(q8: Path, tmp_path: Path, capsys) -> None:
+def test_answer_over_other_variables(q8: Path, tmp_path: Path, cli) -> None:
     nvars = encode(8, "ladder").nvars
     (tmp_path / "a.out").write_text(answer_for((0, 4, 7, 5, 2, 6, 1, 3), nvars).replace(" 0\n", f" {nvars + 5} 0\n"))
-    code, _, err = run(capsys, "decode", q8, tmp_path / "a.out")
+    code, _, err = cli("decode", q8, tmp_path / "a.out")
     assert code == 1
     assert f"line 2: literal {nvars + 5} is over variable {nvars + 5}, but the CNF has only {nvars} variables" in err
 
@@ -185,23 +179,23 @@ def test_answer_over_other_variables(q8: Path, tmp_path: Path, capsys) -> None:
     [((0, 1, 7, 5, 2, 6, 1, 3), "queens at 0:0 and 1:1 attack each other"),
      ((0, 4, 7, 5, 2, 6, 1, 1), "queens at 6:1 and 7:1 attack each other")],
 )
-def test_model_that_is_not_a_valid_placement(q8: Path, tmp_path: Path, capsys, solution, message: str) -> None:
+def test_model_that_is_not_a_valid_placement(q8: Path, tmp_path: Path, cli, solution, message: str) -> None:
     (tmp_path / "a.out").write_text(answer_for(solution, encode(8, "ladder").nvars))
-    code, _, err = run(capsys, "decode", q8, tmp_path / "a.out")
+    code, _, err = cli("decode", q8, tmp_path / "a.out")
     assert code == 1 and "line 2: not a valid placement: " + message in err
 
 
-def test_model_with_an_empty_row(q8: Path, tmp_path: Path, capsys) -> None:
+def test_model_with_an_empty_row(q8: Path, tmp_path: Path, cli) -> None:
     text = answer_for((0, 4, 7, 5, 2, 6, 1, 3), encode(8, "ladder").nvars).replace(" 1 ", " -1 ", 1)
     (tmp_path / "a.out").write_text(text.replace("v 1 ", "v -1 "))
-    code, _, err = run(capsys, "decode", q8, tmp_path / "a.out")
+    code, _, err = cli("decode", q8, tmp_path / "a.out")
     assert code == 1 and "not a valid placement: row 0 has no queen" in err
 
 
-def test_missing_files(q8: Path, tmp_path: Path, capsys) -> None:
-    code, _, err = run(capsys, "decode", tmp_path / "nope.cnf", tmp_path / "nope.out")
+def test_missing_files(q8: Path, tmp_path: Path, cli) -> None:
+    code, _, err = cli("decode", tmp_path / "nope.cnf", tmp_path / "nope.out")
     assert code == 1 and "cannot read" in err and "nope.cnf: No such file or directory" in err
-    code, _, err = run(capsys, "decode", q8, tmp_path / "nope.out")
+    code, _, err = cli("decode", q8, tmp_path / "nope.out")
     assert code == 1 and "nope.out: No such file or directory" in err
 
 
@@ -223,18 +217,18 @@ BAD_CNFS = [
 
 
 @pytest.mark.parametrize("cnf, message", BAD_CNFS)
-def test_malformed_cnf(tmp_path: Path, capsys, cnf: str, message: str) -> None:
+def test_malformed_cnf(tmp_path: Path, cli, cnf: str, message: str) -> None:
     (tmp_path / "bad.cnf").write_text(cnf)
     (tmp_path / "a.out").write_text("s SATISFIABLE\nv 1 0\n")
-    code, out, err = run(capsys, "decode", tmp_path / "bad.cnf", tmp_path / "a.out")
+    code, out, err = cli("decode", tmp_path / "bad.cnf", tmp_path / "a.out")
     assert code == 1 and out == ""
     assert err.count("\n") == 1 and message in err
 
 
-def test_decode_usage_errors(capsys) -> None:
-    code, _, err = run(capsys, "decode", "only-one-file")
+def test_decode_usage_errors(cli) -> None:
+    code, _, err = cli("decode", "only-one-file")
     assert code == 2 and "the following arguments are required: SOLVER_OUTPUT" in err
-    code, _, err = run(capsys, "decode", "a", "b", "--format", "xml")
+    code, _, err = cli("decode", "a", "b", "--format", "xml")
     assert code == 2 and "invalid choice: 'xml'" in err
 
 
@@ -317,13 +311,13 @@ def test_decode_prints_each_board_as_its_model_arrives(q8: Path) -> None:
     assert rest == " ".join(map(str, second)) + "\n"
 
 
-def test_decode_prints_each_board_once_and_counts_repeats(q8: Path, tmp_path: Path, capsys) -> None:
+def test_decode_prints_each_board_once_and_counts_repeats(q8: Path, tmp_path: Path, cli) -> None:
     # An external enumerator on an encoding with free auxiliaries repeats boards.
     nvars = encode(8, "ladder").nvars
     sols = sorted(reference(8))[:3]
     text = "".join(answer_for(s, nvars).replace("s SATISFIABLE\n", "") for s in sols * 4) + "s SATISFIABLE\n"
     (tmp_path / "many.out").write_text(text)
-    code, out, err = run(capsys, "decode", q8, tmp_path / "many.out", "-f", "line")
+    code, out, err = cli("decode", q8, tmp_path / "many.out", "-f", "line")
     assert code == 0 and [tuple(map(int, line.split())) for line in out.splitlines()] == sols
     assert "3 solutions decoded" in err and "12 models, 9 of them repeats" in err
 
@@ -357,37 +351,37 @@ def test_writing_dimacs_holds_no_formula_in_memory() -> None:
     assert streamed < held / 5, (streamed, held)
 
 
-def test_dimacs_to_a_file_is_byte_identical_to_stdout(tmp_path: Path, capsys) -> None:
-    code, out, _ = run(capsys, "dimacs", "7", "--encoding", "commander")
+def test_dimacs_to_a_file_is_byte_identical_to_stdout(tmp_path: Path, cli) -> None:
+    code, out, _ = cli("dimacs", "7", "--encoding", "commander")
     assert code == 0 and out == dimacs_text(encode(7, "commander"))
-    assert run(capsys, "dimacs", "7", "--encoding", "commander", "-o", tmp_path / "q.cnf")[0] == 0
+    assert cli("dimacs", "7", "--encoding", "commander", "-o", tmp_path / "q.cnf")[0] == 0
     assert (tmp_path / "q.cnf").read_text() == out
 
 
-def test_dimacs_carries_pre_placed_queens(capsys) -> None:
-    code, out, _ = run(capsys, "dimacs", "6", "--place", "0:1,3:4")
+def test_dimacs_carries_pre_placed_queens(cli) -> None:
+    code, out, _ = cli("dimacs", "6", "--place", "0:1,3:4")
     clauses = [line for line in out.splitlines() if line and line[0] not in "cp"]
     assert code == 0 and clauses[-2:] == ["2 0", "23 0"]
     assert f"p cnf 36 {len(encode(6).clauses) + 2}" in out
 
 
-def test_output_through_a_symlink_writes_where_it_points(tmp_path: Path, capsys) -> None:
+def test_output_through_a_symlink_writes_where_it_points(tmp_path: Path, cli) -> None:
     target = tmp_path / "real.cnf"
     target.write_text("old")
     (tmp_path / "link.cnf").symlink_to(target)
-    assert run(capsys, "dimacs", "4", "-o", tmp_path / "link.cnf")[0] == 0
+    assert cli("dimacs", "4", "-o", tmp_path / "link.cnf")[0] == 0
     assert (tmp_path / "link.cnf").is_symlink() and target.read_text() == dimacs_text(encode(4))
 
 
-def test_encodings_of_a_large_n_give_sizes_at_once(capsys) -> None:
+def test_encodings_of_a_large_n_give_sizes_at_once(cli) -> None:
     import json
 
     from nqueens_cp.model.cnf import size
 
-    code, out, err = run(capsys, "encodings", "40", "--format", "json")
+    code, out, err = cli("encodings", "40", "--format", "json")
     table = json.loads(out)
     assert code == 0 and "sizes only" in err
     assert [(r["variables"], r["clauses"]) for r in table["rows"]] == [size(40, e) for e in ENCODINGS]
     assert all("solutions" not in r for r in table["rows"])
-    code, out, _ = run(capsys, "encodings", "6")
+    code, out, _ = cli("encodings", "6")
     assert code == 0 and [line.split()[4] for line in out.splitlines()[1:]] == ["4"] * len(ENCODINGS)

@@ -8,7 +8,6 @@ import pytest
 from conftest import reference
 from nqueens_cp import FUNDAMENTAL, TOTAL, get_engine, is_solution, names
 from nqueens_cp.model.board import SYMMETRIES, canonical, orbit, render
-from nqueens_cp.cli.main import main
 from nqueens_cp.model.board import pack
 from nqueens_cp.studies.crosscheck import _check_symmetry, _sorted_keys
 from nqueens_cp.model.symmetry import expand, fundamental, survives
@@ -195,28 +194,23 @@ def test_crosscheck_symmetry_check_catches_a_missing_image() -> None:
     assert "published total (A002562) is 13" in _check_symmetry(8, keys, 13)[1]
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
-
-def test_cli_unique(capsys, engine_name: str) -> None:
+def test_cli_unique(cli, engine_name: str) -> None:
     engine = engine_name
-    code, out, _ = run(capsys, "count", "8", "--unique", "--engine", engine)
+    code, out, _ = cli("count", "8", "--unique", "--engine", engine)
     assert (code, out) == (0, "12\n")
-    code, out, err = run(capsys, "enumerate", "8", "--unique", "--format", "line", "--engine", engine)
+    code, out, err = cli("enumerate", "8", "--unique", "--format", "line", "--engine", engine)
     sols = [tuple(map(int, line.split())) for line in out.splitlines()]
     assert code == 0 and len(sols) == 12 and set(sols) == set(fundamental(reference(8)))
     assert "12 fundamental solutions for N=8" in err
 
 
-def test_cli_symmetry_breaking(capsys) -> None:
+def test_cli_symmetry_breaking(cli) -> None:
     for engine in names(option="symmetry_breaking"):
-        code, out, _ = run(capsys, "enumerate", "7", "--engine", engine, "--symmetry-breaking", "-f", "line")
+        code, out, _ = cli("enumerate", "7", "--engine", engine, "--symmetry-breaking", "-f", "line")
         assert code == 0 and {tuple(map(int, line.split())) for line in out.splitlines()} == reference(7)
         assert len(out.splitlines()) == 40
-    code, out, _ = run(capsys, "count", "9", "--unique", "--engine", "sat", "--symmetry-breaking")
+    code, out, _ = cli("count", "9", "--unique", "--engine", "sat", "--symmetry-breaking")
     assert (code, out) == (0, "46\n")
 
 
