@@ -153,6 +153,9 @@ void count_tree(int n, const struct rowmask *masks, int classify, qword tie, str
  * chosen when the module loads by what this CPU has), so a module built on
  * one machine runs on any CPU of its architecture. */
 #define LANES 4
+#ifndef GROUPS
+#define GROUPS 2
+#endif
 typedef qword vec __attribute__((vector_size(LANES * sizeof(qword))));
 
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
@@ -201,87 +204,114 @@ static void classify_lane(int n, const struct lane *lane, qword bit, qword leaf,
     tally(t, n, board, inverse, 1, 0);
 }
 
+/* Four lanes: their rows' words, where they are, what their boards ask, and
+ * what they have found (one vector word each, lane k in word k). */
+struct group {
+    vec cols, left, right, todo, row, tie, classify, nodes, found, tied;
+};
+
+/* Lanes of g whose board is done (row -1) take the next boards; returns
+ * whether any lane has a board. */
+static inline __attribute__((always_inline)) int refill(struct group *g, struct lane *lanes, int n,
+                                                        const qword *words, long count, long *next) {
+    int busy = 0;
+    for (int k = 0; k < LANES; k++) {
+        if ((int64_t)g->row[k] < 0 && *next < count) {
+            const qword *board = words + (*next)++ * (n + 2);
+            fill_masks(n, board, lanes[k].masks);
+            g->tie[k] = board[n];
+            g->classify[k] = board[n + 1] ? (qword)-1 : 0;
+            g->cols[k] = g->left[k] = g->right[k] = 0;
+            g->todo[k] = restrict_cells(lanes[k].masks[0].allowed, lanes[k].masks[0].needed, 0);
+            g->row[k] = 0;
+        }
+        busy |= (int64_t)g->row[k] >= 0;
+    }
+    return busy;
+}
+
+/* One step of every lane of g: try the row's next cell and go down a row if
+ * the row below has a free cell, or, the row exhausted, go back up.  Returns
+ * whether a lane's board is done (the caller refills it). */
+static inline __attribute__((always_inline)) int step_lanes(struct group *g, struct lane *lanes, int n, vec leaf_row,
+                                                              struct tallies *t) {
+    static const vec none = {0, 0, 0, 0};
+    vec allowed, needed;
+    for (int k = 0; k < LANES; k++) {
+        const struct rowmask *below = &lanes[k].masks[g->row[k] + 1];
+        allowed[k] = below->allowed;
+        needed[k] = below->needed;
+    }
+    vec cols = g->cols, left = g->left, right = g->right, todo = g->todo, row = g->row;
+    vec bit = todo & -todo, tries = (vec)(todo != 0), busy_lanes = (vec)((row + 1) != 0);
+    vec c = cols | bit, l = (left | bit) << 1, r = (right | bit) >> 1;
+    vec cells = ~(c | l | r) & allowed, missing = needed & ~c; /* restrict_cells, lane by lane: */
+    cells = select((vec)(missing == 0), cells, select((vec)((missing & (missing - 1)) == 0), cells & missing, none));
+    vec open = tries & (vec)(cells != 0), at_leaf = (vec)(row == leaf_row);
+    vec solved = open & at_leaf, down = open & ~at_leaf, up = busy_lanes & ~tries;
+    g->nodes -= tries + solved; /* (masks are -1) */
+    g->found -= solved & ~g->classify;
+    g->tied -= solved & ~g->classify & (vec)((cells & g->tie) != 0);
+    vec here[LANES] = {cols, left, right, todo ^ bit};
+    transpose(&here[0], &here[1], &here[2], &here[3]); /* here[k]: lane k's row */
+    for (int k = 0; k < LANES; k++) {
+        vec *slot = &lanes[k].stack[row[k] + 2];
+        *slot = here[k];
+        here[k] = slot[-1];
+    }
+    transpose(&here[0], &here[1], &here[2], &here[3]); /* the rows above */
+    g->cols = select(down, c, select(up, here[0], cols));
+    g->left = select(down, l, select(up, here[1], left));
+    g->right = select(down, r, select(up, here[2], right));
+    g->todo = select(down, cells, select(up, here[3], todo ^ bit));
+    g->row = row - down + up;
+    /* The rare events, tested at once: a solution to classify, a board done. */
+    vec classified = solved & g->classify, finished = up & (vec)(g->row == (qword)-1), rare = classified | finished;
+    if ((rare[0] | rare[1] | rare[2] | rare[3]) == 0)
+        return 0;
+    for (int k = 0; k < LANES; k++)
+        if (classified[k])
+            classify_lane(n, &lanes[k], bit[k], cells[k], t);
+    return (finished[0] | finished[1] | finished[2] | finished[3]) != 0;
+}
+
+/* Two groups of four lanes step in turn: the step of one group is a long
+ * chain of dependent instructions (where a lane is, its masks, its cells,
+ * its next state), and the other group's chain fills the waits. */
 LANES_TARGETS
 static void count_lanes(int n, const qword *words, long count, struct tallies *t) { /* n >= 3 */
     static const vec none = {0, 0, 0, 0};
-    struct lane lanes[LANES];
-    vec cols = none, left = none, right = none, todo = none, row, allowed, needed, tie, classify = none;
-    vec nodes = none, found = none, tied = none, leaf_row;
+    struct group groups[GROUPS]; /* (the vectors apart from the stacks: no store to a stack can change them) */
+    struct lane lanes[GROUPS][LANES];
+    vec leaf_row;
     long next = 0;
-    int busy;
-    for (int k = 0; k < LANES; k++) {
-        row[k] = (qword)-1;
+    for (int k = 0; k < LANES; k++)
         leaf_row[k] = (qword)(n - 2);
-        lanes[k].stack[0] = lanes[k].stack[1] = none;
+    for (int i = 0; i < GROUPS; i++) {
+        struct group *g = &groups[i];
+        g->cols = g->left = g->right = g->todo = g->tie = g->classify = none;
+        g->nodes = g->found = g->tied = none;
+        for (int k = 0; k < LANES; k++) {
+            g->row[k] = (qword)-1;
+            lanes[i][k].stack[0] = lanes[i][k].stack[1] = none;
+        }
     }
     for (;;) {
-        for (int k = 0; k < LANES; k++) { /* lanes whose board is done take the next one */
-            if ((int64_t)row[k] >= 0)
-                continue;
-            if (next == count) {
-                todo[k] = 0;
-                continue;
-            }
-            const qword *board = words + next++ * (n + 2);
-            fill_masks(n, board, lanes[k].masks);
-            tie[k] = board[n];
-            classify[k] = board[n + 1] ? (qword)-1 : 0;
-            cols[k] = left[k] = right[k] = 0;
-            todo[k] = restrict_cells(lanes[k].masks[0].allowed, lanes[k].masks[0].needed, 0);
-            row[k] = 0;
-        }
-        busy = 0;
-        for (int k = 0; k < LANES; k++)
-            busy |= (int64_t)row[k] >= 0;
+        int busy = 0, done = 0;
+        for (int i = 0; i < GROUPS; i++)
+            busy |= refill(&groups[i], lanes[i], n, words, count, &next);
         if (!busy)
             break;
-        /* Steps until a lane's board is done. */
-        for (;;) {
-            for (int k = 0; k < LANES; k++) {
-                const struct rowmask *below = &lanes[k].masks[row[k] + 1];
-                allowed[k] = below->allowed;
-                needed[k] = below->needed;
-            }
-            vec bit = todo & -todo, tries = (vec)(todo != 0), busy_lanes = (vec)((row + 1) != 0);
-            vec c = cols | bit, l = (left | bit) << 1, r = (right | bit) >> 1;
-            vec cells = ~(c | l | r) & allowed, missing = needed & ~c; /* restrict_cells, lane by lane: */
-            cells = select((vec)(missing == 0), cells, select((vec)((missing & (missing - 1)) == 0), cells & missing, none));
-            vec open = tries & (vec)(cells != 0), at_leaf = (vec)(row == leaf_row);
-            vec solved = open & at_leaf, down = open & ~at_leaf, up = busy_lanes & ~tries;
-            nodes -= tries + solved; /* (masks are -1) */
-            found -= solved & ~classify;
-            tied -= solved & ~classify & (vec)((cells & tie) != 0);
-            vec rest = todo ^ bit, up_cols, up_left, up_right, up_todo;
-            vec here[LANES] = {cols, left, right, rest};
-            transpose(&here[0], &here[1], &here[2], &here[3]); /* here[k]: lane k's row */
-            for (int k = 0; k < LANES; k++) {
-                vec *slot = &lanes[k].stack[row[k] + 2];
-                *slot = here[k];
-                here[k] = slot[-1];
-            }
-            transpose(&here[0], &here[1], &here[2], &here[3]);
-            up_cols = here[0], up_left = here[1], up_right = here[2], up_todo = here[3];
-            cols = select(down, c, select(up, up_cols, cols));
-            left = select(down, l, select(up, up_left, left));
-            right = select(down, r, select(up, up_right, right));
-            todo = select(down, cells, select(up, up_todo, rest));
-            row = row - down + up;
-            /* The rare events, tested at once: a solution to classify, a board done. */
-            vec classified = solved & classify, finished = up & (vec)(row == (qword)-1), rare = classified | finished;
-            if ((rare[0] | rare[1] | rare[2] | rare[3]) == 0)
-                continue;
-            for (int k = 0; k < LANES; k++)
-                if (classified[k])
-                    classify_lane(n, &lanes[k], bit[k], cells[k], t);
-            if ((finished[0] | finished[1] | finished[2] | finished[3]) != 0)
-                break;
+        while (!done)
+            for (int i = 0; i < GROUPS; i++)
+                done |= step_lanes(&groups[i], lanes[i], n, leaf_row, t);
+    }
+    for (int i = 0; i < GROUPS; i++)
+        for (int k = 0; k < LANES; k++) {
+            t->eight += groups[i].found[k];
+            t->nodes += groups[i].nodes[k];
+            t->tied += groups[i].tied[k];
         }
-    }
-    for (int k = 0; k < LANES; k++) {
-        t->eight += found[k];
-        t->nodes += nodes[k];
-        t->tied += tied[k];
-    }
 }
 
 void count_boards(int n, const qword *words, long count, struct tallies *t) {
