@@ -28,9 +28,13 @@ def test_ci_runs_exactly_the_readme_commands() -> None:
     assert "set -euo pipefail" in ci
 
 
-def test_readme_python_examples_run() -> None:
+def test_readme_python_examples_run(tmp_path: Path, monkeypatch) -> None:
+    """In a scratch directory, as a reader at the repo root would run them
+    (the files they write land there, not in the checkout)."""
     blocks = re.findall(r"```python\n(.*?)```", README, re.S)
     assert blocks
+    (tmp_path / "tests").symlink_to(ROOT / "tests", target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
     out = io.StringIO()
     namespace: dict = {}
     with contextlib.redirect_stdout(out):
@@ -41,6 +45,13 @@ def test_readme_python_examples_run() -> None:
     assert text.count("True") == 5 and "solved (3," in text
     assert "option 'solver' (--solver) applies to the sat engine, not bitmask" in text
     assert "['construct', 'minconflicts']" in text
+    assert (tmp_path / "none.drat").is_file() and not (ROOT / "none.drat").exists()
+
+
+def test_readme_is_a_newcomers_page_and_its_links_resolve() -> None:
+    assert len(README.splitlines()) <= 250
+    for link in re.findall(r"\]\((docs/[^)#]+)\)", README):
+        assert (ROOT / link).exists(), link
 
 
 def test_models_readme_exists() -> None:
