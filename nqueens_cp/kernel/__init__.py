@@ -11,7 +11,7 @@ The C code is built by ``pip install`` as the extension module
 ``nqueens_cp.kernel._search``.  Where it was not built (no C compiler at
 install), or a board has more than 62 rows (64-bit words), the same searches
 run in :mod:`.twin`, the plain-Python specification the C code is tested
-against: the same answers, about 100 times slower; the first search says so
+against: the same answers, tens of times slower; the first search says so
 once (:class:`SlowSearchWarning`).  ``NQUEENS_CP_KERNEL=python`` forces the
 twin (tests and benchmarks compare the two).
 """
@@ -61,7 +61,7 @@ def _module() -> ModuleType | None:
         search = importlib.import_module("._search", __name__)
     except ImportError as error:  # (not built: ModuleNotFoundError; built but broken: its reason)
         why = "it was not built at install" if isinstance(error, ModuleNotFoundError) else str(error)
-        warnings.warn(f"the compiled search is missing ({why}): searching in plain Python, about 100 times slower; "
+        warnings.warn(f"the compiled search is missing ({why}): searching in plain Python, tens of times slower; "
                       "install a C compiler (e.g. apt install gcc python3-dev) and reinstall nqueens-cp",
                       SlowSearchWarning, stacklevel=3)
         return None

@@ -2,18 +2,21 @@
  * extension module nqueens_cp.kernel._search (module.c is its Python face).
  * twin.py is the same code in Python: the specification, tested against this.
  *
- * Three searches over sub-boards (queens.h says what one is):
+ * The searches over sub-boards (queens.h says what one is):
  *
  *   walk (queens.h)   an explicit stack that can stop after a number of
  *                     solutions or nodes and go on later: enumerating,
  *                     deciding, node budgets.
  *   count_tree        the same search without stops, written as recursion
- *                     so that a row's words live in registers: whole counts.
+ *                     so that a row's words live in registers: one whole
+ *                     sub-board.
+ *   count_lanes       the same search for a batch of sub-boards (the tasks
+ *                     of a count by classes, counting/classes.py), eight at
+ *                     a time in vector lanes, without branches: count_boards.
  *   count_half_turn   the boards a half turn leaves unchanged: the
  *                     independent check of a count by symmetry classes.
  *
- * count_boards runs count_tree over a batch of sub-boards, the tasks of a
- * count by classes (classes.py), so that one call from Python does much work.
+ * All of them tally the same solutions and the same nodes (tested).
  */
 #include "search.h"
 
@@ -133,7 +136,7 @@ void count_tree(int n, const struct rowmask *masks, int classify, qword tie, str
     t->tied += s.t.tied;
 }
 
-/* --- count_lanes: four plain sub-boards at once ---------------------------
+/* --- count_lanes: eight sub-boards at once ---------------------------------
  *
  * The same search as the walk, with each of four lanes of a vector word
  * searching its own sub-board, and no branch on any lane's choices: every
@@ -149,16 +152,18 @@ void count_tree(int n, const struct rowmask *masks, int classify, qword tie, str
  * lane's row into its slot whether the lane goes down or not (a store is
  * cheaper than a branch), and loads the row above whether it goes up or not.
  *
- * Built for two vector widths (gcc's target_clones: AVX2 and the baseline,
- * chosen when the module loads by what this CPU has), so a module built on
- * one machine runs on any CPU of its architecture. */
+ * Two groups of four lanes step in turn (count_lanes, below).  On x86-64
+ * Linux, gcc builds the lanes three times (target_clones: AVX-512, AVX2 and
+ * the baseline) and the loader picks the one this CPU runs, so a module
+ * built on one machine runs on any CPU of its architecture; elsewhere, one
+ * build for the baseline. */
 #define LANES 4
 #ifndef GROUPS
 #define GROUPS 2
 #endif
 typedef qword vec __attribute__((vector_size(LANES * sizeof(qword))));
 
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__linux__) && !defined(__clang__) && __GNUC__ >= 11
 #define LANES_TARGETS __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define LANES_TARGETS

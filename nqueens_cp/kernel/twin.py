@@ -4,7 +4,7 @@ Each function here is its C namesake (``queens.h``, ``search.c``) line for
 line, with Python's unbounded integers for the 64-bit words.  Tests compare
 the two on random sub-boards for tallies *and* nodes.  Where the compiled
 module was not built (no C compiler at install) or a board has more than 62
-rows, the package runs these instead: the same answers, about 100 times
+rows, the package runs these instead: the same answers, tens of times
 slower.
 """
 
