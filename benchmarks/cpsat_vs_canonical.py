@@ -1,4 +1,4 @@
-"""Target 2: `enumerate N --engine cpsat` against the canonical OR-Tools model.
+"""`enumerate N --engine cpsat` against the canonical OR-Tools model.
 
 Both sides print every solution; the benchmark checks that both print the
 identical set (14,200 boards for N = 12) before it reports any time.

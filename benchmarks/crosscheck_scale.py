@@ -1,4 +1,4 @@
-"""Target 4: `crosscheck 14`, all four engines with exact set comparison:
+"""`crosscheck 14`, all four engines with exact set comparison:
 wall time and peak resident memory, measured by /usr/bin/time -v.
 
     python benchmarks/crosscheck_scale.py [N] [extra crosscheck arguments...]

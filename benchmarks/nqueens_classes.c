@@ -1,7 +1,6 @@
 /* One-core N-queens counter that counts once per class of the eight
  * symmetries of the square: the corner / inner method of the 2003 "takaken"
- * program, written here for our benchmarks (the reference of counting
- * target 1 of issue "Count like the record holders").
+ * program, written here as the reference of benchmarks/count_vs_c.py.
  *
  * Bit c of a mask is column c.  Two families of boards are searched:
  *

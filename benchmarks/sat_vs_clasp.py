@@ -1,4 +1,4 @@
-"""Target 3: `enumerate N --engine sat` against `clasp -n 0` on our own pairwise DIMACS.
+"""`enumerate N --engine sat` against `clasp -n 0` on our own pairwise DIMACS.
 
 clasp enumerates natively (no blocking clauses) and counts its models (-q);
 we add one blocking clause per model through python-sat and print every
