@@ -1,12 +1,20 @@
-"""Writing files atomically: a temporary file in the same directory, then a rename.
+"""Writing output files: regular files atomically, anything else as a stream.
 
-An interrupted or failed write never leaves a truncated file behind, and a
-reader never sees a half-written one.
+A regular file (new or existing) is written to a temporary file in the same
+directory, then renamed over it: an interrupted or failed write never leaves
+a truncated file behind, a reader never sees a half-written one, and an
+existing file keeps its permissions.  Anything that is not a regular file
+(a device such as /dev/null, a FIFO, /dev/stdout on a pipe, ``-`` for
+standard output) is written in place as a stream and never renamed over:
+replacing /dev/null with a file would break the machine.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import stat
+import sys
 import tempfile
 from contextlib import suppress
 from collections.abc import Callable
@@ -14,13 +22,39 @@ from pathlib import Path
 
 from .errors import InvalidInputError, NQueensError
 
+STDOUT = "-"  # the output path that means standard output
+
+
+def is_stream(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is written in place: ``-``, anything under /dev or
+    /proc, or an existing path that is not a regular file (a FIFO, a socket)."""
+    if str(path) == STDOUT:
+        return True
+    if os.path.abspath(path).startswith(("/dev/", "/proc/")):
+        return True  # a device or an open descriptor (/dev/stdout into a file too): never renamed over
+    try:
+        mode = os.stat(path).st_mode  # (follows links: /dev/stdout -> the pipe)
+    except FileNotFoundError:
+        return False
+    except OSError as error:  # a symlink loop, a name too long...
+        raise NQueensError(f"cannot write {path}: {error.strerror or error}") from None
+    return not stat.S_ISREG(mode)
+
 
 def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
-    """Call ``write(temporary_path)``, then move the result onto ``path``.
-
-    A symlink is followed: the file it points to is replaced, the link stays."""
+    """Call ``write(temporary_path)``, then put the result at ``path``: renamed
+    over a regular file (a symlink is followed: the file it points to is
+    replaced, the link stays), copied as a stream into anything else."""
+    if is_stream(path):
+        _write_stream(path, write)
+        return
     target = Path(os.path.realpath(path))
     directory = target.parent if str(target.parent) else Path(".")
+    mode = None
+    if target.exists():
+        if not os.access(target, os.W_OK):
+            raise NQueensError(f"cannot write {path}: permission denied")
+        mode = stat.S_IMODE(os.stat(target).st_mode)
     try:
         # The temporary name keeps the target's extension: some writers
         # (OR-Tools' model export) choose the format by it.
@@ -30,18 +64,40 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> 
     try:
         os.close(fd)
         write(temporary)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # mkstemp makes 0600; give what open() would
+        if mode is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask  # mkstemp makes 0600; give what open() would
+        os.chmod(temporary, mode)
         with open(temporary, "rb+") as handle:
             os.fsync(handle.fileno())
         os.replace(temporary, target)
-    except BaseException as error:
+    except BaseException as error:  # (SIGTERM too: the CLI turns it into an exception)
         with suppress(OSError):
             os.unlink(temporary)
         if isinstance(error, OSError):
             raise NQueensError(f"cannot write {target}: {error.strerror or error}") from None
         raise
+
+
+def _write_stream(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
+    """``write`` into a scratch file, then its bytes into ``path`` in place."""
+    with tempfile.TemporaryDirectory(prefix="nqueens_cp-") as scratch:
+        temporary = os.path.join(scratch, "out" + Path(str(path)).suffix)
+        write(temporary)
+        try:
+            with open(temporary, "rb") as source:
+                if str(path) == STDOUT:
+                    sys.stdout.flush()
+                    shutil.copyfileobj(source, sys.stdout.buffer)
+                    sys.stdout.buffer.flush()
+                else:
+                    with open(path, "wb") as out:
+                        shutil.copyfileobj(source, out)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise NQueensError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
@@ -59,6 +115,8 @@ def check_writable(*paths: str) -> None:
 
 
 def _check_writable(path: str) -> None:
+    if is_stream(path):
+        return
     target = Path(os.path.realpath(path))
     if target.is_dir():
         raise InvalidInputError(f"cannot write {path}: it is a directory")
@@ -67,3 +125,5 @@ def _check_writable(path: str) -> None:
         raise InvalidInputError(f"cannot write {path}: no directory {directory}")
     if not os.access(directory, os.W_OK):
         raise InvalidInputError(f"cannot write {path}: the directory {directory} is not writable")
+    if target.exists() and not os.access(target, os.W_OK):
+        raise InvalidInputError(f"cannot write {path}: permission denied")

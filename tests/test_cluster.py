@@ -56,6 +56,46 @@ def test_a_checkpoint_of_another_count_is_refused_in_one_line(tmp_path: Path, cl
     assert code == 2 and "checkpoints are kept for counts by symmetry classes" in err
 
 
+def _forged(task: int, values: list) -> str:
+    """A record with a right checksum and whatever values: as a hand or
+    another program could write it."""
+    from nqueens_cp.counting.checkpoint import _crc
+
+    return json.dumps({"task": task, "values": values, "crc": _crc(task, tuple(values))}) + "\n"
+
+
+@pytest.mark.parametrize("values", [[-5, 0, 0, 1, 0], [0, 0, 1], [1, 2, 3, 4, 5, 6], [10**6, 0, 0, 1, 0]],
+                         ids=["negative", "too-few", "too-many", "more-boards-than-nodes"])
+def test_a_record_that_is_not_a_task_of_this_count_is_dropped_and_counted_again(tmp_path: Path, values) -> None:
+    path = tmp_path / "c12.jsonl"
+    assert nq.count(12, checkpoint=str(path)) == TOTAL[12]
+    header, *lines = path.read_text().splitlines(keepends=True)
+    forged = json.loads(lines[0])["task"]
+    path.write_text(header + _forged(forged, values) + "".join(lines[1:]))  # task `forged` lies
+    assert nq.count(12, checkpoint=str(path)) == TOTAL[12]
+    assert [r["task"] for r in records(path)].count(forged) == 2  # the lie stays, the task counted again
+
+
+def test_a_nested_header_is_one_line(tmp_path: Path, cli) -> None:
+    path = tmp_path / "c.jsonl"
+    path.write_text("[" * 100_000 + "\n")
+    code, out, err = cli("count", 10, "--checkpoint", path)
+    assert code == 1 and out == "" and err.count("\n") == 1 and "not a checkpoint header" in err
+
+
+def test_a_checkpoint_in_use_by_another_count_is_refused(tmp_path: Path, cli) -> None:
+    from nqueens_cp.counting.checkpoint import Checkpoint
+
+    path = tmp_path / "c.jsonl"
+    nq.count(10, checkpoint=str(path))
+    header = json.loads(path.read_text().splitlines()[0])
+    key = {k: v for k, v in header.items() if k != "nqueens_cp_checkpoint"}
+    with Checkpoint(str(path), key):  # another count holds it
+        code, out, err = cli("count", 10, "--checkpoint", path)
+    assert code == 1 and out == "" and "in use by another count" in err and err.count("\n") == 1
+    assert cli("count", 10, "--checkpoint", path)[:2] == (0, f"{TOTAL[10]}\n")  # free again
+
+
 distributed = pytest.importorskip("distributed", reason="Dask distributed is not installed (the test extra has it)")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -63,14 +64,19 @@ def test_pysat_and_our_reader_read_the_file_back(encoding: str) -> None:
     assert ours.cells == {6 * r + c + 1: (r, c) for r in range(6) for c in range(6)}
 
 
-def test_unwritable_path_is_one_line_and_exit_1(tmp_path: Path, cli) -> None:
+def test_unwritable_path_is_one_line_and_exit_2_before_any_work(tmp_path: Path, cli) -> None:
+    """The rule for every command: an output path that cannot be written is
+    found before the work and is a usage error (2), like --csv, --plot and
+    --proof; a write that fails during the work (a full disk) is a failure (1)."""
     code, out, err = cli("dimacs", "8", "-o", tmp_path / "missing-dir" / "q.cnf")
-    assert code == 1 and out == ""
-    assert err.count("\n") == 1 and "cannot write" in err and "No such file or directory" in err
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "cannot write" in err and "no directory" in err
     if os.geteuid() != 0:  # root may write anywhere
         (tmp_path / "ro").mkdir(mode=0o500)
         code, _, err = cli("dimacs", "8", "-o", tmp_path / "ro" / "q.cnf")
-        assert code == 1 and "Permission denied" in err
+        assert code == 2 and "is not writable" in err
+    code, _, err = cli("dimacs", "8", "-o", "/dev/full")
+    assert code == 1 and "No space left on device" in err and err.count("\n") == 1
 
 
 def test_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
@@ -385,3 +391,30 @@ def test_encodings_of_a_large_n_give_sizes_at_once(cli) -> None:
     assert all("solutions" not in r for r in table["rows"])
     code, out, _ = cli("encodings", "6")
     assert code == 0 and [line.split()[4] for line in out.splitlines()[1:]] == ["4"] * len(ENCODINGS)
+
+
+@pytest.mark.parametrize("flags, board, message", [
+    (["--block", "0:1"], (1, 3, 5, 0, 2, 4), "a queen stands on its blocked square 0:1"),
+    (["--place", "0:2"], (1, 3, 5, 0, 2, 4), "its pre-placed queen at 0:2 is missing"),
+    (["--place", "0:1", "--block", "1:0"], (1, 3, 5, 0, 2, 4), None),  # honours both: decoded
+])
+def test_a_decoded_board_must_answer_the_question_the_cnf_asked(tmp_path: Path, cli, flags, board, message) -> None:
+    """Not only the N-queens rules: the CNF's own unit clauses (pre-placed
+    queens, blocked squares) too."""
+    cnf = tmp_path / "q6.cnf"
+    assert cli("dimacs", "6", *flags, "-o", cnf)[0] == 0
+    answer = tmp_path / "answer.txt"
+    answer.write_text(answer_for(board, 36))
+    code, out, err = cli("decode", cnf, answer, "--format", "line")
+    if message is None:
+        assert code == 0 and out == "1 3 5 0 2 4\n", err
+    else:
+        assert code == 1 and out == "" and err.count("\n") == 1 and message in err
+
+
+def test_decode_with_stdin_closed_is_one_line() -> None:
+    from conftest import CLI
+
+    out = subprocess.run([*CLI, "decode", "q8.cnf", "-"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                         timeout=60, close_fds=True, preexec_fn=lambda: os.close(0))
+    assert out.returncode == 1 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr, out.stderr

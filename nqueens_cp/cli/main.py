@@ -248,6 +248,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 
 def _cmd_dimacs(args: argparse.Namespace) -> int:
     from ..model.cnf import size
+    from ..files import check_writable
     from ..model.dimacs import write_dimacs, write_dimacs_file
 
     _, fixed, _ = problem(args)
@@ -258,6 +259,7 @@ def _cmd_dimacs(args: argparse.Namespace) -> int:
     if args.output == "-":
         write_dimacs(sys.stdout, args.n, args.encoding, fixed)
         return EXIT_OK
+    check_writable(args.output)
     progress = Progress.make(f"dimacs {args.n}")
     try:
         write_dimacs_file(args.output, args.n, args.encoding, fixed,
@@ -273,8 +275,12 @@ def _cmd_dimacs(args: argparse.Namespace) -> int:
 def _cmd_decode(args: argparse.Namespace) -> int:
     from ..model.dimacs import Decoding, open_text, read_cnf
 
-    with open_text(args.cnf) as cnf:
-        header = read_cnf(cnf, args.cnf)
+    cnf = open_text(args.cnf)
+    try:
+        header = read_cnf(cnf, args.cnf, units=True)  # (the body streamed: only its unit clauses kept)
+    finally:
+        if cnf is not sys.stdin:  # (stdin stays open: the answer may come from it too)
+            cnf.close()
     check_board(args.format, header.n)
     name = "stdin" if args.answer == "-" else args.answer
     answer = open_text(args.answer)

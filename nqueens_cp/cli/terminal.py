@@ -20,6 +20,7 @@ EXIT_FAILURE = 1  # a check failed, a file is bad or unwritable, a solver failed
 EXIT_USAGE = 2  # the command line is wrong
 EXIT_UNKNOWN = 3  # solve, count: the time limit came before an answer
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
+EXIT_TERMINATED = 143  # SIGTERM (128 + SIGTERM)
 EXIT_BROKEN_PIPE = 141  # the reader went away (128 + SIGPIPE), as for a C tool
 
 BOARD_MAX_N = 64  # wider boards are unreadable; use --format line or json
@@ -27,6 +28,15 @@ BOARD_MAX_N = 64  # wider boards are unreadable; use --format line or json
 
 def say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is, so that clean-ups run (a
+    temporary output file is removed) before it exits 143."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
 
 
 class CtrlC:
@@ -154,10 +164,15 @@ def run_command(handler: Callable[[Any], int], args: Any, where: str) -> int:
     mistake, a time limit, any other failure of ours."""
     try:
         previous = signal.signal(signal.SIGINT, CtrlC.handler)
+        previous_term = signal.signal(signal.SIGTERM, _terminate)
     except ValueError:  # not the main thread: leave signals alone
-        previous = None
+        previous = previous_term = None
     try:
         return finish(handler(args), where)
+    except Terminated:
+        silence_stdout()
+        say(f"{where.split()[0]}: terminated")
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
         CtrlC.writing = True  # a second Ctrl-C must not cut the flush short
         finish(EXIT_OK, where)
@@ -180,3 +195,4 @@ def run_command(handler: Callable[[Any], int], args: Any, where: str) -> int:
         CtrlC.writing = CtrlC.pending = False
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
+            signal.signal(signal.SIGTERM, previous_term)

@@ -7,7 +7,10 @@ content, written, flushed and fsync'ed before the next.  A crash can only
 leave a last line half-written: it fails to parse or its CRC does not match,
 it is dropped (and the file cut back to the last good line), and that task
 is counted again.  No task is ever counted twice: a task's line is believed
-only whole.
+only whole, and only if its numbers could be a task's of this count (the
+caller's ``valid``): a line with a right checksum and wrong numbers (written
+by hand, or by another program) is dropped the same way.  One count holds
+the file at a time (an exclusive lock): a second is refused.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import NQueensError
@@ -30,13 +33,14 @@ def _crc(task: int, values: Sequence[int]) -> int:
 class Checkpoint:
     """Finished tasks of one count, read from ``path`` and appended to it."""
 
-    def __init__(self, path: str, key: dict[str, Any]) -> None:
+    def __init__(self, path: str, key: dict[str, Any],
+                 valid: Callable[[tuple[int, ...]], bool] | None = None) -> None:
         self.path = path
         self.key = {"nqueens_cp_checkpoint": FORMAT, **key}
+        self.valid = valid or (lambda values: True)
         self.done: dict[int, tuple[int, ...]] = {}
-        if os.path.exists(path):
-            self._read()
-        else:
+        existed = os.path.exists(path)
+        if not existed:
             from ..files import atomic_write_text
 
             atomic_write_text(path, json.dumps(self.key) + "\n")
@@ -44,6 +48,25 @@ class Checkpoint:
             self._out = open(path, "a", encoding="ascii")  # noqa: SIM115 - closed by close()
         except OSError as error:
             raise NQueensError(f"cannot write checkpoint {path}: {error.strerror or error}") from None
+        self._lock()
+        if existed:
+            try:
+                self._read()
+            except BaseException:
+                self._out.close()
+                raise
+
+    def _lock(self) -> None:
+        try:
+            import fcntl
+        except ImportError:  # (not POSIX: no lock)
+            return
+        try:
+            fcntl.flock(self._out.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._out.close()
+            raise NQueensError(f"checkpoint {self.path} is in use by another count: refused (wait for it to "
+                               "finish, or use another file)") from None
 
     def _read(self) -> None:
         try:
@@ -54,7 +77,7 @@ class Checkpoint:
         lines = data.split(b"\n")
         try:
             header = json.loads(lines[0])
-        except ValueError:
+        except (ValueError, RecursionError):
             raise NQueensError(f"checkpoint {self.path}: line 1 is not a checkpoint header") from None
         if header != self.key:
             want = ", ".join(f"{k}={v}" for k, v in self.key.items() if k != "nqueens_cp_checkpoint")
@@ -67,13 +90,14 @@ class Checkpoint:
                 record = json.loads(raw)
                 task, values = record["task"], tuple(record["values"])
                 whole = raw.endswith(b"}") and record["crc"] == _crc(task, values) \
-                    and all(type(v) is int for v in values)
-            except (ValueError, KeyError, TypeError):
+                    and type(task) is int and all(type(v) is int for v in values)
+            except (ValueError, KeyError, TypeError, RecursionError):
                 whole = False
-            if not whole or not 0 <= task < self.key["tasks"]:
+            if not whole:
                 break  # a half-written last record: dropped, its task counted again
-            self.done[task] = values
             good += len(raw) + 1
+            if 0 <= task < self.key["tasks"] and task not in self.done and self.valid(values):
+                self.done[task] = values  # (else not a record of this count: dropped, its task counted again)
         if good < len(data):
             with open(self.path, "r+b") as handle:
                 handle.truncate(good)

@@ -149,6 +149,16 @@ def count_sub_boards(n: int, chunk: list[SubBoard]) -> tuple[int, int, int, int,
     return t.eight - t.tied, t.four, t.two, t.nodes, t.tied
 
 
+def valid_values(values: tuple[int, ...]) -> bool:
+    """Whether these could be :func:`count_sub_boards`'s numbers for a task
+    (a checkpoint believes no other): five counts, none negative, and at
+    least a node for every board counted."""
+    if len(values) != VALUES or any(type(v) is not int or v < 0 for v in values):
+        return False
+    eight, four, two, nodes, tied = values
+    return nodes >= eight + four + two + tied
+
+
 def symmetric_on_ties(n: int, deadline: float | None = None) -> int:
     """h: the boards on the tie squares of the inner families' third parts
     that the half turn leaves unchanged (each a class of 4)."""

@@ -98,7 +98,8 @@ def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str,
             from .checkpoint import Checkpoint
 
             record = Checkpoint(plan.checkpoint, {"n": plan.n, "method": classes.METHOD, "tasks": len(chunks),
-                                                  "sub_boards_per_task": SUB_BOARDS_PER_TASK})
+                                                  "sub_boards_per_task": SUB_BOARDS_PER_TASK},
+                                valid=classes.valid_values)
         done_before = dict(record.done) if record else {}
         todo = [i for i in range(len(chunks)) if i not in done_before]
         calls = [(classes.count_sub_boards, plan.n, chunks[i]) for i in todo]

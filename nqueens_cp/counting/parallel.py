@@ -108,6 +108,7 @@ def merge_stats(total: dict[str, Any], part: dict[str, Any], additive: Iterable[
 
 def _init_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a pool stopping its workers: no clean-up of the parent's
     _die_with_parent()
     # A forked worker holds a copy of the parent's unwritten stdout buffer,
     # which multiprocessing would flush when the worker exits: drop it.

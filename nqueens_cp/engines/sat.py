@@ -122,16 +122,21 @@ class SatEngine(Engine):
 
         from ..model.cnf import encode
         from ..model.dimacs import write_dimacs_file
-        from ..model.proofs import PROOF_SOLVERS, check_proof, cnf_beside, write_proof
-        from ..files import check_writable
+        from ..model.proofs import PROOF_SOLVERS, check_proof, cnf_beside, ours, write_proof
+        from ..files import check_writable, is_stream
 
         if self.solver not in PROOF_SOLVERS:
             raise InvalidInputError(f"solver {self.solver} cannot log proofs (these can: {', '.join(PROOF_SOLVERS)})")
         if self.symmetry_breaking:
             raise InvalidInputError("a proof refutes the CNF as written by dimacs, which has no symmetry breaking: "
                                     "proof and symmetry breaking do not combine")
+        if is_stream(self.proof):
+            raise InvalidInputError(f"--proof {self.proof}: name a file (the proof's CNF is written beside it)")
         cnf_path = cnf_beside(self.proof)
         check_writable(self.proof, str(cnf_path))  # refuse an unwritable place before solving
+        if not ours(cnf_path):
+            raise InvalidInputError(f"--proof {self.proof} would overwrite {cnf_path}, which is not a CNF of ours: "
+                                    "move it, or name the proof elsewhere")
         cnf = encode(n, encoding, placed)  # exactly what write_dimacs_file writes below
         stats.update(solver=self.solver, encoding=encoding, variables=cnf.nvars, clauses=len(cnf.clauses))
         deadline = None if time_limit is None else time.monotonic() + time_limit

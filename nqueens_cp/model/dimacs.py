@@ -76,9 +76,16 @@ _CHUNK = 1 << 12  # clauses per write
 def write_dimacs_file(path: str, n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None,
                       symmetry_breaking: bool = False,
                       progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
-    """:func:`write_dimacs` to a file, atomically (a temporary file, then a rename)."""
-    from ..files import atomic_write
+    """:func:`write_dimacs` to a file, atomically (a temporary file, then a
+    rename); to a device or a FIFO (``files.is_stream``), in place as it goes."""
+    from ..files import atomic_write, is_stream
 
+    if is_stream(path):
+        try:
+            with open(path, "w", encoding="ascii", newline="\n") as handle:
+                return write_dimacs(handle, n, encoding, fixed, symmetry_breaking, progress)
+        except OSError as error:
+            raise NQueensError(f"cannot write {path}: {error.strerror or error}") from None
     size_: list[tuple[int, int]] = []
 
     def write(temporary: str) -> None:
@@ -108,6 +115,9 @@ class CnfHeader:
     cells: dict[int, tuple[int, int]]  # variable -> (row, col)
     show: list[int] | None = None
     clauses: list[list[int]] = field(default_factory=list, repr=False)
+    # The unit clauses over cells (read with ``units``): the question the CNF
+    # asks beyond N-queens, pre-placed queens (True) and blocked squares (False).
+    units: dict[tuple[int, int], bool] = field(default_factory=dict)
 
 
 _NUMBER = rf"(\d{{1,{MAX_DIGITS}}})"
@@ -125,9 +135,11 @@ def _lines(source: str | Iterable[str]) -> Iterator[str]:
             yield line.rstrip("\r\n")
 
 
-def read_cnf(source: str | Iterable[str], name: str = "CNF", clauses: bool = False) -> CnfHeader:
+def read_cnf(source: str | Iterable[str], name: str = "CNF", clauses: bool = False,
+             units: bool = False) -> CnfHeader:
     """Parse an nqueens_cp DIMACS file's header, reading no further than its
-    'p cnf' line; with ``clauses``, read and check the body too."""
+    'p cnf' line; with ``clauses``, read and check the body too (held); with
+    ``units``, stream the body and keep only its unit clauses over cells."""
     n = encoding = None
     cells: dict[int, tuple[int, int]] = {}
     seen: set[tuple[int, int]] = set()
@@ -180,11 +192,23 @@ def read_cnf(source: str | Iterable[str], name: str = "CNF", clauses: bool = Fal
     header = CnfHeader(n, encoding, nvars, nclauses, cells, show)
     if clauses:
         header.clauses = _read_clauses(lines, nvars, nclauses, name)
+        header.units = _cell_units(header, header.clauses)
+    elif units:
+        header.units = _cell_units(header, _stream_clauses(lines, nvars, nclauses, name))
     return header
 
 
+def _cell_units(header: CnfHeader, clauses: Iterable[list[int]]) -> dict[tuple[int, int], bool]:
+    return {header.cells[abs(clause[0])]: clause[0] > 0 for clause in clauses
+            if len(clause) == 1 and abs(clause[0]) in header.cells}
+
+
 def _read_clauses(lines: Iterable[tuple[int, str]], nvars: int, nclauses: int, name: str) -> list[list[int]]:
-    result: list[list[int]] = []
+    return list(_stream_clauses(lines, nvars, nclauses, name))
+
+
+def _stream_clauses(lines: Iterable[tuple[int, str]], nvars: int, nclauses: int, name: str) -> Iterator[list[int]]:
+    count = 0
     current: list[int] = []
     for number, line in lines:
         if not line.strip() or line.startswith("c"):
@@ -195,13 +219,13 @@ def _read_clauses(lines: Iterable[tuple[int, str]], nvars: int, nclauses: int, n
             if lit:
                 current.append(lit)
             else:
-                result.append(current)
+                count += 1
+                yield current
                 current = []
     if current:
         raise DimacsError(f"{name}: last clause is not terminated by 0")
-    if len(result) != nclauses:
-        raise DimacsError(f"{name}: {len(result)} clauses, the header declares {nclauses}")
-    return result
+    if count != nclauses:
+        raise DimacsError(f"{name}: {count} clauses, the header declares {nclauses}")
 
 
 # --- in: the solver's answer ---------------------------------------------------------
@@ -329,7 +353,13 @@ def decode_model(model: Model, header: CnfHeader, name: str = "answer") -> Solut
     if pair is not None:
         (r1, c1), (r2, c2) = pair
         raise DimacsError(f"{where}: not a valid placement: queens at {r1}:{c1} and {r2}:{c2} attack each other")
-    return tuple(col for _, col in queens)
+    board = tuple(col for _, col in queens)
+    for (row, col), queen in sorted(header.units.items()):  # the question the CNF asked beyond N-queens
+        if queen and board[row] != col:
+            raise DimacsError(f"{where}: not an answer to this CNF: its pre-placed queen at {row}:{col} is missing")
+        if not queen and board[row] == col:
+            raise DimacsError(f"{where}: not an answer to this CNF: a queen stands on its blocked square {row}:{col}")
+    return board
 
 
 def _clip(text: str, width: int = 40) -> str:
@@ -341,6 +371,8 @@ def open_text(path: str) -> TextIO:
     import sys
 
     if path == "-":
+        if sys.stdin is None:
+            raise DimacsError("cannot read stdin: it is closed")
         return sys.stdin
     try:
         return open(path, encoding="utf-8", errors="replace")

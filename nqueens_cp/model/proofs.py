@@ -49,6 +49,19 @@ def cnf_beside(proof: str | Path) -> Path:
     return path.with_suffix(".cnf") if path.suffix == ".drat" else path.with_name(path.name + ".cnf")
 
 
+def ours(cnf: str | Path) -> bool:
+    """Whether a proof may write its CNF at ``cnf``: nothing is there, or a
+    CNF this package wrote (its first line names it), which a proof run
+    again replaces.  Anything else is the user's, and is never overwritten."""
+    try:
+        with open(cnf, encoding="ascii", errors="replace") as handle:
+            return handle.readline().startswith("c nqueens n=")
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+
+
 def write_proof(path: str | Path, lines: Iterable[str]) -> int:
     """Write proof lines to ``path`` atomically; the number of lines written."""
     from ..files import atomic_write
