@@ -27,7 +27,7 @@ STDOUT = "-"  # the output path that means standard output
 
 def is_stream(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` is written in place: ``-``, anything under /dev or
-    /proc, or an existing path that is not a regular file (a FIFO, a socket)."""
+    /proc, or an existing device, FIFO or socket."""
     if str(path) == STDOUT:
         return True
     if os.path.abspath(path).startswith(("/dev/", "/proc/")):
@@ -38,7 +38,7 @@ def is_stream(path: str | os.PathLike[str]) -> bool:
         return False
     except OSError as error:  # a symlink loop, a name too long...
         raise NQueensError(f"cannot write {path}: {error.strerror or error}") from None
-    return not stat.S_ISREG(mode)
+    return stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:

@@ -8,7 +8,7 @@ solutions in the same order.
 
 The rules:
 
-- From N = 11 (:data:`SPLIT_MIN_N`) a search is split by fixing its first
+- From N = 11 (:data:`SPLIT_MIN_N`) to 64 a search is split by fixing its first
   rows (the engine says how many), whatever the number of jobs: a long
   single CP-SAT enumeration slows down as it goes, many small ones do not,
   and the output order then never depends on the jobs.  Below that a
@@ -40,6 +40,7 @@ from .known import TOTAL
 from .model.board import check_placements
 
 SPLIT_MIN_N = 11  # below this a whole search takes less than starting the workers
+SPLIT_MAX_N = 64  # beyond, a search is not split (see splits)
 SPLIT_SOLVE_MIN_N = 12  # below this a whole decision takes less than starting the workers
 HOPELESS_SECONDS = 3600.0  # estimated work beyond this gets a warning note
 
@@ -152,6 +153,8 @@ def _check_executor(executor: Any) -> None:
     if executor is not None and not isinstance(executor, (Executor, str)):
         raise InvalidInputError(f"executor must be a concurrent.futures.Executor or a Dask scheduler's "
                                 f"address, got {executor!r}")
+    if isinstance(executor, str):
+        parallel.check_scheduler(executor)
 
 
 def _position(n: int, fixed: Mapping[int, int] | None, blocked: Iterable[tuple[int, int]] | None) -> Any:
@@ -170,14 +173,15 @@ def advice(n: int, engine: str = DEFAULT_ENGINE, *, counting: bool = False, limi
     cls = engine_class(engine)
     workers = jobs or parallel.default_jobs()
     notes = []
-    total = _estimated_total(n)
+    total = _log_total(n)
     if limit is None:
         rate = (cls.count_rate if counting else cls.enumeration_rate) * min(workers, parallel.default_jobs())
-        seconds = total / rate if rate else math.inf
-        if seconds > HOPELESS_SECONDS:
+        seconds = total - math.log10(rate) if rate else math.inf
+        if seconds > math.log10(HOPELESS_SECONDS):
             what = "count" if counting else "list"
             notes.append(f"N={n} has {'about ' if n not in TOTAL else ''}{_big(total)} solutions: at about "
-                         f"{_big(rate)} per second here, {engine} would need {_duration(seconds)} to {what} them")
+                         f"{_big(math.log10(rate))} per second here, {engine} would need {_duration(seconds)} to "
+                         f"{what} them")
     elif n > cls.first_solution_max_n:
         notes.append(f"a {engine} search for the first solutions of N={n} may run for a very long time (backtracking "
                      f"time is irregular in N); 'solve {n} --engine construct' or '--engine minconflicts' gives one "
@@ -188,8 +192,11 @@ def advice(n: int, engine: str = DEFAULT_ENGINE, *, counting: bool = False, limi
 # --- the decisions ----------------------------------------------------------------------
 
 def splits(n: int) -> bool:
-    """Whether a search of n is split into sub-problems (in any number of processes, 1 included)."""
-    return n >= SPLIT_MIN_N
+    """Whether a search of n is split into sub-problems (in any number of
+    processes, 1 included): from SPLIT_MIN_N to SPLIT_MAX_N.  Beyond, the
+    N^2 sub-problems would take longer to list than any search finds in a
+    lifetime, and one search in this process keeps memory to O(N)."""
+    return SPLIT_MIN_N <= n <= SPLIT_MAX_N
 
 
 def plan(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
@@ -206,7 +213,8 @@ def plan(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None =
     _check_executor(executor)
     split = splits(n)
     # Counting plain N: one board per class of the 8 symmetries, where the engine can.
-    by_classes = chosen.counts_classes and not placed and not chosen.symmetry_breaking and n >= classes.MIN_N
+    by_classes = chosen.counts_classes and not placed and not chosen.symmetry_breaking \
+        and classes.MIN_N <= n <= classes.MAX_N
     if checkpoint is not None and not by_classes:
         raise InvalidInputError("checkpoints are kept for counts by symmetry classes: the bitmask engine, "
                                 "plain N (no pre-placed queens, no symmetry breaking)")
@@ -220,21 +228,27 @@ def plan(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None =
                 checkpoint=checkpoint, notes=tuple(notes))
 
 
-def _estimated_total(n: int) -> float:
-    """A000170 where published, else extrapolated from its last ratio."""
+def _log_total(n: int) -> float:
+    """log10 of A000170 where published, else extrapolated from its last
+    ratio (in logarithms: the number itself overflows a float from N = 329)."""
     if n in TOTAL:
-        return float(TOTAL[n])
+        return math.log10(TOTAL[n]) if TOTAL[n] else -math.inf
     top = max(TOTAL)
-    return TOTAL[top] * (TOTAL[top] / TOTAL[top - 1]) ** (n - top)
+    return math.log10(TOTAL[top]) + (n - top) * math.log10(TOTAL[top] / TOTAL[top - 1])
 
 
-def _big(x: float) -> str:
-    return f"{x:,.0f}" if x < 1e9 else f"{x:.1e}"
+def _big(log: float) -> str:
+    """A number given as its log10, readably: 14,200 or 2.3e+14 or 1e+1100."""
+    if log < 9:
+        return f"{10 ** log:,.0f}"
+    exponent = math.floor(log)
+    return f"{10 ** (log - exponent):.1f}e+{exponent:02d}"
 
 
-def _duration(seconds: float) -> str:
+def _duration(log_seconds: float) -> str:
+    """A time given as log10 of its seconds."""
     for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600)):
-        if seconds >= size:
-            value = seconds / size
-            return f"about {value:,.0f} {unit}" if value < 1e6 else f"about {value:.0e} {unit}"
-    return f"about {seconds:.0f} seconds"
+        log = log_seconds - math.log10(size)
+        if log >= 0:
+            return f"about {10 ** log:,.0f} {unit}" if log < 6 else f"about {_big(log)} {unit}"
+    return f"about {10 ** log_seconds:.0f} seconds"

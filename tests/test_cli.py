@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
-from conftest import reference
+import nqueens_cp as nq
+from conftest import reference, run_process
 from nqueens_cp import is_solution
 
 
@@ -200,6 +202,13 @@ BAD_INPUT = [
     (["count", "8", "--unique", "--symmetry-breaking", "-e", "sat", "--place", "0:0"], "symmetry breaking cannot be combined with fixed placements"),
     (["count", "8", "--engine", "sat", "--solver", "kissat404"], "invalid choice: 'kissat404'"),
     (["enumerate", "65"], "boards wider than 64 are unreadable; use --format line or json"),
+    (["count", "8", "--time-limit", "1e10"], "must be a positive number of seconds up to 1e+09, got '1e10'"),
+    (["solve", "8", "-e", "sat", "--time-limit", "1e10"], "must be a positive number of seconds up to 1e+09"),
+    (["count", "12", "--scheduler", "bogus"], "--scheduler takes a Dask scheduler's address"),
+    (["count", "12", "--scheduler", ""], "--scheduler takes a Dask scheduler's address"),
+    (["count", "12", "--scheduler", "http://x"], "--scheduler takes a Dask scheduler's address"),
+    (["count", "12", "--scheduler", "local:999999"], "'local:N' with N from 1 to 256"),
+    (["count", "100000"], "engine bitmask serves N <= 10000"),
     # solve and complete
     (["solve", "8", "--place", "9:0"], "placement 9:0: row 9 is off the 8x8 board"),
     (["solve", "8", "--place", "0:8"], "placement 0:8: column 8 is off the 8x8 board"),
@@ -211,8 +220,8 @@ BAD_INPUT = [
     (["solve", "8", "--place", "0-1"], "expected ROW:COL pairs"),
     (["solve", "8", "--place", "0:1,"], "expected ROW:COL pairs"),
     (["solve", "8", "--place", "a:b"], "expected ROW:COL pairs"),
-    (["solve", "8", "--time-limit", "0"], "must be a positive number of seconds, got '0'"),
-    (["solve", "8", "--time-limit", "-1"], "must be a positive number of seconds, got '-1'"),
+    (["solve", "8", "--time-limit", "0"], "must be a positive number of seconds up to 1e+09, got '0'"),
+    (["solve", "8", "--time-limit", "-1"], "must be a positive number of seconds up to 1e+09, got '-1'"),
     (["solve", "100"], "boards wider than 64 are unreadable; use --format line or json"),
     (["solve", "8", "--engine", "construct", "--place", "0:0"], "engine construct solves plain N only"),
     (["solve", "8", "--engine", "nope"], "invalid choice: 'nope'"),
@@ -233,10 +242,36 @@ BAD_INPUT = [
     (["compare", "8", "--csv", "/no/such/dir/t.csv"], "no directory /no/such/dir"),
     (["compare", "8", "--json", "/"], "it is a directory"),
     (["compare", "8", "--repeat", "0"], "must be a positive integer"),
-    (["compare", "8", "--time-limit", "0"], "must be a positive number of seconds, got '0'"),
-    (["compare", "8", "--time-limit", "abc"], "must be a positive number of seconds, got 'abc'"),
+    (["compare", "8", "--time-limit", "0"], "must be a positive number of seconds up to 1e+09, got '0'"),
+    (["compare", "8", "--time-limit", "abc"], "must be a positive number of seconds up to 1e+09, got 'abc'"),
     (["compare", "9-3"], "runs backwards"),
 ]
+
+
+BAD_API = [  # the Python API: the package's own error, naming the argument
+    (lambda: nq.count(8, executor="bogus"), "--scheduler takes a Dask scheduler's address"),
+    (lambda: nq.count(8, executor=3), "executor must be a concurrent.futures.Executor"),
+    (lambda: nq.count(8, fixed="0:0"), "fixed takes a mapping of row to column"),
+    (lambda: nq.count(8, blocked="x"), "blocked takes (row, column) squares"),
+    (lambda: nq.render((0, 9)), "render takes a board of columns 0..1 by row"),
+    (lambda: nq.solve(8, time_limit=1e10), "up to 1e+09"),
+    (lambda: nq.count(8, time_limit=float("nan")), "time limit must be a positive number"),
+]
+
+
+@pytest.mark.parametrize("call, message", BAD_API, ids=[m[:30] for _, m in BAD_API])
+def test_bad_api_input_raises_the_packages_error(call, message: str) -> None:
+    with pytest.raises(nq.InvalidInputError, match=re.escape(message)):
+        call()
+
+
+def test_huge_n_keeps_its_time_limit_and_says_how_hopeless_in_one_note() -> None:
+    """The clock covers all the work (listing sub-problems included) and the
+    estimate of a count beyond floating point is still a number."""
+    for n in ("200", "329"):
+        out = run_process("count", n, "--time-limit", "1", timeout=60)
+        assert out.returncode == 3 and out.stdout == "", out.stderr
+        assert "Traceback" not in out.stderr and "inf" not in out.stderr and "years to count them" in out.stderr
 
 
 @pytest.mark.parametrize("argv, message", BAD_INPUT, ids=[" ".join(a) or "<none>" for a, _ in BAD_INPUT])

@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 from .. import __version__
 from ..model.board import Position, check_placements, diagonal
 from ..engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, ENGINE_NAMES, all_options, engine_class, names
+from ..engines.base import MAX_TIME_LIMIT
 from ..errors import InvalidInputError
 from .terminal import EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE
 
@@ -53,8 +54,8 @@ def positive_float(text: str) -> float:
         value = float(text)
     except ValueError:
         value = float("nan")
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got '{text}'")
+    if not 0 < value <= MAX_TIME_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds up to {MAX_TIME_LIMIT:g}, got '{text}'")
     return value
 
 

@@ -56,7 +56,9 @@ from typing import Any
 from ..errors import NQueensError, TimeLimitReached
 
 MIN_N = 6  # below this a plain count is quicker than listing sub-boards
-DEPTH = 3  # rows 0 .. DEPTH-1 fixed in every sub-board
+DEPTH = 3  # rows 0 .. DEPTH-1 fixed in every sub-board (up to DEEP_MAX_N)
+DEEP_MAX_N = 24  # beyond, fewer rows are fixed: tasks enough for any cluster, and their list stays small
+MAX_N = 62  # the compiled search's words: beyond, a count by classes is not offered
 METHOD = "symmetry-classes-3"  # the decomposition, as checkpoints record it (3: inner families in three parts)
 VALUES = 5  # the numbers a task gives (count_sub_boards), as checkpoints record them
 
@@ -132,10 +134,18 @@ def _fix_rows(n: int, allowed: tuple[int, ...], depth: int) -> Iterator[tuple[in
     return place(0, [])
 
 
-def sub_boards(n: int, depth: int = DEPTH) -> list[SubBoard]:
+def depth_for(n: int) -> int:
+    """Rows fixed in every sub-board of n: DEPTH up to N = 24 (thousands of
+    sub-boards), then 2 up to 40, then 1: about n^(depth-1) sub-boards per
+    family, so that the list of tasks stays small at any N."""
+    return DEPTH if n <= DEEP_MAX_N else 2 if n <= 40 else 1
+
+
+def sub_boards(n: int, depth: int | None = None) -> list[SubBoard]:
     """Every task of a count by classes, the biggest (inner, small ``first``) first."""
+    fixed_rows = depth_for(n) if depth is None else depth
     tasks = [SubBoard(family.family, family.first, fixed, family.classify, family.tie)
-             for family in families(n) for fixed in _fix_rows(n, family.allowed, depth) if all(fixed)]
+             for family in families(n) for fixed in _fix_rows(n, family.allowed, fixed_rows) if all(fixed)]
     return sorted(tasks, key=lambda task: (task.family != "inner", task.first))
 
 

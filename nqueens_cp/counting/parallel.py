@@ -12,6 +12,7 @@ integer key each (:func:`board.pack`), 64-bit for N <= 16.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 import threading
@@ -276,6 +277,23 @@ def as_finished(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int,
             yield i, result
 
 
+LOCAL_WORKERS_MAX = 256  # 'local:N': more single-threaded workers than this on one machine is a mistake
+_ADDRESS = re.compile(r"(?:(?:tcp|tls|ws|wss|ucx)://)?[A-Za-z0-9.\-_\[\]:]+:\d{1,5}|inproc://\S+")
+
+
+def check_scheduler(spec: str) -> None:
+    """Refuse a --scheduler that cannot name a Dask cluster, before any work:
+    'local', 'local:N' (1 <= N <= 256) or a scheduler's address (tcp://HOST:PORT)."""
+    kind, colon, workers = spec.partition(":")
+    if kind == "local":
+        if colon and not (workers.isdigit() and 1 <= int(workers) <= LOCAL_WORKERS_MAX):
+            raise InvalidInputError(f"a local cluster is 'local' or 'local:N' with N from 1 to {LOCAL_WORKERS_MAX}, "
+                                    f"got '{spec}'")
+    elif not _ADDRESS.fullmatch(spec):
+        raise InvalidInputError(f"--scheduler takes a Dask scheduler's address (tcp://HOST:PORT), 'local' or "
+                                f"'local:N', got '{spec}'")
+
+
 @contextmanager
 def dask_executor(spec: str) -> Iterator[Executor]:
     """An executor on a Dask cluster: ``spec`` is its scheduler's address
@@ -289,18 +307,17 @@ def dask_executor(spec: str) -> Iterator[Executor]:
     import logging
 
     logging.getLogger("distributed").setLevel(logging.ERROR)  # its chatter is not our output
+    check_scheduler(spec)
     cluster = None
     kind, _, workers = spec.partition(":")
     try:
         if kind == "local":
-            if workers and not workers.isdigit() or workers == "0":
-                raise InvalidInputError(f"a local cluster is 'local' or 'local:N' with N >= 1, got '{spec}'")
             cluster = LocalCluster(n_workers=int(workers or default_jobs()), threads_per_worker=1, processes=True,
                                    dashboard_address=None)
             client = Client(cluster)
         else:
             client = Client(spec, timeout=10)
-    except (OSError, TimeoutError) as error:
+    except (OSError, TimeoutError, ValueError) as error:  # (ValueError: an address Dask cannot parse)
         if cluster is not None:
             cluster.close()
         raise NQueensError(f"cannot reach the Dask scheduler at {spec}: {error}") from None
@@ -373,3 +390,11 @@ def shutdown(pool: Executor, abort: bool) -> None:
         for process in processes:
             process.terminate()
     pool.shutdown(wait=True)
+    # The pool's manager thread is joined and its wake-up pipe closed; CPython
+    # still lists the pipe for an exit hook that writes to it, which after a
+    # stop mid-flight can print "Exception ignored ... Bad file descriptor" as
+    # the interpreter exits.  Nothing is left to wake: take it off that list.
+    wakeups = getattr(sys.modules.get("concurrent.futures.process"), "_threads_wakeups", None)
+    thread = getattr(pool, "_executor_manager_thread", None)
+    if wakeups is not None and thread is not None:
+        wakeups.pop(thread, None)

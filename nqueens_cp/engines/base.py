@@ -337,10 +337,14 @@ def check_limit(limit: int | None) -> None:
         raise InvalidInputError(f"limit must be a positive integer, got {limit!r}")
 
 
+MAX_TIME_LIMIT = 1e9  # seconds (31 years): beyond, the clocks and timeouts of the platform overflow
+
+
 def _check_time_limit(time_limit: float | None) -> None:
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                   or not 0 < time_limit < float("inf")):
-        raise InvalidInputError(f"time limit must be a positive number of seconds, got {time_limit!r}")
+                                   or not 0 < time_limit <= MAX_TIME_LIMIT):
+        raise InvalidInputError(f"time limit must be a positive number of seconds up to {MAX_TIME_LIMIT:g}, "
+                                f"got {time_limit!r}")
 
 
 Producer = Callable[[dict[str, Any], "float | None"], Iterator[Solution]]

@@ -20,7 +20,8 @@ from ..errors import TimeLimitReached
 from .base import Engine, Status
 
 NODES_PER_CHECK = 1 << 22  # compiled nodes between looks at the clock (about 0.05 s)
-SPLIT_ROWS = 2  # open rows fixed per part of a split decision: about N^2 parts
+SPLIT_ROWS = 2  # open rows fixed per part of a split decision: about N^2 parts ...
+SPLIT_ROWS_MAX_N = 64  # ... up to here; beyond, one row (N parts: listing N^2 would take longer than a search)
 
 
 def decide(n: int, masks: list[int]) -> tuple[Solution | None, int]:
@@ -65,6 +66,10 @@ class BitmaskEngine(Engine):
     enumeration_rate = 1e5  # solutions a second on one core: the compiled walk, a call a solution
     count_rate = 4e6  # the compiled loop over symmetry classes
     first_solution_max_n = 32
+    # A search holds a row's words for every row it has placed: n words of n
+    # bits, 37 MB at N = 10,000 and 125 GB at N = 1,000,000.  Beyond, no
+    # backtracking search finishes anyway ('solve --engine construct' does).
+    max_n = 10_000
 
     def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
@@ -93,7 +98,7 @@ class BitmaskEngine(Engine):
         open rows fixed in every way the masks allow (each a call of
         :func:`decide`, which a process pool or a cluster can run)."""
         masks = sub_board(n, placed)
-        rows = [r for r in range(n) if r not in placed][:SPLIT_ROWS]
+        rows = [r for r in range(n) if r not in placed][:SPLIT_ROWS if n <= SPLIT_ROWS_MAX_N else 1]
         parts: list[tuple[Any, ...]] = []
 
         def fix(i: int, chosen: dict[int, int]) -> None:

@@ -93,8 +93,15 @@ class Position(dict):
         return [c for c in range(n) if (row, c) not in self.blocked]
 
     def mask(self, row: int, n: int) -> int:
-        """:meth:`columns` as a bit mask (bit c = column c)."""
-        return sum(1 << c for c in self.columns(row, n))
+        """:meth:`columns` as a bit mask (bit c = column c), in time linear
+        in the blocked squares, not in n."""
+        if row in self:
+            return 0 if (row, self[row]) in self.blocked else 1 << self[row]
+        mask = (1 << n) - 1
+        for r, c in self.blocked:
+            if r == row and 0 <= c < n:
+                mask &= ~(1 << c)
+        return mask
 
 
 def diagonal(n: int, kind: str, k: int) -> list[Placement]:
@@ -117,6 +124,8 @@ def check_placements(n: int, fixed: Mapping[int, int] | None, blocked: Iterable[
     """
     if type(n) is not int or n < 1:
         raise InvalidInputError(f"N must be a positive integer, got {n!r}")
+    if fixed is not None and not isinstance(fixed, Mapping):
+        raise InvalidInputError(f"fixed takes a mapping of row to column (e.g. {{0: 0, 1: 2}}), got {fixed!r}")
     placed = dict(fixed or {})
     for row, col in placed.items():
         for what, value in (("row", row), ("column", col)):
@@ -133,7 +142,10 @@ def check_placements(n: int, fixed: Mapping[int, int] | None, blocked: Iterable[
 
 def render(solution: Solution) -> str:
     """The board as text: ``Q`` for a queen, ``.`` for an empty square, one row per line."""
-    rows = _rows(len(solution))
+    n = len(solution)
+    if any(type(c) is not int or not 0 <= c < n for c in solution):
+        raise InvalidInputError(f"render takes a board of columns 0..{n - 1} by row, got {tuple(solution)!r}")
+    rows = _rows(n)
     return "\n".join([rows[col] for col in solution])
 
 
