@@ -156,3 +156,20 @@ def test_too_many_jobs_are_named(cli) -> None:
 def test_jobs_must_be_positive(cli) -> None:
     code, _, err = cli("count", "8", "--jobs", "0")
     assert code == 2 and "argument --jobs/-j: must be a positive integer, got '0'" in err
+
+
+def test_the_api_is_safe_to_call_from_threads_with_engines_mixed() -> None:
+    """Counts and searches from a thread pool, declarative and hand-written
+    engines side by side, split (pooled) and whole: each gives its own right
+    answer, and nothing deadlocks (workers forked from a process whose other
+    threads hold locks used to)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import nqueens_cp as nq
+
+    asks = [(8, "cpsat"), (11, "cpsat"), (12, "bitmask"), (9, "sat"), (13, "bitmask"), (10, "backtrack")]
+    with ThreadPoolExecutor(3) as pool:
+        counts = list(pool.map(lambda ask: nq.count(*ask), asks))
+        firsts = list(pool.map(lambda n: next(iter(nq.solutions(n, "bitmask", limit=1))), [8, 12, 20]))
+    assert counts == [TOTAL[n] for n, _ in asks]
+    assert all(is_solution(board, len(board)) for board in firsts)

@@ -192,7 +192,23 @@ def make_executor(jobs: int, processes: bool = False) -> Executor:
         return InlineExecutor()
     from concurrent.futures import ProcessPoolExecutor  # 30 ms of imports that enumerate 8 does without
 
-    return ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker)
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, mp_context=_start_method())
+
+
+def _start_method() -> Any:
+    """How workers start: forked from this process when it runs one thread
+    (the quickest), else from a fork server started once, clean.  Forking a
+    process whose other threads hold locks (a CP-SAT solve, another count
+    called from a thread pool) copies the locks held: the child deadlocks."""
+    import multiprocessing
+    import threading
+
+    if threading.active_count() == 1 or sys.platform == "win32":
+        return None
+    context = multiprocessing.get_context("forkserver" if sys.platform != "darwin" else "spawn")
+    if context.get_start_method() == "forkserver":
+        context.set_forkserver_preload(["nqueens_cp.counting.parallel", "nqueens_cp.kernel"])
+    return context
 
 
 def in_order(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int,
