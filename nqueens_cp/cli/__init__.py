@@ -1,5 +1,7 @@
 """The command line: ``nqueens-cp`` / ``python -m nqueens_cp`` (main), its
-grammar (grammar) and its output discipline (terminal)."""
+groups of commands (search, crosscheck, compare, solve, cnf, explore, engines: each
+module its parsers and their handlers), the shared options, and the output
+discipline (terminal)."""
 
 from .main import main
 

@@ -1,0 +1,271 @@
+"""The command line's shared grammar: argument types and the flags several
+commands share (each command's own parser is in its module).  Engine flags are built from the engines' own data: every
+engine option is a flag, every flag a keyword of the Python API.  
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from ..model.board import Position, check_placements, diagonal
+from ..engines import DEFAULT_ENGINE, ENGINE_NAMES, all_options, names
+from ..engines.base import MAX_TIME_LIMIT
+from ..errors import InvalidInputError
+from .terminal import EXIT_USAGE, say
+
+PROG = "nqueens-cp"
+
+SOLUTION_FORMATS = ("board", "line", "json")
+RESULT_FORMATS = ("text", "json")
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1 written in decimal digits ('8', not '8.5', '1e3' or '-3')."""
+    if not re.fullmatch(r"\s*\+?\d{1,9}\s*", text) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got '{text}'")
+    return int(text)
+
+
+def n_or_file(text: str) -> int | str:
+    """N in decimal digits, or the path of an instance file (anything else)."""
+    if re.fullmatch(r"\s*[+-]?\d+\s*", text):
+        return positive_int(text)
+    return text
+
+
+def whole(text: str) -> int:
+    """An integer >= 0 in decimal digits (range checks are the library's)."""
+    if not re.fullmatch(r"\s*\+?\d{1,30}\s*", text):
+        raise argparse.ArgumentTypeError(f"must be a whole number, got '{text}'")
+    return int(text)
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= MAX_TIME_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds up to {MAX_TIME_LIMIT:g}, got '{text}'")
+    return value
+
+
+def sizes(text: str) -> list[int]:
+    """A SPEC, the same for every command: '8', a range '1-10' or a stepped range '20-100/20'."""
+    match = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*(?:/\s*(\d+)\s*)?", text)
+    if not match:
+        return [positive_int(text)]
+    low, high = positive_int(match.group(1)), positive_int(match.group(2))
+    step = positive_int(match.group(3)) if match.group(3) else 1
+    if low > high:
+        raise argparse.ArgumentTypeError(f"range '{text}' runs backwards; write {high}-{low}")
+    return list(range(low, high + 1, step))
+
+
+def placements(text: str) -> list[tuple[int, int]]:
+    """--place 'R:C,R:C,...' (0-based) -> [(row, column), ...]."""
+    found = []
+    for item in text.split(","):
+        match = re.fullmatch(r"\s*(\d{1,9})\s*:\s*(\d{1,9})\s*", item)
+        if not match:
+            raise argparse.ArgumentTypeError(f"expected ROW:COL pairs separated by commas (e.g. 0:0,3:5), got '{item.strip()}'")
+        found.append((int(match.group(1)), int(match.group(2))))
+    return found
+
+
+def name_list(text: str) -> list[str]:
+    found = [name.strip() for name in text.split(",") if name.strip()]
+    if not found:
+        raise argparse.ArgumentTypeError("no engine named")
+    return found
+
+
+# --- shared options and their conversion to keywords -------------------------------------
+
+def add_n(p: argparse.ArgumentParser) -> None:
+    p.add_argument("n", type=positive_int, metavar="N", help="board size, a positive integer")
+
+
+def add_n_or_file(p: argparse.ArgumentParser) -> None:
+    p.add_argument("n", type=n_or_file, metavar="N|FILE",
+                   help="board size, or a CSPLib prob079 instance file (completion or Excluded Diagonals)")
+    p.add_argument("--diagonals", "-D", type=whole, metavar="D",
+                   help="Excluded Diagonals files: use the first D diagonals the file lists (required for them)")
+
+
+def add_engine(p: argparse.ArgumentParser, choices: Sequence[str], default: str, why: str) -> None:
+    p.add_argument("--engine", "-e", default=default, choices=choices, metavar="E",
+                   help=f"one of {', '.join(choices)} (default: {default}, {why})")
+
+
+def add_engine_options(p: argparse.ArgumentParser, among: Sequence[str] = ENGINE_NAMES) -> None:
+    """A flag for every option of the engines in ``among``, from the engines' own data."""
+    for name, (option, takers) in all_options().items():
+        takers = [t for t in takers if t in among]
+        if not takers:
+            continue
+        help_ = f"{option.help} [{', '.join(takers)}]"
+        if option.kind is bool:
+            p.add_argument(option.flag, dest=name, action="store_true", default=None, help=help_)
+        elif option.kind is int:
+            p.add_argument(option.flag, dest=name, type=whole, metavar=name.upper(), help=help_)
+        else:
+            p.add_argument(option.flag, dest=name, choices=option.choices, metavar="NAME" if option.choices else "FILE",
+                           help=help_)
+
+
+def engine_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The engine options given on the command line, as keywords."""
+    return {name: getattr(args, name) for name in all_options() if getattr(args, name, None) is not None}
+
+
+def diagonals(text: str) -> list[tuple[str, int]]:
+    """--block-diagonal 'r+c=K,r-c=K,...' -> [("r+c", K), ...]."""
+    found = []
+    for item in text.split(","):
+        match = re.fullmatch(r"\s*r\s*([+-])\s*c\s*=\s*(-?\d{1,9})\s*", item)
+        if not match:
+            raise argparse.ArgumentTypeError(f"expected diagonals r+c=K or r-c=K separated by commas (e.g. r+c=5,r-c=-2), "
+                                             f"got '{item.strip()}'")
+        found.append((f"r{match.group(1)}c", int(match.group(2))))
+    return found
+
+
+def add_place(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--place", type=placements, action="append", default=[], metavar="R:C,...",
+                   help="pre-placed queens, 0-based row:column pairs; may be repeated (they combine)")
+    p.add_argument("--block", type=placements, action="append", default=[], metavar="R:C,...",
+                   help="blocked squares, where no queen may stand: 0-based row:column pairs; may be repeated")
+    p.add_argument("--block-diagonal", type=diagonals, action="append", default=[], metavar="r+c=K,r-c=K,...",
+                   help="block every square of whole diagonals: r+c=K (an anti-diagonal) or r-c=K; may be repeated")
+
+
+def problem(args: argparse.Namespace) -> tuple[int, Position, Any]:
+    """(N, position, instance or None) of a command that takes N or an instance
+    file: the file's queens and blocked squares, plus --place and --block."""
+    from ..model.instances import read_instance
+
+    diagonals = getattr(args, "diagonals", None)
+    if isinstance(args.n, int):
+        if diagonals is not None:
+            raise InvalidInputError("--diagonals applies to Excluded Diagonals instance files, not to N")
+        return args.n, fixed_placements(args), None
+    instance = read_instance(args.n, diagonals)
+    args.n = instance.n
+    extra = fixed_placements(args)
+    for row, col in extra.items():
+        if row in instance.fixed and instance.fixed[row] != col:
+            raise InvalidInputError(f"--place {row}:{col}: the instance already has a queen in row {row} "
+                                    f"({row}:{instance.fixed[row]})")
+    return instance.n, check_placements(instance.n, {**instance.fixed, **extra}, instance.blocked | extra.blocked), \
+        instance
+
+
+def fixed_placements(args: argparse.Namespace) -> Position:
+    """The pre-placed queens and blocked squares of the command line, checked against N."""
+    fixed: dict[int, int] = {}
+    for row, col in (pair for group in args.place for pair in group):
+        if row in fixed and fixed[row] != col:
+            raise InvalidInputError(f"--place: two queens in row {row} ({row}:{fixed[row]} and {row}:{col})")
+        fixed[row] = col
+    blocked = [pair for group in getattr(args, "block", []) for pair in group]
+    for kind, k in (d for group in getattr(args, "block_diagonal", []) for d in group):
+        squares = diagonal(args.n, kind, k)
+        if not squares:
+            raise InvalidInputError(f"--block-diagonal: {kind}={k} has no square on the {args.n}x{args.n} board")
+        blocked += squares
+    for row, col in blocked:
+        if not (row < args.n and col < args.n):
+            raise InvalidInputError(f"--block {row}:{col}: off the {args.n}x{args.n} board")
+    return check_placements(args.n, fixed, blocked)
+
+
+def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
+    """N, the engine and its options, placements, limits, --unique, --jobs, --stats: enumerate and count."""
+    add_n(p)
+    add_engine(p, names(enumerates=True), DEFAULT_ENGINE,
+                "exact, the fastest enumerator, needs no solver package")
+    add_engine_options(p, names(enumerates=True))
+    add_place(p)
+    if limit:
+        p.add_argument("--limit", "-k", type=positive_int, metavar="K", help="stop after K solutions")
+    p.add_argument("--time-limit", type=positive_float, metavar="SEC",
+                   help="stop after SEC seconds" + ("" if limit else ": exit 3, no count (a partial count is not the count)"))
+    p.add_argument("--unique", action="store_true",
+                   help="one solution per class under the 8 symmetries of the square, in canonical "
+                   "(lexicographically least) form: 12 for N=8 (OEIS A002562)")
+    add_jobs(p)
+    p.add_argument("--scheduler", metavar="ADDRESS", dest="executor",
+                   help="run the sub-problems on a Dask cluster: its scheduler's ADDRESS (tcp://host:8786), or "
+                   "'local' / 'local:N' to start N worker processes here (pip install 'nqueens-cp[cluster]')")
+    if not limit:
+        p.add_argument("--checkpoint", metavar="FILE",
+                       help="record finished tasks in FILE as they finish; the same command run again resumes "
+                       "from it (bitmask, plain N)")
+    p.add_argument("--stats", action="store_true", help="print the engine's search statistics on stderr")
+
+
+def add_jobs(p: argparse.ArgumentParser) -> None:
+    from ..counting.parallel import default_jobs
+    from ..run import SPLIT_MIN_N
+
+    p.add_argument("--jobs", "-j", type=positive_int, metavar="J",
+                   help=f"worker processes (default: the cores, {default_jobs()} here); 1 means this process.  "
+                   f"From N={SPLIT_MIN_N} the search is split by fixing its first rows whatever J is, so the "
+                   "output order never depends on J")
+
+
+def add_format(p: argparse.ArgumentParser, choices: Sequence[str]) -> None:
+    p.add_argument("--format", "-f", default=choices[0], choices=choices, metavar="FORMAT",
+                   help=f"{' or '.join(choices)} (default: {choices[0]})")
+
+
+def add_outputs(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--csv", metavar="FILE", help="also write the rows as CSV")
+    p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    p.add_argument("--plot", metavar="FILE", help="draw time against N, log scale; .png, .svg or .pdf "
+                   "(needs matplotlib: pip install 'nqueens-cp[plot]')")
+
+
+# --- the commands ---------------------------------------------------------------------
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line: what is wrong and where to look."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        # argparse swallows a failed write (--help > /dev/full would report success): let it through.
+        if message:
+            (file or sys.stderr).write(message)
+
+
+def write_files(args: argparse.Namespace, rows: list[dict[str, Any]], columns: Sequence[str], plot: Any) -> None:
+    from ..studies.reporting import write_csv, write_json
+
+    if args.csv:
+        write_csv(rows, args.csv, columns)
+        say(f"wrote {args.csv}")
+    if args.json:
+        write_json(rows, args.json)
+        say(f"wrote {args.json}")
+    if args.plot:
+        plot(args.plot)
+        say(f"wrote {args.plot}")
+
+
+def json_text(result: Any) -> str:
+    from ..studies.reporting import to_json
+
+    return to_json(result)
+
+
+def stats_line(stats: dict[str, Any]) -> str:
+    from ..studies.reporting import format_stats
+
+    return format_stats(stats)

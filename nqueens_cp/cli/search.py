@@ -1,0 +1,87 @@
+"""The command line: enumerate and count: the solutions of N-queens, listed or counted.
+
+Each command's parser and its handler, side by side: the handler parses
+nothing, makes one library call, renders the result and returns the exit code."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from .options import (PROG, RESULT_FORMATS, SOLUTION_FORMATS, add_format, add_search_options, engine_options,
+                      fixed_placements, stats_line, json_text)
+from .terminal import EXIT_OK, CtrlC, Progress, check_board, emit, say, solutions_word, summarize
+
+
+def add_enumerate(sub: Any) -> None:
+    p = sub.add_parser(
+        "enumerate", help="print every solution of N-queens",
+        description="Print every solution of N-queens (or the first K), then a summary.",
+        epilog="formats: board = numbered boards, Q for a queen, . for an empty square, summary "
+        "last on stdout; line = one solution per line, the 0-based column of each row; "
+        'json = JSON Lines, {"n": 8, "index": 1, "solution": [0, 4, 7, 5, 2, 6, 1, 3]}. '
+        "For line and json the summary goes to stderr.  Example: nqueens-cp enumerate 8 --format line | head -3",
+    )
+    add_search_options(p, limit=True)
+    add_format(p, SOLUTION_FORMATS)
+    p.set_defaults(handler=_cmd_enumerate)
+
+
+def add_count(sub: Any) -> None:
+    p = sub.add_parser(
+        "count", help="print the number of solutions",
+        description="Count the solutions of N-queens.  With --format text the last line of stdout is the "
+        "count, a bare integer; with --format json one JSON object with the statistics.",
+    )
+    add_search_options(p, limit=False)
+    add_format(p, RESULT_FORMATS)
+    p.set_defaults(handler=_cmd_count)
+
+
+def _search_keywords(args: argparse.Namespace) -> dict[str, Any]:
+    return dict(fixed=fixed_placements(args), time_limit=args.time_limit, jobs=args.jobs, unique=args.unique,
+                executor=args.executor, notify=lambda note: say(f"{PROG}: note: {note}"), **engine_options(args))
+
+
+def _cmd_enumerate(args: argparse.Namespace) -> int:
+    from ..run import solutions
+
+    check_board(args.format, args.n)
+    start = time.perf_counter()
+    with solutions(args.n, args.engine, limit=args.limit, **_search_keywords(args)) as search:
+        count = emit(search, args.format, args.n)
+    seconds = time.perf_counter() - start
+    stopped = f", stopped at --limit {args.limit}" if args.limit is not None and count >= args.limit else ""
+    stopped += f", stopped at --time-limit {args.time_limit:g} s" if search.timed_out else ""
+    what = f"{solutions_word(count, args.unique)} for N={args.n}"
+    summarize(args.format, f"{what} (engine {args.engine}, {seconds:.2f} s{stopped})")
+    if args.stats:
+        say(stats_line(search.stats))
+    return EXIT_OK
+
+
+
+
+def _cmd_count(args: argparse.Namespace) -> int:
+    from ..run import counted
+
+    progress = Progress.make(f"count {args.n}")
+    try:
+        result = counted(args.n, args.engine, progress=progress, checkpoint=args.checkpoint, **_search_keywords(args))
+    finally:
+        if progress:
+            progress.clear()
+    CtrlC.write(sys.stdout, (json_text(result) if args.format == "json" else str(result.count)) + "\n")
+    if args.stats:
+        say(stats_line(result.stats))
+    return EXIT_OK
+
+
+
+
+def add(sub: Any) -> None:
+    """The commands of this module, onto the main parser's subcommands."""
+    add_enumerate(sub)
+    add_count(sub)
