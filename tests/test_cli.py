@@ -76,6 +76,8 @@ def test_no_solutions_is_still_success(cli, n: str) -> None:
     assert code == 0 and out == f"0 solutions for N={n} (engine bitmask, {out.split(', ')[1]}"
     code, out, _ = cli("count", n)
     assert code == 0 and out == "0\n"
+    code, out, err = cli("sample", n)
+    assert code == 0 and f"0 solutions for N={n}, drawn uniformly" in out + err and "error" not in err, err
 
 
 def test_count_last_line_is_a_bare_integer(cli, engine_name: str) -> None:
@@ -151,6 +153,15 @@ def test_help_is_complete(cli) -> None:
     out = " ".join(out.split())  # undo argparse's line wrapping
     for word in ("--engine", "--limit", "--format", "board", "line", "json", "default: bitmask"):
         assert word in out
+    # Help that agrees with the program: each command shows only the flags it takes, with what they do there.
+    for command in ("enumerate", "count", "crosscheck"):
+        text = cli(command, "--help")[1]
+        assert "--workers" not in text and "--proof" not in text, command
+    solve = " ".join(cli("solve", "--help")[1].split())
+    assert "--workers" in solve and "--proof" in solve and "exact full set" not in solve
+    bench = " ".join(cli("complete", "bench", "--help")[1].split())
+    assert "every available one of backtrack, bitmask, cpsat, sat, minconflicts" in bench
+    assert "every engine, exact sets" not in cli("--help")[1]
 
 
 def test_help_does_not_import_solver_packages() -> None:
@@ -209,6 +220,9 @@ BAD_INPUT = [
     (["count", "12", "--scheduler", "http://x"], "--scheduler takes a Dask scheduler's address"),
     (["count", "12", "--scheduler", "local:999999"], "'local:N' with N from 1 to 256"),
     (["count", "100000"], "engine bitmask serves N <= 10000"),
+    (["count", "8", "--frobnicate"], "nqueens-cp count: error: unrecognized arguments: --frobnicate"),
+    (["enumerate", "8", "--workers", "2"], "nqueens-cp enumerate: error: unrecognized arguments: --workers 2"),
+    (["crosscheck", "8", "--proof", "p.drat"], "nqueens-cp crosscheck: error: unrecognized arguments: --proof"),
     # solve and complete
     (["solve", "8", "--place", "9:0"], "placement 9:0: row 9 is off the 8x8 board"),
     (["solve", "8", "--place", "0:8"], "placement 0:8: column 8 is off the 8x8 board"),

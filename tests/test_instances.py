@@ -64,7 +64,7 @@ def test_every_sample_instance_is_answered_as_published(engine: str) -> None:
     ("letting n = 8\nletting init = [[0, 1, 2]]\n", "f:2", "pairs of integers"),
     ("n = 8\nn = 9\n", "f:2", "given twice"),
     ("n = x\n", "f:1", "not a number"),
-    ("n = 0\ndiags = []\n", "f:1", "positive integer"),
+    ("n = 0\ndiags = []\n", "f:1", "an integer from 1 to"),
     ("hello\n", "f:1", "expected 'name = value'"),
     ("", "f:1", "no 'n = ...'"),
     ("n = 4\nnumdiags = 1\ndiags = [[9, 0]]\n", "f:3", "not a diagonal of the 4x4 board"),
@@ -94,12 +94,22 @@ def test_solve_reads_files_and_exits_as_it_answers(cli, tmp_path: Path) -> None:
     assert code == 2 and out == "" and err.count("\n") == 1 and "--diagonals D" in err
     (tmp_path / "cut.param").write_text("n = 10\nnumdiags = 3\ndiags = [[1, 0], [2,")
     code, out, err = cli("solve", tmp_path / "cut.param", "-D", 1)
-    assert code == 2 and out == "" and err.count("\n") == 1 and "cut.param:3:" in err
+    assert code == 1 and out == "" and err.count("\n") == 1 and "cut.param:3:" in err  # a bad input file: 1
     (tmp_path / "bin.param").write_bytes(b"n = 4\n\xff\xfe\n")
     code, out, err = cli("solve", tmp_path / "bin.param")
-    assert code == 2 and "bin.param:2: not text" in err
+    assert code == 1 and "bin.param:2: not text" in err
     code, _, err = cli("solve", tmp_path / "missing.param")
-    assert code == 2 and "cannot read" in err and err.count("\n") == 1
+    assert code == 1 and "cannot read" in err and err.count("\n") == 1
+    # what complete generate writes, solve reads
+    assert cli("complete", "generate", 30, 8, "--seed", 1, "-o", tmp_path / "g.json")[0] == 0
+    code, out, err = cli("solve", tmp_path / "g.json", "--format", "json")
+    assert code == 0 and '"status": "solved"' in out, err
+    for text, message in [("letting n = 99999999999999999999\n", "n must be an integer from 1 to 1,000,000"),
+                          ("n = 8\ninit = " + "[" * 100_000 + "]" * 100_000 + "\n", "nested too deep"),
+                          ('{"n": 8, "placed": [[0, 9]]}', "off the 8x8 board")]:
+        (tmp_path / "hostile.param").write_text(text)
+        code, out, err = cli("solve", tmp_path / "hostile.param")
+        assert code == 1 and out == "" and err.count("\n") == 1 and message in err, err
     assert cli("solve", 8, "--diagonals", 3)[0] == 2
     # --place adds to the file's queens, and may not contradict them
     code, _, err = cli("solve", DATA / "completion-40-16-3.param", "--place", "15:1")

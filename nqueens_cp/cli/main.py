@@ -20,8 +20,8 @@ from typing import Any
 from .. import __version__
 from ..engines import ENGINE_NAMES, engine_class
 from .options import PROG, Parser
-from .terminal import (EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, finish,
-                       run_command, say, silence_stdout)
+from .terminal import (EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_UNKNOWN,
+                       EXIT_USAGE, finish, run_command, say, silence_stdout)
 
 # The command on the line -> the module of its group (imported only when it runs: start-up).
 COMMANDS = {"enumerate": "search", "count": "search", "crosscheck": "crosscheck", "compare": "compare",
@@ -38,7 +38,7 @@ examples:
   nqueens-cp enumerate 8                     the 92 boards, then a summary
   nqueens-cp enumerate 12 -e cpsat -f json   JSON Lines, one solution each
   nqueens-cp count 12 --engine sat --stats   14200, statistics on stderr
-  nqueens-cp crosscheck 1-10                 every engine, exact sets
+  nqueens-cp crosscheck 1-10                 the four core engines, exact sets
   nqueens-cp compare 4-12 --plot t.png       timings and statistics side by side
   nqueens-cp solve 80 --place 0:3,5:17 -f line   one solution keeping placed queens
   nqueens-cp dimacs 8 -o q8.cnf              DIMACS CNF for any SAT solver
@@ -49,13 +49,15 @@ examples:
 
 exit codes:
   {EXIT_OK}    success (also when N has no solution, as N = 2 or 3)
-  {EXIT_FAILURE}    failure: a cross-check disagreed, a solver failed, a file is missing,
-       malformed or unwritable (a full disk, a closed stdout), an answer is
-       UNSAT or invalid; solve: proven that no solution exists
-  {EXIT_USAGE}    usage error: bad N, unknown engine or format, an option the engine
-       does not take, ...
+  {EXIT_FAILURE}    failure: a cross-check disagreed, a solver failed, an input file is
+       missing, unreadable or malformed, a write failed midway (a full disk,
+       a closed stdout), an answer is UNSAT or invalid; solve: proven that
+       no solution exists
+  {EXIT_USAGE}    usage error, before any work: bad N, unknown engine or format, an
+       option the engine does not take, an output path that cannot be written
   {EXIT_UNKNOWN}    solve, count: the time limit came before an answer
   {EXIT_INTERRUPTED}  interrupted (Ctrl-C); the output so far is intact
+  {EXIT_TERMINATED}  terminated (SIGTERM); no temporary file is left behind
   {EXIT_BROKEN_PIPE}  the reader of stdout went away (e.g. | head); nothing printed
 
 Run 'nqueens-cp COMMAND --help' for a command's options."""
@@ -83,18 +85,22 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    if sys.stdout is None:  # started with stdout closed (>&-)
-        print(f"{PROG}: error: stdout is closed", file=sys.stderr)
-        return EXIT_FAILURE
     try:
         words = list(sys.argv[1:] if argv is None else argv)
-        args = build_parser(words[0] if words else None).parse_args(words)
+        parser = build_parser(words[0] if words else None)
+        args, extra = parser.parse_known_args(words)
+        if extra:  # named with its command, as every other usage error is
+            parser._subparsers._group_actions[0].choices[args.command].error(  # type: ignore[union-attr]
+                f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exit_:  # --help, --version and usage errors
         code = exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
         return finish(code, PROG)
     except OSError as error:  # --help or --version could not be written
         silence_stdout()
         say(f"{PROG}: cannot write output: {error.strerror or error}")
+        return EXIT_FAILURE
+    if sys.stdout is None:  # started with stdout closed (>&-): a usage error above comes first
+        print(f"{PROG}: error: stdout is closed", file=sys.stderr)
         return EXIT_FAILURE
     with warnings.catch_warnings():  # a warning from the library is one line on stderr, like a note
         warnings.showwarning = _warning_line

@@ -102,13 +102,14 @@ def add_engine(p: argparse.ArgumentParser, choices: Sequence[str], default: str,
                    help=f"one of {', '.join(choices)} (default: {default}, {why})")
 
 
-def add_engine_options(p: argparse.ArgumentParser, among: Sequence[str] = ENGINE_NAMES) -> None:
-    """A flag for every option of the engines in ``among``, from the engines' own data."""
+def add_engine_options(p: argparse.ArgumentParser, among: Sequence[str] = ENGINE_NAMES, solving: bool = False) -> None:
+    """A flag for every option of the engines in ``among``, from the engines'
+    own data: the options of solve only where ``solving``, with their solve help."""
     for name, (option, takers) in all_options().items():
         takers = [t for t in takers if t in among]
-        if not takers:
+        if not takers or (option.solve_only and not solving):
             continue
-        help_ = f"{option.help} [{', '.join(takers)}]"
+        help_ = f"{(option.solve_help if solving and option.solve_help else option.help)} [{', '.join(takers)}]"
         if option.kind is bool:
             p.add_argument(option.flag, dest=name, action="store_true", default=None, help=help_)
         elif option.kind is int:

@@ -48,7 +48,7 @@ examples:
     )
     add_n_or_file(p)
     add_engine(p, ENGINE_NAMES, DEFAULT_SOLVE_ENGINE, "fastest on completion questions, proves 'none'")
-    add_engine_options(p)
+    add_engine_options(p, solving=True)
     add_place(p)
     p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="give up after SEC seconds: 'unknown', exit 3")
     from ..counting.parallel import default_jobs
@@ -97,7 +97,7 @@ def add_complete(sub: Any) -> None:
     d.add_argument("--seed", type=whole, default=0, metavar="S", help="random seed (default: 0)")
     d.add_argument("-o", "--output", default="-", metavar="FILE", help="write here, atomically; '-' or absent: stdout")
     d.set_defaults(handler=_cmd_complete_diagonals)
-    takes_fixed = names(takes_fixed=True)
+    takes_fixed = names(takes_fixed=True, family="core")  # (what bench_engines runs when available)
     b = actions.add_parser(
         "bench", help="run every engine on generated instances",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -120,7 +120,7 @@ def add_complete(sub: Any) -> None:
 
 
 def add_batch(sub: Any) -> None:
-    takes_fixed = names(takes_fixed=True)
+    takes_fixed = names(takes_fixed=True, family="core")
     p = sub.add_parser(
         "batch", help="run engines over CSPLib prob079 instance files, checked against each other",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -139,7 +139,7 @@ def add_batch(sub: Any) -> None:
     p.add_argument("--diagonals", "-D", type=whole, metavar="D", help="the D of every Excluded Diagonals file")
     p.add_argument("--answers", metavar="TSV", help="each file's D and published answer (checked)")
     p.add_argument("--engines", type=name_list, metavar="E1,E2,...",
-                   help=f"default: every available core engine of {', '.join(takes_fixed)}")
+                   help=f"default: every available one of {', '.join(takes_fixed)}")
     p.add_argument("--time-limit", type=positive_float, default=60.0, metavar="SEC",
                    help="per engine and instance (default: 60)")
     p.add_argument("--format", "-f", choices=("table", "csv", "json"), default="table",

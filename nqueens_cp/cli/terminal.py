@@ -136,6 +136,8 @@ def solutions_word(count: int, unique: bool = False) -> str:
 
 def finish(code: int, where: str) -> int:
     """Flush stdout now, so that a failed write is reported (one line, exit 1), not lost at exit."""
+    if sys.stdout is None:  # started with stdout closed: nothing was written to it
+        return code
     try:
         sys.stdout.flush()
     except BrokenPipeError:

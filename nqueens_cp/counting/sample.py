@@ -24,7 +24,8 @@ MAX_N = 16  # the first draw counts every first-row sub-tree: about count N on o
 
 def sample(n: int, k: int = 1, seed: int | None = None, fixed: Mapping[int, int] | None = None) -> Iterator[Solution]:
     """``k`` solutions of n-queens, each drawn independently and uniformly from
-    those that honour ``fixed``; reproducible with ``seed``."""
+    those that honour ``fixed``; reproducible with ``seed``.  None where
+    there is no solution to draw from (N = 2, 3, or impossible placements)."""
     placed = check_placements(n, fixed)
     if type(k) is not int or k < 1:
         raise InvalidInputError(f"k must be a positive integer, got {k!r}")
@@ -35,7 +36,7 @@ def sample(n: int, k: int = 1, seed: int | None = None, fixed: Mapping[int, int]
     rng = random.Random(seed)
     counter = _counter(n, tuple(sorted(placed.items())), placed.blocked)
     if counter(()) == 0:
-        raise InvalidInputError(f"N={n} has no solution with these placements: nothing to sample")
+        return  # (no solution, as for N = 2 and 3: nothing to draw, and no error)
     for _ in range(k):
         prefix: tuple[int, ...] = ()
         while len(prefix) < n:

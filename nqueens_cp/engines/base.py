@@ -34,6 +34,8 @@ class Option:
     choices: tuple[str, ...] | None = None
     low: int | None = None
     high: int | None = None
+    solve_only: bool = False  # a flag of solve (and the batches that solve), not of enumerate or count
+    solve_help: str | None = None  # what it means for solve, where that differs
 
     @property
     def flag(self) -> str:
@@ -60,7 +62,9 @@ class Option:
 
 SYMMETRY_BREAKING = Option(
     "symmetry_breaking", "add the first-row lex-leader constraints of all 8 symmetries and expand the "
-    "survivors' orbits: the output is still the exact full set", kind=bool, default=False)
+    "survivors' orbits: the output is still the exact full set", kind=bool, default=False,
+    solve_help="add the first-row lex-leader constraints of all 8 symmetries: fewer boards to search, "
+    "and the solution found is one whose first row no symmetry makes less")
 SEED = Option("seed", f"random seed, 0..{SEED_MAX}", kind=int, low=0, high=SEED_MAX)
 
 

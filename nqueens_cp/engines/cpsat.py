@@ -28,8 +28,9 @@ class CpSatEngine(Engine):
     summary = "OR-Tools CP-SAT model (3 AllDifferent), solution callback, 1 worker"
     requires = "ortools"
     options = (SYMMETRY_BREAKING, SEED,
-               Option("workers", "solve only: CP-SAT's search workers (default: every core, a portfolio); listing "
-                      "and counting always use one, the only exact way", kind=int, low=1, high=1024))
+               Option("workers", "CP-SAT's search workers (default: every core, a portfolio); listing "
+                      "and counting always use one, the only exact way", kind=int, low=1, high=1024,
+                      solve_only=True))
     statistics = ("variables", "constraints", "branches", "conflicts", "solver_wall_time", "status")
     additive = frozenset({"branches", "conflicts", "solver_wall_time"})
     effort = "conflicts"

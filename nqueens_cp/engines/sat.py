@@ -42,8 +42,8 @@ class SatEngine(Engine):
         Option("encoding", f"at-most-one encoding of the CNF (default: {DEFAULT_ENCODING}; solve switches to "
                f"seqcounter above N={SOLVE_LARGE_N} unless one is given)", choices=tuple(ENCODINGS)),
         SYMMETRY_BREAKING,
-        Option("proof", "solve only: when there is no solution, write a DRAT proof of it to FILE and the CNF it "
-               "refutes beside it (FILE.drat -> FILE.cnf), and check the pair with drat-trim"),
+        Option("proof", "when there is no solution, write a DRAT proof of it to FILE and the CNF it "
+               "refutes beside it (FILE.drat -> FILE.cnf), and check the pair with drat-trim", solve_only=True),
     )
     statistics = ("solver", "encoding", "variables", "clauses", "conflicts", "decisions", "propagations", "restarts",
                   "proof", "proof_cnf", "proof_lines", "proof_check")

@@ -34,14 +34,16 @@ from pathlib import Path
 from typing import Any
 
 from .board import Placement, Position, diagonal
-from ..errors import InvalidInputError
+from ..errors import InvalidInputError, NQueensError
 
 COMPLETION, EXCLUDED_DIAGONALS = "completion", "excluded-diagonals"
 MAX_BYTES = 10_000_000  # far above any real instance (n = 1000 with every queen placed is 20 kB)
+MAX_N = 1_000_000  # the largest board an instance may name (construct's range)
 
 
-class InstanceError(InvalidInputError):
-    """A malformed, truncated or unreadable instance file (the message names file and line)."""
+class InstanceError(NQueensError):
+    """A malformed, truncated or unreadable instance file (the message names
+    file and line): a bad input file, exit 1, as for a CNF decode cannot read."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,8 @@ def _statements(path: str, text: str) -> dict[str, tuple[Any, int]]:
             raise InstanceError(f"{path}:{start}: the value of '{name}' is not a number or a list of numbers")
         try:
             parsed = json.loads(value)
+        except RecursionError:
+            raise InstanceError(f"{path}:{start}: the value of '{name}' is nested too deep") from None
         except ValueError:
             raise InstanceError(f"{path}:{start}: the value of '{name}' is not a number or a list of numbers") from None
         if name in found:
@@ -114,14 +118,17 @@ def _pairs(path: str, name: str, value: Any, line: int) -> list[tuple[int, int]]
 
 
 def parse_instance(path: str, text: str, diagonals: int | None = None) -> Instance:
-    """The instance in ``text`` (read from ``path``): see the module's docstring."""
+    """The instance in ``text`` (read from ``path``): see the module's docstring.
+    A JSON object (what ``complete generate`` writes) is read too."""
+    if text.lstrip().startswith("{"):
+        return _from_json(path, text, diagonals)
     statements = _statements(path, text)
     if "n" not in statements:
         raise InstanceError(f"{path}:{text.count(chr(10)) + 1}: no 'n = ...' in the file: not a prob079 "
                             "instance, or a truncated one")
     n, n_line = statements["n"]
-    if type(n) is not int or n < 1:
-        raise InstanceError(f"{path}:{n_line}: n must be a positive integer, got {n!r}")
+    if type(n) is not int or not 1 <= n <= MAX_N:
+        raise InstanceError(f"{path}:{n_line}: n must be an integer from 1 to {MAX_N:,}, got {_clip(n)}")
     if "init" in statements:
         if diagonals is not None:
             raise InvalidInputError(f"{path} is a completion instance: --diagonals applies to Excluded "
@@ -159,6 +166,36 @@ def parse_instance(path: str, text: str, diagonals: int | None = None) -> Instan
                                 f"(k from 0 to {2 * n - 2}, type 0 or 1)")
         blocked.update(diagonal(n, "r+c", k) if kind == 1 else diagonal(n, "r-c", k - (n - 1)))
     return Instance(path, EXCLUDED_DIAGONALS, n, {}, frozenset(blocked), diagonals, len(pairs))
+
+
+def _clip(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
+def _from_json(path: str, text: str, diagonals: int | None) -> Instance:
+    """A completion instance as ``complete generate`` writes it: {"n": N,
+    "placed": [[row, column], ...]} (other keys are ignored)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise InstanceError(f"{path}:{getattr(error, 'lineno', 1)}: not a JSON instance "
+                            f"({str(error).split(':')[0] if isinstance(error, ValueError) else 'nested too deep'})"
+                            ) from None
+    n = data.get("n") if isinstance(data, dict) else None
+    if type(n) is not int or not 1 <= n <= MAX_N:
+        raise InstanceError(f"{path}: a JSON instance needs \"n\": an integer from 1 to {MAX_N:,}, got {_clip(n)}")
+    if diagonals is not None:
+        raise InvalidInputError(f"{path} is a completion instance: --diagonals applies to Excluded "
+                                "Diagonals files only")
+    fixed: dict[int, int] = {}
+    for r, c in _pairs(path, "placed", data.get("placed", []), 1):
+        if not (0 <= r < n and 0 <= c < n):
+            raise InstanceError(f"{path}: queen [{r}, {c}] is off the {n}x{n} board")
+        if r in fixed:
+            raise InstanceError(f"{path}: two queens in row {r} ([{r}, {fixed[r]}] and [{r}, {c}])")
+        fixed[r] = c
+    return Instance(path, COMPLETION, n, fixed)
 
 
 def read_instance(path: str | Path, diagonals: int | None = None) -> Instance:

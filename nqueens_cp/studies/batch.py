@@ -69,6 +69,8 @@ def instance_files(paths: Sequence[str]) -> list[str]:
     found: list[str] = []
     for path in paths:
         if os.path.isdir(path):
+            if not os.access(path, os.R_OK | os.X_OK):
+                raise InstanceError(f"cannot read the directory {path}: permission denied")
             matches = sorted(glob.glob(os.path.join(glob.escape(path), "*.param")))
             if not matches:
                 raise InvalidInputError(f"{path}: a directory with no *.param files")
