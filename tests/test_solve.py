@@ -208,3 +208,20 @@ def test_the_bitmask_decision_search_looks_at_the_clock_after_each_budget_of_nod
         budget = bitmask.NODES_PER_CHECK if kernel.compiled(n) else bitmask.NODES_PER_CHECK >> 7
         assert outcome.status is nq.Status.UNKNOWN and clock.readings == 2
         assert budget <= outcome.stats["nodes"] <= budget + 1
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+def test_a_sat_solve_stops_at_its_time_limit_with_every_solver(cli, tmp_path: Path, solver: str) -> None:
+    """CaDiCaL takes no interrupt in python-sat: it solves in conflict budgets
+    and reads the clock between them; the others are interrupted.  Either way
+    a hard instance under a short limit is 'unknown', exit 3, one line, and
+    nothing in another thread prints a traceback."""
+    instance = tmp_path / "d20.param"
+    assert cli("complete", "diagonals", 20, "--seed", 17, "-o", instance)[0] == 0  # CaDiCaL: seconds at D = 18
+    code, out, err = cli("solve", instance, "-D", 18, "-e", "sat", "--solver", solver, "--time-limit", 0.2)
+    assert code == 3 and out.startswith("unknown") and "Traceback" not in err and "Exception" not in err, err
+
+
+def test_a_solver_that_cannot_stop_at_a_time_limit_says_so(cli, tmp_path: Path) -> None:
+    code, out, err = cli("solve", 12, "-e", "sat", "--solver", "lingeling", "--time-limit", 5)
+    assert code == 2 and out == "" and "cannot stop at a time limit" in err and err.count("\n") == 1

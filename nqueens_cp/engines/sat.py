@@ -161,22 +161,40 @@ class SatEngine(Engine):
                                   f"({lines} lines) for {cnf_path}, {checked}"
 
 
+# How each python-sat solver stops at a deadline: most take an interrupt from
+# a timer thread; CaDiCaL's binding does not ("Limited solve is currently
+# unsupported") but takes a conflict budget, so it solves in slices of
+# BUDGET_CONFLICTS conflicts and reads the clock between them (a slice takes
+# milliseconds; the solver keeps what it learned from one to the next).
+BUDGET_CONFLICTS = 2_000
+
+
 def _run_solver(solver: Any, deadline: float | None = None) -> bool:
     """One call to the solver; raises TimeLimitReached past ``deadline``."""
     timer = None
     try:
         if deadline is None:
             return solver.solve()
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
+        if deadline - time.monotonic() <= 0:
             raise TimeLimitReached
-        timer = threading.Timer(remaining, solver.interrupt)
+        if "cadical" in type(solver.solver).__name__.lower():
+            while True:
+                solver.conf_budget(BUDGET_CONFLICTS)
+                answer = solver.solve_limited()
+                if answer is not None:
+                    return answer
+                if time.monotonic() >= deadline:
+                    raise TimeLimitReached
+        timer = threading.Timer(deadline - time.monotonic(), _interrupt, (solver,))
         timer.start()
         answer = solver.solve_limited(expect_interrupt=True)
         if answer is None:
             solver.clear_interrupt()
             raise TimeLimitReached
         return answer
+    except NotImplementedError:  # (lingeling: neither an interrupt nor a budget)
+        raise InvalidInputError("this solver cannot stop at a time limit: drop --time-limit, or choose another "
+                                "--solver (cadical195, glucose4, minisat22, ...)") from None
     except Exception as exc:
         # python-sat turns Ctrl-C during a solve into its own error type.
         if "keyboard interrupt" in str(exc).lower():
@@ -185,3 +203,10 @@ def _run_solver(solver: Any, deadline: float | None = None) -> bool:
     finally:
         if timer is not None:
             timer.cancel()
+
+
+def _interrupt(solver: Any) -> None:
+    try:
+        solver.interrupt()
+    except Exception:  # (the solve ended meanwhile, or the solver is freed: nothing to stop)
+        pass
