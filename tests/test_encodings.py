@@ -23,7 +23,7 @@ def group(name: str, k: int) -> tuple[list[list[int]], int]:
         top += 1
         return top
 
-    clauses = ENCODINGS[name](list(range(1, k + 1)), fresh)
+    clauses = list(ENCODINGS[name](list(range(1, k + 1)), fresh))
     return clauses, top - k
 
 

@@ -34,16 +34,20 @@ class DimacsError(NQueensError):
 
 # --- out ------------------------------------------------------------------------
 
-def header_lines(n: int, encoding: str, nvars: int, nclauses: int) -> Iterator[str]:
+def header_text(n: int, encoding: str, nvars: int, nclauses: int) -> Iterator[str]:
+    """The header of our DIMACS files, in pieces of bounded size (newlines
+    included): at N = 10,000 it maps 10^8 cells, a gigabyte of text that is
+    never held at once."""
     cells = n * n
-    yield f"c nqueens n={n} encoding={encoding}"
-    yield f"c cells are variables 1..{cells} (row*{n} + col + 1); {nvars - cells} auxiliary variables follow"
-    yield "c rows and columns: exactly one queen; diagonals and anti-diagonals: at most one"
+    yield f"c nqueens n={n} encoding={encoding}\n"
+    yield f"c cells are variables 1..{cells} (row*{n} + col + 1); {nvars - cells} auxiliary variables follow\n"
+    yield "c rows and columns: exactly one queen; diagonals and anti-diagonals: at most one\n"
     for row in range(n):
-        for col in range(n):
-            yield f"c q {row} {col} {row * n + col + 1}"
-    yield "c p show " + " ".join(map(str, range(1, cells + 1))) + " 0"
-    yield f"p cnf {nvars} {nclauses}"
+        yield "".join(f"c q {row} {col} {row * n + col + 1}\n" for col in range(n))
+    yield "c p show"
+    for start in range(1, cells + 1, _CHUNK):
+        yield "".join(f" {var}" for var in range(start, min(start + _CHUNK, cells + 1)))
+    yield f" 0\np cnf {nvars} {nclauses}\n"
 
 
 def write_dimacs(out: TextIO, n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None,
@@ -52,7 +56,8 @@ def write_dimacs(out: TextIO, n: int, encoding: str = DEFAULT_ENCODING, fixed: M
     bounded however large N is.  Returns (variables, clauses).
     ``progress(written, total)`` is called now and then."""
     nvars, nclauses = size(n, encoding, fixed, symmetry_breaking)
-    out.write("\n".join(header_lines(n, encoding, nvars, nclauses)) + "\n")
+    for piece in header_text(n, encoding, nvars, nclauses):
+        out.write(piece)
     written = 0
     chunk: list[str] = []
     for clause in clauses(n, encoding, fixed, symmetry_breaking):
@@ -99,7 +104,7 @@ def write_dimacs_file(path: str, n: int, encoding: str = DEFAULT_ENCODING, fixed
 def dimacs_text(cnf: CNF) -> str:
     """A CNF held in memory as DIMACS text (small formulas: model files, tests)."""
     body = [" ".join(map(str, clause)) + " 0" for clause in cnf.clauses]
-    return "\n".join([*header_lines(cnf.n, cnf.encoding, cnf.nvars, len(cnf.clauses)), *body]) + "\n"
+    return "".join(header_text(cnf.n, cnf.encoding, cnf.nvars, len(cnf.clauses))) + "".join(line + "\n" for line in body)
 
 
 # --- in: the CNF's header ----------------------------------------------------------

@@ -14,7 +14,8 @@ auxiliaries are not determined by the cells still enumerate each board once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Iterable, Iterator
 from itertools import combinations
 from math import ceil, comb, isqrt
 
@@ -25,12 +26,13 @@ COMMANDER_GROUP = 3  # Klieber & Kwon found groups of 3 best for at-most-one
 PRODUCT_BASE = 4  # below this size the 2-product recursion ends in pairwise
 
 
-def amo_pairwise(lits: list[int], fresh: Fresh) -> list[Clause]:
+def amo_pairwise(lits: list[int], fresh: Fresh) -> Iterator[Clause]:
     """Binomial: one clause (-a | -b) per pair.
 
-    0 auxiliary variables, k(k-1)/2 binary clauses.
+    0 auxiliary variables, k(k-1)/2 binary clauses (made one at a time: a
+    line of 10,000 cells has 50 million).
     """
-    return [[-a, -b] for a, b in combinations(lits, 2)]
+    return ([-a, -b] for a, b in combinations(lits, 2))
 
 
 def amo_seqcounter(lits: list[int], fresh: Fresh) -> list[Clause]:
@@ -86,7 +88,7 @@ def amo_commander(lits: list[int], fresh: Fresh) -> list[Clause]:
     """
     g = COMMANDER_GROUP
     if len(lits) <= g:
-        return amo_pairwise(lits, fresh)
+        return list(amo_pairwise(lits, fresh))
     clauses: list[Clause] = []
     commanders = []
     for start in range(0, len(lits), g):
@@ -112,7 +114,7 @@ def amo_product(lits: list[int], fresh: Fresh) -> list[Clause]:
     """
     k = len(lits)
     if k < PRODUCT_BASE:
-        return amo_pairwise(lits, fresh)
+        return list(amo_pairwise(lits, fresh))
     p, q = _product_shape(k)
     u = [fresh() for _ in range(p)]
     v = [fresh() for _ in range(q)]
@@ -141,7 +143,7 @@ def amo_binary(lits: list[int], fresh: Fresh) -> list[Clause]:
     return [[-x, b if i >> j & 1 else -b] for i, x in enumerate(lits) for j, b in enumerate(bits)]
 
 
-ENCODINGS: dict[str, Callable[[list[int], Fresh], list[Clause]]] = {
+ENCODINGS: dict[str, Callable[[list[int], Fresh], Iterable[Clause]]] = {
     "pairwise": amo_pairwise,
     "seqcounter": amo_seqcounter,
     "ladder": amo_ladder,
@@ -154,16 +156,19 @@ DEFAULT_ENCODING = "pairwise"
 
 # --- The docstrings' cost formulas, as code: k -> (aux variables, clauses). ---
 
+@functools.cache
 def _commander_cost(k: int) -> tuple[int, int]:
     g = COMMANDER_GROUP
     if k <= g:
         return 0, comb(k, 2)
-    sizes = [min(g, k - start) for start in range(0, k, g)]
-    m = len(sizes)
+    full, rest = divmod(k, g)  # groups of g, and one of the rest
+    m = full + (rest > 0)
     sub_vars, sub_clauses = _commander_cost(m)
-    return m + sub_vars, sum(comb(s, 2) + s + 1 for s in sizes) + sub_clauses
+    group = comb(g, 2) + g + 1
+    return m + sub_vars, full * group + (comb(rest, 2) + rest + 1 if rest else 0) + sub_clauses
 
 
+@functools.cache
 def _product_cost(k: int) -> tuple[int, int]:
     if k < PRODUCT_BASE:
         return 0, comb(k, 2)
