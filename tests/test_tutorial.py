@@ -109,7 +109,9 @@ def test_sampling_honours_placements_and_refuses_what_it_cannot_do(cli) -> None:
     assert all(is_solution(tuple(map(int, line.split())), 14) for line in out.splitlines())
     code, _, err = cli("sample", 17)
     assert code == 2 and "use N <= 16" in err and err.count("\n") == 1
-    assert cli("sample", 8, "--place", "0:0,1:2")[0] == 2
+    code, out, err = cli("sample", 8, "--place", "0:0,1:2")  # no solution to draw: none, as enumerate lists none
+    assert code == 0 and "0 solutions for N=8" in out + err
+    assert list(sample(8, 3, fixed={0: 0, 1: 2})) == []
 
 
 def test_a_board_shows_itself_as_a_picture() -> None:
