@@ -100,3 +100,20 @@ def test_library_call_checks_its_arguments() -> None:
     for bad in (dict(engines=["sat", "sat"]), dict(engines=["construct"]), dict(engines=["bitmask"], solver="minisat22")):
         with pytest.raises(InvalidInputError):
             crosscheck([4], **bad)
+
+
+def test_a_hopeless_crosscheck_says_so_before_the_work() -> None:
+    from nqueens_cp.studies.crosscheck import crosscheck
+
+    class Told(Exception):
+        """Raised by the note: the work after it would take years."""
+
+    notes: list[str] = []
+
+    def notify(note: str) -> None:
+        notes.append(note)
+        raise Told
+
+    with pytest.raises(Told):
+        crosscheck([30], ["bitmask"], notify=notify)
+    assert len(notes) == 1 and "N=30 has about" in notes[0] and "years" in notes[0]

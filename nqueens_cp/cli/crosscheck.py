@@ -53,7 +53,7 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
 
     report = crosscheck([n for spec in args.specs for n in spec], args.engines, jobs=args.jobs,
                         progress=progress.text if progress else None, rows=row_done if text else None,
-                        **engine_options(args))
+                        notify=lambda note: say(f"{PROG}: note: {note}"), **engine_options(args))
     if progress:
         progress.clear()
     for name, reason in report.skipped.items():

@@ -75,7 +75,7 @@ class Report:
 
 def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: int | None = None,
                progress: Callable[[str], None] | None = None, rows: Callable[[Row], None] | None = None,
-               **options: Any) -> Report:
+               notify: Callable[[str], None] | None = None, **options: Any) -> Report:
     """Run every engine on every N and compare their exact solution sets with
     each other (the first engine is the reference), the counts with A000170,
     and the reference's fundamental solutions with A002562 and its orbits.
@@ -83,7 +83,8 @@ def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: 
     ``engines`` defaults to every available core engine that enumerates (the
     unavailable ones are listed in ``Report.skipped``), and may name presets
     ("classic": the tutorial backtrackers); ``options`` go to the engines that
-    take them.  ``rows(row)`` is called as each N is done.
+    take them.  ``rows(row)`` is called as each N is done, ``notify(message)``
+    with a warning for an N no engine can list in reasonable time.
     """
     sizes = sorted(set(sizes))
     for n in sizes:
@@ -103,6 +104,11 @@ def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: 
             raise EngineUnavailableError(f"engine '{name}' is unavailable: {cls.unavailable_reason()}")
     chosen = get_engines(list(engines), **options)
     workers = parallel.check_jobs(jobs)
+    if notify:  # a hopeless N is said before the work, once, with the slowest engine's estimate
+        for n in sizes:
+            notes = [note for name in chosen for note in run.advice(n, name, jobs=workers)]
+            if notes:
+                notify(f"crosscheck lists every solution of every engine; {notes[-1]}")
     report = Report(list(chosen), skipped=skipped)
     for n in sizes:
         row = check_n(n, chosen, progress, workers)
