@@ -238,7 +238,8 @@ def _stream_clauses(lines: Iterable[tuple[int, str]], nvars: int, nclauses: int,
 @dataclass
 class Model:
     line: int  # where the model starts, for messages
-    literals: list[int]
+    literals: list[int]  # (only those over variables up to ``keep``, where the reader was given one)
+    largest: int = 0  # the largest variable the model mentions
 
 
 _STATUS = re.compile(r"s\s+(\S.*?)\s*")
@@ -249,32 +250,38 @@ def read_answer(source: str | Iterable[str], name: str = "answer") -> list[Model
     return list(iter_models(source, name))
 
 
-def iter_models(source: str | Iterable[str], name: str = "answer") -> Iterator[Model]:
+def iter_models(source: str | Iterable[str], name: str = "answer", keep: int | None = None) -> Iterator[Model]:
     """The models in a solver's output, one at a time, read as a stream.
 
     Understands the SAT-competition form (``s SATISFIABLE`` and ``v`` lines;
     several models as ``clasp -n 0`` or ``picosat --all`` print them) and
-    MiniSat's result file (``SAT`` then one line of literals).
+    MiniSat's result file (``SAT`` then one line of literals).  With
+    ``keep``, a model holds only its literals over variables 1..keep (the
+    cells): a solver's answer on a CNF with millions of auxiliary variables
+    is read in memory bounded by the board.
     """
     lines = ((number, line.strip()) for number, line in enumerate(_lines(source), 1))
     first = next(((number, line) for number, line in lines if line), None)
     if first is None:
         raise DimacsError(f"{name} is empty")
     if first[1] in ("SAT", "UNSAT", "INDET", "UNSATISFIABLE", "SATISFIABLE"):
-        yield _read_minisat(lines, first, name)
+        yield _read_minisat(lines, first, name, keep)
     else:
-        yield from _read_competition(itertools.chain([first], lines), name)
+        yield from _read_competition(itertools.chain([first], lines), name, keep)
 
 
-def _literals(words: list[str], where: str) -> list[int]:
-    for word in words:
+def _literals(words: list[str] | str, where: str) -> Iterator[int]:
+    """The literals of a list of words, or of a text read word by word (a
+    solver's 'v' line can be tens of megabytes: it is never split whole)."""
+    for match in (re.finditer(r"\S+", words) if isinstance(words, str) else words):
+        word = match.group() if isinstance(words, str) else match
         if not re.fullmatch(r"[+-]?\d{1,%d}" % MAX_DIGITS, word):
             raise DimacsError(f"{where}: {_clip(word)} is not a literal"
                               + (f" (longer than {MAX_DIGITS} digits)" if re.fullmatch(r"[+-]?\d+", word) else ""))
-    return [int(word) for word in words]
+        yield int(word)
 
 
-def _read_minisat(lines: Iterator[tuple[int, str]], first: tuple[int, str], name: str) -> Model:
+def _read_minisat(lines: Iterator[tuple[int, str]], first: tuple[int, str], name: str, keep: int | None) -> Model:
     number, status = first
     if status in ("UNSAT", "UNSATISFIABLE"):
         raise DimacsError(f"{name}, line {number}: the solver says UNSATISFIABLE: there is no placement to decode")
@@ -282,18 +289,30 @@ def _read_minisat(lines: Iterator[tuple[int, str]], first: tuple[int, str], name
         raise DimacsError(f"{name}, line {number}: the solver gave up (INDET): no model to decode")
     literals: list[int] = []
     start = None
+    ended = False
+    largest = 0
     for index, line in lines:
         if not line:
             continue
         start = start or index
-        literals += _literals(line.split(), f"{name}, line {index}")
-    if start is None or not literals or literals[-1] != 0 or 0 in literals[:-1]:
+        for lit in _literals(line, f"{name}, line {index}"):
+            if ended:
+                ended = False  # a literal after the 0: malformed, reported below
+                break
+            if lit == 0:
+                ended = True
+                continue
+            largest = max(largest, abs(lit))
+            if keep is None or abs(lit) <= keep:
+                literals.append(lit)
+    if start is None or not ended or not largest:
         raise DimacsError(f"{name}, line {start or number}: expected one line of literals ending in 0 after SAT")
-    return Model(start, literals[:-1])
+    return Model(start, literals, largest)
 
 
-def _read_competition(lines: Iterable[tuple[int, str]], name: str) -> Iterator[Model]:
+def _read_competition(lines: Iterable[tuple[int, str]], name: str, keep: int | None) -> Iterator[Model]:
     found = 0
+    largest = 0
     current: list[int] | None = None
     start = 0
     unsat_line = None
@@ -313,15 +332,17 @@ def _read_competition(lines: Iterable[tuple[int, str]], name: str) -> Iterator[M
             continue
         if line[0] != "v" or (len(line) > 1 and not line[1].isspace()):
             raise DimacsError(f"{where}: expected a 'c', 's' or 'v' line, got {_clip(line)}")
-        for lit in _literals(line[1:].split(), where):
+        for lit in _literals(line[1:], where):
             if current is None:
-                current, start = [], number
+                current, start, largest = [], number, 0
             if lit == 0:
                 found += 1
-                yield Model(start, current)
+                yield Model(start, current, largest)
                 current = None
             else:
-                current.append(lit)
+                largest = max(largest, abs(lit))
+                if keep is None or abs(lit) <= keep:
+                    current.append(lit)
     if current is not None:
         raise DimacsError(f"{name}, line {start}: model is not terminated by 0")
     if unsat_line is not None and not found:
@@ -334,6 +355,9 @@ def decode_model(model: Model, header: CnfHeader, name: str = "answer") -> Solut
     """The board a model describes, checked to be a valid placement."""
     n = header.n
     where = f"{name}, line {model.line}"
+    if model.largest > header.nvars:
+        raise DimacsError(f"{where}: a literal is over variable {model.largest}, but the CNF has only "
+                          f"{header.nvars} variables")
     value: dict[int, bool] = {}
     for lit in model.literals:
         var = abs(lit)
@@ -407,7 +431,7 @@ class Decoding:
         from .board import pack
 
         seen: set[int] = set()
-        for model in iter_models(self._answer, self.name):
+        for model in iter_models(self._answer, self.name, keep=max(self.header.cells)):
             solution = decode_model(model, self.header, self.name)
             self.models += 1
             key = pack(solution, self.header.n)
