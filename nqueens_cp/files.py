@@ -81,23 +81,24 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> 
 
 
 def _write_stream(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
-    """``write`` into a scratch file, then its bytes into ``path`` in place."""
-    with tempfile.TemporaryDirectory(prefix="nqueens_cp-") as scratch:
-        temporary = os.path.join(scratch, "out" + Path(str(path)).suffix)
-        write(temporary)
-        try:
+    """``write`` straight into a device or FIFO by its name, in place, as it
+    goes; for ``-``, into a scratch file whose bytes then go to stdout (a
+    writer opens what it writes by name)."""
+    try:
+        if str(path) != STDOUT:
+            write(str(path))
+            return
+        with tempfile.TemporaryDirectory(prefix="nqueens_cp-") as scratch:
+            temporary = os.path.join(scratch, "out")
+            write(temporary)
             with open(temporary, "rb") as source:
-                if str(path) == STDOUT:
-                    sys.stdout.flush()
-                    shutil.copyfileobj(source, sys.stdout.buffer)
-                    sys.stdout.buffer.flush()
-                else:
-                    with open(path, "wb") as out:
-                        shutil.copyfileobj(source, out)
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise NQueensError(f"cannot write {path}: {error.strerror or error}") from None
+                sys.stdout.flush()
+                shutil.copyfileobj(source, sys.stdout.buffer)
+                sys.stdout.buffer.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise NQueensError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:

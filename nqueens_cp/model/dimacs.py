@@ -82,15 +82,9 @@ def write_dimacs_file(path: str, n: int, encoding: str = DEFAULT_ENCODING, fixed
                       symmetry_breaking: bool = False,
                       progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
     """:func:`write_dimacs` to a file, atomically (a temporary file, then a
-    rename); to a device or a FIFO (``files.is_stream``), in place as it goes."""
-    from ..files import atomic_write, is_stream
+    rename); to a device or a FIFO in place, as it goes (``files.atomic_write``)."""
+    from ..files import atomic_write
 
-    if is_stream(path):
-        try:
-            with open(path, "w", encoding="ascii", newline="\n") as handle:
-                return write_dimacs(handle, n, encoding, fixed, symmetry_breaking, progress)
-        except OSError as error:
-            raise NQueensError(f"cannot write {path}: {error.strerror or error}") from None
     size_: list[tuple[int, int]] = []
 
     def write(temporary: str) -> None:
