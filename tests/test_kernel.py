@@ -303,3 +303,13 @@ def test_the_package_installs_and_counts_on_a_machine_without_a_c_compiler(tmp_p
                          text=True, env=env, cwd=tmp_path, timeout=120)
     assert out.returncode == 0 and out.stdout == f"{TOTAL[10]}\n", out.stderr
     assert "not built at install" in out.stderr
+
+
+def test_the_twins_half_turn_search_stops_at_its_deadline() -> None:
+    """(S180 under a time limit: the compiled search cannot stop, the twin reads the clock.)"""
+    import time
+
+    from nqueens_cp.errors import TimeLimitReached
+
+    with pytest.raises(TimeLimitReached):
+        kernel.count_half_turn(30, [(1 << 30) - 1] * 30, deadline=time.monotonic() - 1)

@@ -196,61 +196,16 @@ def chunks(n: int, size: int) -> list[list[SubBoard]]:
 def count_half_turn(n: int, deadline: float | None = None, allowed: Sequence[int] | None = None,
                     compiled: bool = True) -> int:
     """S180: solutions that a half turn leaves unchanged, q[n-1-r] = n-1-q[r]
-    (with ``allowed``, only those with row r's queen in allowed[r]), in the
-    compiled loop when there is one (kernel.count_half_turn), else (or with
-    ``compiled=False``) the same search below, in Python.
-
-    Rows r < n/2 are placed with their images in row n-1-r; the middle row
-    of an odd board holds the centre square.  Columns, diagonals (index
-    c - r + n-1) and anti-diagonals (r + c) are bit masks over absolute
-    indices, since the images attack the rows above them too."""
-    full = (1 << n) - 1
-    allowed = [full] * n if allowed is None else list(allowed)
-    if n == 1:
-        return allowed[0] & 1
+    (with ``allowed``, only those with row r's queen in allowed[r]):
+    :func:`nqueens_cp.kernel.count_half_turn`, compiled where it is quick
+    (it cannot stop at a deadline), else (or with ``compiled=False``) in its
+    Python twin, which reads the clock."""
     from .. import kernel
 
-    # (the compiled search cannot stop at a deadline: only where it is quick)
-    if compiled and kernel.compiled() and n <= kernel.HALF_TURN_MAX_N and (deadline is None or n <= 20):
+    allowed = [(1 << n) - 1] * n if allowed is None else list(allowed)
+    if compiled and (deadline is None or n <= 20) and kernel.compiled() and n <= kernel.HALF_TURN_MAX_N:
         return kernel.count_half_turn(n, allowed)
-    last = n - 1
-    half = n // 2
-    cols = diag = anti = 0
-    if n % 2:
-        m = n // 2
-        if not allowed[m] >> m & 1:
-            return 0
-        cols, diag, anti = 1 << m, 1 << last, 1 << (2 * m)
-    nodes = 0
-
-    def place(r: int, cols: int, diag: int, anti: int) -> int:
-        nonlocal nodes
-        if r == half:
-            return 1
-        r2 = last - r
-        free = allowed[r] & ~(cols | (diag >> (last - r)) | (anti >> r))
-        total = 0
-        while free:
-            bit = free & -free
-            free ^= bit
-            c = bit.bit_length() - 1
-            c2 = last - c
-            if not allowed[r2] >> c2 & 1:
-                continue
-            d1, d2 = c - r + last, c2 - r2 + last  # d2 = r - c + last
-            a1, a2 = r + c, r2 + c2
-            if c == c2 or d1 == d2 or a1 == a2:
-                continue
-            bits_c, bits_d, bits_a = bit | (1 << c2), (1 << d1) | (1 << d2), (1 << a1) | (1 << a2)
-            if cols & bits_c or diag & bits_d or anti & bits_a:
-                continue
-            nodes += 1
-            if deadline is not None and not nodes & 4095 and time.monotonic() > deadline:
-                raise TimeLimitReached
-            total += place(r + 1, cols | bits_c, diag | bits_d, anti | bits_a)
-        return total
-
-    return place(0, cols, diag, anti)
+    return kernel.count_half_turn(n, allowed, compiled=False, deadline=deadline)
 
 
 def _attack(a: tuple[int, int], b: tuple[int, int]) -> bool:

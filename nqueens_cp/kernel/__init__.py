@@ -124,9 +124,10 @@ def count_boards(n: int, boards: Iterable[tuple[Sequence[int], int, bool]], comp
     return Tallies(*search.count_boards(n, _words(words)))
 
 
-def count_half_turn(n: int, allowed: Sequence[int], compiled: bool = True) -> int:
+def count_half_turn(n: int, allowed: Sequence[int], compiled: bool = True, deadline: float | None = None) -> int:
     """The solutions a half turn leaves unchanged (q[n-1-r] = n-1-q[r]) with
-    row r's queen in allowed[r]; compiled up to 32 rows."""
+    row r's queen in allowed[r]; compiled up to 32 rows.  The compiled search
+    cannot stop at a ``deadline``: with one, the twin runs, reading the clock."""
     _check(n, allowed)
     full, last, m = (1 << n) - 1, n - 1, n // 2
     if n == 1:
@@ -141,9 +142,9 @@ def count_half_turn(n: int, allowed: Sequence[int], compiled: bool = True) -> in
         image = allowed[last - r]  # (there a queen and its image attack each other)
         mirrored = sum(1 << (last - c) for c in range(n) if image >> c & 1)
         masks.append(allowed[r] & mirrored & full & ~(1 << r | 1 << (last - r)))
-    search = _chosen(n, compiled, HALF_TURN_MAX_N)
+    search = _chosen(n, compiled and deadline is None, HALF_TURN_MAX_N)
     if search is None:
-        return twin.count_half_turn(n, masks, cols, diag, anti)
+        return twin.count_half_turn(n, masks, cols, diag, anti, deadline)
     return search.count_half_turn(n, _words(masks), cols, diag, anti)
 
 

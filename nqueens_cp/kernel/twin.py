@@ -10,7 +10,10 @@ slower.
 
 from __future__ import annotations
 
+import time
 from collections.abc import MutableSequence, Sequence
+
+from ..errors import TimeLimitReached
 
 # The words of a Walk's out array (module.c's walk uses the same layout).
 EIGHT, FOUR, TWO, NODES, TIED, ROW = range(6)
@@ -144,12 +147,17 @@ def count(n: int, allowed: Sequence[int], classify: bool, tie: int) -> tuple[int
     return out[EIGHT], out[FOUR], out[TWO], out[NODES], out[TIED]
 
 
-def count_half_turn(n: int, masks: Sequence[int], cols: int, diag: int, anti: int) -> int:
+def count_half_turn(n: int, masks: Sequence[int], cols: int, diag: int, anti: int,
+                    deadline: float | None = None) -> int:
     """The boards a half turn leaves unchanged, rows r < n // 2 in masks[r],
-    each placed with its image in row n-1-r (count_half_turn in search.c)."""
+    each placed with its image in row n-1-r (count_half_turn in search.c);
+    TimeLimitReached once ``time.monotonic()`` passes ``deadline`` (read every
+    4096 placements)."""
     last, ends, m = n - 1, 2 * (n - 1), n // 2
+    placed = 0
 
     def rows(r: int, cols: int, diag: int, anti: int) -> int:
+        nonlocal placed
         if r == m:
             return 1
         free = masks[r] & ~(cols | diag >> (last - r) | anti >> r)
@@ -157,6 +165,9 @@ def count_half_turn(n: int, masks: Sequence[int], cols: int, diag: int, anti: in
         while free:
             bit = free & -free
             free ^= bit
+            placed += 1
+            if deadline is not None and not placed & 4095 and time.monotonic() > deadline:
+                raise TimeLimitReached
             c = _ctz(bit)
             d, x = c - r + last, r + c
             found += rows(r + 1, cols | bit | 1 << (last - c), diag | 1 << d | 1 << (ends - d),
