@@ -1,7 +1,4 @@
-"""The command line: dimacs, decode and encodings: the CNF as an artifact.
-
-Each command's parser and its handler, side by side: the handler parses
-nothing, makes one library call, renders the result and returns the exit code."""
+"""The command line, dimacs, decode and encodings: the CNF as an artifact."""
 
 from __future__ import annotations
 

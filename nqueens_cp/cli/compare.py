@@ -1,7 +1,4 @@
-"""The command line: compare: engines timed side by side, each in a fresh process.
-
-Each command's parser and its handler, side by side: the handler parses
-nothing, makes one library call, renders the result and returns the exit code."""
+"""The command line, compare: engines timed side by side, each in a fresh process."""
 
 from __future__ import annotations
 

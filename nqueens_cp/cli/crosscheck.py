@@ -1,7 +1,4 @@
-"""The command line: crosscheck: the engines' exact solution sets compared, N by N.
-
-Each command's parser and its handler, side by side: the handler parses
-nothing, makes one library call, renders the result and returns the exit code."""
+"""The command line, crosscheck: the engines' exact solution sets compared, N by N."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""The command line: engines: what each engine can do, and whether it runs here.
-
-Each command's parser and its handler, side by side: the handler parses
-nothing, makes one library call, renders the result and returns the exit code."""
+"""The command line, engines: what each engine can do, and whether it runs here."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""The command line: trace and sample: the search step by step, and uniformly random solutions.
-
-Each command's parser and its handler, side by side: the handler parses
-nothing, makes one library call, renders the result and returns the exit code."""
+"""The command line, trace and sample: the search step by step, and uniformly random solutions."""
 
 from __future__ import annotations
 

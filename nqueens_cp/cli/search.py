@@ -1,7 +1,4 @@
-"""The command line: enumerate and count: the solutions of N-queens, listed or counted.
-
-Each command's parser and its handler, side by side: the handler parses
-nothing, makes one library call, renders the result and returns the exit code."""
+"""The command line, enumerate and count: the solutions of N-queens, listed or counted."""
 
 from __future__ import annotations
 

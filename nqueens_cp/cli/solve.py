@@ -1,7 +1,4 @@
-"""The command line: solve, complete and batch: one solution under constraints, instances and their benchmarks.
-
-Each command's parser and its handler, side by side: the handler parses
-nothing, makes one library call, renders the result and returns the exit code."""
+"""The command line, solve, complete and batch: one solution under constraints, instances and their benchmarks."""
 
 from __future__ import annotations
 
