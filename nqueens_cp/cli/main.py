@@ -28,6 +28,7 @@ COMMANDS = {"enumerate": "search", "count": "search", "crosscheck": "crosscheck"
             "solve": "solve", "complete": "solve", "batch": "solve", "dimacs": "cnf", "decode": "cnf",
             "encodings": "cnf", "trace": "explore", "sample": "explore", "engines": "engines"}
 
+
 def _main_epilog() -> str:
     engines = "\n".join(f"  {name:<13} {engine_class(name).summary}" for name in ENGINE_NAMES)
     return f"""\

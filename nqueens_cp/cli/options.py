@@ -232,7 +232,7 @@ def add_outputs(p: argparse.ArgumentParser) -> None:
                    "(needs matplotlib: pip install 'nqueens-cp[plot]')")
 
 
-# --- the commands ---------------------------------------------------------------------
+# --- the parser ----------------------------------------------------------------------
 
 class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line: what is wrong and where to look."""

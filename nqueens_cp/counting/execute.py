@@ -71,6 +71,7 @@ def _workers(plan: Plan, tasks: int) -> int:
     """Processes worth starting for this many sub-problems."""
     return max(1, min(plan.jobs, tasks))
 
+
 def search(plan: Plan, progress: Progress | None = None) -> Search:
     """The search the plan describes, lazily: nothing runs until it is iterated or counted."""
     engine, n = plan.engine, plan.n
@@ -79,12 +80,14 @@ def search(plan: Plan, progress: Progress | None = None) -> Search:
     if not plan.split:
         search = engine.search(n, plan.placed, None if plan.unique else plan.limit, plan.time_limit,
                                counter=None if plan.unique else counter)
-        search.label += ", counted by symmetry classes" if counter and not plan.unique else ""
     else:
         search = _split_search(plan, progress, None if plan.unique else counter)
     if plan.unique:
         search = _fundamental(search, plan.limit, counter)
+    if counter:
+        search.label += ", counted by symmetry classes"
     return search
+
 
 def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str, Any], float | None], int]:
     """The count (total, or fundamental with ``unique``) by symmetry classes:
@@ -113,8 +116,8 @@ def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str,
             """The small searches of the check and of the tie squares."""
             return classes.symmetric_counts(n, deadline), classes.symmetric_on_ties(n, deadline)
 
-        # Compiled (or read from the cache) here, before the pool forks its
-        # workers: they inherit the machine code instead of each loading it.
+        # Loaded here, before the pool forks its workers: they inherit the
+        # compiled module instead of each loading it.
         kind = kernel_kind()
 
         side = None
@@ -147,6 +150,7 @@ def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str,
 
     return counter
 
+
 @contextmanager
 def _executor(plan: Plan, inline: bool = False) -> Iterator[Executor | None]:
     """Where sub-problems run: this process, the caller's executor, a Dask
@@ -156,6 +160,7 @@ def _executor(plan: Plan, inline: bool = False) -> Iterator[Executor | None]:
     else:
         with parallel.using(plan.executor) as executor:
             yield executor
+
 
 def _split_search(plan: Plan, progress: Progress | None, class_counter: Counter | None) -> Search:
     engine, n = plan.engine, plan.n
@@ -175,8 +180,8 @@ def _split_search(plan: Plan, progress: Progress | None, class_counter: Counter 
     mirrored = ", mirror-halved" if plan.mirror else ""
     label = f"{engine!r} n={n}{' fixed=' + str(plan.placed) if plan.placed else ''}: " \
             f"{len(tasks)} sub-problems{mirrored}, {how}"
-    label += ", counted by symmetry classes" if class_counter else ""
     return Search(label, produce, None if plan.unique else plan.limit, plan.time_limit, class_counter or counter)
+
 
 def _inline(plan: Plan, tasks: list[tuple[dict[int, int], int]], stats: dict[str, Any], deadline: float | None,
             progress: Progress | None) -> Iterator[Solution]:
@@ -195,6 +200,7 @@ def _inline(plan: Plan, tasks: list[tuple[dict[int, int], int]], stats: dict[str
             raise TimeLimitReached
         if progress:
             progress(done, len(tasks))
+
 
 def _pooled(plan: Plan, tasks: list[tuple[dict[int, int], int]], workers: int, stats: dict[str, Any],
             deadline: float | None, progress: Progress | None) -> Iterator[Solution]:
@@ -215,6 +221,7 @@ def _pooled(plan: Plan, tasks: list[tuple[dict[int, int], int]], workers: int, s
                 raise TimeLimitReached
             if progress:
                 progress(done, len(tasks))
+
 
 def _pooled_count(plan: Plan, tasks: list[tuple[dict[int, int], int]], workers: int, stats: dict[str, Any],
                   deadline: float | None, progress: Progress | None) -> int:
@@ -248,8 +255,7 @@ def _fundamental(inner: Search, limit: int | None, counter: Counter | None = Non
             if inner.timed_out:
                 raise TimeLimitReached
 
-    label = f"{inner.label}, one per symmetry class" + (", counted by symmetry classes" if counter else "")
-    return Search(label, produce, limit, inner.time_limit, counter)
+    return Search(f"{inner.label}, one per symmetry class", produce, limit, inner.time_limit, counter)
 
 
 def _wall_deadline(deadline: float | None) -> float | None:
