@@ -313,3 +313,21 @@ def test_the_twins_half_turn_search_stops_at_its_deadline() -> None:
 
     with pytest.raises(TimeLimitReached):
         kernel.count_half_turn(30, [(1 << 30) - 1] * 30, deadline=time.monotonic() - 1)
+
+
+@needs_compiled
+def test_the_binding_refuses_sizes_it_cannot_search() -> None:
+    """Python code that calls the module wrongly gets a ValueError, never a
+    crash (n = -2 once divided by zero in count_boards)."""
+    from array import array
+
+    from nqueens_cp.kernel import _search
+
+    for n in (-2, 0, 63):
+        with pytest.raises(ValueError, match="n must be within 1..62"):
+            _search.count_boards(n, array("q", [0] * 10))
+        with pytest.raises(ValueError, match="n must be within 1..62"):
+            _search.count(n, array("q", [0] * 4), 0, 0)
+    with pytest.raises(ValueError, match="words of 8 bytes"):
+        _search.count(4, array("q", [15] * 3), 0, 0)
+

@@ -96,8 +96,8 @@ static PyObject *py_count_boards(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "iy*", &n, &words))
         return NULL;
     PyObject *result = NULL;
-    Py_ssize_t count = words.len / (Py_ssize_t)sizeof(qword) / (n + 2);
-    if (size_ok(n) && words_of(&words, count * (n + 2), "words")) {
+    Py_ssize_t count = size_ok(n) ? words.len / (Py_ssize_t)sizeof(qword) / (n + 2) : 0;
+    if (!PyErr_Occurred() && words_of(&words, count * (n + 2), "words")) {
         struct tallies t = {0, 0, 0, 0, 0};
         Py_BEGIN_ALLOW_THREADS
         count_boards(n, words.buf, (long)count, &t);
