@@ -134,14 +134,7 @@ def parse_instance(path: str, text: str, diagonals: int | None = None) -> Instan
             raise InvalidInputError(f"{path} is a completion instance: --diagonals applies to Excluded "
                                     "Diagonals files only")
         init, line = statements["init"]
-        fixed: dict[int, int] = {}
-        for r, c in _pairs(path, "init", init, line):
-            if not (0 <= r < n and 0 <= c < n):
-                raise InstanceError(f"{path}:{line}: queen [{r}, {c}] is off the {n}x{n} board")
-            if r in fixed and fixed[r] != c:
-                raise InstanceError(f"{path}:{line}: two queens in row {r} ([{r}, {fixed[r]}] and [{r}, {c}])")
-            fixed[r] = c
-        return Instance(path, COMPLETION, n, fixed)
+        return Instance(path, COMPLETION, n, _queens(f"{path}:{line}", n, _pairs(path, "init", init, line)))
     if "diags" not in statements:
         last = text.count("\n") + 1
         raise InstanceError(f"{path}:{last}: neither 'init' (completion) nor 'diags' (Excluded Diagonals) "
@@ -188,14 +181,20 @@ def _from_json(path: str, text: str, diagonals: int | None) -> Instance:
     if diagonals is not None:
         raise InvalidInputError(f"{path} is a completion instance: --diagonals applies to Excluded "
                                 "Diagonals files only")
+    return Instance(path, COMPLETION, n, _queens(path, n, _pairs(path, "placed", data.get("placed", []), 1)))
+
+
+def _queens(where: str, n: int, pairs: list[tuple[int, int]]) -> dict[int, int]:
+    """A completion instance's pre-placed queens, row -> column, on the board
+    and one to a row (the same queen given twice is one queen)."""
     fixed: dict[int, int] = {}
-    for r, c in _pairs(path, "placed", data.get("placed", []), 1):
+    for r, c in pairs:
         if not (0 <= r < n and 0 <= c < n):
-            raise InstanceError(f"{path}: queen [{r}, {c}] is off the {n}x{n} board")
-        if r in fixed:
-            raise InstanceError(f"{path}: two queens in row {r} ([{r}, {fixed[r]}] and [{r}, {c}])")
+            raise InstanceError(f"{where}: queen [{r}, {c}] is off the {n}x{n} board")
+        if r in fixed and fixed[r] != c:
+            raise InstanceError(f"{where}: two queens in row {r} ([{r}, {fixed[r]}] and [{r}, {c}])")
         fixed[r] = c
-    return Instance(path, COMPLETION, n, fixed)
+    return fixed
 
 
 def read_instance(path: str | Path, diagonals: int | None = None) -> Instance:
