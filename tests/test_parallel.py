@@ -173,3 +173,19 @@ def test_the_api_is_safe_to_call_from_threads_with_engines_mixed() -> None:
         firsts = list(pool.map(lambda n: next(iter(nq.solutions(n, "bitmask", limit=1))), [8, 12, 20]))
     assert counts == [TOTAL[n] for n, _ in asks]
     assert all(is_solution(board, len(board)) for board in firsts)
+
+
+def test_a_pool_stopped_mid_flight_leaves_no_manager_thread_behind() -> None:
+    """After Ctrl-C, shutdown(abort=True) ends the workers and joins the
+    pool's manager thread, and CPython's exit hook has nothing left to wake:
+    a live one raced that hook ("Exception ignored ... Bad file descriptor")."""
+    import concurrent.futures.process as process
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(2)
+    for _ in range(4):
+        pool.submit(time.sleep, 60)
+    thread = pool._executor_manager_thread  # (made by the first submit)
+    parallel.shutdown(pool, abort=True)
+    assert thread is not None and not thread.is_alive() and thread not in process._threads_wakeups

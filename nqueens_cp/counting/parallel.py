@@ -400,17 +400,19 @@ def using(executor: Executor | str | None) -> Any:
 def shutdown(pool: Executor, abort: bool) -> None:
     """Wait for the workers, or after Ctrl-C or an early close stop them at
     once: cancel what has not started and end what has."""
+    # A process pool's manager thread, taken now: shutdown(wait=False) forgets
+    # it, and a later shutdown(wait=True) then joins nothing.  Left running,
+    # it races CPython's exit hook, which writes to the thread's wake-up pipe
+    # as the thread closes it ("Exception ignored ... Bad file descriptor").
+    thread = getattr(pool, "_executor_manager_thread", None)
     if abort:
         processes = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.terminate()
     pool.shutdown(wait=True)
-    # The pool's manager thread is joined and its wake-up pipe closed; CPython
-    # still lists the pipe for an exit hook that writes to it, which after a
-    # stop mid-flight can print "Exception ignored ... Bad file descriptor" as
-    # the interpreter exits.  Nothing is left to wake: take it off that list.
-    wakeups = getattr(sys.modules.get("concurrent.futures.process"), "_threads_wakeups", None)
-    thread = getattr(pool, "_executor_manager_thread", None)
-    if wakeups is not None and thread is not None:
-        wakeups.pop(thread, None)
+    if thread is not None:
+        thread.join(timeout=60)  # (its workers are ended: it sees them gone and returns)
+        wakeups = getattr(sys.modules.get("concurrent.futures.process"), "_threads_wakeups", None)
+        if wakeups is not None and not thread.is_alive():
+            wakeups.pop(thread, None)  # nothing is left to wake at exit
