@@ -87,6 +87,8 @@ def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | N
     ``progress(done, total)`` is called as sub-problems finish, and
     ``notify(message)`` with warnings before any work starts.
     """
+    if engine_class(engine).counts_only:
+        raise InvalidInputError(f"engine {engine} counts solutions without listing them: use count")
     chosen = plan(n, engine, _position(n, fixed, blocked), limit=limit, time_limit=time_limit, jobs=jobs,
                   unique=unique, executor=executor, **options)
     if notify:
@@ -174,9 +176,10 @@ def advice(n: int, engine: str = DEFAULT_ENGINE, *, counting: bool = False, limi
     workers = jobs or parallel.default_jobs()
     notes = []
     total = _log_total(n)
+    counting = counting or cls.counts_only
     if limit is None:
         rate = (cls.count_rate if counting else cls.enumeration_rate) * min(workers, parallel.default_jobs())
-        seconds = total - math.log10(rate) if rate else math.inf
+        seconds = total - math.log10(rate) if rate else -math.inf  # no rate, no estimate
         if seconds > math.log10(HOPELESS_SECONDS):
             what = "count" if counting else "list"
             notes.append(f"N={n} has {'about ' if n not in TOTAL else ''}{_big(total)} solutions: at about "
@@ -211,7 +214,10 @@ def plan(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None =
     if type(unique) is not bool:
         raise InvalidInputError(f"unique takes True or False, got {unique!r}")
     _check_executor(executor)
-    split = splits(n)
+    if chosen.counts_only and unique:
+        raise InvalidInputError(f"engine {engine} counts every solution without seeing any: it cannot count "
+                                "one per symmetry class (unique)")
+    split = splits(n) and not chosen.counts_only  # a model counter counts the whole question at once
     # Counting plain N: one board per class of the 8 symmetries, where the engine can.
     by_classes = chosen.counts_classes and not placed and not chosen.symmetry_breaking \
         and classes.MIN_N <= n <= classes.MAX_N

@@ -12,7 +12,8 @@ from conftest import usable
 from nqueens_cp.model.board import Position, diagonal, is_solution
 
 ENUMERATORS = nq.names(enumerates=True, takes_fixed=True)
-SOLVERS = nq.names(takes_fixed=True)
+COUNTERS = nq.names(counts=True, enumerates=False, takes_fixed=True)  # model counters: count, never list
+SOLVERS = nq.names(takes_fixed=True, solves=True)
 
 
 def brute_force(n: int, position: Position) -> set[tuple[int, ...]]:
@@ -48,6 +49,13 @@ def test_every_enumerating_engine_lists_exactly_the_brute_force_set(engine: str)
         found = list(nq.solutions(n, engine, position, jobs=1))
         assert set(found) == expected and len(found) == len(expected), (n, position)
         assert nq.count(n, engine, position, jobs=1) == len(expected)
+
+
+@pytest.mark.parametrize("engine", COUNTERS)
+def test_every_counting_engine_counts_the_brute_force_set(engine: str) -> None:
+    usable(engine)
+    for n, position in CASES[:12]:  # each count starts a process
+        assert nq.count(n, engine, position) == len(brute_force(n, position)), (n, position)
 
 
 @pytest.mark.parametrize("engine", SOLVERS)

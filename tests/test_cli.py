@@ -105,21 +105,26 @@ def test_count_with_sat_solver_option(cli) -> None:
     assert code == 0 and out == "40\n" and "solver=minisat22" in err
 
 
-def test_engines_lists_all_six_with_what_each_can_do(cli) -> None:
+def test_engines_lists_every_engine_with_what_each_can_do(cli) -> None:
     code, out, err = cli("engines")
     assert code == 0
     assert out.splitlines()[2].startswith("bitmask *") and "default" in err
-    rows = [line.replace(" *", "").split() for line in out.splitlines()[1:]]
-    assert [r[0] for r in rows] == ["backtrack", "bitmask", "cpsat", "sat", "scan", "copy", "undo", "iterative",
-                                    "generator", "nested", "construct", "minconflicts"]
-    by_name = {r[0]: r for r in rows}
-    assert by_name["minconflicts"][1:5] == ["yes", "NO", "NO", "yes"]  # available, enumerates, proves none, fixed
-    assert by_name["construct"][1:5] == ["yes", "NO", "yes", "NO"]
-    assert by_name["sat"][5] == "--solver,--encoding,--symmetry-breaking,--proof"
+    assert out.splitlines()[0].split()[:6] == ["engine", "available", "paradigm", "enumerates", "counts", "proves"]
+    names = [line.replace(" *", "").split()[0] for line in out.splitlines()[1:]]
+    assert names == ["backtrack", "bitmask", "cpsat", "sat", "asp", "minizinc", "smt", "modelcount", "scan", "copy",
+                     "undo", "iterative", "generator", "nested", "construct", "minconflicts"]
     code, out, _ = cli("engines", "--format", "json")
     data = json.loads(out)
-    assert data["default"] == "bitmask" and [e["name"] for e in data["engines"]] == [r[0] for r in rows]
-    sat = data["engines"][3]
+    assert data["default"] == "bitmask" and [e["name"] for e in data["engines"]] == names
+    by_name = {e["name"]: e for e in data["engines"]}
+    can = ("enumerates", "counts_only", "solves", "proves_none", "takes_fixed", "declarative")
+    assert [by_name["minconflicts"][k] for k in can] == [False, False, True, False, True, False]
+    assert [by_name["construct"][k] for k in can] == [False, False, True, True, False, False]
+    assert [by_name["modelcount"][k] for k in can] == [False, True, False, False, True, True]
+    assert [by_name["asp"][k] for k in can] == [True, False, True, True, True, True]
+    assert {e["paradigm"] for e in data["engines"] if e["declarative"]} == {"CP-SAT", "SAT", "ASP", "CP", "SMT", "#SAT"}
+    assert by_name["minizinc"]["programs"] == ["minizinc", "fzn-gecode"] and by_name["asp"]["requires"] == "clingo"
+    sat = by_name["sat"]
     assert sat["enumerates"] and sorted(sat["options"]) == ["encoding", "proof", "solver", "symmetry_breaking"]
     assert "conflicts" in sat["additive"] and sat["effort"] == "conflicts"
 
@@ -188,8 +193,13 @@ BAD_INPUT = [
     (["count", "0"], "argument N: must be a positive integer, got '0'"),
     (["enumerate"], "the following arguments are required: N"),
     (["count"], "the following arguments are required: N"),
-    (["enumerate", "8", "--engine", "nope"], "invalid choice: 'nope' (choose from 'backtrack', 'bitmask', 'cpsat', 'sat', 'scan'"),
-    (["count", "8", "--engine", "nope"], "invalid choice: 'nope' (choose from 'backtrack', 'bitmask', 'cpsat', 'sat', 'scan'"),
+    (["enumerate", "8", "--engine", "nope"], "invalid choice: 'nope' (choose from 'backtrack', 'bitmask', 'cpsat', 'sat', 'asp', 'minizinc', 'smt', 'scan'"),
+    (["count", "8", "--engine", "nope"], "invalid choice: 'nope' (choose from 'backtrack', 'bitmask', 'cpsat', 'sat', 'asp', 'minizinc', 'smt', 'modelcount', 'scan'"),
+    (["enumerate", "8", "--engine", "modelcount"], "invalid choice: 'modelcount'"),
+    (["solve", "8", "--engine", "modelcount"], "invalid choice: 'modelcount'"),
+    (["count", "8", "--engine", "modelcount", "--unique"], "cannot count one per symmetry class"),
+    (["crosscheck", "8", "--engines", "bitmask,construct"], "construct finds one solution and cannot enumerate"),
+    (["batch", "x.param", "--engines", "modelcount"], "modelcount counts solutions without finding one"),
     (["count", "8", "--engine", "construct"], "invalid choice: 'construct'"),
     (["enumerate", "8", "--format", "xml"], "invalid choice: 'xml' (choose from 'board', 'line', 'json')"),
     (["enumerate", "8", "--limit", "0"], "argument --limit/-k: must be a positive integer, got '0'"),
@@ -199,12 +209,12 @@ BAD_INPUT = [
     (["crosscheck", "10-1"], "range '10-1' runs backwards; write 1-10"),
     (["crosscheck", "0-3"], "must be a positive integer, got '0'"),
     (["crosscheck"], "the following arguments are required: SPEC"),
-    (["crosscheck", "4", "--engines", "bitmask,nope"], "unknown engine 'nope' (choose from backtrack, bitmask, cpsat, sat, scan"),
+    (["crosscheck", "4", "--engines", "bitmask,nope"], "unknown engine 'nope' (choose from backtrack, bitmask, cpsat, sat, asp, minizinc, smt, modelcount, scan"),
     (["crosscheck", "4", "--engines", "bitmask,bitmask"], "engine bitmask is named twice"),
     (["crosscheck", "4", "--engines", "bitmask,construct"], "engine construct finds one solution and cannot enumerate"),
     (["crosscheck", "4-12/0"], "must be a positive integer, got '0'"),
     (["count", "8", "--solver", "minisat22"], "option 'solver' (--solver) applies to the sat engine, not bitmask"),
-    (["count", "8", "--encoding", "ladder", "-e", "cpsat"], "option 'encoding' (--encoding) applies to the sat engine, not cpsat"),
+    (["count", "8", "--encoding", "ladder", "-e", "cpsat"], "option 'encoding' (--encoding) applies to the sat and modelcount engines, not cpsat"),
     (["count", "8", "--symmetry-breaking"], "(--symmetry-breaking) applies to the cpsat and sat engines, not bitmask"),
     (["crosscheck", "8", "--engines", "bitmask", "--symmetry-breaking"], "(--symmetry-breaking) applies only to the cpsat and sat engines"),
     (["crosscheck", "8", "--engines", "cpsat", "--solver", "minisat22"], "(--solver) applies only to the sat engine"),

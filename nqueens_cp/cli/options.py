@@ -188,9 +188,9 @@ def fixed_placements(args: argparse.Namespace) -> Position:
 def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
     """N, the engine and its options, placements, limits, --unique, --jobs, --stats: enumerate and count."""
     add_n(p)
-    add_engine(p, names(enumerates=True), DEFAULT_ENGINE,
-                "exact, the fastest enumerator, needs no solver package")
-    add_engine_options(p, names(enumerates=True))
+    chosen = names(enumerates=True) if limit else names(counts=True)  # count also takes a model counter
+    add_engine(p, chosen, DEFAULT_ENGINE, "exact, the fastest enumerator, needs no solver package")
+    add_engine_options(p, chosen)
     add_place(p)
     if limit:
         p.add_argument("--limit", "-k", type=positive_int, metavar="K", help="stop after K solutions")

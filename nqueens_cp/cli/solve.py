@@ -44,7 +44,7 @@ examples:
   nqueens-cp solve 1000 --engine minconflicts --seed 7 -f json""",
     )
     add_n_or_file(p)
-    add_engine(p, ENGINE_NAMES, DEFAULT_SOLVE_ENGINE, "fastest on completion questions, proves 'none'")
+    add_engine(p, names(solves=True), DEFAULT_SOLVE_ENGINE, "fastest on completion questions, proves 'none'")
     add_engine_options(p, solving=True)
     add_place(p)
     p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="give up after SEC seconds: 'unknown', exit 3")

@@ -20,6 +20,10 @@ _REGISTRY: dict[str, str] = {
     "bitmask": "nqueens_cp.engines.bitmask:BitmaskEngine",
     "cpsat": "nqueens_cp.engines.cpsat:CpSatEngine",
     "sat": "nqueens_cp.engines.sat:SatEngine",
+    "asp": "nqueens_cp.engines.asp:AspEngine",
+    "minizinc": "nqueens_cp.engines.minizinc:MiniZincEngine",
+    "smt": "nqueens_cp.engines.smt:SmtEngine",
+    "modelcount": "nqueens_cp.engines.modelcount:ModelCountEngine",
     "scan": "nqueens_cp.engines.tutorial:ScanEngine",
     "copy": "nqueens_cp.engines.tutorial:CopyEngine",
     "undo": "nqueens_cp.engines.tutorial:UndoEngine",
@@ -49,14 +53,21 @@ def engine_class(name: str) -> type[Engine]:
 
 
 def names(*, enumerates: bool | None = None, proves_none: bool | None = None, takes_fixed: bool | None = None,
-          available: bool | None = None, option: str | None = None, family: str | None = None) -> list[str]:
+          available: bool | None = None, option: str | None = None, family: str | None = None,
+          declarative: bool | None = None, counts: bool | None = None, solves: bool | None = None) -> list[str]:
     """The engines with the given capabilities, in registry order."""
     found = []
     for name in ENGINE_NAMES:
         cls = engine_class(name)
         if family is not None and cls.family != family:
             continue
+        if declarative is not None and cls.declarative != declarative:
+            continue
         if enumerates is not None and cls.enumerates != enumerates:
+            continue
+        if solves is not None and cls.solves != solves:
+            continue
+        if counts is not None and (cls.enumerates or cls.counts_only) != counts:  # by listing, or directly
             continue
         if proves_none is not None and cls.proves_none != proves_none:
             continue
@@ -100,6 +111,8 @@ def get_engine(name: str = DEFAULT_ENGINE, **options: Any) -> Engine:
 PRESETS = {
     "core": "every available core engine that enumerates",
     "classic": "the tutorial backtrackers, with backtrack, bitmask, cpsat and sat beside them",
+    "declarative": "every available declarative engine (cpsat, sat, asp, minizinc, smt, modelcount), "
+                   "with bitmask first as the reference",
 }
 
 
@@ -111,6 +124,8 @@ def expand_presets(chosen: list[str]) -> list[str]:
             found += names(enumerates=True, available=True, family="core")
         elif name == "classic":
             found += names(family="classic") + names(enumerates=True, available=True, family="core")
+        elif name == "declarative":
+            found += [DEFAULT_ENGINE] + names(declarative=True, available=True)
         else:
             found.append(name)
     return found

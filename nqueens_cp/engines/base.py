@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import importlib.util
+import shutil
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -123,7 +124,13 @@ class Engine:
     name: ClassVar[str]
     summary: ClassVar[str]
     requires: ClassVar[str | None] = None  # top-level module the engine imports lazily
+    programs: ClassVar[tuple[str, ...]] = ()  # programs it runs, looked up on PATH
+    install: ClassVar[str | None] = None  # how to get what it requires, for the message when it is absent
+    paradigm: ClassVar[str] = "backtracking"  # the way of thinking it stands for, in compare's tables
+    declarative: ClassVar[bool] = False  # a model handed to a solver, not a search written by hand
     enumerates: ClassVar[bool] = True  # lists every solution, so counts and cross-checks
+    counts_only: ClassVar[bool] = False  # counts without listing (a model counter): count, not enumerate
+    solves: ClassVar[bool] = True  # finds one solution (solve)
     proves_none: ClassVar[bool] = True  # its "none" from solve is a proof
     takes_fixed: ClassVar[bool] = True  # honours pre-placed queens
     max_n: ClassVar[int | None] = None  # the largest N it serves, if it has a limit
@@ -164,8 +171,12 @@ class Engine:
     @classmethod
     def unavailable_reason(cls) -> str | None:
         """None when the engine can run here, else why not (found without importing)."""
+        how = f" ({cls.install})" if cls.install else ""
         if cls.requires and importlib.util.find_spec(cls.requires) is None:
-            return f"needs the Python package providing '{cls.requires}'"
+            return f"needs the Python package providing '{cls.requires}'{how}"
+        missing = [program for program in cls.programs if shutil.which(program) is None]
+        if missing:
+            return f"needs the program{'s' * (len(missing) > 1)} {' and '.join(missing)} on PATH{how}"
         return None
 
     @classmethod
@@ -175,7 +186,8 @@ class Engine:
             "name": cls.name, "summary": cls.summary, "available": cls.unavailable_reason() is None,
             "unavailable_reason": cls.unavailable_reason(), "enumerates": cls.enumerates,
             "proves_none": cls.proves_none, "takes_fixed": cls.takes_fixed, "max_n": cls.max_n,
-            "family": cls.family,
+            "family": cls.family, "paradigm": cls.paradigm, "declarative": cls.declarative,
+            "counts_only": cls.counts_only, "solves": cls.solves, "requires": cls.requires, "programs": list(cls.programs),
             "options": {o.name: {"flag": o.flag, "type": o.kind.__name__, "default": o.default,
                                  "choices": list(o.choices) if o.choices else None, "help": o.help}
                         for o in cls.options},
@@ -218,7 +230,7 @@ class Engine:
         or EngineUnavailableError saying why.  Nothing is searched."""
         placed = check_placements(n, fixed)
         self._check_n(n)
-        if not self.enumerates:
+        if not self.enumerates and not self.counts_only:
             raise InvalidInputError(f"engine {self.name} finds one solution and cannot enumerate: use solve")
         check_limit(limit)
         _check_time_limit(time_limit)
@@ -247,6 +259,8 @@ class Engine:
         placed = check_placements(n, fixed)
         self._check_n(n)
         _check_time_limit(time_limit)
+        if not self.solves:
+            raise InvalidInputError(f"engine {self.name} counts solutions without finding one: use count")
         if placed and not self.takes_fixed:
             raise InvalidInputError(f"engine {self.name} solves plain N only: it cannot take pre-placed queens "
                                     "or blocked squares")

@@ -40,6 +40,7 @@ def construct(n: int) -> Solution | None:
 
 class ConstructEngine(Engine):
     name = "construct"
+    paradigm = "construction"
     summary = "an O(N) formula by N mod 6: one solution of plain N, a million queens in about a second"
     enumerates = False
     takes_fixed = False

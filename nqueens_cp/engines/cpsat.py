@@ -8,7 +8,6 @@ found and a slow consumer holds the search back instead of piling them up.
 
 from __future__ import annotations
 
-import queue
 import threading
 import time
 from collections.abc import Iterator
@@ -18,15 +17,15 @@ from ..model.board import Solution
 from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 from ..model.cpsat import build_model
 from .base import SEED, SYMMETRY_BREAKING, Engine, Option, Status
-
-_BATCH = 256  # solutions per hand-over ...
-_FLUSH_SECONDS = 0.05  # ... or fewer, when they come slowly
+from .handover import Handover
 
 
 class CpSatEngine(Engine):
     name = "cpsat"
     summary = "OR-Tools CP-SAT model (3 AllDifferent), solution callback, 1 worker"
     requires = "ortools"
+    paradigm = "CP-SAT"
+    declarative = True
     options = (SYMMETRY_BREAKING, SEED,
                Option("workers", "CP-SAT's search workers (default: every core, a portfolio); listing "
                       "and counting always use one, the only exact way", kind=int, low=1, high=1024,
@@ -77,45 +76,17 @@ class CpSatEngine(Engine):
             solver.parameters.random_seed = self.seed
         if deadline is not None:
             solver.parameters.max_time_in_seconds = max(deadline - time.monotonic(), 0.001)
-        handover: queue.Queue = queue.Queue(maxsize=4)
-        cancelled = threading.Event()
-
-        def send(item: Any) -> None:
-            while not cancelled.is_set():
-                try:
-                    handover.put(item, timeout=0.1)
-                    return
-                except queue.Full:
-                    pass
-
+        handover = Handover()
         rows = [v.index for v in q]
 
         class Recorder(cp_model.CpSolverSolutionCallback):
-            def __init__(self) -> None:
-                super().__init__()
-                self.batch: list[Solution] = []
-                self.found = 0
-                self.flushed = time.monotonic()
-
             def on_solution_callback(self) -> None:
                 # By variable index: on an N=13 sub-problem the callback took
                 # 0.18 s this way and 0.44 s with value(expression).
                 value = self.SolutionIntegerValue
-                self.batch.append(tuple([value(i) for i in rows]))
-                self.found += 1
-                if limit is not None and self.found >= limit:
+                handover.add(tuple([value(i) for i in rows]))
+                if (limit is not None and handover.found >= limit) or handover.cancelled.is_set():
                     self.stop_search()
-                now = time.monotonic()
-                if len(self.batch) >= _BATCH or now - self.flushed > _FLUSH_SECONDS:
-                    self.flush(now)
-                if cancelled.is_set():
-                    self.stop_search()
-
-            def flush(self, now: float) -> None:
-                if self.batch:
-                    send(self.batch)
-                    self.batch = []
-                self.flushed = now
 
         recorder = Recorder()
         outcome: dict[str, Any] = {}
@@ -123,22 +94,17 @@ class CpSatEngine(Engine):
         def run() -> None:
             try:
                 outcome["status"] = solver.solve(model, recorder)
-                recorder.flush(time.monotonic())
             except BaseException as exc:  # handed to the consumer below
                 outcome["error"] = exc
             finally:
-                send(None)
+                handover.finish()
 
         worker = threading.Thread(target=run, name="cpsat-search", daemon=True)
         worker.start()
         try:
-            while True:
-                batch = handover.get()
-                if batch is None:
-                    break
-                yield from batch
+            yield from handover.receive()
         finally:
-            cancelled.set()
+            handover.cancel()
             while worker.is_alive():  # stop_search before solve() starts is lost: repeat it
                 solver.stop_search()
                 worker.join(0.05)
@@ -155,7 +121,7 @@ class CpSatEngine(Engine):
             raise NQueensError(f"CP-SAT failed: {outcome['error']}") from outcome["error"]
         if outcome.get("status") == cp_model.MODEL_INVALID:
             raise NQueensError("CP-SAT rejected the model as invalid")
-        stopped_by_us = limit is not None and recorder.found >= limit
+        stopped_by_us = limit is not None and handover.found >= limit
         if deadline is not None and not stopped_by_us and outcome.get("status") not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
             raise TimeLimitReached
 

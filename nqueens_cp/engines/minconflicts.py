@@ -16,6 +16,7 @@ from .base import SEED, Engine, Option, Status
 
 class MinConflictsEngine(Engine):
     name = "minconflicts"
+    paradigm = "local search"
     summary = "min-conflicts local search from a greedy start; pre-placed queens never move; cannot prove none"
     enumerates = False
     proves_none = False

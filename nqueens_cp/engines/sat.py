@@ -35,6 +35,8 @@ class SatEngine(Engine):
     name = "sat"
     summary = "CNF over N*N cell variables on python-sat (CaDiCaL), blocking clauses over cells"
     requires = "pysat"
+    paradigm = "SAT"
+    declarative = True
 
     options = (
         Option("solver", f"python-sat solver (default: {DEFAULT_SOLVER}); any incremental one (kissat is not, "

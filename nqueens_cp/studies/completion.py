@@ -67,6 +67,8 @@ def check_engines(engines: Sequence[str] | None) -> list[str]:
     for name in chosen:
         if chosen.count(name) > 1:
             raise InvalidInputError(f"engine {name} is named twice")
+        if not engine_class(name).solves:
+            raise InvalidInputError(f"engine {name} counts solutions without finding one: it cannot solve instances")
         if not engine_class(name).takes_fixed:
             raise InvalidInputError(f"engine {name} cannot take pre-placed queens or blocked squares")
     return chosen

@@ -98,7 +98,7 @@ def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: 
     engines = expand_presets(list(engines))
     for name in engines:
         cls = engine_class(name)
-        if not cls.enumerates:
+        if not cls.enumerates and not cls.counts_only:
             raise InvalidInputError(f"engine {name} finds one solution and cannot enumerate: it cannot be cross-checked")
         if cls.unavailable_reason():
             raise EngineUnavailableError(f"engine '{name}' is unavailable: {cls.unavailable_reason()}")
@@ -193,7 +193,8 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
     symmetry_check: Future | None = None
     finished = False
     try:
-        for name, keys, invalid, seconds in _collect(engines, n, jobs, pool, split, progress):
+        listing = {name: engine for name, engine in engines.items() if engine.enumerates}
+        for name, keys, invalid, seconds in _collect(listing, n, jobs, pool, split, progress):
             result = EngineResult(name, len(keys), seconds)
             row.results.append(result)
             problems = []
@@ -226,6 +227,9 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
             if problems:
                 result.agrees = False
                 row.problems.extend(problems)
+        for name, engine in engines.items():
+            if engine.counts_only:  # a model counter: its count, against the listed set and A000170
+                row.results.append(_counted(row, name, engine, reference, progress))
         if symmetry_check is not None:
             row.unique, problem = symmetry_check.result()
             if problem:
@@ -234,6 +238,27 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
     finally:
         parallel.shutdown(pool, abort=not finished)
     return row
+
+
+def _counted(row: Row, name: str, engine: Engine, reference: tuple[str, Sequence[int]] | None,
+             progress: Callable[[str], None] | None) -> EngineResult:
+    """A counting engine's result on row.n, its disagreements added to the row."""
+    n = row.n
+    if progress:
+        progress(f"N={n} {name}")
+    started = time.perf_counter()
+    result = EngineResult(name, engine.search(n).count(), 0.0)
+    result.seconds = time.perf_counter() - started
+    problems = []
+    if row.known is not None and result.count != row.known:
+        problems.append(f"N={n}: engine {name} counted {result.count} solutions, the published total is {row.known}")
+    if reference is not None and result.count != len(reference[1]):
+        problems.append(f"N={n}: engine {name} counted {result.count} solutions, {reference[0]} listed "
+                        f"{len(reference[1])}")
+    if problems:
+        result.agrees = False
+        row.problems.extend(problems)
+    return result
 
 
 def _check_symmetry(n: int, ordered: Sequence[int], known_unique: int | None) -> tuple[int, str | None]:

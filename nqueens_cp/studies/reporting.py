@@ -273,7 +273,8 @@ def engines_table(capabilities: list[dict[str, Any]], default: str) -> str:
     """What every engine can do, one row each; the default marked with a star."""
     rows = [{**c, "engine": c["name"] + (" *" if c["name"] == default else ""),
              "available": c["available"] if c["available"] else f"no: {c['unavailable_reason']}",
-             "proves none": c["proves_none"], "fixed": c["takes_fixed"],
-             "options": ",".join(o["flag"] for o in c["options"].values()) or "-"} for c in capabilities]
-    columns = ["engine", "available", "enumerates", "proves none", "fixed", "options", "summary"]
+             "counts": c["enumerates"] or c["counts_only"], "proves none": c["proves_none"],
+             "fixed": c["takes_fixed"], "options": ",".join(o["flag"] for o in c["options"].values()) or "-"}
+            for c in capabilities]
+    columns = ["engine", "available", "paradigm", "enumerates", "counts", "proves none", "fixed", "options", "summary"]
     return table(rows, columns, left=columns)

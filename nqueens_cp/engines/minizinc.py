@@ -1,0 +1,136 @@
+"""Classic propagation CP: the MiniZinc tutorial's model, compiled by MiniZinc and solved by Gecode.
+
+The model and its data are the files ``nqueens-cp model N --format mzn``
+and ``--format dzn`` write (:mod:`nqueens_cp.model.formats`): alldifferent
+on q[r], q[r] + r and q[r] - r, searched first-fail, smallest value first,
+as the tutorial recommends.  ``minizinc --solver gecode --all-solutions``
+runs as a child process; its output streams back a line at a time.
+
+What we found when measuring it (docs/paradigms.md): with Debian's packages
+(MiniZinc 2.6, Gecode 6.2) the three alldifferent reach Gecode as binary
+disequalities, because MiniZinc 2.6 asks a solver library for
+``fzn_all_different_int`` and Gecode 6.2's names it ``all_different_int``.
+Handing Gecode its global back (a one-line redefinition) made enumeration
+slower here, 1.10 s against 0.61 s at N = 12 (fewer nodes, dearer ones), so
+the engine runs the model exactly as the tutorial writes it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from ..errors import NQueensError, TimeLimitReached
+from ..model import formats
+from ..model.board import Solution
+from .base import Engine
+from .handover import Handover
+
+_STAT = "%%%mzn-stat: "
+_GRACE_SECONDS = 2.0  # after MiniZinc's own time limit, before the process is killed
+
+
+class MiniZincEngine(Engine):
+    name = "minizinc"
+    summary = "MiniZinc model (3 alldifferent, first-fail), all solutions from Gecode, in a child process"
+    programs = ("minizinc", "fzn-gecode")
+    install = "Debian: apt install minizinc flatzinc; or MiniZinc's bundle from minizinc.org"
+    paradigm = "CP"
+    declarative = True
+    family = "field"
+    statistics = ("nodes", "failures", "propagations", "propagators", "solve_time")
+    additive = frozenset({"nodes", "failures", "propagations", "solve_time"})
+    effort = "nodes"
+    enumeration_rate = count_rate = 1.5e4
+    first_solution_max_n = 60
+
+    def split_rows(self, n: int) -> int:
+        return 1  # each part starts MiniZinc (tens of ms): N parts, not N^2
+
+    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+                deadline: float | None = None) -> Iterator[Solution]:
+        with tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as folder:
+            model, data = os.path.join(folder, "nqueens.mzn"), os.path.join(folder, "nqueens.dzn")
+            for path, name in ((model, "mzn"), (data, "dzn")):
+                with open(path, "w", encoding="utf-8") as handle:
+                    handle.writelines(formats.write(name, n, fixed))
+            command = ["minizinc", "--solver", "gecode", "--statistics"]
+            command += ["--all-solutions"] if limit is None else ["--num-solutions", str(limit)]
+            if deadline is not None:
+                command += ["--time-limit", str(max(int((deadline - time.monotonic()) * 1000), 1))]
+            with open(os.path.join(folder, "stderr"), "w+", encoding="utf-8", errors="replace") as errors:
+                try:
+                    process = subprocess.Popen([*command, model, data], stdout=subprocess.PIPE, stderr=errors,
+                                               stdin=subprocess.DEVNULL, text=True, encoding="utf-8",
+                                               errors="replace")
+                except OSError as exc:
+                    raise NQueensError(f"cannot run minizinc: {exc.strerror or exc}") from exc
+                yield from self._read(process, errors, stats, limit, deadline)
+
+    def _read(self, process: subprocess.Popen, errors: Any, stats: dict[str, Any], limit: int | None,
+              deadline: float | None) -> Iterator[Solution]:
+        handover = Handover()
+        ending: list[str] = []  # the line MiniZinc ends the search with, if any
+
+        def read() -> None:
+            try:
+                for line in process.stdout:  # type: ignore[union-attr]
+                    if line.startswith("q = "):
+                        handover.add(tuple(json.loads(line[4:].rstrip().rstrip(";"))))
+                    elif line.startswith(_STAT) and "=" in line:
+                        key, _, value = line[len(_STAT):].strip().partition("=")
+                        stats[_STAT_NAMES.get(key, key)] = _number(value)
+                    elif line.startswith("====="):
+                        ending.append(line.strip())
+                    if handover.cancelled.is_set():
+                        break
+            finally:
+                handover.finish()
+
+        reader = threading.Thread(target=read, name="minizinc-output", daemon=True)
+        reader.start()
+        stopped = False
+        try:
+            # MiniZinc's own --time-limit stops it; the grace is for one that hangs.
+            yield from handover.receive(None if deadline is None else deadline + _GRACE_SECONDS)
+        finally:
+            handover.cancel()
+            if process.poll() is None:
+                stopped = True
+                process.kill()
+            process.wait()
+            reader.join()
+            process.stdout.close()  # type: ignore[union-attr]
+            for key in [key for key in stats if key not in self.statistics]:
+                del stats[key]
+        if stopped and handover.timed_out:
+            raise TimeLimitReached
+        if process.returncode != 0 or "=====ERROR=====" in ending:
+            errors.seek(0)
+            said = [line.strip() for line in errors if line.strip() and not line.startswith(("Warning:", "  "))]
+            raise NQueensError(f"minizinc failed (exit {process.returncode}): {said[-1] if said else 'no message'}")
+        complete = "==========" in ending or "=====UNSATISFIABLE=====" in ending
+        if not complete and not (limit is not None and handover.found >= limit):
+            if deadline is not None:
+                raise TimeLimitReached  # MiniZinc's --time-limit came first
+            raise NQueensError("minizinc stopped before its search was complete")
+
+
+# MiniZinc's statistics, under the names our other engines use where they mean the same
+_STAT_NAMES = {"solveTime": "solve_time"}
+
+
+def _number(text: str) -> Any:
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            return text

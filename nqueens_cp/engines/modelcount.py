@@ -1,0 +1,119 @@
+"""Model counting (#SAT): Ganak counts the CNF's models, projected on the cells, without listing them.
+
+The formula is our CNF (the ``dimacs`` command's, any at-most-one
+encoding); the count is projected on the N*N cell variables (Ganak's
+"sampling set", the ``c p show`` line of our files), so auxiliary variables
+never multiply it: it is the number of boards.  Ganak answers a count and
+nothing else: this engine counts, it neither lists nor solves.
+
+Ganak has no time limit and does not return to Python until it is done, so
+the count runs in a child process (``python -m nqueens_cp.engines.modelcount
+CNF_FILE``), which the time limit and Ctrl-C stop at once.
+
+What we measured (docs/paradigms.md): counting N-queens is hard for a model
+counter.  Its strength, splitting a formula into independent parts and
+caching their counts, finds nothing to split on a board where every queen
+constrains every row: N = 12 takes longer than listing every board with a
+SAT solver.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+from ..errors import InvalidInputError, NQueensError, TimeLimitReached
+from ..model.encodings import DEFAULT_ENCODING, ENCODINGS
+from .base import Engine, Option
+
+_WAIT = 0.1  # seconds between looks at the clock while the child counts
+
+
+class ModelCountEngine(Engine):
+    name = "modelcount"
+    summary = "#SAT: Ganak counts the CNF's models projected on the cells, in a child process; no listing"
+    requires = "pyganak"
+    install = "pip install pyganak, or the 'declarative' extra"
+    paradigm = "#SAT"
+    declarative = True
+    family = "field"
+    enumerates = False
+    counts_only = True
+    solves = False
+    proves_none = False
+    options = (Option("encoding", f"at-most-one encoding of the CNF (default: {DEFAULT_ENCODING}, the fastest "
+                      "to count here)", choices=tuple(ENCODINGS)),)
+    statistics = ("encoding", "variables", "clauses", "counter_seconds")
+    effort = "counter_seconds"
+    count_rate = 1e2  # boards per second, roughly: its time does not grow with the boards but with N
+    encoding: str | None
+
+    def _make_search(self, n: int, placed: dict[int, int], limit: int | None, time_limit: float | None,
+                     counter: Any = None) -> Any:
+        from .base import Search
+
+        def produce(stats: dict[str, Any], deadline: float | None) -> Any:
+            raise InvalidInputError(f"engine {self.name} counts solutions without listing them: use count")
+
+        def count(stats: dict[str, Any], deadline: float | None) -> int:
+            return self._count_in_child(n, placed, stats, deadline)
+
+        return Search(f"{self!r} n={n}", produce, limit, time_limit, count)
+
+    def _count_in_child(self, n: int, placed: dict[int, int], stats: dict[str, Any], deadline: float | None) -> int:
+        from ..model.dimacs import write_dimacs
+
+        encoding = self.encoding or DEFAULT_ENCODING
+        with tempfile.TemporaryDirectory(prefix="nqueens-count-") as folder:
+            path = os.path.join(folder, "nqueens.cnf")
+            with open(path, "w", encoding="ascii") as handle:
+                nvars, nclauses = write_dimacs(handle, n, encoding, placed)
+            stats.update(encoding=encoding, variables=nvars, clauses=nclauses)
+            package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root,
+                                                                             os.environ.get("PYTHONPATH")]))}
+            start = time.perf_counter()
+            process = subprocess.Popen([sys.executable, "-m", __name__, path], stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env, text=True)
+            try:
+                while True:
+                    try:
+                        out, err = process.communicate(timeout=_WAIT)
+                        break
+                    except subprocess.TimeoutExpired:
+                        if deadline is not None and time.monotonic() > deadline:
+                            raise TimeLimitReached from None
+            finally:
+                if process.poll() is None:
+                    process.kill()
+                    process.communicate()
+            stats["counter_seconds"] = round(time.perf_counter() - start, 6)
+        lines = out.split()
+        if process.returncode != 0 or not lines or not lines[-1].isdigit():
+            said = [line for line in err.splitlines() if line.strip()]
+            raise NQueensError(f"the model counter failed (exit {process.returncode}): "
+                               f"{said[-1] if said else 'no answer'}")
+        return int(lines[-1])
+
+
+def _count_file(path: str) -> int:
+    """Ganak's projected count of one of our CNF files (in the child process)."""
+    import pyganak
+
+    from ..model.dimacs import read_cnf
+
+    with open(path, encoding="ascii") as handle:
+        header = read_cnf(handle.read(), clauses=True)
+    counter = pyganak.Counter()
+    counter.new_vars(header.nvars)
+    counter.add_clauses(header.clauses)
+    counter.set_sampling_set(header.show or range(1, header.n * header.n + 1))
+    return counter.count()
+
+
+if __name__ == "__main__":
+    print(_count_file(sys.argv[1]))

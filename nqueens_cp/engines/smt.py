@@ -1,0 +1,207 @@
+"""SMT: Z3, with blocking clauses, over Boolean cells or the SMT-LIB file's integers.
+
+Z3 has no all-solutions mode: every board is one more ``check()`` after a
+clause that forbids the previous one (over the cells or the row variables,
+never auxiliaries, so each board comes once).  Two models, the ``theory``
+option:
+
+- ``bool`` (the default): N*N Boolean cells, exactly one per row, at most
+  one per column and diagonal as pseudo-Boolean constraints, solved by Z3's
+  finite-domain solver (``QF_FD``: bit-blasted to its SAT core, which keeps
+  what it learned from one check to the next).
+- ``int``: the SMT-LIB 2 file that ``nqueens-cp model N --format smt2``
+  writes (one Int per row, three ``distinct``), parsed by Z3 and solved by
+  its default solver (arithmetic).
+
+Measured here (docs/paradigms.md), enumerating N = 11: bool 3.8 s, int 27 s,
+and bool with the board read cell by cell from Z3's model 10 s: reading a
+model through the Python API costs more than finding it, so each board is
+read as one bit-vector term that Z3 evaluates at once.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any
+
+from ..errors import NQueensError, TimeLimitReached
+from ..model import formats
+from ..model.board import Solution
+from .base import Engine, Option
+
+THEORIES = ("bool", "int")
+
+
+class SmtEngine(Engine):
+    name = "smt"
+    summary = "Z3 over Boolean cells (pseudo-Boolean rows, columns, diagonals), a blocking clause per board"
+    requires = "z3"
+    install = "pip install z3-solver, or the 'declarative' extra"
+    paradigm = "SMT"
+    declarative = True
+    family = "field"
+    options = (Option("theory", "bool: N*N Boolean cells with pseudo-Boolean constraints (QF_FD, the faster); "
+                      "int: the SMT-LIB file's Int per row and three distinct (QF_LIA)", choices=THEORIES,
+                      default="bool"),)
+    statistics = ("theory", "checks", "conflicts", "decisions")
+    additive = frozenset({"checks", "conflicts", "decisions"})
+    effort = "conflicts"
+    enumeration_rate = count_rate = 7e2
+    first_solution_max_n = 30  # N = 30: about 5 s to the first board
+    theory: str
+
+    def preload(self) -> None:
+        import z3  # noqa: F401
+
+    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+                deadline: float | None = None) -> Iterator[Solution]:
+        import z3
+
+        _hand_ctrl_c_to_python(z3)
+        # Every call into Z3 runs on a thread of its own, and this one only
+        # waits, in short slices: Ctrl-C (delivered to this thread) and the
+        # deadline interrupt Z3 at once, and never land inside Z3's Python
+        # wrapper, which a KeyboardInterrupt between two of its calls can leave
+        # hanging or raising from a destructor.
+        worker = ThreadPoolExecutor(1, thread_name_prefix="z3")
+        state: dict[str, Any] = {}
+
+        def build() -> None:
+            state["context"] = z3.Context()  # its own context: Z3's default one is not safe across threads
+            model = _cells if self.theory == "bool" else _integers
+            state["solver"], state["read"], state["block"] = model(z3, state["context"], n, fixed)
+
+        def step() -> Solution | str | None:
+            """The next board (blocked for the checks after it), None at the end, or why Z3 gave up."""
+            solver = state["solver"]
+            answer = solver.check()
+            stats["checks"] += 1
+            if answer == z3.unsat:
+                return None
+            if answer != z3.sat:
+                return f"z3 answered {answer}: {solver.reason_unknown()}"
+            solution = state["read"](solver.model())
+            solver.add(state["block"](solution))
+            return solution
+
+        def finish() -> None:
+            if "solver" in state:
+                numbers = state["solver"].statistics()
+                for key in ("conflicts", "decisions"):
+                    stats[key] = sum(int(numbers.get_key_value(name)) for name in numbers.keys()
+                                     if name == key or name.endswith(" " + key))
+            state.clear()  # Z3's objects are freed on its thread too
+
+        stats.update(theory=self.theory, checks=0)
+        found = 0
+        try:
+            _wait(worker.submit(build), state, deadline)
+            while limit is None or found < limit:
+                if deadline is not None and time.monotonic() > deadline:
+                    raise TimeLimitReached
+                solution = _wait(worker.submit(step), state, deadline)
+                if solution is None:
+                    return
+                if isinstance(solution, str):
+                    raise NQueensError(solution)
+                found += 1
+                yield solution
+        finally:
+            worker.submit(finish).result()
+            worker.shutdown()
+
+
+_WAIT = 0.1  # seconds between looks at the clock while Z3 works
+
+
+def _wait(future: Future, state: dict[str, Any], deadline: float | None) -> Any:
+    """The future's result; on Ctrl-C (re-raised) or the deadline (TimeLimitReached), Z3 is interrupted first."""
+    try:
+        while True:
+            try:
+                return future.result(timeout=_WAIT)
+            except FutureTimeout:
+                if deadline is not None and time.monotonic() > deadline:
+                    raise TimeLimitReached from None
+    except BaseException:
+        if "context" in state:
+            state["context"].interrupt()  # thread-safe: the check answers 'unknown' at once
+        wait([future])
+        raise
+
+
+_handed = threading.Lock()
+_ctrl_c_handed = False
+
+
+def _hand_ctrl_c_to_python(z3: Any) -> None:
+    """Turn off Z3's own SIGINT handler (a process-wide Z3 setting), once.
+
+    During a check Z3 installs a handler that turns Ctrl-C into an 'unknown'
+    answer and puts Python's back afterwards; a Ctrl-C that arrives as it
+    does so is lost, and the search runs on to the end.  Without it, Python
+    sees every Ctrl-C and :func:`_check` interrupts Z3 itself."""
+    global _ctrl_c_handed
+    with _handed:
+        if not _ctrl_c_handed:
+            z3.set_param("ctrl_c", False)
+            _ctrl_c_handed = True
+
+
+def _cells(z3: Any, context: Any, n: int, fixed: Any) -> tuple[Any, Any, Any]:
+    """The Boolean model: (solver, model -> board, board -> blocking clause)."""
+    cell = [[z3.Bool(f"x_{r}_{c}", context) for c in range(n)] for r in range(n)]
+    solver = z3.SolverFor("QF_FD", ctx=context)
+    for r in range(n):
+        solver.add(z3.PbEq([(cell[r][c], 1) for c in range(n)], 1))
+    for line in _columns_and_diagonals(n):
+        if len(line) > 1:
+            solver.add(z3.AtMost(*[cell[r][c] for r, c in line], 1))
+    for r, c in fixed.items():
+        solver.add(cell[r][c])
+    for r, c in getattr(fixed, "blocked", ()):
+        solver.add(z3.Not(cell[r][c]))
+    # The board as one N*N-bit word, row 0 in the high bits: one evaluation per model.
+    one, zero = z3.BitVecVal(1, 1, context), z3.BitVecVal(0, 1, context)
+    bits = [z3.If(cell[r][c], one, zero) for r in range(n) for c in range(n)]
+    word = z3.Concat(*bits) if len(bits) > 1 else bits[0]
+    mask = (1 << n) - 1
+    avoid = [[z3.Not(x) for x in row] for row in cell]
+
+    def read(model: Any) -> Solution:
+        value = model.eval(word, model_completion=True).as_long()
+        # Row r's n bits; the queen in column c is bit n-1-c of them.
+        return tuple(n - ((value >> (n * (n - 1 - r))) & mask).bit_length() for r in range(n))
+
+    def block(solution: Solution) -> Any:
+        return z3.Or([avoid[r][c] for r, c in enumerate(solution)], context)
+
+    return solver, read, block
+
+
+def _integers(z3: Any, context: Any, n: int, fixed: Any) -> tuple[Any, Any, Any]:
+    """The SMT-LIB file's model: (solver, model -> board, board -> blocking clause)."""
+    solver = z3.Solver(ctx=context)
+    solver.add(z3.parse_smt2_string(formats.text("smt2", n, fixed), ctx=context))
+    q = [z3.Int(f"q{r}", context) for r in range(n)]
+
+    def read(model: Any) -> Solution:
+        return tuple(model.eval(v, model_completion=True).as_long() for v in q)
+
+    def block(solution: Solution) -> Any:
+        return z3.Or([v != c for v, c in zip(q, solution)], context)
+
+    return solver, read, block
+
+
+def _columns_and_diagonals(n: int) -> Iterator[list[tuple[int, int]]]:
+    for c in range(n):
+        yield [(r, c) for r in range(n)]
+    for d in range(-(n - 1), n):
+        yield [(r, r - d) for r in range(n) if 0 <= r - d < n]
+    for s in range(2 * n - 1):
+        yield [(r, s - r) for r in range(n) if 0 <= s - r < n]

@@ -1,0 +1,223 @@
+"""The N-queens model in the formats the rest of the field reads.
+
+One question (N, pre-placed queens, blocked squares) written for each kind
+of solver: MiniZinc (a model, ``.mzn``, and its data, ``.dzn``), answer set
+programming (``.lp``, clingo/gringo), SMT-LIB 2 (``.smt2``), pseudo-Boolean
+constraints (``.opb``, the PB competition format) and XCSP3 (``.xml``), next
+to DIMACS CNF (:mod:`nqueens_cp.model.dimacs`).
+
+Each writer is a pure function that yields the file's text in pieces, so a
+huge N streams to disk in bounded memory, and the same question always gives
+the same bytes.  Rows and columns are 0-based in every format, as in the
+rest of the package: in a model with integer variables, ``q[r]`` (or ``q_r``)
+is the column of the queen in row r; in a model over Boolean cells, cell
+(r, c) is variable ``r*N + c + 1``, as in our DIMACS files.
+
+The engines ``minizinc`` and ``asp`` run the very text written here; ``smt``
+runs it too with ``theory="int"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from .board import Placement, check_placements
+
+# format name -> (file suffix, what it is); the order of ``model --help``.
+FORMATS: dict[str, tuple[str, str]] = {
+    "mzn": (".mzn", "MiniZinc model: alldifferent on q[r], q[r]+r, q[r]-r (its data in the .dzn)"),
+    "dzn": (".dzn", "MiniZinc data: n, the pre-placed queens and the blocked squares"),
+    "lp": (".lp", "answer set program for clingo: a choice rule per row, cardinality constraints"),
+    "smt2": (".smt2", "SMT-LIB 2, QF_LIA: one Int per row, three distinct, bounds"),
+    "opb": (".opb", "pseudo-Boolean (PB competition format) over the N*N cells: rows and columns = 1, "
+                    "diagonals at most 1"),
+    "xml": (".xml", "XCSP3: one variable per row, three allDifferent"),
+    "cnf": (".cnf", "DIMACS CNF over the N*N cells (the dimacs command, pairwise encoding)"),
+}
+
+
+def format_for(path: str) -> str | None:
+    """The format a file name's suffix names (``q8.lp`` -> ``lp``), or None."""
+    for name, (suffix, _) in FORMATS.items():
+        if path.endswith(suffix):
+            return name
+    return None
+
+
+def write(name: str, n: int, placed: Mapping[int, int] | None = None) -> Iterator[str]:
+    """The text of format ``name`` for n-queens with ``placed`` (a mapping of row
+    to column, or a :class:`~nqueens_cp.model.board.Position` with blocked squares)."""
+    position = check_placements(n, placed)
+    if name == "cnf":
+        from .cnf import clauses, size
+        from .dimacs import header_text
+        from .encodings import DEFAULT_ENCODING
+
+        yield from header_text(n, DEFAULT_ENCODING, *size(n, DEFAULT_ENCODING, position))
+        for clause in clauses(n, DEFAULT_ENCODING, position):
+            yield " ".join(map(str, clause)) + " 0\n"
+        return
+    writers = {"mzn": _mzn, "dzn": _dzn, "lp": _lp, "smt2": _smt2, "opb": _opb, "xml": _xml}
+    yield from writers[name](n, sorted(position.items()), sorted(position.blocked))
+
+
+def text(name: str, n: int, placed: Mapping[int, int] | None = None) -> str:
+    """:func:`write` as one string (small N: tests, engines)."""
+    return "".join(write(name, n, placed))
+
+
+def _describe(queens: list[Placement], blocked: list[Placement]) -> str:
+    said = [f"{len(queens)} pre-placed queen{'s' * (len(queens) != 1)}"] if queens else []
+    said += [f"{len(blocked)} blocked square{'s' * (len(blocked) != 1)}"] if blocked else []
+    return ", ".join(said) or "no pre-placed queens, no blocked squares"
+
+
+# --- MiniZinc ---------------------------------------------------------------------------
+
+# The model of the MiniZinc tutorial ("nqueens.mzn"), 0-based, with the
+# search annotation the tutorial recommends for it: first_fail on q,
+# smallest value first.  The data file says which queens are pre-placed and
+# which squares are blocked; the model is the same for every question.
+MZN_MODEL = """\
+% N-queens: q[r] is the 0-based column of the queen in row r.
+% Data (a .dzn): n, the pre-placed queens (placed_row[k], placed_col[k]) and
+% the blocked squares (blocked_row[k], blocked_col[k]), all 0-based.
+include "alldifferent.mzn";
+
+int: n;
+array[int] of int: placed_row;
+array[int] of int: placed_col;
+array[int] of int: blocked_row;
+array[int] of int: blocked_col;
+
+array[0..n-1] of var 0..n-1: q;
+
+constraint alldifferent(q);
+constraint alldifferent(r in 0..n-1)(q[r] + r);
+constraint alldifferent(r in 0..n-1)(q[r] - r);
+constraint forall(k in index_set(placed_row))(q[placed_row[k]] = placed_col[k]);
+constraint forall(k in index_set(blocked_row))(q[blocked_row[k]] != blocked_col[k]);
+
+solve :: int_search(q, first_fail, indomain_min) satisfy;
+
+output ["q = \\(q);\\n"];
+"""
+
+
+def _mzn(n: int, queens: list[Placement], blocked: list[Placement]) -> Iterator[str]:
+    yield MZN_MODEL
+
+
+def _dzn(n: int, queens: list[Placement], blocked: list[Placement]) -> Iterator[str]:
+    yield f"% N-queens data for the MiniZinc model (nqueens-cp model N --format mzn): {_describe(queens, blocked)}\n"
+    yield f"n = {n};\n"
+    for name, squares in (("placed", queens), ("blocked", blocked)):
+        yield f"{name}_row = [{', '.join(str(r) for r, _ in squares)}];\n"
+        yield f"{name}_col = [{', '.join(str(c) for _, c in squares)}];\n"
+
+
+# --- answer set programming -----------------------------------------------------------------
+
+# The Potassco guide's N-queens encoding (the version with cardinality
+# constraints, the fastest of the guide's), 0-based: one queen per row and
+# per column by choice rules with bounds, at most one per diagonal by
+# integrity constraints.  Only queen/2 is shown, and no other atom varies,
+# so every answer set is one board and no projection is needed.
+LP_RULES = """\
+{ queen(R,0..n-1) } = 1 :- R = 0..n-1.
+{ queen(0..n-1,C) } = 1 :- C = 0..n-1.
+:- { queen(D-C,C) } >= 2, D = 0..2*n-2.
+:- { queen(D+C,C) } >= 2, D = 1-n..n-1.
+:- placed(R,C), not queen(R,C).
+:- blocked(R,C), queen(R,C).
+#defined placed/2.
+#defined blocked/2.
+#show queen/2.
+"""
+
+
+def _lp(n: int, queens: list[Placement], blocked: list[Placement]) -> Iterator[str]:
+    yield "% N-queens as an answer set program (clingo): queen(R,C) is the queen of row R, in column C, 0-based.\n"
+    yield f"% {_describe(queens, blocked)}; 'clingo 0 FILE' lists every board.\n"
+    yield f"#const n = {n}.\n"
+    for r, c in queens:
+        yield f"placed({r},{c}).\n"
+    for r, c in blocked:
+        yield f"blocked({r},{c}).\n"
+    yield LP_RULES
+
+
+# --- SMT-LIB 2 ---------------------------------------------------------------------------------
+
+def _smt2(n: int, queens: list[Placement], blocked: list[Placement]) -> Iterator[str]:
+    q = [f"q{r}" for r in range(n)]
+    yield f"; N-queens in SMT-LIB 2: q<r> is the 0-based column of the queen in row r; {_describe(queens, blocked)}.\n"
+    yield "(set-option :produce-models true)\n(set-logic QF_LIA)\n"
+    for name in q:
+        yield f"(declare-const {name} Int)\n"
+    for name in q:
+        yield f"(assert (and (<= 0 {name}) (< {name} {n})))\n"
+    if n > 1:  # distinct takes two terms or more
+        yield f"(assert (distinct {' '.join(q)}))\n"
+        yield f"(assert (distinct {' '.join(f'(+ {name} {r})' for r, name in enumerate(q))}))\n"
+        yield f"(assert (distinct {' '.join(f'(- {name} {r})' for r, name in enumerate(q))}))\n"
+    for r, c in queens:
+        yield f"(assert (= q{r} {c}))\n"
+    for r, c in blocked:
+        yield f"(assert (not (= q{r} {c})))\n"
+    yield f"(check-sat)\n(get-value ({' '.join(q)}))\n(exit)\n"
+
+
+# --- pseudo-Boolean -----------------------------------------------------------------------------
+
+def _opb(n: int, queens: list[Placement], blocked: list[Placement]) -> Iterator[str]:
+    def x(r: int, c: int) -> str:
+        return f"x{r * n + c + 1}"
+
+    diagonals = 2 * max(2 * n - 3, 0)  # the lines of two cells or more, each way
+    constraints = 2 * n + diagonals + len(queens) + len(blocked)
+    yield f"* #variable= {n * n} #constraint= {constraints}\n"
+    yield f"* N-queens over the N*N cells, 0-based: cell (r, c) is x<r*N + c + 1>; {_describe(queens, blocked)}.\n"
+    for r in range(n):
+        yield " ".join(f"+1 {x(r, c)}" for c in range(n)) + " = 1 ;\n"
+    for c in range(n):
+        yield " ".join(f"+1 {x(r, c)}" for r in range(n)) + " = 1 ;\n"
+    # The competition format has only >= and =: "at most one" is written
+    # as "minus the sum at least minus one".
+    for d in range(-(n - 2), n - 1):  # r - c = d
+        yield " ".join(f"-1 {x(r, r - d)}" for r in range(max(d, 0), min(n + d, n))) + " >= -1 ;\n"
+    for s in range(1, 2 * n - 2):  # r + c = s
+        yield " ".join(f"-1 {x(r, s - r)}" for r in range(max(s - n + 1, 0), min(s, n - 1) + 1)) + " >= -1 ;\n"
+    for r, c in queens:
+        yield f"+1 {x(r, c)} = 1 ;\n"
+    for r, c in blocked:
+        yield f"+1 {x(r, c)} = 0 ;\n"
+
+
+# --- XCSP3 -----------------------------------------------------------------------------------------
+
+def _xml(n: int, queens: list[Placement], blocked: list[Placement]) -> Iterator[str]:
+    yield f"<!-- N-queens in XCSP3: q[r] is the 0-based column of the queen in row r; " \
+          f"{_describe(queens, blocked)}. -->\n"
+    yield '<instance format="XCSP3" type="CSP">\n  <variables>\n'
+    yield f'    <array id="q" size="[{n}]"> 0..{n - 1} </array>\n'
+    yield "  </variables>\n  <constraints>\n"
+    if n > 1:
+        yield "    <allDifferent> q[] </allDifferent>\n"
+        yield f"    <allDifferent> {' '.join(f'add(q[{r}],{r})' for r in range(n))} </allDifferent>\n"
+        yield f"    <allDifferent> {' '.join(f'sub(q[{r}],{r})' for r in range(n))} </allDifferent>\n"
+    for r, c in queens:
+        yield f"    <intension> eq(q[{r}],{c}) </intension>\n"
+    for r, c in blocked:
+        yield f"    <intension> ne(q[{r}],{c}) </intension>\n"
+    yield "  </constraints>\n</instance>\n"
+
+
+def solution_from_cells(n: int, true_cells: Any) -> tuple[int, ...]:
+    """The board whose queens stand on the given true cell variables (1-based, r*N + c + 1)."""
+    columns = [-1] * n
+    for var in true_cells:
+        r, c = divmod(var - 1, n)
+        columns[r] = c
+    return tuple(columns)
