@@ -1,4 +1,4 @@
-"""The command line, dimacs, decode and encodings: the CNF as an artifact."""
+"""The command line, dimacs, decode, encodings and model: the model as an artifact, in every format."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from ..errors import NQueensError
+from ..errors import InvalidInputError, NQueensError
 from .options import (PROG, RESULT_FORMATS, SOLUTION_FORMATS, add_format, add_n, add_n_or_file, add_place, problem,
                       json_text)
 from .terminal import EXIT_OK, CtrlC, Progress, check_board, emit, say, solutions_word, summarize
@@ -152,8 +152,53 @@ def _cmd_encodings(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def add_model(sub: Any) -> None:
+    from ..model.formats import FORMATS
+
+    p = sub.add_parser(
+        "model", help="write the N-queens model for MiniZinc, clingo, SMT, pseudo-Boolean or XCSP3 solvers",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Write one N-queens question (N, pre-placed queens, blocked squares) as a model file that\n"
+        "another system reads, streamed: memory stays small for any N.  Rows and columns are 0-based\n"
+        "everywhere; the same arguments always give the same bytes.  Formats:\n\n"
+        + "".join(f"  {name:<5} {suffix:<6} {what}\n" for name, (suffix, what) in FORMATS.items()),
+        epilog="examples:\n"
+        "  nqueens-cp model 8 -o q8.mzn && nqueens-cp model 8 -o q8.dzn && minizinc --solver gecode -a q8.mzn q8.dzn\n"
+        "  nqueens-cp model 8 -f lp | clingo 0 -          (92 answer sets)\n"
+        "  nqueens-cp model 8 -o q8.smt2 && z3 q8.smt2\n"
+        "  nqueens-cp model 8 -o q8.opb && clasp -n 0 q8.opb\n"
+        "  nqueens-cp model 10 --place 0:1 --block 2:2 -o q.xml     (pre-placed queens, blocked squares)",
+    )
+    add_n_or_file(p)
+    add_place(p)
+    p.add_argument("--format", "-f", choices=tuple(FORMATS), metavar="FORMAT",
+                   help=f"one of {', '.join(FORMATS)} (default: the one -o's suffix names)")
+    p.add_argument("-o", "--output", metavar="FILE", default="-",
+                   help="write here, atomically (a temporary file, then a rename; through a symlink, where it "
+                   "points); '-' or absent: stdout, which needs --format")
+    p.set_defaults(handler=_cmd_model)
+
+
+def _cmd_model(args: argparse.Namespace) -> int:
+    from ..files import check_writable
+    from ..model.formats import save, write
+
+    _, placed, _ = problem(args)
+    if args.output == "-":
+        if args.format is None:
+            raise InvalidInputError("writing to stdout needs --format (or give -o FILE with a known suffix)")
+        for piece in write(args.format, args.n, placed):
+            CtrlC.write(sys.stdout, piece)
+        return EXIT_OK
+    check_writable(args.output)
+    written = save(args.output, args.format, args.n, placed)
+    say(f"wrote {args.output}: N={args.n}, {written}")
+    return EXIT_OK
+
+
 def add(sub: Any) -> None:
     """The commands of this module, onto the main parser's subcommands."""
     add_dimacs(sub)
     add_decode(sub)
     add_encodings(sub)
+    add_model(sub)

@@ -55,7 +55,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from ..studies.reporting import check_outputs, compare_plot, compare_table
 
     check_outputs(args.csv, args.json, args.plot)  # before the long part, not after it
-    chosen = with_variants(expand(args.engines), args.symmetry_breaking) if args.engines else \
+    chosen = with_variants(expand(args.engines, args.first), args.symmetry_breaking) if args.engines else \
         default_labels(args.first, args.symmetry_breaking)
     progress = Progress.make("compare")
     rows = compare(sorted({n for spec in args.specs for n in spec}), chosen, args.repeat, args.first,

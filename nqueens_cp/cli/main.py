@@ -25,7 +25,7 @@ from .terminal import (EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK
 
 # The command on the line -> the module of its group (imported only when it runs: start-up).
 COMMANDS = {"enumerate": "search", "count": "search", "crosscheck": "crosscheck", "compare": "compare",
-            "solve": "solve", "complete": "solve", "batch": "solve", "dimacs": "cnf", "decode": "cnf",
+            "solve": "solve", "complete": "solve", "batch": "solve", "dimacs": "cnf", "decode": "cnf", "model": "cnf",
             "encodings": "cnf", "trace": "explore", "sample": "explore", "engines": "engines"}
 
 
@@ -45,6 +45,7 @@ examples:
   nqueens-cp dimacs 8 -o q8.cnf              DIMACS CNF for any SAT solver
   clasp -n 0 q8.cnf | nqueens-cp decode q8.cnf -   the solver's models as boards
   nqueens-cp encodings 9                     at-most-one encodings compared
+  nqueens-cp model 8 -o q8.lp                the model for clingo (also .mzn .dzn .smt2 .opb .xml)
   nqueens-cp trace 4                         the textbook search, step by step
   nqueens-cp sample 16 -k 3 --seed 1         uniformly random solutions
 

@@ -13,19 +13,23 @@ from pathlib import Path
 from .cnf import encode
 from .dimacs import dimacs_text
 from .encodings import DEFAULT_ENCODING, ENCODINGS
+from .formats import FORMATS, text
 from ..errors import NQueensError
 from ..files import atomic_write, atomic_write_text
 
 PAIRWISE_SIZES = range(4, 13)
 ENCODING_SIZE = 8
 CPSAT_SIZE = 8
+FORMAT_SIZE = 8
 
 
 def model_files() -> dict[str, object]:
-    """File name -> what it holds: ``(n, encoding)`` for CNF, ``"cpsat"`` for the CP-SAT model."""
+    """File name -> what it holds: ``(n, encoding)`` for CNF, ``"cpsat"`` for the CP-SAT model,
+    a format's name (:data:`formats.FORMATS`) for the other formats."""
     files: dict[str, object] = {f"nqueens-{n:02d}-pairwise.cnf": (n, DEFAULT_ENCODING) for n in PAIRWISE_SIZES}
     files.update({f"nqueens-{ENCODING_SIZE:02d}-{name}.cnf": (ENCODING_SIZE, name) for name in ENCODINGS})
     files[f"nqueens-{CPSAT_SIZE:02d}-cpsat.pbtxt"] = "cpsat"
+    files.update({f"nqueens-{FORMAT_SIZE:02d}{suffix}": name for name, (suffix, _) in FORMATS.items() if name != "cnf"})
     return dict(sorted(files.items()))
 
 
@@ -38,6 +42,8 @@ def write_models(directory: str | Path) -> list[Path]:
         path = directory / name
         if what == "cpsat":
             _export_cpsat(CPSAT_SIZE, path)
+        elif isinstance(what, str):
+            atomic_write_text(path, text(what, FORMAT_SIZE))
         else:
             n, encoding = what  # type: ignore[misc]
             atomic_write_text(path, dimacs_text(encode(n, encoding)))

@@ -221,3 +221,28 @@ def solution_from_cells(n: int, true_cells: Any) -> tuple[int, ...]:
         r, c = divmod(var - 1, n)
         columns[r] = c
     return tuple(columns)
+
+
+def save(path: str, name: str | None, n: int, placed: Mapping[int, int] | None = None) -> str:
+    """Write format ``name`` (None: the one ``path``'s suffix names) to ``path``:
+    a regular file atomically, a device or FIFO in place (``files.atomic_write``).
+    Returns the format written."""
+    from ..errors import InvalidInputError
+    from ..files import atomic_write
+
+    chosen = name or format_for(str(path))
+    if chosen not in FORMATS:
+        known = ", ".join(suffix for suffix, _ in FORMATS.values())
+        raise InvalidInputError(f"unknown model format {name!r} (choose from {', '.join(FORMATS)})" if name else
+                                f"cannot tell the format from the name {path!r} (one of {known}): give --format")
+    pieces = write(chosen, n, placed)  # checks the question before the file is touched
+    first = next(pieces, "")
+
+    def put(temporary: str) -> None:
+        with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(first)
+            for piece in pieces:
+                handle.write(piece)
+
+    atomic_write(path, put)
+    return chosen

@@ -45,11 +45,18 @@ def labels() -> list[str]:
     return [*names(), *(name + VARIANT for name in names(option="symmetry_breaking"))]
 
 
-def expand(chosen: Sequence[str]) -> list[str]:
-    """Labels with presets ("classic", "core") replaced by the engines they stand for."""
-    from ..engines import expand_presets
+def expand(chosen: Sequence[str], first: bool = False) -> list[str]:
+    """Labels with presets ("classic", "core", "declarative") replaced by the engines they
+    stand for; with ``first``, a preset leaves out the engines that find no solution."""
+    from ..engines import PRESETS, expand_presets
 
-    return expand_presets(list(chosen))
+    found: list[str] = []
+    for label in chosen:
+        if label in PRESETS:
+            found += [name for name in expand_presets([label]) if not first or engine_class(name).solves]
+        else:
+            found.append(label)
+    return found
 
 
 def parse_label(label: str) -> tuple[str, dict[str, Any]]:
@@ -83,10 +90,9 @@ def measure(n: int, label: str, first: bool = False) -> dict[str, Any]:
     start = time.perf_counter()
     engine.preload()
     imported = time.perf_counter()
-    count = 0
-    with engine.search(n, limit=1 if first else None) as search:
-        for _ in search:
-            count += 1
+    with engine.search(n) as search:
+        # A model counter counts without listing; every other engine lists, one by one.
+        count = search.count() if engine.counts_only else sum(1 for _ in search)
     done = time.perf_counter()
     stats = dict(search.stats)
     if "clauses" in stats:  # one column for model size, whatever the model
@@ -140,8 +146,10 @@ def compare(sizes: Sequence[int], labels: Sequence[str], repeat: int = 1, first:
     for label in labels:
         name, options = parse_label(label)
         cls = engine_class(name)
-        if not cls.enumerates and not first:
+        if not cls.enumerates and not cls.counts_only and not first:
             raise InvalidInputError(f"{name} finds one solution, never all of them: use it with --first")
+        if first and not cls.solves:
+            raise InvalidInputError(f"{name} counts solutions without finding one: leave out --first")
         reason = cls.unavailable_reason()
         if reason:
             raise NQueensError(f"engine '{name}' is unavailable: {reason}")

@@ -1,0 +1,210 @@
+"""The model in the field's formats, read by the field's own tools.
+
+Each file is written by ``nqueens-cp model`` and handed to a real program:
+MiniZinc with Gecode, clingo, Z3, clasp (which reads the PB competition
+format) and ACE (the XCSP3 solver that pycsp3 ships, on Java).  Every
+answer is checked against our reference set, for plain N and for a question
+with pre-placed queens and blocked squares.  A test skips only where its
+program is absent, saying how to get it (.ci/run installs them all).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import reference
+from nqueens_cp import count, is_solution
+from nqueens_cp.cli.main import main
+from nqueens_cp.errors import InvalidInputError
+from nqueens_cp.model.board import Position
+from nqueens_cp.model.formats import FORMATS, save, text, write
+
+# A question beyond plain N: a queen at 0:1, two blocked squares.
+PLACED = Position({0: 1}, [(2, 3), (5, 0)])
+BIN = Path(sys.executable).parent  # where pip put clingo's and z3's programs
+
+
+def program(name: str, how: str) -> str:
+    found = shutil.which(name) or shutil.which(name, path=str(BIN))
+    if found is None:
+        pytest.skip(f"{name} is not installed ({how}; .ci/run installs it)")
+    return found
+
+
+def expected(n: int, placed: Position | None = None) -> set[tuple[int, ...]]:
+    boards = set(reference(n))
+    if placed:
+        boards = {b for b in boards if all(b[r] == c for r, c in placed.items())
+                  and not any((r, c) in placed.blocked for r, c in enumerate(b))}
+    return boards
+
+
+def written(tmp_path: Path, name: str, n: int, placed: Position | None = None) -> Path:
+    path = tmp_path / f"q{n}{FORMATS[name][0]}"
+    argv = ["model", str(n), "-o", str(path)]
+    if placed:
+        argv += ["--place", ",".join(f"{r}:{c}" for r, c in placed.items()),
+                 "--block", ",".join(f"{r}:{c}" for r, c in sorted(placed.blocked))]
+    assert main(argv) == 0
+    return path
+
+
+def run(command: list[str], ok: tuple[int, ...] = (0,)) -> str:
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert result.returncode in ok, result.stderr[-2000:]
+    return result.stdout
+
+
+CASES = [(8, None), (8, PLACED), (6, None)]
+
+
+@pytest.mark.parametrize("n, placed", CASES)
+def test_minizinc_with_gecode_lists_exactly_our_boards(tmp_path: Path, n: int, placed: Position | None) -> None:
+    minizinc = program("minizinc", "Debian packages minizinc and flatzinc")
+    program("fzn-gecode", "Debian package flatzinc")
+    model, data = written(tmp_path, "mzn", n, placed), written(tmp_path, "dzn", n, placed)
+    out = run([minizinc, "--solver", "gecode", "-a", str(model), str(data)])
+    boards = [tuple(json.loads(line[4:].rstrip(";"))) for line in out.splitlines() if line.startswith("q = ")]
+    assert len(boards) == len(set(boards)) and set(boards) == expected(n, placed)
+    assert out.rstrip().endswith("==========" if boards else "=====UNSATISFIABLE=====")
+
+
+@pytest.mark.parametrize("n, placed", CASES)
+def test_clingo_lists_exactly_our_boards_as_answer_sets(tmp_path: Path, n: int, placed: Position | None) -> None:
+    pytest.importorskip("clingo", reason="clingo is not installed (pip install clingo; in the test extra)")
+    out = run([sys.executable, "-m", "clingo", "0", "--outf=2", str(written(tmp_path, "lp", n, placed))],
+              ok=(0, 10, 20, 30))  # clasp's exit codes (SAT, UNSAT, SAT and exhausted), or 0 from python -m
+    boards = []
+    for witness in json.loads(out)["Call"][0].get("Witnesses", []):
+        columns = [-1] * n
+        for atom in witness["Value"]:
+            r, c = map(int, re.fullmatch(r"queen\((\d+),(\d+)\)", atom).groups())
+            columns[r] = c
+        boards.append(tuple(columns))
+    assert len(boards) == len(set(boards)) and set(boards) == expected(n, placed)
+
+
+@pytest.mark.parametrize("n, placed", CASES)
+def test_z3_says_sat_with_a_valid_board(tmp_path: Path, n: int, placed: Position | None) -> None:
+    z3 = program("z3", "pip install z3-solver, or Debian package z3")
+    out = run([z3, str(written(tmp_path, "smt2", n, placed))])
+    assert out.splitlines()[0] == "sat"
+    values = dict(re.findall(r"\(q(\d+) (\d+)\)", out))
+    board = tuple(int(values[str(r)]) for r in range(n))
+    assert board in expected(n, placed)
+
+
+def test_z3_says_unsat_where_there_is_no_board(tmp_path: Path) -> None:
+    z3 = program("z3", "pip install z3-solver, or Debian package z3")
+    # (get-value) after unsat is an error by the standard: exit 1 after the answer
+    assert run([z3, str(written(tmp_path, "smt2", 3))], ok=(0, 1)).splitlines()[0] == "unsat"
+
+
+@pytest.mark.parametrize("n, placed", CASES)
+def test_clasp_reads_the_opb_file_and_lists_exactly_our_boards(tmp_path: Path, n: int,
+                                                                 placed: Position | None) -> None:
+    clasp = program("clasp", "Debian package clasp")
+    # --quiet=0: every model (in PB mode clasp prints only the last one by default)
+    out = run([clasp, "-n", "0", "--quiet=0", str(written(tmp_path, "opb", n, placed))], ok=(10, 20, 30))
+    models: list[list[int]] = []  # the true variables of each answer; clasp wraps long 'v' lines
+    for line in out.splitlines():
+        if line.startswith("c Answer:"):
+            models.append([])
+        elif line.startswith("v "):
+            models[-1] += [int(word[1:]) for word in line[2:].split() if word.startswith("x")]
+    boards = []
+    for true in models:
+        board = [-1] * n
+        for var in true:
+            r, c = divmod(var - 1, n)
+            board[r] = c
+        boards.append(tuple(board))
+    assert len(boards) == len(set(boards)) and set(boards) == expected(n, placed)
+    assert all(is_solution(b, n) for b in boards)
+
+
+@pytest.mark.parametrize("n, placed", CASES)
+def test_ace_solves_the_xcsp3_file_and_counts_our_boards(tmp_path: Path, n: int, placed: Position | None) -> None:
+    pycsp3 = pytest.importorskip("pycsp3", reason="pycsp3 (which ships the ACE solver) is not installed; "
+                                 "in the test extra")
+    java = program("java", "Debian package default-jre-headless")
+    ace = sorted(Path(pycsp3.__file__).parent.glob("solvers/ace/ACE-*.jar"))
+    assert ace, "pycsp3 ships ACE"
+    out = run([java, "-jar", str(ace[-1]), str(written(tmp_path, "xml", n, placed)), "-s=all"])
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", out)  # ACE colours its output
+    found = re.search(r"d FOUND SOLUTIONS\s+(\d+)", plain)
+    boards = expected(n, placed)
+    assert "COMPLETE EXPLORATION" in plain
+    assert (int(found.group(1)) if found else 0) == len(boards)
+    last = re.findall(r"<values> ([\d ]+) </values>", plain)
+    if boards:
+        assert tuple(map(int, last[-1].split())) in boards
+
+
+def test_every_format_states_the_same_question_as_our_engines() -> None:
+    """The counts the engines get from the files they run equal the reference's."""
+    for engine in ("asp", "minizinc", "smt"):
+        from conftest import usable
+
+        usable(engine)
+        assert count(8, engine, PLACED, jobs=1) == len(expected(8, PLACED))
+
+
+def test_writers_stream_in_pieces_bounded_by_n() -> None:
+    """A huge N is written a line at a time: no piece holds more than a few lines' worth."""
+    n = 2000
+    for name in FORMATS:
+        biggest = 0
+        for i, piece in enumerate(write(name, n)):
+            biggest = max(biggest, len(piece))
+            if i > 5000:
+                break
+        bound = 400 * n if name == "cnf" else 20 * n  # the CNF header maps cells in blocks
+        assert biggest <= max(bound, len(text("mzn", 1))), (name, biggest)
+
+
+def test_the_same_question_gives_the_same_bytes_and_mentions_what_it_holds() -> None:
+    for name in FORMATS:
+        assert text(name, 7, PLACED) == text(name, 7, Position(dict(PLACED), sorted(PLACED.blocked, reverse=True)))
+    assert "1 pre-placed queen, 2 blocked squares" in text("lp", 7, PLACED)
+    assert "placed(0,1)." in text("lp", 7, PLACED) and "blocked(5,0)." in text("lp", 7, PLACED)
+    assert "placed_row = [0];" in text("dzn", 7, PLACED) and "blocked_col = [3, 0];" in text("dzn", 7, PLACED)
+    assert "(assert (not (= q5 0)))" in text("smt2", 7, PLACED)
+    assert "+1 x18 = 0 ;" in text("opb", 7, PLACED)  # cell (2, 3) of 7: 2*7 + 3 + 1
+    assert "<intension> eq(q[0],1) </intension>" in text("xml", 7, PLACED)
+
+
+def test_the_opb_header_counts_what_follows() -> None:
+    for n in (1, 2, 3, 8):
+        lines = text("opb", n, PLACED if n == 8 else None).splitlines()
+        variables, constraints = map(int, re.findall(r"= (\d+)", lines[0]))
+        assert variables == n * n
+        assert constraints == sum(1 for line in lines if line.endswith(";"))
+
+
+def test_save_writes_atomically_and_refuses_an_unknown_suffix(tmp_path: Path) -> None:
+    path = tmp_path / "q.lp"
+    assert save(str(path), None, 5) == "lp"
+    assert path.read_text() == text("lp", 5)
+    with pytest.raises(InvalidInputError, match="cannot tell the format from the name"):
+        save(str(tmp_path / "q.txt"), None, 5)
+    assert not (tmp_path / "q.txt").exists()
+    with pytest.raises(InvalidInputError, match="N must be a positive integer"):
+        save(str(tmp_path / "q0.lp"), None, 0)
+    assert not (tmp_path / "q0.lp").exists()
+
+
+def test_model_command_writes_stdout_and_files(cli, tmp_path: Path) -> None:
+    code, out, err = cli("model", "6", "--format", "smt2")
+    assert code == 0 and out == text("smt2", 6) and err == ""
+    target = tmp_path / "q.xml"
+    code, out, err = cli("model", "6", "--place", "0:1", "-o", str(target))
+    assert code == 0 and out == "" and f"wrote {target}" in err
+    assert target.read_text() == text("xml", 6, {0: 1})
