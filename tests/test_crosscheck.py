@@ -117,3 +117,45 @@ def test_a_hopeless_crosscheck_says_so_before_the_work() -> None:
     with pytest.raises(Told):
         crosscheck([30], ["bitmask"], notify=notify)
     assert len(notes) == 1 and "N=30 has about" in notes[0] and "years" in notes[0]
+
+
+@pytest.mark.parametrize("name", names(declarative=True, enumerates=True))
+def test_every_declarative_engine_tampered_is_caught(name: str) -> None:
+    """Each real engine with one board swapped for a repeat of another (the
+    count unchanged, as CP-SAT's multi-worker duplicates were): named."""
+    from conftest import usable
+
+    usable(name)
+    real = get_engine(name)
+
+    class Repeating(type(real)):  # type: ignore[misc]
+        def _search(self, n, fixed, limit, stats, deadline=None):
+            found = list(super()._search(n, fixed, limit, stats, deadline))
+            yield from found[:-1] + found[:1]
+
+    row = check_n(8, {"backtrack": get_engine("backtrack"), name: Repeating()})
+    assert not row.ok and not row.results[1].agrees
+    assert any(f"engine {name} produced" in p and "more than once" in p for p in row.problems)
+    assert any(f"engine {name} disagrees with backtrack" in p for p in row.problems)
+
+
+@pytest.mark.parametrize("name", names(counts=True, enumerates=False))
+def test_a_tampered_model_counter_is_caught(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from conftest import usable
+
+    usable(name)
+    engine = get_engine(name)
+    real = engine._count_in_child
+    monkeypatch.setattr(engine, "_count_in_child", lambda *args: real(*args) + 1)
+    row = check_n(6, {"backtrack": get_engine("backtrack"), name: engine})
+    assert not row.ok and [r.count for r in row.results] == [4, 5]
+    assert f"N=6: engine {name} counted 5 solutions, the published total is 4" in row.problems
+    assert f"N=6: engine {name} counted 5 solutions, backtrack listed 4" in row.problems
+
+
+def test_the_declarative_preset_crosschecks_every_available_declarative_engine(cli) -> None:
+    code, out, err = cli("crosscheck", "1-7", "--engines", "declarative")
+    assert code == 0, err
+    header = out.splitlines()[0].split()
+    assert header[3:] == ["bitmask", *names(declarative=True, available=True)]
+    assert "agree on every N" in err
