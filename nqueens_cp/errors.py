@@ -22,3 +22,11 @@ class TimeLimitReached(NQueensError):
 
 class SearchFinishedError(NQueensError):
     """A finished or closed search was iterated or counted again."""
+
+
+class SearchExhaustedError(SearchFinishedError, StopIteration):
+    """``next()`` on a search that has already ended.
+
+    It is a StopIteration too, so the iterator protocol holds (an ended
+    iterator keeps raising it; ``next(search, default)`` gives the default),
+    while the message says what happened and what to do."""

@@ -82,6 +82,10 @@ def test_a_finished_search_cannot_be_iterated_or_counted_again(engine) -> None:
     with pytest.raises(SearchFinishedError, match="fresh search"):
         search.count()
     assert "4 solutions, finished" in repr(search)
+    # next() says so in the package's own words, and is still a StopIteration (the iterator protocol)
+    with pytest.raises(SearchFinishedError, match=r"this search has finished \(4 solutions\): start a new one"):
+        next(search)
+    assert next(search, None) is None
 
 
 def test_a_partly_read_search_goes_on_where_it_stopped(engine) -> None:

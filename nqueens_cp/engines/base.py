@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..model.board import Solution, attacking_pair, check_placements, is_solution
-from ..errors import (EngineUnavailableError, InvalidInputError, NQueensError, SearchFinishedError,
-                      TimeLimitReached)
+from ..errors import (EngineUnavailableError, InvalidInputError, NQueensError, SearchExhaustedError,
+                      SearchFinishedError, TimeLimitReached)
 
 SEED_MAX = 2**31 - 1  # OR-Tools' random_seed is a signed 32-bit integer; minconflicts takes the same range
 
@@ -404,7 +404,8 @@ class Search(Iterator[Solution]):
 
     def __next__(self) -> Solution:
         if self._state in ("finished", "closed"):
-            raise StopIteration
+            raise SearchExhaustedError(f"this search has {self._state} ({self.produced} solutions): start a new "
+                                       "one to go through the solutions again")
         if self._it is None:
             self._state = "running"
             deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
