@@ -214,13 +214,13 @@ def plan(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None =
     if type(unique) is not bool:
         raise InvalidInputError(f"unique takes True or False, got {unique!r}")
     _check_executor(executor)
-    if chosen.counts_only and unique:
-        raise InvalidInputError(f"engine {engine} counts every solution without seeing any: it cannot count "
-                                "one per symmetry class (unique)")
     split = splits(n) and not chosen.counts_only  # a model counter counts the whole question at once
     # Counting plain N: one board per class of the 8 symmetries, where the engine can.
     by_classes = chosen.counts_classes and not placed and not chosen.symmetry_breaking \
         and classes.MIN_N <= n <= classes.MAX_N
+    if chosen.counts_only and unique and not by_classes:
+        raise InvalidInputError(f"engine {engine} counts every solution without seeing any: it cannot count "
+                                "one per symmetry class (unique)")
     if checkpoint is not None and not by_classes:
         raise InvalidInputError("checkpoints are kept for counts by symmetry classes: the bitmask engine, "
                                 "plain N (no pre-placed queens, no symmetry breaking)")

@@ -111,8 +111,8 @@ def test_engines_lists_every_engine_with_what_each_can_do(cli) -> None:
     assert out.splitlines()[2].startswith("bitmask *") and "default" in err
     assert out.splitlines()[0].split()[:6] == ["engine", "available", "paradigm", "enumerates", "counts", "proves"]
     names = [line.replace(" *", "").split()[0] for line in out.splitlines()[1:]]
-    assert names == ["backtrack", "bitmask", "cpsat", "sat", "asp", "minizinc", "smt", "modelcount", "scan", "copy",
-                     "undo", "iterative", "generator", "nested", "construct", "minconflicts"]
+    assert names == ["backtrack", "bitmask", "cpsat", "sat", "asp", "minizinc", "smt", "modelcount", "gpu", "scan",
+                     "copy", "undo", "iterative", "generator", "nested", "construct", "minconflicts"]
     code, out, _ = cli("engines", "--format", "json")
     data = json.loads(out)
     assert data["default"] == "bitmask" and [e["name"] for e in data["engines"]] == names
@@ -194,7 +194,7 @@ BAD_INPUT = [
     (["enumerate"], "the following arguments are required: N"),
     (["count"], "the following arguments are required: N"),
     (["enumerate", "8", "--engine", "nope"], "invalid choice: 'nope' (choose from 'backtrack', 'bitmask', 'cpsat', 'sat', 'asp', 'minizinc', 'smt', 'scan'"),
-    (["count", "8", "--engine", "nope"], "invalid choice: 'nope' (choose from 'backtrack', 'bitmask', 'cpsat', 'sat', 'asp', 'minizinc', 'smt', 'modelcount', 'scan'"),
+    (["count", "8", "--engine", "nope"], "invalid choice: 'nope' (choose from 'backtrack', 'bitmask', 'cpsat', 'sat', 'asp', 'minizinc', 'smt', 'modelcount', 'gpu', 'scan'"),
     (["enumerate", "8", "--engine", "modelcount"], "invalid choice: 'modelcount'"),
     (["solve", "8", "--engine", "modelcount"], "invalid choice: 'modelcount'"),
     (["count", "8", "--engine", "modelcount", "--unique"], "cannot count one per symmetry class"),
@@ -209,7 +209,7 @@ BAD_INPUT = [
     (["crosscheck", "10-1"], "range '10-1' runs backwards; write 1-10"),
     (["crosscheck", "0-3"], "must be a positive integer, got '0'"),
     (["crosscheck"], "the following arguments are required: SPEC"),
-    (["crosscheck", "4", "--engines", "bitmask,nope"], "unknown engine 'nope' (choose from backtrack, bitmask, cpsat, sat, asp, minizinc, smt, modelcount, scan"),
+    (["crosscheck", "4", "--engines", "bitmask,nope"], "unknown engine 'nope' (choose from backtrack, bitmask, cpsat, sat, asp, minizinc, smt, modelcount, gpu, scan"),
     (["crosscheck", "4", "--engines", "bitmask,bitmask"], "engine bitmask is named twice"),
     (["crosscheck", "4", "--engines", "bitmask,construct"], "engine construct finds one solution and cannot enumerate"),
     (["crosscheck", "4-12/0"], "must be a positive integer, got '0'"),
@@ -317,6 +317,6 @@ def test_a_missing_solver_package_is_reported_not_a_traceback(cli, monkeypatch) 
     code, out, err = cli("crosscheck", "6")
     assert code == 0 and "skipped engine cpsat" in err and "cpsat" not in out
     code, out, err = cli("crosscheck", "6", "--engines", "bitmask,cpsat")
-    assert code == 1 and "engine 'cpsat' is unavailable" in err and err.count("\n") == 1
+    assert code == 2 and "engine 'cpsat' is unavailable" in err and err.count("\n") == 1
     code, out, err = cli("count", "6", "--engine", "cpsat")
-    assert code == 1 and "engine 'cpsat' is unavailable" in err and err.count("\n") == 1
+    assert code == 2 and "engine 'cpsat' is unavailable" in err and err.count("\n") == 1

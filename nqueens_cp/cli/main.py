@@ -56,6 +56,7 @@ exit codes:
        a closed stdout), an answer is UNSAT or invalid; solve: proven that
        no solution exists
   {EXIT_USAGE}    usage error, before any work: bad N, unknown engine or format, an
+       engine that cannot run here (its package or program is missing), an
        option the engine does not take, an output path that cannot be written
   {EXIT_UNKNOWN}    solve, count: the time limit came before an answer
   {EXIT_INTERRUPTED}  interrupted (Ctrl-C); the output so far is intact

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
-from ..errors import InvalidInputError, NQueensError, TimeLimitReached
+from ..errors import EngineUnavailableError, InvalidInputError, NQueensError, TimeLimitReached
 
 EXIT_OK = 0
 EXIT_FAILURE = 1  # a check failed, a file is bad or unwritable, a solver failed; solve: proven none
@@ -189,7 +189,8 @@ def run_command(handler: Callable[[Any], int], args: Any, where: str) -> int:
         return EXIT_FAILURE
     except (InvalidInputError, TimeLimitReached, NQueensError) as error:
         finish(EXIT_OK, where)
-        kind, code = ((" error:", EXIT_USAGE) if isinstance(error, InvalidInputError) else
+        usage = isinstance(error, (InvalidInputError, EngineUnavailableError))  # asked for what cannot be
+        kind, code = ((" error:", EXIT_USAGE) if usage else
                       (" unknown:", EXIT_UNKNOWN) if isinstance(error, TimeLimitReached) else ("", EXIT_FAILURE))
         say(f"{where}:{kind} {error}")
         return code

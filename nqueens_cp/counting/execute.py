@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from importlib import import_module
 from concurrent.futures import Executor
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -94,18 +95,23 @@ def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str,
     corner / inner sub-boards in the compiled loop (classes.py)."""
 
     def counter(stats: dict[str, Any], deadline: float | None) -> int:
-        chunks = classes.chunks(plan.n, SUB_BOARDS_PER_TASK)
-        workers = _workers(plan, len(chunks)) if plan.split else 1
+        per_task = plan.engine.sub_boards_per_task or SUB_BOARDS_PER_TASK
+        chunks = classes.chunks(plan.n, per_task)
+        # On a cluster (a Dask scheduler, or an executor given) as many tasks in flight as jobs,
+        # even for an engine that searches unsplit here (gpu: one process per GPU).
+        workers = _workers(plan, len(chunks)) if plan.split or plan.executor is not None else 1
         record = None
         if plan.checkpoint:
             from .checkpoint import Checkpoint
 
             record = Checkpoint(plan.checkpoint, {"n": plan.n, "method": classes.METHOD, "tasks": len(chunks),
-                                                  "sub_boards_per_task": SUB_BOARDS_PER_TASK},
+                                                  "sub_boards_per_task": per_task},
                                 valid=classes.valid_values)
         done_before = dict(record.done) if record else {}
         todo = [i for i in range(len(chunks)) if i not in done_before]
-        calls = [(classes.count_sub_boards, plan.n, chunks[i]) for i in todo]
+        module, _, name = plan.engine.class_task.partition(":")
+        count_task = getattr(import_module(module), name)  # the CPU's loop, or the GPU's (counting/gpu.py)
+        calls = [(count_task, plan.n, chunks[i]) for i in todo]
         tallies = [sum(column) for column in zip((0,) * classes.VALUES, *done_before.values())]
         # The compiled loop cannot be interrupted: under a time limit even
         # one worker is a process, which the deadline can stop.

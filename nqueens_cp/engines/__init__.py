@@ -24,6 +24,7 @@ _REGISTRY: dict[str, str] = {
     "minizinc": "nqueens_cp.engines.minizinc:MiniZincEngine",
     "smt": "nqueens_cp.engines.smt:SmtEngine",
     "modelcount": "nqueens_cp.engines.modelcount:ModelCountEngine",
+    "gpu": "nqueens_cp.engines.gpu:GpuEngine",
     "scan": "nqueens_cp.engines.tutorial:ScanEngine",
     "copy": "nqueens_cp.engines.tutorial:CopyEngine",
     "undo": "nqueens_cp.engines.tutorial:UndoEngine",

@@ -141,6 +141,9 @@ class Engine:
     statistics: ClassVar[tuple[str, ...]] = ()  # what its stats report
     additive: ClassVar[frozenset[str]] = frozenset()  # the statistics that add up across sub-problems
     counts_classes: ClassVar[bool] = False  # counts plain N once per class of the 8 symmetries (classes.py)
+    # where the tasks of that count run: "module:function", a list of sub-boards -> five numbers
+    class_task: ClassVar[str] = "nqueens_cp.counting.classes:count_sub_boards"
+    sub_boards_per_task: ClassVar[int | None] = None  # None: the CPU's measured best (counting/execute.py)
     splits_solve: ClassVar[bool] = False  # solve can run as sub-problems on a pool or cluster (solve_parts)
     effort: ClassVar[str | None] = None  # the statistic that measures its work
     # Rough speeds on one core of the development machine (compare 12), used

@@ -1,0 +1,68 @@
+"""The count by symmetry classes on an NVIDIA GPU, through CuPy.
+
+The same decomposition as the bitmask engine's count (one board per class of
+the eight symmetries; corner and inner families; the tie squares; S180 and
+S90 searched apart as a check), its sub-boards split deeper into work items
+and searched by ``nqueens_cp/kernel/gpu.cu``, which includes the CPU
+kernel's ``queens.h``: the per-board search is the same code on both.
+(:mod:`nqueens_cp.counting.gpu`.)  It counts plain N, nothing else.
+"""
+
+from __future__ import annotations
+
+import glob
+from typing import Any
+
+from ..errors import InvalidInputError
+from .base import Engine, Search
+
+
+class GpuEngine(Engine):
+    name = "gpu"
+    summary = "the count by symmetry classes on an NVIDIA GPU (CuPy, NVRTC), queens.h shared with the C kernel"
+    requires = "cupy"
+    install = "pip install 'nqueens-cp[gpu]' (CuPy) on a machine with an NVIDIA GPU"
+    paradigm = "backtracking"
+    enumerates = False
+    counts_only = True
+    solves = False
+    takes_fixed = False
+    counts_classes = True
+    # The task of a count by classes: a list of sub-boards -> five numbers, on this process's GPU.
+    class_task = "nqueens_cp.counting.gpu:count_sub_boards"
+    # A task is a launch: big enough to fill a GPU (about 120,000 items at
+    # N = 20), small enough that a checkpoint records progress now and then.
+    sub_boards_per_task = 1024
+    statistics = ("nodes", "kernel", "sub_boards", "total", "fundamental")
+    additive = frozenset({"nodes"})
+    effort = "nodes"
+    count_rate = 1e9  # a rough guess until measured on a GPU (issue 22)
+    max_n = 62
+
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        reason = super().unavailable_reason()
+        if reason is None and not glob.glob("/dev/nvidia[0-9]*"):
+            return f"no NVIDIA GPU here (no /dev/nvidia0; {cls.install})"
+        return reason
+
+    def check(self, n: int, fixed: Any = None, limit: int | None = None, time_limit: float | None = None,
+              part: bool = False) -> Any:
+        from ..counting import classes
+
+        placed = super().check(n, fixed, limit, time_limit, part)
+        if placed:
+            raise InvalidInputError("engine gpu counts plain N only: no pre-placed queens or blocked squares")
+        if not classes.MIN_N <= n:
+            raise InvalidInputError(f"engine gpu counts N from {classes.MIN_N} (smaller N: any other engine)")
+        return placed
+
+    def _make_search(self, n: int, placed: dict[int, int], limit: int | None, time_limit: float | None,
+                     counter: Any = None) -> Search:
+        def produce(stats: dict[str, Any], deadline: float | None) -> Any:
+            raise InvalidInputError("engine gpu counts solutions without listing them: use count")
+
+        def no_count(stats: dict[str, Any], deadline: float | None) -> int:
+            raise InvalidInputError("engine gpu counts by symmetry classes only (plain N; not with unique)")
+
+        return Search(f"{self!r} n={n}", produce, limit, time_limit, counter or no_count)

@@ -1,0 +1,98 @@
+"""The GPU count: everything but the launch on the CPU; the launch where a GPU is.
+
+The work items, their packing and weights, and a whole count through the
+plan (checks by S180 and S90 included) run here with the launch replaced by
+the CPU kernel, which runs the same queens.h.  The CUDA source is compiled
+with nvcc where nvcc is installed.  The tests that launch the kernel skip
+without CuPy and an NVIDIA GPU, saying so.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import nqueens_cp as nq
+from nqueens_cp import FUNDAMENTAL, TOTAL
+from nqueens_cp.counting import classes, gpu
+from nqueens_cp.engines.gpu import GpuEngine
+
+
+@pytest.mark.parametrize("n", range(classes.MIN_N, 13))
+def test_work_items_add_up_to_the_sub_boards_they_split(n: int) -> None:
+    boards = classes.sub_boards(n)
+    items = gpu.work_items(n, boards)
+    assert len(items) >= len(boards) and len(items.masks) == n * len(items)
+    eight, four, two, _, tied = gpu.count_items_on_cpu(items)
+    want = classes.count_sub_boards(n, boards)
+    assert (eight, four, two, tied) == (want[0], want[1], want[2], want[4])
+    tally = classes.tally(n, eight, four, two, tied, classes.symmetric_on_ties(n))
+    assert tally.total == TOTAL[n] and tally.fundamental == FUNDAMENTAL[n]
+
+
+def test_items_keep_their_sub_board_class_test_and_tie_square() -> None:
+    n = 10
+    for board in classes.sub_boards(n):
+        items = gpu.work_items(n, [board], rows=5)
+        assert set(items.ties) <= {board.tie} and set(items.classify) <= {int(board.classify)}
+        for item in gpu.unpack(items):
+            assert all(mask & ~allowed == 0 for mask, allowed in zip(item.allowed, board.allowed))
+            assert all(bin(mask).count("1") == 1 for mask in item.allowed[:5])
+
+
+def test_enough_items_for_a_large_gpu() -> None:
+    items = gpu.work_items(17, classes.sub_boards(17))
+    assert len(items) > 50_000
+
+
+@pytest.mark.parametrize("n", [6, 9, 12, 13])
+def test_a_whole_gpu_count_with_the_launch_on_the_cpu(n: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plan, tasks, checks and tallies of engine gpu, the kernel's work done by the CPU kernel."""
+    monkeypatch.setattr(GpuEngine, "unavailable_reason", classmethod(lambda cls: None))
+    monkeypatch.setattr(GpuEngine, "class_task", "nqueens_cp.counting.gpu:count_sub_boards_on_cpu")
+    found = nq.run.counted(n, engine="gpu")
+    assert found.count == TOTAL[n] and found.stats["fundamental"] == FUNDAMENTAL[n]
+    assert nq.count(n, engine="gpu", unique=True) == FUNDAMENTAL[n]
+
+
+def test_without_a_gpu_the_engine_says_why_in_one_line(cli) -> None:
+    reason = GpuEngine.unavailable_reason()
+    if reason is None:
+        pytest.skip("this machine has CuPy and an NVIDIA GPU")
+    code, out, err = cli("count", "12", "--engine", "gpu")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "engine 'gpu' is unavailable" in err
+    assert "nqueens-cp[gpu]" in err or "no NVIDIA GPU" in err
+
+
+def test_the_gpu_engine_counts_plain_n_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(GpuEngine, "unavailable_reason", classmethod(lambda cls: None))
+    with pytest.raises(nq.InvalidInputError, match="plain N only"):
+        nq.count(10, engine="gpu", fixed={0: 1})
+    with pytest.raises(nq.InvalidInputError, match="without listing them"):
+        nq.solutions(10, engine="gpu")
+    with pytest.raises(nq.InvalidInputError, match="from 6"):
+        nq.count(5, engine="gpu")
+
+
+def test_the_cuda_source_compiles_with_the_shared_header(tmp_path: Path) -> None:
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        pytest.skip("nvcc is not installed (CUDA toolkit); CuPy compiles the kernel with NVRTC at run time")
+    source = gpu.KERNEL_DIR / "gpu.cu"
+    assert '#include "queens.h"' in source.read_text()
+    result = subprocess.run([nvcc, "-ptx", f"-I{gpu.KERNEL_DIR}", str(source), "-o", str(tmp_path / "gpu.ptx")],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert ".entry count_items" in (tmp_path / "gpu.ptx").read_text()
+
+
+@pytest.mark.parametrize("n", range(6, 17))
+def test_on_a_gpu_every_count_is_exact(n: int) -> None:
+    reason = GpuEngine.unavailable_reason()
+    if reason:
+        pytest.skip(f"engine gpu {reason}")
+    found = nq.run.counted(n, engine="gpu")
+    assert found.count == TOTAL[n] and found.stats["fundamental"] == FUNDAMENTAL[n]
