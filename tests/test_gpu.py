@@ -75,6 +75,7 @@ def test_the_gpu_engine_counts_plain_n_only(monkeypatch: pytest.MonkeyPatch) -> 
         nq.solutions(10, engine="gpu")
     with pytest.raises(nq.InvalidInputError, match="from 6"):
         nq.count(5, engine="gpu")
+    assert (GpuEngine.min_n, GpuEngine.max_n) == (classes.MIN_N, classes.MAX_N)
 
 
 def test_the_cuda_source_compiles_with_the_shared_header(tmp_path: Path) -> None:

@@ -117,7 +117,7 @@ def _fixed_on(masks: list[int], row: int, queen: int) -> list[int]:
             for r, mask in enumerate(masks)]
 
 
-def _fix_rows(n: int, allowed: tuple[int, ...], depth: int) -> Iterator[tuple[int, ...]]:
+def fix_rows(n: int, allowed: tuple[int, ...], depth: int) -> Iterator[tuple[int, ...]]:
     """allowed with rows 0 .. depth-1 fixed in every non-attacking way."""
     def place(row: int, prefix: list[int]) -> Iterator[tuple[int, ...]]:
         if row == min(depth, n):
@@ -145,7 +145,7 @@ def sub_boards(n: int, depth: int | None = None) -> list[SubBoard]:
     """Every task of a count by classes, the biggest (inner, small ``first``) first."""
     fixed_rows = depth_for(n) if depth is None else depth
     tasks = [SubBoard(family.family, family.first, fixed, family.classify, family.tie)
-             for family in families(n) for fixed in _fix_rows(n, family.allowed, fixed_rows) if all(fixed)]
+             for family in families(n) for fixed in fix_rows(n, family.allowed, fixed_rows) if all(fixed)]
     return sorted(tasks, key=lambda task: (task.family != "inner", task.first))
 
 

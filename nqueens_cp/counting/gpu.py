@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .classes import SubBoard, _fix_rows
+from .classes import SubBoard, fix_rows
 
 KERNEL_DIR = Path(__file__).resolve().parent.parent / "kernel"
 THREADS_PER_BLOCK = 128
@@ -61,7 +61,7 @@ def work_items(n: int, sub_boards: Sequence[SubBoard], rows: int | None = None) 
     fixed = depth(n) if rows is None else rows
     masks, ties, classify = array("Q"), array("Q"), array("B")
     for board in sub_boards:
-        for allowed in _fix_rows(n, board.allowed, fixed):
+        for allowed in fix_rows(n, board.allowed, fixed):
             if all(allowed):
                 masks.extend(allowed)
                 ties.append(board.tie)

@@ -37,6 +37,7 @@ class GpuEngine(Engine):
     additive = frozenset({"nodes"})
     effort = "nodes"
     count_rate = 1e9  # a rough guess until measured on a GPU (issue 22)
+    min_n = 6  # the smallest N counted by classes (counting/classes.py's MIN_N; a test keeps them equal)
     max_n = 62
 
     @classmethod
@@ -48,13 +49,11 @@ class GpuEngine(Engine):
 
     def check(self, n: int, fixed: Any = None, limit: int | None = None, time_limit: float | None = None,
               part: bool = False) -> Any:
-        from ..counting import classes
-
         placed = super().check(n, fixed, limit, time_limit, part)
         if placed:
             raise InvalidInputError("engine gpu counts plain N only: no pre-placed queens or blocked squares")
-        if not classes.MIN_N <= n:
-            raise InvalidInputError(f"engine gpu counts N from {classes.MIN_N} (smaller N: any other engine)")
+        if n < self.min_n:
+            raise InvalidInputError(f"engine gpu counts N from {self.min_n} (smaller N: any other engine)")
         return placed
 
     def _make_search(self, n: int, placed: dict[int, int], limit: int | None, time_limit: float | None,
