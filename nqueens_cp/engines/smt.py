@@ -30,6 +30,7 @@ from typing import Any
 
 from ..errors import NQueensError, TimeLimitReached
 from ..model import formats
+from ..model.cnf import lines
 from ..model.board import Solution
 from .base import Engine, Option
 
@@ -158,7 +159,7 @@ def _cells(z3: Any, context: Any, n: int, fixed: Any) -> tuple[Any, Any, Any]:
     solver = z3.SolverFor("QF_FD", ctx=context)
     for r in range(n):
         solver.add(z3.PbEq([(cell[r][c], 1) for c in range(n)], 1))
-    for line in _columns_and_diagonals(n):
+    for line in lines(n)[n:]:  # the columns and both kinds of diagonal
         if len(line) > 1:
             solver.add(z3.AtMost(*[cell[r][c] for r, c in line], 1))
     for r, c in fixed.items():
@@ -196,12 +197,3 @@ def _integers(z3: Any, context: Any, n: int, fixed: Any) -> tuple[Any, Any, Any]
         return z3.Or([v != c for v, c in zip(q, solution)], context)
 
     return solver, read, block
-
-
-def _columns_and_diagonals(n: int) -> Iterator[list[tuple[int, int]]]:
-    for c in range(n):
-        yield [(r, c) for r in range(n)]
-    for d in range(-(n - 1), n):
-        yield [(r, r - d) for r in range(n) if 0 <= r - d < n]
-    for s in range(2 * n - 1):
-        yield [(r, s - r) for r in range(n) if 0 <= s - r < n]
