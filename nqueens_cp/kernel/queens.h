@@ -74,6 +74,14 @@ QUEENS_FN qword restrict_cells(qword free, qword needed, qword cols) {
     return free & missing;
 }
 
+/* Whether the row two below a queen is already full, whatever the row in
+ * between takes: `below` are the attacks on the row below, `beyond` the
+ * columns the row after it allows.  A look one row further ahead: it prunes
+ * about one node in six, for three more operations a node. */
+QUEENS_FN int blocked_beyond(struct attacks below, qword beyond) {
+    return (~(below.cols | below.left << 1 | below.right >> 1) & beyond) == 0;
+}
+
 /* needed[r] for each row (see above); 0 for the last row, where the rule
  * changes nothing, so that the searches can skip it. */
 QUEENS_FN void fill_masks(int n, const qword *allowed, struct rowmask *masks) {
@@ -174,6 +182,8 @@ QUEENS_FN int walk(int n, const struct rowmask *masks, struct row *stack, qword 
             stack[row + 1].a = below;
             leaf = restrict_cells(open_cells(below, masks[row + 1].allowed), masks[row + 1].needed, below.cols);
             if (row + 1 != last) {
+                if (blocked_beyond(below, masks[row + 2].allowed))
+                    leaf = 0;
                 row++;
                 stack[row].todo = leaf;
                 continue;

@@ -68,6 +68,7 @@ static qword rows_classes_r(struct search *s, int row, qword cols, qword left, q
 static inline __attribute__((always_inline)) qword rows(struct search *s, int row, struct attacks a, qword free,
                                                         int classify, int restricting) {
     const struct rowmask next = s->masks[row + 1];
+    const qword beyond = s->masks[row + 2].allowed; /* (row + 2 <= n - 1: rows stops above the row before the last) */
     int next_is_leaves = row + 2 == s->n - 1, deeper_restricting = !next_is_leaves && s->masks[row + 2].needed;
     qword found = 0;
     s->t.nodes += QUEENS_POPCOUNT(free);
@@ -78,7 +79,7 @@ static inline __attribute__((always_inline)) qword rows(struct search *s, int ro
         qword cells = open_cells(below, next.allowed);
         if (restricting)
             cells = restrict_cells(cells, next.needed, below.cols);
-        if (cells == 0)
+        if (cells == 0 || blocked_beyond(below, beyond))
             continue;
         if (classify)
             s->board[row] = bit;
@@ -140,17 +141,23 @@ void count_tree(int n, const struct rowmask *masks, int classify, qword tie, str
  *
  * The same search as the walk, with each of four lanes of a vector word
  * searching its own sub-board, and no branch on any lane's choices: every
- * step, every lane tries its next cell and goes down a row when the row below
- * has a free cell, or, its row exhausted, goes back up; masks pick each
- * lane's next state (`select`).  A branch-free step never mispredicts, which
- * the recursion does about once a solution and once a dead end.  A lane whose
- * board is done takes the next board: the one branch, taken once a board.
+ * step, every lane tries its next cell, and then goes down a row (the row
+ * below has a free cell), stays (its row has cells left) or goes back up to
+ * the nearest row above with cells left; masks pick each lane's next state
+ * (`select`).  A branch-free step never mispredicts, which the recursion
+ * does about once a solution and once a dead end.  A lane whose board is
+ * done takes the next board: the one branch, taken once a board.
  *
- * Each lane keeps its rows on a stack of its own: row r's state (its attacks
- * and its cells not yet tried) in slot r + 2, so that the parent of row 0 and
- * of an idle lane (row -1) are slots that exist.  Every step stores each
- * lane's row into its slot whether the lane goes down or not (a store is
- * cheaper than a branch), and loads the row above whether it goes up or not.
+ * Every step is a node.  Each lane keeps on a stack of its own only the
+ * rows it will come back to: a row is pushed when the lane goes down from it
+ * with cells left, and a row whose last cell was tried is never returned to.
+ * (A stack of every row, which the walk keeps, costs a step for each row
+ * given up: about one step in three.)  An entry is a row's state (its
+ * attacks and its cells not yet tried) and, beside it, the row's number.
+ * Every step stores each lane's row at the top of its stack whether it is
+ * pushed or not (a store is cheaper than a branch), and loads the entry
+ * below whether the lane goes up or not.  Entries 0 and 1 hold an idle
+ * lane's state (row -1): going up to entry 1 ends a board.
  *
  * Two groups of four lanes step in turn (count_lanes, below).  On x86-64
  * Linux, gcc builds the lanes three times (target_clones: AVX-512, AVX2 and
@@ -192,84 +199,96 @@ static inline vec select(vec mask, vec a, vec b) {
 }
 
 struct lane {
-    struct rowmask masks[QUEENS_MAX_N];
-    vec stack[QUEENS_MAX_N + 2]; /* a row: cols, left, right, todo */
+    struct rowmask masks[QUEENS_MAX_N + 1]; /* (one more: the row after the last, read beside it and not used) */
+    vec stack[QUEENS_MAX_N + 2];            /* rows to come back to: cols, left, right, todo */
+    signed char rows[QUEENS_MAX_N + 2];     /* their numbers */
+    qword queens[QUEENS_MAX_N + 1];         /* queens[r + 1]: row r's queen on the lane's path */
 };
 
-/* Lane's solution, its last two queens on bit and leaf, classified: its
- * other rows' queens are the columns each row's slot takes that the slot
- * above does not.  (Out of the vector loop: a solution is rare.) */
+/* Lane's solution, its last two queens on bit and leaf, classified.  (Out
+ * of the vector loop: a solution is rare.) */
 static void classify_lane(int n, const struct lane *lane, qword bit, qword leaf, struct tallies *t) {
     qword board[QUEENS_MAX_N];
     int inverse[QUEENS_MAX_N];
     for (int r = 0; r < n - 2; r++)
-        board[r] = lane->stack[r + 3][0] & ~lane->stack[r + 2][0];
+        board[r] = lane->queens[r + 1];
     board[n - 2] = bit;
     board[n - 1] = leaf;
     tally(t, n, board, inverse, 1, 0);
 }
 
-/* Four lanes: their rows' words, where they are, what their boards ask, and
- * what they have found (one vector word each, lane k in word k). */
+/* Four lanes: their rows' words, where they are (row, and the top of their
+ * stack), what their boards ask, and what they have found (one vector word
+ * each, lane k in word k). */
 struct group {
-    vec cols, left, right, todo, row, tie, classify, nodes, found, tied;
+    vec cols, left, right, todo, row, top, tie, classify, nodes, found, tied;
 };
 
-/* Lanes of g whose board is done (row -1) take the next boards; returns
- * whether any lane has a board. */
+/* Lanes of g whose board is done (row -1) take the next boards that have a
+ * cell to try; returns whether any lane has a board. */
 static inline __attribute__((always_inline)) int refill(struct group *g, struct lane *lanes, int n,
                                                         const qword *words, long count, long *next) {
     int busy = 0;
     for (int k = 0; k < LANES; k++) {
-        if ((int64_t)g->row[k] < 0 && *next < count) {
+        while ((int64_t)g->row[k] < 0 && *next < count) {
             const qword *board = words + (*next)++ * (n + 2);
             fill_masks(n, board, lanes[k].masks);
+            lanes[k].masks[n].allowed = 0;
             g->tie[k] = board[n];
             g->classify[k] = board[n + 1] ? (qword)-1 : 0;
             g->cols[k] = g->left[k] = g->right[k] = 0;
             g->todo[k] = restrict_cells(lanes[k].masks[0].allowed, lanes[k].masks[0].needed, 0);
-            g->row[k] = 0;
+            g->row[k] = g->todo[k] ? 0 : (qword)-1; /* (a board with no cell in row 0 has no node) */
+            g->top[k] = 2;
         }
         busy |= (int64_t)g->row[k] >= 0;
     }
     return busy;
 }
 
-/* One step of every lane of g: try the row's next cell and go down a row if
- * the row below has a free cell, or, the row exhausted, go back up.  Returns
- * whether a lane's board is done (the caller refills it). */
+/* One step of every lane of g: try the row's next cell, then go down a row,
+ * stay, or go up (see above).  Returns whether a lane's board is done (the
+ * caller refills it). */
 static inline __attribute__((always_inline)) int step_lanes(struct group *g, struct lane *lanes, int n, vec leaf_row,
                                                               struct tallies *t) {
     static const vec none = {0, 0, 0, 0};
-    vec allowed, needed;
+    vec allowed, needed, beyond, up_row;
     for (int k = 0; k < LANES; k++) {
         const struct rowmask *below = &lanes[k].masks[g->row[k] + 1];
         allowed[k] = below->allowed;
         needed[k] = below->needed;
+        beyond[k] = below[1].allowed;
     }
-    vec cols = g->cols, left = g->left, right = g->right, todo = g->todo, row = g->row;
-    vec bit = todo & -todo, tries = (vec)(todo != 0), busy_lanes = (vec)((row + 1) != 0);
+    vec cols = g->cols, left = g->left, right = g->right, todo = g->todo, row = g->row, top = g->top;
+    vec bit = todo & -todo, rest = todo ^ bit, busy = (vec)((row + 1) != 0);
     vec c = cols | bit, l = (left | bit) << 1, r = (right | bit) >> 1;
     vec cells = ~(c | l | r) & allowed, missing = needed & ~c; /* restrict_cells, lane by lane: */
     cells = select((vec)(missing == 0), cells, select((vec)((missing & (missing - 1)) == 0), cells & missing, none));
-    vec open = tries & (vec)(cells != 0), at_leaf = (vec)(row == leaf_row);
-    vec solved = open & at_leaf, down = open & ~at_leaf, up = busy_lanes & ~tries;
-    g->nodes -= tries + solved; /* (masks are -1) */
+    vec at_leaf = (vec)(row == leaf_row), ahead = ~(c | l << 1 | r >> 1) & beyond; /* blocked_beyond */
+    vec open = busy & (vec)(cells != 0) & ((vec)(ahead != 0) | at_leaf);
+    vec solved = open & at_leaf, down = open & ~at_leaf, left_over = (vec)(rest != 0);
+    vec push = down & left_over, up = busy & ~down & ~left_over;
+    g->nodes -= busy + solved; /* (masks are -1) */
     g->found -= solved & ~g->classify;
     g->tied -= solved & ~g->classify & (vec)((cells & g->tie) != 0);
-    vec here[LANES] = {cols, left, right, todo ^ bit};
+    vec here[LANES] = {cols, left, right, rest};
     transpose(&here[0], &here[1], &here[2], &here[3]); /* here[k]: lane k's row */
     for (int k = 0; k < LANES; k++) {
-        vec *slot = &lanes[k].stack[row[k] + 2];
-        *slot = here[k];
-        here[k] = slot[-1];
+        struct lane *lane = &lanes[k];
+        int at = (int)top[k];
+        lane->stack[at] = here[k];
+        lane->rows[at] = (signed char)row[k];
+        lane->queens[row[k] + 1] = bit[k];
+        here[k] = lane->stack[at - 1];
+        up_row[k] = (qword)(int64_t)lane->rows[at - 1];
     }
-    transpose(&here[0], &here[1], &here[2], &here[3]); /* the rows above */
+    transpose(&here[0], &here[1], &here[2], &here[3]); /* the entries below the tops */
     g->cols = select(down, c, select(up, here[0], cols));
     g->left = select(down, l, select(up, here[1], left));
     g->right = select(down, r, select(up, here[2], right));
-    g->todo = select(down, cells, select(up, here[3], todo ^ bit));
-    g->row = row - down + up;
+    g->todo = select(down, cells, select(up, here[3], rest));
+    g->row = select(down, row + 1, select(up, up_row, row));
+    g->top = top - push + up;
     /* The rare events, tested at once: a solution to classify, a board done. */
     vec classified = solved & g->classify, finished = up & (vec)(g->row == (qword)-1), rare = classified | finished;
     if ((rare[0] | rare[1] | rare[2] | rare[3]) == 0)
@@ -298,7 +317,9 @@ static void count_lanes(int n, const qword *words, long count, struct tallies *t
         g->nodes = g->found = g->tied = none;
         for (int k = 0; k < LANES; k++) {
             g->row[k] = (qword)-1;
+            g->top[k] = 1;
             lanes[i][k].stack[0] = lanes[i][k].stack[1] = none;
+            lanes[i][k].rows[0] = lanes[i][k].rows[1] = -1;
         }
     }
     for (;;) {

@@ -32,6 +32,13 @@ def restrict_cells(free: int, needed: int, cols: int) -> int:
     return free & missing
 
 
+def blocked_beyond(cols: int, left: int, right: int, beyond: int) -> bool:
+    """Whether the row two below a queen is already full, whatever the row in
+    between takes (cols, left, right: the attacks on the row below; beyond:
+    the columns the row after it allows)."""
+    return ~(cols | left << 1 | right >> 1) & beyond == 0
+
+
 def needed_masks(n: int, allowed: Sequence[int]) -> list[int]:
     """needed[r]: the columns that no row after r allows (so rows up to r must
     take them); 0 for the last row, where the rule changes nothing (its one
@@ -123,6 +130,8 @@ def walk(n: int, allowed: Sequence[int], stack: MutableSequence[int], board: Mut
             allowed_below, needed_below = masks[row + 1]
             leaf = restrict_cells(~(cols | left | right) & allowed_below, needed_below, cols)
             if row + 1 != last:
+                if blocked_beyond(cols, left, right, masks[row + 2][0]):
+                    leaf = 0
                 row += 1
                 stack[below + TODO] = leaf
                 continue
