@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from nqueens_cp.cli.main import main
 from nqueens_cp.studies.compare import COLUMNS, compare, measure, parse_label
 from nqueens_cp.errors import InvalidInputError
 
@@ -30,10 +29,9 @@ def test_labels() -> None:
             parse_label(bad)
 
 
-def test_cli_compare_table_csv_json(tmp_path: Path, capsys) -> None:
-    code = main(["compare", "4-6", "--engines", "bitmask,backtrack,sat,cpsat", "--repeat", "2",
-                 "--csv", str(tmp_path / "c.csv"), "--json", str(tmp_path / "c.json")])
-    out, err = capsys.readouterr()
+def test_cli_compare_table_csv_json(tmp_path: Path, cli) -> None:
+    code, out, err = cli("compare", "4-6", "--engines", "bitmask,backtrack,sat,cpsat", "--repeat", "2",
+                         "--csv", tmp_path / "c.csv", "--json", tmp_path / "c.json")
     assert code == 0, err
     assert "\r" not in err  # progress only on a terminal
     with open(tmp_path / "c.csv", newline="") as handle:
@@ -64,20 +62,19 @@ def _typed(key: str, value: str):
     return float(value) if "." in value or "e" in value else int(value)
 
 
-def test_symmetry_breaking_variants_and_first(capsys) -> None:
-    code = main(["compare", "7", "--engines", "sat", "--symmetry-breaking", "--first"])
-    out, _ = capsys.readouterr()
+def test_symmetry_breaking_variants_and_first(cli) -> None:
+    code, out, _ = cli("compare", "7", "--engines", "sat", "--symmetry-breaking", "--first")
     lines = out.splitlines()
     assert code == 0 and [line.split()[1] for line in lines[1:]] == ["sat", "sat+sb"]
     assert all(line.split()[2] == "1" for line in lines[1:])
 
 
-def test_time_limit_reports_a_timeout_not_a_failure(capsys) -> None:
+def test_time_limit_reports_a_timeout_not_a_failure() -> None:
     rows = compare([13], ["backtrack"], time_limit=0.5)
     assert rows[0]["status"] == "timeout after 0.5 s" and rows[0]["agrees"] is None and rows[0]["count"] is None
 
 
-def test_disagreement_exits_1(monkeypatch, capsys) -> None:
+def test_disagreement_exits_1(monkeypatch, cli) -> None:
     import nqueens_cp.studies.compare as cmp
 
     real = cmp._run_worker
@@ -89,21 +86,20 @@ def test_disagreement_exits_1(monkeypatch, capsys) -> None:
         return run
 
     monkeypatch.setattr(cmp, "_run_worker", lying)
-    code = main(["compare", "6", "--engines", "bitmask,sat"])
-    _, err = capsys.readouterr()
+    code, _, err = cli("compare", "6", "--engines", "bitmask,sat")
     assert code == 1 and "N=6: engine sat counted 3, which disagrees" in err
 
 
-def test_plot_is_drawn(tmp_path: Path, capsys) -> None:
+def test_plot_is_drawn(tmp_path: Path, cli) -> None:
     pytest.importorskip("matplotlib", reason="matplotlib is not installed (pip install 'nqueens-cp[plot]')")
-    code = main(["compare", "4-7", "--engines", "bitmask,sat", "--plot", str(tmp_path / "t.png")])
-    assert code == 0
+    code, _, err = cli("compare", "4-7", "--engines", "bitmask,sat", "--plot", tmp_path / "t.png")
+    assert code == 0, err
     data = (tmp_path / "t.png").read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.png"]  # no temporary left behind
 
 
-def test_plot_without_matplotlib_says_how_to_install(monkeypatch, tmp_path: Path, capsys) -> None:
+def test_plot_without_matplotlib_says_how_to_install(monkeypatch, tmp_path: Path, cli) -> None:
     import builtins
 
     real_import = builtins.__import__
@@ -114,7 +110,6 @@ def test_plot_without_matplotlib_says_how_to_install(monkeypatch, tmp_path: Path
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
-    code = main(["compare", "4", "--engines", "bitmask", "--plot", str(tmp_path / "t.png")])
-    out, err = capsys.readouterr()
+    code, out, err = cli("compare", "4", "--engines", "bitmask", "--plot", tmp_path / "t.png")
     assert code == 1 and out == ""  # refused before measuring anything
     assert "--plot needs matplotlib: pip install 'nqueens-cp[plot]'" in err

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 import pytest
 
 from nqueens_cp import get_engine, names
-from nqueens_cp.cli.main import main
 from nqueens_cp.studies.crosscheck import check_n
 from nqueens_cp.engines import Engine
 
@@ -61,7 +60,7 @@ def test_count_against_published_total_even_for_the_reference() -> None:
     assert "N=6: the orbits of the fundamental solutions are not the full set" in row.problems[1]
 
 
-def test_cli_exits_1_naming_engine_n_and_solution(capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_exits_1_naming_engine_n_and_solution(cli, monkeypatch: pytest.MonkeyPatch) -> None:
     import nqueens_cp.studies.crosscheck as crosscheck
 
     real_get_engines = crosscheck.get_engines
@@ -72,18 +71,16 @@ def test_cli_exits_1_naming_engine_n_and_solution(capsys, monkeypatch: pytest.Mo
         return found
 
     monkeypatch.setattr(crosscheck, "get_engines", fake_get_engines)
-    code = main(["crosscheck", "7", "--engines", "backtrack,sat"])
-    out, err = capsys.readouterr()
+    code, out, err = cli("crosscheck", "7", "--engines", "backtrack,sat")
     assert code == 1
     assert out.splitlines()[-1].split()[-1] == "NO"
     assert "N=7: engine sat disagrees with backtrack: 6 4 2 0 5 3 1 is found by backtrack but not by sat" in err
 
 
-def test_json_report_is_the_table_as_data(capsys) -> None:
+def test_json_report_is_the_table_as_data(cli) -> None:
     import json
 
-    code = main(["crosscheck", "4-8/2", "--engines", "bitmask,sat", "--format", "json"])
-    out, err = capsys.readouterr()
+    code, out, err = cli("crosscheck", "4-8/2", "--engines", "bitmask,sat", "--format", "json")
     report = json.loads(out)
     assert code == 0 and report["ok"] is True and report["engines"] == ["bitmask", "sat"]
     assert [row["n"] for row in report["rows"]] == [4, 6, 8]

@@ -15,7 +15,6 @@ import pytest
 
 from conftest import reference
 from nqueens_cp import TOTAL, is_solution
-from nqueens_cp.cli.main import main
 from nqueens_cp.model.cnf import encode
 from nqueens_cp.model.dimacs import DimacsError, decode_model, dimacs_text, read_answer, read_cnf
 from nqueens_cp.model.encodings import ENCODINGS
@@ -33,9 +32,10 @@ def solver_program(name: str) -> str:
     return name
 
 
-def write_cnf(tmp_path: Path, n: int, encoding: str) -> Path:
+def write_cnf(cli, tmp_path: Path, n: int, encoding: str) -> Path:
     path = tmp_path / f"q{n}-{encoding}.cnf"
-    assert main(["dimacs", str(n), "--encoding", encoding, "-o", str(path)]) == 0
+    code, _, err = cli("dimacs", n, "--encoding", encoding, "-o", path)
+    assert code == 0, err
     return path
 
 
@@ -47,9 +47,9 @@ def run_solver(command: list[str], cnf: Path) -> str:
 
 @pytest.mark.parametrize("program", SOLVERS)
 @pytest.mark.parametrize("n", range(1, 10))
-def test_external_enumeration_of_pairwise_cnf(tmp_path: Path, program: str, n: int) -> None:
+def test_external_enumeration_of_pairwise_cnf(tmp_path: Path, cli, program: str, n: int) -> None:
     solver_program(program)
-    cnf = write_cnf(tmp_path, n, "pairwise")
+    cnf = write_cnf(cli, tmp_path, n, "pairwise")
     header = read_cnf(cnf.read_text())
     output = run_solver(SOLVERS[program][0], cnf)
     if TOTAL[n] == 0:
@@ -62,14 +62,13 @@ def test_external_enumeration_of_pairwise_cnf(tmp_path: Path, program: str, n: i
 
 
 @pytest.mark.parametrize("program", SOLVERS)
-def test_external_enumeration_decoded_by_the_cli(tmp_path: Path, capsys, program: str) -> None:
+def test_external_enumeration_decoded_by_the_cli(tmp_path: Path, cli, program: str) -> None:
     solver_program(program)
-    cnf = write_cnf(tmp_path, 8, "pairwise")
+    cnf = write_cnf(cli, tmp_path, 8, "pairwise")
     answer = tmp_path / "all.out"
     answer.write_text(run_solver(SOLVERS[program][0], cnf))
-    capsys.readouterr()
-    assert main(["decode", str(cnf), str(answer), "--format", "line"]) == 0
-    out, err = capsys.readouterr()
+    code, out, err = cli("decode", cnf, answer, "--format", "line")
+    assert code == 0, err
     assert {tuple(map(int, line.split())) for line in out.splitlines()} == reference(8)
     assert "92 solutions decoded for N=8 (encoding pairwise), all valid" in err
 
@@ -77,14 +76,13 @@ def test_external_enumeration_decoded_by_the_cli(tmp_path: Path, capsys, program
 @pytest.mark.parametrize("program", SOLVERS)
 @pytest.mark.parametrize("encoding", [e for e in ENCODINGS if e != "pairwise"])
 @pytest.mark.parametrize("n", [8, 12])
-def test_external_single_answer_for_every_encoding(tmp_path: Path, capsys, program: str, encoding: str, n: int) -> None:
+def test_external_single_answer_for_every_encoding(tmp_path: Path, cli, program: str, encoding: str, n: int) -> None:
     solver_program(program)
-    cnf = write_cnf(tmp_path, n, encoding)
+    cnf = write_cnf(cli, tmp_path, n, encoding)
     answer = tmp_path / "one.out"
     answer.write_text(run_solver(SOLVERS[program][1], cnf))
-    capsys.readouterr()
-    assert main(["decode", str(cnf), str(answer), "--format", "line"]) == 0
-    out, _ = capsys.readouterr()
+    code, out, err = cli("decode", cnf, answer, "--format", "line")
+    assert code == 0, err
     (line,) = out.splitlines()
     assert is_solution(tuple(map(int, line.split())), n)
 
@@ -110,7 +108,7 @@ def test_unprojected_count_shows_why_projection_matters() -> None:
     assert counter.count() > 92  # auxiliary variables multiply the models
 
 
-def test_an_exported_instance_with_blocked_squares_counts_and_solves_alike(tmp_path: Path, capsys) -> None:
+def test_an_exported_instance_with_blocked_squares_counts_and_solves_alike(tmp_path: Path, cli) -> None:
     """The DIMACS of an Excluded Diagonals instance: picosat enumerates exactly our solutions."""
     program = solver_program("picosat")
     instance = Path(__file__).parent / "data" / "prob079" / "diag-10-4-501.param"
@@ -120,7 +118,8 @@ def test_an_exported_instance_with_blocked_squares_counts_and_solves_alike(tmp_p
     position = read_instance(instance, 3).position()
     squares = ",".join(f"{r}:{c}" for r, c in sorted(position.blocked))
     cnf = tmp_path / "blocked.cnf"
-    assert main(["dimacs", "10", "--block", squares, "-o", str(cnf)]) == 0
+    code, _, err = cli("dimacs", 10, "--block", squares, "-o", cnf)
+    assert code == 0, err
     text = cnf.read_text()
     assert all(f"\n-{r * 10 + c + 1} 0\n" in text for r, c in position.blocked)
     header = read_cnf(text)

@@ -22,7 +22,6 @@ import pytest
 
 from conftest import reference
 from nqueens_cp import count, is_solution
-from nqueens_cp.cli.main import main
 from nqueens_cp.errors import InvalidInputError
 from nqueens_cp.model.board import Position
 from nqueens_cp.model.formats import FORMATS, save, text, write
@@ -47,13 +46,14 @@ def expected(n: int, placed: Position | None = None) -> set[tuple[int, ...]]:
     return boards
 
 
-def written(tmp_path: Path, name: str, n: int, placed: Position | None = None) -> Path:
+def written(cli, tmp_path: Path, name: str, n: int, placed: Position | None = None) -> Path:
     path = tmp_path / f"q{n}{FORMATS[name][0]}"
-    argv = ["model", str(n), "-o", str(path)]
+    argv = ["model", n, "-o", path]
     if placed:
         argv += ["--place", ",".join(f"{r}:{c}" for r, c in placed.items()),
                  "--block", ",".join(f"{r}:{c}" for r, c in sorted(placed.blocked))]
-    assert main(argv) == 0
+    code, _, err = cli(*argv)
+    assert code == 0, err
     return path
 
 
@@ -67,10 +67,10 @@ CASES = [(8, None), (8, PLACED), (6, None)]
 
 
 @pytest.mark.parametrize("n, placed", CASES)
-def test_minizinc_with_gecode_lists_exactly_our_boards(tmp_path: Path, n: int, placed: Position | None) -> None:
+def test_minizinc_with_gecode_lists_exactly_our_boards(cli, tmp_path: Path, n: int, placed: Position | None) -> None:
     minizinc = program("minizinc", "Debian packages minizinc and flatzinc")
     program("fzn-gecode", "Debian package flatzinc")
-    model, data = written(tmp_path, "mzn", n, placed), written(tmp_path, "dzn", n, placed)
+    model, data = written(cli, tmp_path, "mzn", n, placed), written(cli, tmp_path, "dzn", n, placed)
     out = run([minizinc, "--solver", "gecode", "-a", str(model), str(data)])
     boards = [tuple(json.loads(line[4:].rstrip(";"))) for line in out.splitlines() if line.startswith("q = ")]
     assert len(boards) == len(set(boards)) and set(boards) == expected(n, placed)
@@ -78,9 +78,9 @@ def test_minizinc_with_gecode_lists_exactly_our_boards(tmp_path: Path, n: int, p
 
 
 @pytest.mark.parametrize("n, placed", CASES)
-def test_clingo_lists_exactly_our_boards_as_answer_sets(tmp_path: Path, n: int, placed: Position | None) -> None:
+def test_clingo_lists_exactly_our_boards_as_answer_sets(cli, tmp_path: Path, n: int, placed: Position | None) -> None:
     pytest.importorskip("clingo", reason="clingo is not installed (pip install clingo; in the test extra)")
-    out = run([sys.executable, "-m", "clingo", "0", "--outf=2", str(written(tmp_path, "lp", n, placed))],
+    out = run([sys.executable, "-m", "clingo", "0", "--outf=2", str(written(cli, tmp_path, "lp", n, placed))],
               ok=(0, 10, 20, 30))  # clasp's exit codes (SAT, UNSAT, SAT and exhausted), or 0 from python -m
     boards = []
     for witness in json.loads(out)["Call"][0].get("Witnesses", []):
@@ -93,27 +93,27 @@ def test_clingo_lists_exactly_our_boards_as_answer_sets(tmp_path: Path, n: int, 
 
 
 @pytest.mark.parametrize("n, placed", CASES)
-def test_z3_says_sat_with_a_valid_board(tmp_path: Path, n: int, placed: Position | None) -> None:
+def test_z3_says_sat_with_a_valid_board(cli, tmp_path: Path, n: int, placed: Position | None) -> None:
     z3 = program("z3", "pip install z3-solver, or Debian package z3")
-    out = run([z3, str(written(tmp_path, "smt2", n, placed))])
+    out = run([z3, str(written(cli, tmp_path, "smt2", n, placed))])
     assert out.splitlines()[0] == "sat"
     values = dict(re.findall(r"\(q(\d+) (\d+)\)", out))
     board = tuple(int(values[str(r)]) for r in range(n))
     assert board in expected(n, placed)
 
 
-def test_z3_says_unsat_where_there_is_no_board(tmp_path: Path) -> None:
+def test_z3_says_unsat_where_there_is_no_board(cli, tmp_path: Path) -> None:
     z3 = program("z3", "pip install z3-solver, or Debian package z3")
     # (get-value) after unsat is an error by the standard: exit 1 after the answer
-    assert run([z3, str(written(tmp_path, "smt2", 3))], ok=(0, 1)).splitlines()[0] == "unsat"
+    assert run([z3, str(written(cli, tmp_path, "smt2", 3))], ok=(0, 1)).splitlines()[0] == "unsat"
 
 
 @pytest.mark.parametrize("n, placed", CASES)
-def test_clasp_reads_the_opb_file_and_lists_exactly_our_boards(tmp_path: Path, n: int,
+def test_clasp_reads_the_opb_file_and_lists_exactly_our_boards(cli, tmp_path: Path, n: int,
                                                                  placed: Position | None) -> None:
     clasp = program("clasp", "Debian package clasp")
     # --quiet=0: every model (in PB mode clasp prints only the last one by default)
-    out = run([clasp, "-n", "0", "--quiet=0", str(written(tmp_path, "opb", n, placed))], ok=(10, 20, 30))
+    out = run([clasp, "-n", "0", "--quiet=0", str(written(cli, tmp_path, "opb", n, placed))], ok=(10, 20, 30))
     models: list[list[int]] = []  # the true variables of each answer; clasp wraps long 'v' lines
     for line in out.splitlines():
         if line.startswith("c Answer:"):
@@ -132,7 +132,7 @@ def test_clasp_reads_the_opb_file_and_lists_exactly_our_boards(tmp_path: Path, n
 
 
 @pytest.mark.parametrize("n, placed", CASES)
-def test_ace_solves_the_xcsp3_file_and_counts_our_boards(tmp_path: Path, n: int, placed: Position | None) -> None:
+def test_ace_solves_the_xcsp3_file_and_counts_our_boards(cli, tmp_path: Path, n: int, placed: Position | None) -> None:
     # Found, not imported: importing pycsp3 registers an exit hook that compiles a model.
     spec = importlib.util.find_spec("pycsp3")
     if spec is None or spec.origin is None:
@@ -140,7 +140,7 @@ def test_ace_solves_the_xcsp3_file_and_counts_our_boards(tmp_path: Path, n: int,
     java = program("java", "Debian package default-jre-headless")
     ace = sorted(Path(spec.origin).parent.glob("solvers/ace/ACE-*.jar"))
     assert ace, "pycsp3 ships ACE"
-    out = run([java, "-jar", str(ace[-1]), str(written(tmp_path, "xml", n, placed)), "-s=all"])
+    out = run([java, "-jar", str(ace[-1]), str(written(cli, tmp_path, "xml", n, placed)), "-s=all"])
     plain = re.sub(r"\x1b\[[0-9;]*m", "", out)  # ACE colours its output
     found = re.search(r"d FOUND SOLUTIONS\s+(\d+)", plain)
     boards = expected(n, placed)

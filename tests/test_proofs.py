@@ -35,7 +35,7 @@ def test_none_comes_with_a_proof_that_drat_trim_verifies(tmp_path: Path, name: s
     assert check_proof(tmp_path / "none.cnf", proof).verified  # and anyone can recheck the pair
 
 
-def test_a_corrupted_proof_is_rejected(tmp_path: Path) -> None:
+def test_a_corrupted_proof_is_rejected(tmp_path: Path, cli) -> None:
     drat_trim()
     instance = read_instance(DATA / "diag-12-4-709.param", 10)
     proof = tmp_path / "p.drat"
@@ -51,9 +51,7 @@ def test_a_corrupted_proof_is_rejected(tmp_path: Path) -> None:
     assert check_proof(tmp_path / "p.cnf", tmp_path / "short.drat").status == "rejected"
     # A proof of another formula: the same proof against the board with nothing blocked.
     plain = tmp_path / "plain.cnf"
-    from nqueens_cp.cli.main import main
-
-    assert main(["dimacs", "12", "-o", str(plain)]) == 0
+    assert cli("dimacs", 12, "-o", plain)[0] == 0
     assert check_proof(plain, proof).status == "rejected"
 
 
