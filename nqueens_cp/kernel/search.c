@@ -67,9 +67,9 @@ static qword rows_classes_r(struct search *s, int row, qword cols, qword left, q
  * loop: each copy calls the one the next row needs. */
 static inline __attribute__((always_inline)) qword rows(struct search *s, int row, struct attacks a, qword free,
                                                         int classify, int restricting) {
-    const struct rowmask next = s->masks[row + 1];
-    const qword beyond = s->masks[row + 2].allowed; /* (row + 2 <= n - 1: rows stops above the row before the last) */
-    int next_is_leaves = row + 2 == s->n - 1, deeper_restricting = !next_is_leaves && s->masks[row + 2].needed;
+    /* (row + 2 <= n - 1: rows stops above the row before the last) */
+    const struct rowmask next = s->masks[row + 1], after = s->masks[row + 2];
+    int next_is_leaves = row + 2 == s->n - 1, deeper_restricting = !next_is_leaves && after.needed;
     qword found = 0;
     s->t.nodes += QUEENS_POPCOUNT(free);
     while (free) {
@@ -79,7 +79,7 @@ static inline __attribute__((always_inline)) qword rows(struct search *s, int ro
         qword cells = open_cells(below, next.allowed);
         if (restricting)
             cells = restrict_cells(cells, next.needed, below.cols);
-        if (cells == 0 || blocked_beyond(below, beyond))
+        if (cells == 0 || blocked_beyond(below, after.allowed))
             continue;
         if (classify)
             s->board[row] = bit;
