@@ -90,6 +90,18 @@ def test_the_cuda_source_compiles_with_the_shared_header(tmp_path: Path) -> None
     assert ".entry count_items" in (tmp_path / "gpu.ptx").read_text()
 
 
+def test_the_cuda_source_is_valid_cuda_cpp_with_the_shared_header() -> None:
+    """Without nvcc: g++ compiles gpu.cu (and so queens.h) as C++, with
+    tests/c/cuda_shim.h standing in for CUDA's qualifiers and built-ins."""
+    compiler = shutil.which("g++") or shutil.which("clang++")
+    if compiler is None:
+        pytest.skip("no C++ compiler here (g++ or clang++)")
+    shim = Path(__file__).parent / "c" / "cuda_shim.h"
+    result = subprocess.run([compiler, "-std=c++17", "-Wall", "-Werror", "-fsyntax-only", "-include", str(shim),
+                             "-x", "c++", str(gpu.KERNEL_DIR / "gpu.cu")], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+
+
 @pytest.mark.parametrize("n", range(6, 17))
 def test_on_a_gpu_every_count_is_exact(n: int) -> None:
     reason = GpuEngine.unavailable_reason()

@@ -91,8 +91,9 @@ def test_whole_counts_in_c_equal_the_twin_in_tallies_and_nodes() -> None:
 
 @needs_compiled
 def test_many_boards_in_the_vector_lanes_equal_one_count_each() -> None:
-    """count_boards (four boards at once, one per lane) sums the twin's
-    counts board by board: lists of any length (lanes left idle), plain and
+    """count_boards (eight boards or more: a board per vector lane; fewer: the
+    recursion) sums the twin's counts board by board: lists of any length
+    (lanes left idle), plain and
     classified boards mixed, boards with an empty row, and wide boards."""
     rng = random.Random(23)
     assert kernel.count_boards(8, []) == (0,) * 5
@@ -327,7 +328,19 @@ def test_the_binding_refuses_sizes_it_cannot_search() -> None:
         with pytest.raises(ValueError, match="n must be within 1..62"):
             _search.count_boards(n, array("q", [0] * 10))
         with pytest.raises(ValueError, match="n must be within 1..62"):
-            _search.count(n, array("q", [0] * 4), 0, 0)
+            _search.walk(n, array("q", [0] * 4), array("q"), array("q"), array("q"), 0, 0, 0, 0)
     with pytest.raises(ValueError, match="words of 8 bytes"):
-        _search.count(4, array("q", [15] * 3), 0, 0)
+        _search.count_boards(4, array("q", [15] * 5))
 
+
+
+@needs_compiled
+def test_the_layouts_python_shares_with_c_are_the_same_on_both_sides() -> None:
+    """queens.h defines each shared layout once (OUT_*, ROW_*, BOARD_*) and
+    the module exports them; the twin's LAYOUT must say the same, word for word."""
+    from nqueens_cp.kernel import _search, twin
+
+    assert {name: getattr(_search, name) for name in twin.LAYOUT} == twin.LAYOUT
+    assert _search.MAX_N == kernel.MAX_N
+    # and the rules' own numbering: the tallies first, the row last
+    assert [twin.EIGHT, twin.FOUR, twin.TWO, twin.NODES, twin.TIED, twin.ROW] == list(range(twin.OUT_WORDS))

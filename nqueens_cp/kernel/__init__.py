@@ -23,7 +23,7 @@ import importlib
 import os
 import warnings
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, MutableSequence, Sequence
 from types import ModuleType
 from typing import NamedTuple
 
@@ -97,12 +97,7 @@ def count(n: int, allowed: Sequence[int], classify: bool = False, tie: int = 0, 
     classes of its boards that no turn makes less), nodes, and the solutions
     with the last row's queen on the square ``tie``.  (``compiled=False``,
     here and below: run the twin.)"""
-    _check(n, allowed)
-    full = (1 << n) - 1
-    search = _chosen(n, compiled)
-    if search is None:
-        return Tallies(*twin.count(n, allowed, classify, tie & full))
-    return Tallies(*search.count(n, _words(mask & full for mask in allowed), int(classify), tie & full))
+    return count_boards(n, [(allowed, tie, classify)], compiled)
 
 
 def count_boards(n: int, boards: Iterable[tuple[Sequence[int], int, bool]], compiled: bool = True) -> Tallies:
@@ -112,13 +107,16 @@ def count_boards(n: int, boards: Iterable[tuple[Sequence[int], int, bool]], comp
     words: list[int] = []
     for allowed, tie, classify in boards:
         _check(n, allowed)
-        words += [*(mask & full for mask in allowed), tie & full, int(classify)]
+        extra = [0] * twin.BOARD_EXTRA
+        extra[twin.BOARD_TIE], extra[twin.BOARD_CLASSIFY] = tie & full, int(classify)
+        words += [*(mask & full for mask in allowed), *extra]
     search = _chosen(n, compiled)
     if search is None:
-        step = n + 2
         sums = [0] * 5
-        for at in range(0, len(words), step):
-            for i, value in enumerate(twin.count(n, words[at:at + n], bool(words[at + n + 1]), words[at + n])):
+        for at in range(0, len(words), n + twin.BOARD_EXTRA):
+            board = words[at:at + n + twin.BOARD_EXTRA]
+            for i, value in enumerate(twin.count(n, board[:n], bool(board[n + twin.BOARD_CLASSIFY]),
+                                                 board[n + twin.BOARD_TIE])):
                 sums[i] += value
         return Tallies(*sums)
     return Tallies(*search.count_boards(n, _words(words)))
@@ -159,14 +157,14 @@ class Walk:
         self.classify = classify
         self._search = _chosen(n, compiled)
         full = (1 << n) - 1
-        if self._search is not None:
-            self._allowed = _words(mask & full for mask in allowed)
-            self._stack, self._board = _words([0] * (4 * (n + 1))), _words([0] * n)
-            self._out = _words([0] * 5 + [twin.NEW])
-        else:
-            self._allowed = [mask & full for mask in allowed]
-            self._stack, self._board = [0] * (4 * (n + 1)), [0] * n
-            self._out = [0] * 5 + [twin.NEW]
+        self._allowed: Sequence[int] = [mask & full for mask in allowed]
+        self._stack: MutableSequence[int] = [0] * (twin.ROW_WORDS * (n + 1))
+        self._board: MutableSequence[int] = [0] * n
+        self._out: MutableSequence[int] = [0] * twin.OUT_WORDS
+        self._out[twin.ROW] = twin.NEW
+        if self._search is not None:  # the C code takes buffers of 64-bit words
+            self._allowed, self._stack, self._board, self._out = map(
+                _words, (self._allowed, self._stack, self._board, self._out))
 
     @property
     def compiled(self) -> bool:

@@ -1,17 +1,7 @@
 /* gpu.cu: the count by symmetry classes on a GPU, compiled by NVRTC through
- * CuPy (nqueens_cp/counting/gpu.py).  The search itself is queens.h's `walk`,
- * the very code the CPU kernel runs; only the launch, the fetching of work
- * and the reduction are here.
- *
- * The host splits every sub-board of the count by classes deeper, into work
- * items of n masks each (rows 0 .. depth-1 fixed).  Each thread takes items
- * through one atomic counter until none is left (a long-running kernel: no
- * thread idles while a slow item holds another), searches each to the end,
- * and adds its tallies to the five totals once, at the end.
- *
- * Not done yet (issue 22): the stack in shared memory laid out against bank
- * conflicts (ygch/n_queens), which needs a GPU to measure.
- */
+ * CuPy (nqueens_cp/counting/gpu.py).  The search is queens.h's `walk`, the
+ * CPU's own; here are only the launch, the fetching of work items (n masks
+ * each, from one atomic counter) and the reduction.  Not yet run on a GPU. */
 #include "queens.h"
 
 extern "C" __global__ void count_items(int n, int items, const qword *masks, const qword *ties,
@@ -26,7 +16,7 @@ extern "C" __global__ void count_items(int n, int items, const qword *masks, con
         if (i >= items)
             break;
         fill_masks(n, masks + (long long)i * n, rows);
-        walk(n, rows, stack, board, inverse, classify[i], ties[i], 0, 0, -2, &t);
+        walk(n, rows, stack, board, inverse, classify[i], ties[i], 0, 0, ROW_NEW, &t);
     }
     atomicAdd(&totals[0], t.eight);
     atomicAdd(&totals[1], t.four);

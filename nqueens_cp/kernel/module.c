@@ -1,10 +1,7 @@
-/* module.c: nqueens_cp.kernel._search, the Python face of search.c.
- *
- * Arrays come in as buffers of 64-bit words (array('q') on the Python side,
- * nqueens_cp/kernel/__init__.py); their sizes are checked here, so no call
- * from Python can make the C code read or write outside them.  Every search
- * runs with the GIL released: threads search in parallel.
- */
+/* module.c: nqueens_cp.kernel._search, the Python face of search.c.  Arrays
+ * come as buffers of 64-bit words (array('q')), their sizes checked here, so
+ * no call from Python can make the C code stray outside them.  Every search
+ * runs with the GIL released: threads search in parallel. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
@@ -27,13 +24,8 @@ static int size_ok(int n) {
     return 1;
 }
 
-static PyObject *tallies_tuple(const struct tallies *t) {
-    return Py_BuildValue("(KKKKK)", (unsigned long long)t->eight, (unsigned long long)t->four,
-                         (unsigned long long)t->two, (unsigned long long)t->nodes, (unsigned long long)t->tied);
-}
-
 /* walk(n, allowed, stack, board, out, classify, tie, limit, stop_at): out holds
- * the tallies (five words) and the row to resume from (-2: not started). */
+ * the OUT_* words (queens.h). */
 static PyObject *py_walk(PyObject *self, PyObject *args) {
     int n, classify;
     unsigned long long tie, limit, stop_at;
@@ -42,22 +34,22 @@ static PyObject *py_walk(PyObject *self, PyObject *args) {
                           &stop_at))
         return NULL;
     PyObject *result = NULL;
-    if (size_ok(n) && words_of(&allowed, n, "allowed") && words_of(&stack, 4 * (n + 1), "stack") &&
-        words_of(&board, n, "board") && words_of(&out, 6, "out")) {
+    if (size_ok(n) && words_of(&allowed, n, "allowed") && words_of(&stack, ROW_WORDS * (n + 1), "stack") &&
+        words_of(&board, n, "board") && words_of(&out, OUT_WORDS, "out")) {
         qword *o = out.buf;
-        struct tallies t = {o[0], o[1], o[2], o[3], o[4]};
+        struct tallies t = {o[OUT_EIGHT], o[OUT_FOUR], o[OUT_TWO], o[OUT_NODES], o[OUT_TIED]};
         struct rowmask masks[QUEENS_MAX_N];
-        int inverse[QUEENS_MAX_N], row = (int)(int64_t)o[5];
-        if (row < -2 || row >= n) {
-            PyErr_Format(PyExc_ValueError, "out[5]: a row to resume from, got %d", row);
+        int inverse[QUEENS_MAX_N], row = (int)(int64_t)o[OUT_ROW];
+        if (row < ROW_NEW || row >= n) {
+            PyErr_Format(PyExc_ValueError, "out[%d]: a row to resume from, got %d", OUT_ROW, row);
         } else {
             fill_masks(n, allowed.buf, masks);
             Py_BEGIN_ALLOW_THREADS
             if (row != -1)
                 row = walk(n, masks, stack.buf, board.buf, inverse, classify, tie, limit, stop_at, row, &t);
             Py_END_ALLOW_THREADS
-            o[0] = t.eight, o[1] = t.four, o[2] = t.two, o[3] = t.nodes, o[4] = t.tied;
-            o[5] = (qword)(int64_t)row;
+            o[OUT_EIGHT] = t.eight, o[OUT_FOUR] = t.four, o[OUT_TWO] = t.two, o[OUT_NODES] = t.nodes;
+            o[OUT_TIED] = t.tied, o[OUT_ROW] = (qword)(int64_t)row;
             result = Py_NewRef(Py_None);
         }
     }
@@ -68,41 +60,21 @@ static PyObject *py_walk(PyObject *self, PyObject *args) {
     return result;
 }
 
-/* count(n, allowed, classify, tie) -> (eight, four, two, nodes, tied) */
-static PyObject *py_count(PyObject *self, PyObject *args) {
-    int n, classify;
-    unsigned long long tie;
-    Py_buffer allowed;
-    if (!PyArg_ParseTuple(args, "iy*iK", &n, &allowed, &classify, &tie))
-        return NULL;
-    PyObject *result = NULL;
-    if (size_ok(n) && words_of(&allowed, n, "allowed")) {
-        struct tallies t = {0, 0, 0, 0, 0};
-        struct rowmask masks[QUEENS_MAX_N];
-        fill_masks(n, allowed.buf, masks);
-        Py_BEGIN_ALLOW_THREADS
-        count_tree(n, masks, classify, tie, &t);
-        Py_END_ALLOW_THREADS
-        result = tallies_tuple(&t);
-    }
-    PyBuffer_Release(&allowed);
-    return result;
-}
-
-/* count_boards(n, words) -> tallies of every board (n + 2 words each) */
+/* count_boards(n, words) -> tallies of every board (n + BOARD_EXTRA words each) */
 static PyObject *py_count_boards(PyObject *self, PyObject *args) {
     int n;
     Py_buffer words;
     if (!PyArg_ParseTuple(args, "iy*", &n, &words))
         return NULL;
     PyObject *result = NULL;
-    Py_ssize_t count = size_ok(n) ? words.len / (Py_ssize_t)sizeof(qword) / (n + 2) : 0;
-    if (!PyErr_Occurred() && words_of(&words, count * (n + 2), "words")) {
+    Py_ssize_t count = size_ok(n) ? words.len / (Py_ssize_t)sizeof(qword) / (n + BOARD_EXTRA) : 0;
+    if (!PyErr_Occurred() && words_of(&words, count * (n + BOARD_EXTRA), "words")) {
         struct tallies t = {0, 0, 0, 0, 0};
         Py_BEGIN_ALLOW_THREADS
         count_boards(n, words.buf, (long)count, &t);
         Py_END_ALLOW_THREADS
-        result = tallies_tuple(&t);
+        result = Py_BuildValue("(KKKKK)", (unsigned long long)t.eight, (unsigned long long)t.four,
+                               (unsigned long long)t.two, (unsigned long long)t.nodes, (unsigned long long)t.tied);
     }
     PyBuffer_Release(&words);
     return result;
@@ -131,8 +103,7 @@ static PyObject *py_count_half_turn(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"walk", py_walk, METH_VARARGS, "The stoppable search of one sub-board (queens.h's walk)."},
-    {"count", py_count, METH_VARARGS, "Count one whole sub-board (search.c's count_tree)."},
-    {"count_boards", py_count_boards, METH_VARARGS, "Count a batch of sub-boards (search.c's count_boards)."},
+    {"count_boards", py_count_boards, METH_VARARGS, "Count whole sub-boards (search.c's count_boards)."},
     {"count_half_turn", py_count_half_turn, METH_VARARGS, "The half-turn-symmetric boards (search.c)."},
     {NULL, NULL, 0, NULL},
 };
@@ -140,11 +111,21 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_search", "The compiled searches of nqueens_cp.", -1,
                                     methods};
 
+/* A stack row is the ROW_* words, in order. */
+_Static_assert(sizeof(struct row) == ROW_WORDS * sizeof(qword), "struct row is ROW_WORDS words");
+
 PyMODINIT_FUNC PyInit__search(void) {
+    /* The layouts of queens.h, for the test that twin.LAYOUT is the same. */
+    static const struct { const char *name; int value; } constants[] = {
+        {"MAX_N", QUEENS_MAX_N}, {"OUT_EIGHT", OUT_EIGHT}, {"OUT_FOUR", OUT_FOUR}, {"OUT_TWO", OUT_TWO},
+        {"OUT_NODES", OUT_NODES}, {"OUT_TIED", OUT_TIED}, {"OUT_ROW", OUT_ROW}, {"OUT_WORDS", OUT_WORDS},
+        {"ROW_NEW", ROW_NEW}, {"ROW_COLS", ROW_COLS}, {"ROW_LEFT", ROW_LEFT}, {"ROW_RIGHT", ROW_RIGHT},
+        {"ROW_TODO", ROW_TODO}, {"ROW_WORDS", ROW_WORDS}, {"BOARD_TIE", BOARD_TIE},
+        {"BOARD_CLASSIFY", BOARD_CLASSIFY}, {"BOARD_EXTRA", BOARD_EXTRA},
+    };
     PyObject *m = PyModule_Create(&module);
-    if (m != NULL && PyModule_AddIntConstant(m, "MAX_N", QUEENS_MAX_N) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
+    for (size_t i = 0; m != NULL && i < sizeof constants / sizeof constants[0]; i++)
+        if (PyModule_AddIntConstant(m, constants[i].name, constants[i].value) < 0)
+            Py_CLEAR(m);
     return m;
 }

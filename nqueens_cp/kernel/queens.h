@@ -1,21 +1,10 @@
-/* queens.h: the N-queens bitmask search, the part shared by the CPU kernel
- * (search.c) and the GPU kernel (gpu.cu, through CuPy's NVRTC).
- *
- * A board is searched row by row.  Bit c of a word is column c.  Three words
- * say which cells of a row the queens above attack: `cols` (the columns
- * taken), `left` and `right` (the diagonals running down-left and
- * down-right).  Placing a queen on `bit` gives the next row's words: the
- * column joins `cols`, and the diagonals move one column on as they go one
- * row down (`step`).
- *
- * A sub-board restricts row r to the columns `allowed[r]`.  `needed[r]` is
- * the set of columns no row after r allows, so rows 0..r must have taken
- * them: a generic pruning rule (`restrict_cells`) that makes the classic
- * counters' special cases fall out of the masks.
- *
- * Written for C99 and for CUDA C++: no library headers under NVRTC, and
- * every function QUEENS_FN (static inline on the CPU, __device__ on the GPU).
- */
+/* queens.h: the N-queens bitmask search shared by the CPU kernel (search.c)
+ * and the GPU kernel (gpu.cu, through NVRTC); docs/kernel.md explains it.
+ * A board is searched row by row; bit c of a word is column c.  `cols`,
+ * `left` and `right` are the columns and the two diagonals (running down-left
+ * and down-right) that the queens above attack in a row.  A sub-board allows
+ * row r the columns `allowed[r]`; `needed[r]` are those no row after r allows.
+ * C99 and CUDA C++ alike: every function QUEENS_FN. */
 #ifndef NQUEENS_QUEENS_H
 #define NQUEENS_QUEENS_H
 
@@ -34,6 +23,41 @@ typedef uint64_t qword;
 
 #define QUEENS_MAX_N 62 /* a row's words must hold n columns and the two diagonal shifts */
 
+/* --- The rules: each once, for a qword (one board) or a vector of them (a
+ * board a lane, search.c).  Macros, as C has no generics: `a` is a struct of
+ * cols, left and right; other arguments are plain variables (read twice). */
+
+/* A queen on `bit`: the attacks on the row below (an initializer); the
+ * diagonals move one column on as they go one row down. */
+#define QUEENS_STEP(a, bit) {(a).cols | (bit), ((a).left | (bit)) << 1, ((a).right | (bit)) >> 1}
+
+/* The cells of a row that are allowed and not attacked. */
+#define QUEENS_OPEN(a, allowed) (~((a).cols | (a).left | (a).right) & (allowed))
+
+/* All ones where x is not 0, lane by lane (x | -x has its top bit set then). */
+#define QUEENS_NONZERO(x) (0 - (((x) | (0 - (x))) >> 63))
+
+/* The free cells of a row once the needed columns not yet taken (`missing`,
+ * that is needed & ~cols) are known: none missing, no change; one, the row
+ * must take it; two, no way on. */
+#define QUEENS_RESTRICT(free, missing) \
+    ((free) & ((missing) | ~QUEENS_NONZERO(missing)) & ~QUEENS_NONZERO((missing) & ((missing) - 1)))
+
+/* The cells of the row two below a queen open whatever the row between takes
+ * (`below`: the attacks on the row below; `beyond`: what the row after it
+ * allows).  None: the queen is not followed (one node in six pruned). */
+#define QUEENS_AHEAD(below, beyond) (~((below).cols | (below).left << 1 | (below).right >> 1) & (beyond))
+
+/* --- The layouts Python shares with C: module.c exports them, and a test
+ * checks twin.LAYOUT against them.  A walk's out words: its tallies, then the
+ * row to resume from (ROW_NEW: not started; -1: searched). */
+enum { OUT_EIGHT, OUT_FOUR, OUT_TWO, OUT_NODES, OUT_TIED, OUT_ROW, OUT_WORDS };
+#define ROW_NEW (-2)
+/* A row on the walk's stack (struct row), word by word. */
+enum { ROW_COLS, ROW_LEFT, ROW_RIGHT, ROW_TODO, ROW_WORDS };
+/* A board of a batch (count_boards): n allowed masks, then these two words. */
+enum { BOARD_TIE, BOARD_CLASSIFY, BOARD_EXTRA };
+
 /* What the queens above a row attack in it. */
 struct attacks {
     qword cols, left, right;
@@ -44,42 +68,23 @@ struct rowmask {
     qword allowed, needed;
 };
 
-/* Every entry point adds to one of these.  Not classifying, every solution
- * is in `eight`; classifying, only the least board of each class of the
- * eight symmetries, in the tally of its class's size.  `nodes`: queens placed
- * (cells tried).  `tied`: solutions whose last queen is on the tie square. */
+/* What every search adds to (in OUT_* order): solutions in `eight`, or
+ * classifying, the least board of each class by its size; `nodes`: cells
+ * tried; `tied`: solutions whose last queen is on the tie square. */
 struct tallies {
     qword eight, four, two, nodes, tied;
 };
 
-/* A queen on `bit`: the attacks on the row below. */
-QUEENS_FN struct attacks step(struct attacks a, qword bit) {
-    struct attacks below = {a.cols | bit, (a.left | bit) << 1, (a.right | bit) >> 1};
-    return below;
-}
+/* The state of a row in an explicit stack: its attacks, and its cells not yet tried. */
+struct row {
+    struct attacks a;
+    qword todo;
+};
 
-/* The cells of a row that are allowed and not attacked. */
-QUEENS_FN qword open_cells(struct attacks a, qword allowed) {
-    return ~(a.cols | a.left | a.right) & allowed;
-}
-
-/* The free cells of a row once the columns no later row allows are known:
- * one of them still empty, the row must take it; two, no way on. */
-QUEENS_FN qword restrict_cells(qword free, qword needed, qword cols) {
-    qword missing = needed & ~cols;
-    if (missing == 0)
-        return free;
-    if (missing & (missing - 1))
-        return 0;
-    return free & missing;
-}
-
-/* Whether the row two below a queen is already full, whatever the row in
- * between takes: `below` are the attacks on the row below, `beyond` the
- * columns the row after it allows.  A look one row further ahead: it prunes
- * about one node in six, for three more operations a node. */
-QUEENS_FN int blocked_beyond(struct attacks below, qword beyond) {
-    return (~(below.cols | below.left << 1 | below.right >> 1) & beyond) == 0;
+/* A row's free cells, restricted by its needed columns (see above). */
+QUEENS_FN qword restricted(struct attacks a, struct rowmask mask) {
+    qword missing = mask.needed & ~a.cols;
+    return QUEENS_RESTRICT(QUEENS_OPEN(a, mask.allowed), missing);
 }
 
 /* needed[r] for each row (see above); 0 for the last row, where the rule
@@ -95,11 +100,9 @@ QUEENS_FN void fill_masks(int n, const qword *allowed, struct rowmask *masks) {
     }
 }
 
-/* Compare the board turned k quarter turns (k = 1, 2, 3) with the board,
- * row by row from the top, each image row made when it is compared (the
- * first row nearly always decides): -1 if the image is less, 0 if equal, 1 if
- * greater.  board[r] is row r's queen (one bit); inverse[c] the row of column
- * c's queen. */
+/* The board turned k quarter turns (k = 1, 2, 3) against the board, row by
+ * row, each image row made as it is compared: -1 if the image is less, 0 if
+ * equal, 1 if greater.  board[r]: row r's queen (a bit); inverse[c]: its row. */
 QUEENS_FN int turned(int n, const qword *board, const int *inverse, int k) {
     int last = n - 1;
     for (int i = 0; i < n; i++) {
@@ -124,15 +127,11 @@ QUEENS_FN int class_size(int n, const qword *board, int *inverse) {
     for (int r = 0; r < n; r++)
         inverse[QUEENS_CTZ(board[r])] = r;
     int quarter = turned(n, board, inverse, 1);
-    if (quarter < 0)
-        return 0;
-    if (quarter == 0)
-        return 2;
+    if (quarter <= 0)
+        return quarter < 0 ? 0 : 2;
     int half = turned(n, board, inverse, 2);
-    if (half < 0)
-        return 0;
-    if (half == 0)
-        return 4;
+    if (half <= 0)
+        return half < 0 ? 0 : 4;
     return turned(n, board, inverse, 3) < 0 ? 0 : 8;
 }
 
@@ -145,26 +144,18 @@ QUEENS_FN void tally(struct tallies *t, int n, const qword *board, int *inverse,
     t->tied += !classify && (board[n - 1] & tie) != 0;
 }
 
-/* The state of a row in an explicit stack: its attacks, and its cells not yet tried. */
-struct row {
-    struct attacks a;
-    qword todo;
-};
-
-/* The search of one sub-board with an explicit stack, that can stop and go
- * on: after `limit` solutions in all (0: no limit; `board` then holds the last
- * one) or once the nodes reach `stop_at` (0: never).  `row` is where to start:
- * -2 for a new search, else the value the last call returned; returns the row
- * to resume from, -1 once the sub-board is searched.  stack: n + 1 rows;
- * board, inverse: n words.  The row before the last places the last row's
- * queen with its own: its one free cell is a solution (a node too). */
+/* One sub-board with an explicit stack that can stop and go on: after
+ * `limit` solutions in all (0: none; `board` holds the last) or at `stop_at`
+ * nodes (0: never).  Starts at `row` (ROW_NEW, or what the last call
+ * returned); returns the row to resume from, -1 once searched.  stack: n + 1
+ * rows.  The row before the last also places the last (a node too). */
 QUEENS_FN int walk(int n, const struct rowmask *masks, struct row *stack, qword *board, int *inverse,
                    int classify, qword tie, qword limit, qword stop_at, int row, struct tallies *t) {
     int last = n - 1;
-    if (row == -2) {
+    if (row == ROW_NEW) {
         struct attacks none = {0, 0, 0};
         stack[0].a = none;
-        stack[0].todo = restrict_cells(masks[0].allowed, masks[0].needed, 0);
+        stack[0].todo = restricted(none, masks[0]);
         row = 0;
     }
     while (row >= 0 && (stop_at == 0 || t->nodes < stop_at)) {
@@ -178,14 +169,12 @@ QUEENS_FN int walk(int n, const struct rowmask *masks, struct row *stack, qword 
         t->nodes++;
         qword leaf = bit;
         if (row != last) { /* (row 0 is the last only when n == 1) */
-            struct attacks below = step(stack[row].a, bit);
+            struct attacks below = QUEENS_STEP(stack[row].a, bit);
             stack[row + 1].a = below;
-            leaf = restrict_cells(open_cells(below, masks[row + 1].allowed), masks[row + 1].needed, below.cols);
+            leaf = restricted(below, masks[row + 1]);
             if (row + 1 != last) {
-                if (blocked_beyond(below, masks[row + 2].allowed))
-                    leaf = 0;
                 row++;
-                stack[row].todo = leaf;
+                stack[row].todo = QUEENS_AHEAD(below, masks[row + 1].allowed) ? leaf : 0;
                 continue;
             }
             if (leaf == 0)

@@ -1,23 +1,7 @@
-/* search.c: the CPU searches of nqueens_cp, built with the package as the
- * extension module nqueens_cp.kernel._search (module.c is its Python face).
- * twin.py is the same code in Python: the specification, tested against this.
- *
- * The searches over sub-boards (queens.h says what one is):
- *
- *   walk (queens.h)   an explicit stack that can stop after a number of
- *                     solutions or nodes and go on later: enumerating,
- *                     deciding, node budgets.
- *   count_tree        the same search without stops, written as recursion
- *                     so that a row's words live in registers: one whole
- *                     sub-board.
- *   count_lanes       the same search for a batch of sub-boards (the tasks
- *                     of a count by classes, counting/classes.py), eight at
- *                     a time in vector lanes, without branches: count_boards.
- *   count_half_turn   the boards a half turn leaves unchanged: the
- *                     independent check of a count by symmetry classes.
- *
- * All of them tally the same solutions and the same nodes (tested).
- */
+/* search.c: the CPU searches (module.c is their Python face): count_tree, one
+ * sub-board by recursion; count_lanes, a batch, a board a vector lane;
+ * count_half_turn, the independent check of a count by classes.  Each tallies
+ * the solutions and nodes of twin.py (tested); docs/kernel.md explains them. */
 #include "search.h"
 
 /* What every level of count_tree reads and adds to. */
@@ -30,9 +14,8 @@ struct search {
     struct tallies t;
 };
 
-/* The row before the last, with its free cells: at most two, since n - 2
- * columns are taken above.  Each that leaves the last row a cell is a
- * solution.  Returns the solutions. */
+/* The row before the last, with its free cells (at most two): each that
+ * leaves the last row a cell is a solution.  Returns the solutions. */
 static inline qword leaves(struct search *s, struct attacks a, qword free, int classify) {
     int n = s->n;
     qword last_allowed = s->masks[n - 1].allowed, found = 0;
@@ -40,7 +23,8 @@ static inline qword leaves(struct search *s, struct attacks a, qword free, int c
     while (free) {
         qword bit = free & (0 - free);
         free ^= bit;
-        qword leaf = open_cells(step(a, bit), last_allowed);
+        struct attacks below = QUEENS_STEP(a, bit);
+        qword leaf = QUEENS_OPEN(below, last_allowed);
         if (leaf == 0)
             continue;
         found++;
@@ -56,65 +40,46 @@ static inline qword leaves(struct search *s, struct attacks a, qword free, int c
 }
 
 static qword rows_plain(struct search *s, int row, qword cols, qword left, qword right, qword free);
-static qword rows_plain_r(struct search *s, int row, qword cols, qword left, qword right, qword free);
 static qword rows_classes(struct search *s, int row, qword cols, qword left, qword right, qword free);
-static qword rows_classes_r(struct search *s, int row, qword cols, qword left, qword right, qword free);
 
 /* Row `row` (above the one before the last), with its free cells: place each
- * and search the rows below.  Returns the solutions found below.  Made four
- * times (the rows_* functions) with `classify` and `restricting` (whether
- * the next row's needed word is not 0) fixed, so that their tests leave the
- * loop: each copy calls the one the next row needs. */
+ * and search below; returns the solutions.  Inlined into rows_plain and
+ * rows_classes, where `classify` is a constant. */
 static inline __attribute__((always_inline)) qword rows(struct search *s, int row, struct attacks a, qword free,
-                                                        int classify, int restricting) {
+                                                        int classify) {
     /* (row + 2 <= n - 1: rows stops above the row before the last) */
     const struct rowmask next = s->masks[row + 1], after = s->masks[row + 2];
-    int next_is_leaves = row + 2 == s->n - 1, deeper_restricting = !next_is_leaves && after.needed;
+    int next_is_leaves = row + 2 == s->n - 1;
     qword found = 0;
     s->t.nodes += QUEENS_POPCOUNT(free);
     while (free) {
         qword bit = free & (0 - free); /* the lowest free cell */
         free ^= bit;
-        struct attacks below = step(a, bit);
-        qword cells = open_cells(below, next.allowed);
-        if (restricting)
-            cells = restrict_cells(cells, next.needed, below.cols);
-        if (cells == 0 || blocked_beyond(below, after.allowed))
+        struct attacks below = QUEENS_STEP(a, bit);
+        qword cells = restricted(below, next);
+        if (cells == 0 || QUEENS_AHEAD(below, after.allowed) == 0)
             continue;
         if (classify)
             s->board[row] = bit;
         if (next_is_leaves)
             found += leaves(s, below, cells, classify);
         else if (classify)
-            found += (deeper_restricting ? rows_classes_r : rows_classes)(s, row + 1, below.cols, below.left,
-                                                                          below.right, cells);
+            found += rows_classes(s, row + 1, below.cols, below.left, below.right, cells);
         else
-            found += (deeper_restricting ? rows_plain_r : rows_plain)(s, row + 1, below.cols, below.left,
-                                                                      below.right, cells);
+            found += rows_plain(s, row + 1, below.cols, below.left, below.right, cells);
     }
     return found;
 }
 
-/* (The attacks go in three words, not a struct: a struct of three words
- * would be passed through memory.) */
+/* (Three words, not a struct: a struct of three would pass through memory.) */
 static qword rows_plain(struct search *s, int row, qword cols, qword left, qword right, qword free) {
     struct attacks a = {cols, left, right};
-    return rows(s, row, a, free, 0, 0);
-}
-
-static qword rows_plain_r(struct search *s, int row, qword cols, qword left, qword right, qword free) {
-    struct attacks a = {cols, left, right};
-    return rows(s, row, a, free, 0, 1);
+    return rows(s, row, a, free, 0);
 }
 
 static qword rows_classes(struct search *s, int row, qword cols, qword left, qword right, qword free) {
     struct attacks a = {cols, left, right};
-    return rows(s, row, a, free, 1, 0);
-}
-
-static qword rows_classes_r(struct search *s, int row, qword cols, qword left, qword right, qword free) {
-    struct attacks a = {cols, left, right};
-    return rows(s, row, a, free, 1, 1);
+    return rows(s, row, a, free, 1);
 }
 
 void count_tree(int n, const struct rowmask *masks, int classify, qword tie, struct tallies *t) {
@@ -122,14 +87,15 @@ void count_tree(int n, const struct rowmask *masks, int classify, qword tie, str
         struct row stack[3];
         qword board[2];
         int inverse[2];
-        walk(n, masks, stack, board, inverse, classify, tie, 0, 0, -2, t);
+        walk(n, masks, stack, board, inverse, classify, tie, 0, 0, ROW_NEW, t);
         return;
     }
     qword board[QUEENS_MAX_N];
     int inverse[QUEENS_MAX_N];
     struct search s = {n, masks, board, inverse, tie, {0, 0, 0, 0, 0}};
-    qword free = restrict_cells(masks[0].allowed, masks[0].needed, 0);
-    qword found = classify ? rows_classes_r(&s, 0, 0, 0, 0, free) : rows_plain_r(&s, 0, 0, 0, 0, free);
+    struct attacks none = {0, 0, 0};
+    qword free = restricted(none, masks[0]);
+    qword found = classify ? rows_classes(&s, 0, 0, 0, 0, free) : rows_plain(&s, 0, 0, 0, 0, free);
     t->eight += classify ? s.t.eight : found;
     t->four += s.t.four;
     t->two += s.t.two;
@@ -139,31 +105,14 @@ void count_tree(int n, const struct rowmask *masks, int classify, qword tie, str
 
 /* --- count_lanes: eight sub-boards at once ---------------------------------
  *
- * The same search as the walk, with each of four lanes of a vector word
- * searching its own sub-board, and no branch on any lane's choices: every
- * step, every lane tries its next cell, and then goes down a row (the row
- * below has a free cell), stays (its row has cells left) or goes back up to
- * the nearest row above with cells left; masks pick each lane's next state
- * (`select`).  A branch-free step never mispredicts, which the recursion
- * does about once a solution and once a dead end.  A lane whose board is
- * done takes the next board: the one branch, taken once a board.
- *
- * Every step is a node.  Each lane keeps on a stack of its own only the
- * rows it will come back to: a row is pushed when the lane goes down from it
- * with cells left, and a row whose last cell was tried is never returned to.
- * (A stack of every row, which the walk keeps, costs a step for each row
- * given up: about one step in three.)  An entry is a row's state (its
- * attacks and its cells not yet tried) and, beside it, the row's number.
- * Every step stores each lane's row at the top of its stack whether it is
- * pushed or not (a store is cheaper than a branch), and loads the entry
- * below whether the lane goes up or not.  Entries 0 and 1 hold an idle
- * lane's state (row -1): going up to entry 1 ends a board.
- *
- * Two groups of four lanes step in turn (count_lanes, below).  On x86-64
- * Linux, gcc builds the lanes three times (target_clones: AVX-512, AVX2 and
- * the baseline) and the loader picks the one this CPU runs, so a module
- * built on one machine runs on any CPU of its architecture; elsewhere, one
- * build for the baseline. */
+ * The walk's search with each lane of a vector searching its own board and
+ * no branch on any lane's choices: every step, every lane tries its next
+ * cell, then goes down, stays, or goes back up to the nearest row it pushed
+ * (a row with cells left); masks pick each lane's next state (`select`).
+ * Every step is a node.  Entries 0 and 1 of a lane's stack hold an idle
+ * lane (row -1): going up to entry 1 ends a board.  On x86-64 Linux gcc
+ * builds the lanes for AVX-512, AVX2 and the baseline, and the loader picks
+ * one.  docs/kernel.md has the reasons. */
 #define LANES 4
 #define GROUPS 2
 typedef qword vec __attribute__((vector_size(LANES * sizeof(qword))));
@@ -174,11 +123,9 @@ typedef qword vec __attribute__((vector_size(LANES * sizeof(qword))));
 #define LANES_TARGETS
 #endif
 
-/* The 4 x 4 words of four vectors transposed in place: word k of vector i
- * becomes word i of vector k.  A lane's row (its cols, left, right, todo)
- * moves between the lane vectors and its stack as one vector: eight
- * shuffles instead of sixteen moves of one word between the vector and the
- * scalar registers. */
+/* The 4 x 4 words of four vectors transposed in place (word k of vector i
+ * becomes word i of vector k): a lane's row moves to and from its stack as
+ * one vector, in eight shuffles. */
 #if defined(__clang__)
 #define SHUFFLE(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
 #else
@@ -195,6 +142,11 @@ static inline void transpose(vec *w, vec *x, vec *y, vec *z) {
 static inline vec select(vec mask, vec a, vec b) {
     return (mask & a) | (~mask & b);
 }
+
+/* What the queens above attack in each lane's row (queens.h's rules take it). */
+struct lanes_attacks {
+    vec cols, left, right;
+};
 
 struct lane {
     struct rowmask masks[QUEENS_MAX_N + 1]; /* (one more: the row after the last, read beside it and not used) */
@@ -215,9 +167,8 @@ static void classify_lane(int n, const struct lane *lane, qword bit, qword leaf,
     tally(t, n, board, inverse, 1, 0);
 }
 
-/* Four lanes: their rows' words, where they are (row, and the top of their
- * stack), what their boards ask, and what they have found (one vector word
- * each, lane k in word k). */
+/* Four lanes: their rows' words, where they are, what their boards ask, and
+ * what they have found (lane k in word k of each vector). */
 struct group {
     vec cols, left, right, todo, row, top, tie, classify, nodes, found, tied;
 };
@@ -229,13 +180,13 @@ static inline __attribute__((always_inline)) int refill(struct group *g, struct 
     int busy = 0;
     for (int k = 0; k < LANES; k++) {
         while ((int64_t)g->row[k] < 0 && *next < count) {
-            const qword *board = words + (*next)++ * (n + 2);
+            const qword *board = words + (*next)++ * (n + BOARD_EXTRA);
             fill_masks(n, board, lanes[k].masks);
             lanes[k].masks[n].allowed = 0;
-            g->tie[k] = board[n];
-            g->classify[k] = board[n + 1] ? (qword)-1 : 0;
+            g->tie[k] = board[n + BOARD_TIE];
+            g->classify[k] = board[n + BOARD_CLASSIFY] ? (qword)-1 : 0;
             g->cols[k] = g->left[k] = g->right[k] = 0;
-            g->todo[k] = restrict_cells(lanes[k].masks[0].allowed, lanes[k].masks[0].needed, 0);
+            g->todo[k] = restricted((struct attacks){0, 0, 0}, lanes[k].masks[0]);
             g->row[k] = g->todo[k] ? 0 : (qword)-1; /* (a board with no cell in row 0 has no node) */
             g->top[k] = 2;
         }
@@ -244,12 +195,10 @@ static inline __attribute__((always_inline)) int refill(struct group *g, struct 
     return busy;
 }
 
-/* One step of every lane of g: try the row's next cell, then go down a row,
- * stay, or go up (see above).  Returns whether a lane's board is done (the
- * caller refills it). */
+/* One step of every lane of g (see above); returns whether a lane's board is
+ * done (the caller refills it). */
 static inline __attribute__((always_inline)) int step_lanes(struct group *g, struct lane *lanes, int n, vec leaf_row,
                                                               struct tallies *t) {
-    static const vec none = {0, 0, 0, 0};
     vec allowed, needed, beyond, up_row;
     for (int k = 0; k < LANES; k++) {
         const struct rowmask *below = &lanes[k].masks[g->row[k] + 1];
@@ -257,34 +206,34 @@ static inline __attribute__((always_inline)) int step_lanes(struct group *g, str
         needed[k] = below->needed;
         beyond[k] = below[1].allowed;
     }
-    vec cols = g->cols, left = g->left, right = g->right, todo = g->todo, row = g->row, top = g->top;
+    struct lanes_attacks here = {g->cols, g->left, g->right};
+    vec todo = g->todo, row = g->row, top = g->top;
     vec bit = todo & -todo, rest = todo ^ bit, busy = (vec)((row + 1) != 0);
-    vec c = cols | bit, l = (left | bit) << 1, r = (right | bit) >> 1;
-    vec cells = ~(c | l | r) & allowed, missing = needed & ~c; /* restrict_cells, lane by lane: */
-    cells = select((vec)(missing == 0), cells, select((vec)((missing & (missing - 1)) == 0), cells & missing, none));
-    vec at_leaf = (vec)(row == leaf_row), ahead = ~(c | l << 1 | r >> 1) & beyond; /* blocked_beyond */
+    struct lanes_attacks below = QUEENS_STEP(here, bit);
+    vec missing = needed & ~below.cols, cells = QUEENS_RESTRICT(QUEENS_OPEN(below, allowed), missing);
+    vec at_leaf = (vec)(row == leaf_row), ahead = QUEENS_AHEAD(below, beyond);
     vec open = busy & (vec)(cells != 0) & ((vec)(ahead != 0) | at_leaf);
     vec solved = open & at_leaf, down = open & ~at_leaf, left_over = (vec)(rest != 0);
     vec push = down & left_over, up = busy & ~down & ~left_over;
     g->nodes -= busy + solved; /* (masks are -1) */
     g->found -= solved & ~g->classify;
     g->tied -= solved & ~g->classify & (vec)((cells & g->tie) != 0);
-    vec here[LANES] = {cols, left, right, rest};
-    transpose(&here[0], &here[1], &here[2], &here[3]); /* here[k]: lane k's row */
+    vec entry[LANES] = {here.cols, here.left, here.right, rest};
+    transpose(&entry[0], &entry[1], &entry[2], &entry[3]); /* entry[k]: lane k's row */
     for (int k = 0; k < LANES; k++) {
         struct lane *lane = &lanes[k];
         int at = (int)top[k];
-        lane->stack[at] = here[k];
+        lane->stack[at] = entry[k];
         lane->rows[at] = (signed char)row[k];
         lane->queens[row[k] + 1] = bit[k];
-        here[k] = lane->stack[at - 1];
+        entry[k] = lane->stack[at - 1];
         up_row[k] = (qword)(int64_t)lane->rows[at - 1];
     }
-    transpose(&here[0], &here[1], &here[2], &here[3]); /* the entries below the tops */
-    g->cols = select(down, c, select(up, here[0], cols));
-    g->left = select(down, l, select(up, here[1], left));
-    g->right = select(down, r, select(up, here[2], right));
-    g->todo = select(down, cells, select(up, here[3], rest));
+    transpose(&entry[0], &entry[1], &entry[2], &entry[3]); /* the entries below the tops */
+    g->cols = select(down, below.cols, select(up, entry[0], here.cols));
+    g->left = select(down, below.left, select(up, entry[1], here.left));
+    g->right = select(down, below.right, select(up, entry[2], here.right));
+    g->todo = select(down, cells, select(up, entry[3], rest));
     g->row = select(down, row + 1, select(up, up_row, row));
     g->top = top - push + up;
     /* The rare events, tested at once: a solution to classify, a board done. */
@@ -297,9 +246,8 @@ static inline __attribute__((always_inline)) int step_lanes(struct group *g, str
     return (finished[0] | finished[1] | finished[2] | finished[3]) != 0;
 }
 
-/* Two groups of four lanes step in turn: the step of one group is a long
- * chain of dependent instructions (where a lane is, its masks, its cells,
- * its next state), and the other group's chain fills the waits. */
+/* Two groups of four lanes step in turn: one group's long chain of dependent
+ * instructions fills the other's waits. */
 LANES_TARGETS
 static void count_lanes(int n, const qword *words, long count, struct tallies *t) { /* n >= 3 */
     static const vec none = {0, 0, 0, 0};
@@ -345,14 +293,14 @@ static void count_lanes(int n, const qword *words, long count, struct tallies *t
 }
 
 void count_boards(int n, const qword *words, long count, struct tallies *t) {
-    if (n >= 3) {
+    if (n >= 3 && count >= LANES * GROUPS) { /* (fewer boards would leave lanes idle) */
         count_lanes(n, words, count, t);
         return;
     }
-    struct rowmask masks[2];
-    for (long b = 0; b < count; b++, words += n + 2) {
+    struct rowmask masks[QUEENS_MAX_N];
+    for (long b = 0; b < count; b++, words += n + BOARD_EXTRA) {
         fill_masks(n, words, masks);
-        count_tree(n, masks, words[n + 1] != 0, words[n], t);
+        count_tree(n, masks, words[n + BOARD_CLASSIFY] != 0, words[n + BOARD_TIE], t);
     }
 }
 

@@ -15,16 +15,48 @@ from collections.abc import MutableSequence, Sequence
 
 from ..errors import TimeLimitReached
 
-# The words of a Walk's out array (module.c's walk uses the same layout).
-EIGHT, FOUR, TWO, NODES, TIED, ROW = range(6)
-NEW = -2  # ROW before the first step; -1 once the sub-board is searched
-COLS, LEFT, RIGHT, TODO = range(4)  # the words of a row on the stack: stack[4 * row + TODO]
+# The layouts the C searches share with Python (queens.h's OUT_*, ROW_*,
+# BOARD_*): tests/test_kernel.py checks the compiled module has the same.
+LAYOUT = {
+    "OUT_EIGHT": 0, "OUT_FOUR": 1, "OUT_TWO": 2, "OUT_NODES": 3, "OUT_TIED": 4, "OUT_ROW": 5, "OUT_WORDS": 6,
+    "ROW_NEW": -2, "ROW_COLS": 0, "ROW_LEFT": 1, "ROW_RIGHT": 2, "ROW_TODO": 3, "ROW_WORDS": 4,
+    "BOARD_TIE": 0, "BOARD_CLASSIFY": 1, "BOARD_EXTRA": 2,
+}
+# A walk's out words: its tallies, then the row to resume from (NEW before
+# the first step; -1 once the sub-board is searched).
+EIGHT, FOUR, TWO, NODES, TIED, ROW = (LAYOUT[f"OUT_{name}"] for name in ("EIGHT", "FOUR", "TWO", "NODES", "TIED", "ROW"))
+OUT_WORDS, NEW = LAYOUT["OUT_WORDS"], LAYOUT["ROW_NEW"]
+# A row on a walk's stack: stack[ROW_WORDS * row + TODO].
+COLS, LEFT, RIGHT, TODO = (LAYOUT[f"ROW_{name}"] for name in ("COLS", "LEFT", "RIGHT", "TODO"))
+ROW_WORDS = LAYOUT["ROW_WORDS"]
+# A board of a batch (count_boards): n masks, then the tie square and classify.
+BOARD_TIE, BOARD_CLASSIFY, BOARD_EXTRA = LAYOUT["BOARD_TIE"], LAYOUT["BOARD_CLASSIFY"], LAYOUT["BOARD_EXTRA"]
+
+Attacks = tuple[int, int, int]  # cols, left, right: what the queens above attack in a row
 
 
-def restrict_cells(free: int, needed: int, cols: int) -> int:
-    """The free cells of a row once the columns no later row allows (``needed``)
-    are known: one of them still empty, the row must take it; two, no way on."""
-    missing = needed & ~cols
+# --- The rules (queens.h's QUEENS_* macros), one function each ----------------
+
+def step(a: Attacks, bit: int, full: int) -> Attacks:
+    """A queen on ``bit``: the attacks on the row below (QUEENS_STEP).  The
+    column joins cols; the diagonals move one column on.  ``full`` keeps
+    Python's unbounded words to the board; the C words carry bits beyond it,
+    which no allowed mask has."""
+    cols, left, right = a
+    return cols | bit, (left | bit) << 1 & full, (right | bit) >> 1
+
+
+def open_cells(a: Attacks, allowed: int) -> int:
+    """The cells of a row that are allowed and not attacked (QUEENS_OPEN)."""
+    cols, left, right = a
+    return ~(cols | left | right) & allowed
+
+
+def restricted(a: Attacks, allowed: int, needed: int) -> int:
+    """A row's open cells once the columns no later row allows (``needed``)
+    are known (QUEENS_RESTRICT): one of them still empty, the row must take
+    it; two, no way on."""
+    free, missing = open_cells(a, allowed), needed & ~a[0]
     if missing == 0:
         return free
     if missing & (missing - 1):
@@ -32,11 +64,12 @@ def restrict_cells(free: int, needed: int, cols: int) -> int:
     return free & missing
 
 
-def blocked_beyond(cols: int, left: int, right: int, beyond: int) -> bool:
-    """Whether the row two below a queen is already full, whatever the row in
-    between takes (cols, left, right: the attacks on the row below; beyond:
-    the columns the row after it allows)."""
-    return ~(cols | left << 1 | right >> 1) & beyond == 0
+def ahead(below: Attacks, beyond: int) -> int:
+    """The cells of the row two below a queen still open whatever the row in
+    between takes (QUEENS_AHEAD; below: the attacks on the row below; beyond:
+    the columns the row after it allows).  0: the queen is not followed."""
+    cols, left, right = below
+    return ~(cols | left << 1 | right >> 1) & beyond
 
 
 def needed_masks(n: int, allowed: Sequence[int]) -> list[int]:
@@ -103,17 +136,22 @@ def walk(n: int, allowed: Sequence[int], stack: MutableSequence[int], board: Mut
     queens.h): after ``limit`` solutions in all (0: no limit; ``board`` then
     holds the last one) or once the nodes reach ``stop_at`` (0: never).
     out: the tallies (EIGHT .. TIED) and the row to resume from (ROW: NEW
-    for a new search, -1 once searched).  stack: 4 words a row, n + 1 rows."""
+    for a new search, -1 once searched).  stack: ROW_WORDS words a row, n + 1 rows."""
     full = (1 << n) - 1
     masks = [(a & full, need) for a, need in zip(allowed, needed_masks(n, allowed))]
     inverse = [0] * n
     last, row = n - 1, out[ROW]
+
+    def attacks(row: int) -> Attacks:
+        at = ROW_WORDS * row
+        return stack[at + COLS], stack[at + LEFT], stack[at + RIGHT]
+
     if row == NEW:
         stack[COLS] = stack[LEFT] = stack[RIGHT] = 0
-        stack[TODO] = restrict_cells(masks[0][0], masks[0][1], 0)
+        stack[TODO] = restricted((0, 0, 0), *masks[0])
         row = 0
     while row >= 0 and (stop_at == 0 or out[NODES] < stop_at):
-        here = 4 * row
+        here = ROW_WORDS * row
         free = stack[here + TODO]
         if free == 0:
             row -= 1
@@ -123,17 +161,13 @@ def walk(n: int, allowed: Sequence[int], stack: MutableSequence[int], board: Mut
         out[NODES] += 1
         leaf = bit
         if row != last:  # (row 0 is the last only when n == 1)
-            below = here + 4  # step: the attacks on the row below
-            cols = stack[below + COLS] = stack[here + COLS] | bit
-            left = stack[below + LEFT] = (stack[here + LEFT] | bit) << 1 & full
-            right = stack[below + RIGHT] = (stack[here + RIGHT] | bit) >> 1
-            allowed_below, needed_below = masks[row + 1]
-            leaf = restrict_cells(~(cols | left | right) & allowed_below, needed_below, cols)
+            below = step(attacks(row), bit, full)
+            at = here + ROW_WORDS
+            stack[at + COLS], stack[at + LEFT], stack[at + RIGHT] = below
+            leaf = restricted(below, *masks[row + 1])
             if row + 1 != last:
-                if blocked_beyond(cols, left, right, masks[row + 2][0]):
-                    leaf = 0
                 row += 1
-                stack[below + TODO] = leaf
+                stack[at + TODO] = leaf if ahead(below, masks[row + 1][0]) else 0
                 continue
             if leaf == 0:
                 continue
@@ -141,7 +175,7 @@ def walk(n: int, allowed: Sequence[int], stack: MutableSequence[int], board: Mut
         board[last] = leaf
         if classify or limit:  # the board, read off the stack's columns
             for r in range(last):
-                board[r] = stack[4 * r + 4 + COLS] & ~stack[4 * r + COLS]
+                board[r] = stack[ROW_WORDS * (r + 1) + COLS] & ~stack[ROW_WORDS * r + COLS]
         tally(out, n, board, inverse, classify, tie)
         if limit and out[EIGHT] + out[FOUR] + out[TWO] >= limit:
             break
@@ -151,8 +185,8 @@ def walk(n: int, allowed: Sequence[int], stack: MutableSequence[int], board: Mut
 def count(n: int, allowed: Sequence[int], classify: bool, tie: int) -> tuple[int, int, int, int, int]:
     """count_tree (search.c): a whole sub-board, (eight, four, two, nodes, tied).
     The C code searches by recursion; the walk visits the same nodes."""
-    out = [0] * 5 + [NEW]
-    walk(n, allowed, [0] * (4 * (n + 1)), [0] * n, out, classify, tie, 0, 0)
+    out = [0] * (OUT_WORDS - 1) + [NEW]
+    walk(n, allowed, [0] * (ROW_WORDS * (n + 1)), [0] * n, out, classify, tie, 0, 0)
     return out[EIGHT], out[FOUR], out[TWO], out[NODES], out[TIED]
 
 
