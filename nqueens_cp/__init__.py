@@ -44,7 +44,7 @@ from .errors import (  # noqa: E402
     TimeLimitReached,
 )
 from .known import FUNDAMENTAL, TOTAL  # noqa: E402
-from .run import count, solutions, solve  # noqa: E402
+from .execution.run import count, solutions, solve  # noqa: E402
 
 __all__ = [
     "DEFAULT_ENGINE", "DEFAULT_SOLVE_ENGINE", "ENGINE_NAMES", "FUNDAMENTAL", "SYMMETRIES", "TOTAL", "Engine",

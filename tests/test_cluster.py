@@ -59,7 +59,7 @@ def test_a_checkpoint_of_another_count_is_refused_in_one_line(tmp_path: Path, cl
 def _forged(task: int, values: list) -> str:
     """A record with a right checksum and whatever values: as a hand or
     another program could write it."""
-    from nqueens_cp.counting.checkpoint import _crc
+    from nqueens_cp.execution.checkpoint import _crc
 
     return json.dumps({"task": task, "values": values, "crc": _crc(task, tuple(values))}) + "\n"
 
@@ -84,7 +84,7 @@ def test_a_nested_header_is_one_line(tmp_path: Path, cli) -> None:
 
 
 def test_a_checkpoint_in_use_by_another_count_is_refused(tmp_path: Path, cli) -> None:
-    from nqueens_cp.counting.checkpoint import Checkpoint
+    from nqueens_cp.execution.checkpoint import Checkpoint
 
     path = tmp_path / "c.jsonl"
     nq.count(10, checkpoint=str(path))

@@ -52,8 +52,8 @@ def test_enough_items_for_a_large_gpu() -> None:
 def test_a_whole_gpu_count_with_the_launch_on_the_cpu(n: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Plan, tasks, checks and tallies of engine gpu, the kernel's work done by the CPU kernel."""
     monkeypatch.setattr(GpuEngine, "unavailable_reason", classmethod(lambda cls: None))
-    monkeypatch.setattr(GpuEngine, "class_task", "nqueens_cp.counting.gpu:count_sub_boards_on_cpu")
-    found = nq.run.counted(n, engine="gpu")
+    monkeypatch.setattr(GpuEngine, "count_sub_boards", lambda self, n, chunk: gpu.count_sub_boards_on_cpu(n, chunk))
+    found = nq.execution.run.counted(n, engine="gpu")
     assert found.count == TOTAL[n] and found.stats["fundamental"] == FUNDAMENTAL[n]
     assert nq.count(n, engine="gpu", unique=True) == FUNDAMENTAL[n]
 
@@ -107,5 +107,5 @@ def test_on_a_gpu_every_count_is_exact(n: int) -> None:
     reason = GpuEngine.unavailable_reason()
     if reason:
         pytest.skip(f"engine gpu {reason}")
-    found = nq.run.counted(n, engine="gpu")
+    found = nq.execution.run.counted(n, engine="gpu")
     assert found.count == TOTAL[n] and found.stats["fundamental"] == FUNDAMENTAL[n]

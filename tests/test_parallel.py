@@ -9,7 +9,7 @@ import pytest
 import nqueens_cp as nq
 from conftest import affordable, reference
 from nqueens_cp import TOTAL, get_engine, is_solution
-from nqueens_cp.counting import execute, parallel
+from nqueens_cp.execution import execute, parallel
 
 
 def sequential(n: int, fixed=None) -> list[tuple[int, ...]]:

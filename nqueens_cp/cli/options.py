@@ -211,8 +211,8 @@ def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
 
 
 def add_jobs(p: argparse.ArgumentParser) -> None:
-    from ..counting.parallel import default_jobs
-    from ..run import SPLIT_MIN_N
+    from ..execution.parallel import default_jobs
+    from ..execution.plan import SPLIT_MIN_N
 
     p.add_argument("--jobs", "-j", type=positive_int, metavar="J",
                    help=f"worker processes (default: the cores, {default_jobs()} here); 1 means this process.  "

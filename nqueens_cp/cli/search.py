@@ -43,7 +43,7 @@ def _search_keywords(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _cmd_enumerate(args: argparse.Namespace) -> int:
-    from ..run import solutions
+    from ..execution.run import solutions
 
     check_board(args.format, args.n)
     start = time.perf_counter()
@@ -62,7 +62,7 @@ def _cmd_enumerate(args: argparse.Namespace) -> int:
 
 
 def _cmd_count(args: argparse.Namespace) -> int:
-    from ..run import counted
+    from ..execution.run import counted
 
     progress = Progress.make(f"count {args.n}")
     try:

@@ -48,7 +48,7 @@ examples:
     add_engine_options(p, solving=True)
     add_place(p)
     p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="give up after SEC seconds: 'unknown', exit 3")
-    from ..counting.parallel import default_jobs
+    from ..execution.parallel import default_jobs
 
     p.add_argument("--jobs", "-j", type=positive_int, metavar="J",
                    help=f"engines that split their search (bitmask), from N=12: worker processes for the "
@@ -147,7 +147,7 @@ def add_batch(sub: Any) -> None:
 
 def _cmd_solve(args: argparse.Namespace) -> int:
     from ..engines import Status
-    from ..run import solve
+    from ..execution.run import solve
 
     n, position, instance = problem(args)
     check_board(args.format, n)

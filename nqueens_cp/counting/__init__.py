@@ -1,3 +1,4 @@
-"""Counting at scale: the symmetry classes (classes), the executors that
-run tasks on a local pool or a Dask cluster (parallel), checkpoints, and
-sampling estimates.  Below run.py, which decides; above kernel/, which searches."""
+"""The count by symmetry classes: its sub-boards and tallies (classes), its
+tasks on a GPU (gpu), and sampling estimates (sample).  Pure method: above
+kernel/, which searches; below engines/, whose tasks these are, and
+execution/, which runs them."""

@@ -61,6 +61,7 @@ DEEP_MAX_N = 24  # beyond, fewer rows are fixed: tasks enough for any cluster, a
 MAX_N = 62  # the compiled search's words: beyond, a count by classes is not offered
 METHOD = "symmetry-classes-3"  # the decomposition, as checkpoints record it (3: inner families in three parts)
 VALUES = 5  # the numbers a task gives (count_sub_boards), as checkpoints record them
+Values = tuple[int, int, int, int, int]  # (classes of 8, 4, 2, nodes, boards on a tie square)
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,7 @@ def sub_boards(n: int, depth: int | None = None) -> list[SubBoard]:
     return sorted(tasks, key=lambda task: (task.family != "inner", task.first))
 
 
-def count_sub_boards(n: int, chunk: list[SubBoard]) -> tuple[int, int, int, int, int]:
+def count_sub_boards(n: int, chunk: list[SubBoard]) -> Values:
     """(classes of size 8, 4, 2, nodes, boards on a tie square) of a list of
     sub-boards, in the compiled loop: the boards on tie squares are not in
     the classes yet (see :func:`tally`)."""

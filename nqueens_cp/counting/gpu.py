@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .classes import SubBoard, fix_rows
+from .classes import SubBoard, Values, fix_rows
 
 KERNEL_DIR = Path(__file__).resolve().parent.parent / "kernel"
 THREADS_PER_BLOCK = 128
@@ -76,14 +76,14 @@ def unpack(items: Items) -> list[SubBoard]:
             for i in range(len(items))]
 
 
-def totals(found: Sequence[int]) -> tuple[int, int, int, int, int]:
+def totals(found: Sequence[int]) -> Values:
     """The kernel's five totals (eight, four, two, nodes, tied) as a task's values
     (:func:`classes.count_sub_boards`: the boards on tie squares apart)."""
     eight, four, two, nodes, tied = (int(x) for x in found)
     return eight - tied, four, two, nodes, tied
 
 
-def count_items_on_cpu(items: Items) -> tuple[int, int, int, int, int]:
+def count_items_on_cpu(items: Items) -> Values:
     """What the kernel computes for ``items``, by the CPU kernel: the check of
     the decomposition and the packing without a GPU."""
     from .. import kernel
@@ -92,7 +92,7 @@ def count_items_on_cpu(items: Items) -> tuple[int, int, int, int, int]:
     return totals((t.eight, t.four, t.two, t.nodes, t.tied))
 
 
-def count_sub_boards_on_cpu(n: int, chunk: list[SubBoard]) -> tuple[int, int, int, int, int]:
+def count_sub_boards_on_cpu(n: int, chunk: list[SubBoard]) -> Values:
     """:func:`count_sub_boards` with the launch replaced by the CPU kernel: a
     task function of the same contract, so that a whole GPU count (items,
     packing, bookkeeping, checks) runs on a machine without a GPU."""
@@ -100,7 +100,7 @@ def count_sub_boards_on_cpu(n: int, chunk: list[SubBoard]) -> tuple[int, int, in
 
 
 def count_sub_boards(n: int, chunk: list[SubBoard],
-                     progress: Callable[[int, int], None] | None = None) -> tuple[int, int, int, int, int]:
+                     progress: Callable[[int, int], None] | None = None) -> Values:
     """:func:`classes.count_sub_boards` on this process's GPU."""
     items = work_items(n, chunk)
     found = [0] * 5

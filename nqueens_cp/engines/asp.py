@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import NQueensError, TimeLimitReached
 from ..model import formats
-from ..model.board import Solution
+from ..model.board import Position, Solution
 from .base import Engine, Option
 from .handover import Handover
 
@@ -50,7 +50,7 @@ class AspEngine(Engine):
     def preload(self) -> None:
         import clingo  # noqa: F401
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+    def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
         import clingo
 

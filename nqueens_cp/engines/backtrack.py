@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..model.board import Solution
+from ..model.board import Position, Solution
 from ..errors import TimeLimitReached
 from .base import Engine
 
@@ -26,7 +26,7 @@ class BacktrackEngine(Engine):
     enumeration_rate = count_rate = 6e3
     first_solution_max_n = 32
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+    def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
         queens: list[int] = []  # queens[r] is the column of the queen in row r
         column_used = [False] * n

@@ -17,7 +17,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..model.board import Solution, attacking_pair, check_placements, is_solution
+from ..counting import classes
+from ..counting.classes import SubBoard, Values
+from ..model.board import Position, Solution, attacking_pair, check_placements, is_solution
 from ..errors import (EngineUnavailableError, InvalidInputError, NQueensError, SearchExhaustedError,
                       SearchFinishedError, TimeLimitReached)
 
@@ -141,8 +143,6 @@ class Engine:
     statistics: ClassVar[tuple[str, ...]] = ()  # what its stats report
     additive: ClassVar[frozenset[str]] = frozenset()  # the statistics that add up across sub-problems
     counts_classes: ClassVar[bool] = False  # counts plain N once per class of the 8 symmetries (classes.py)
-    # where the tasks of that count run: "module:function", a list of sub-boards -> five numbers
-    class_task: ClassVar[str] = "nqueens_cp.counting.classes:count_sub_boards"
     sub_boards_per_task: ClassVar[int | None] = None  # None: the CPU's measured best (counting/execute.py)
     splits_solve: ClassVar[bool] = False  # solve can run as sub-problems on a pool or cluster (solve_parts)
     effort: ClassVar[str | None] = None  # the statistic that measures its work
@@ -198,6 +198,14 @@ class Engine:
             "counts_classes": cls.counts_classes, "splits_solve": cls.splits_solve,
         }
 
+    def count_sub_boards(self, n: int, chunk: list[SubBoard]) -> Values:
+        """One task of a count by symmetry classes (engines that ``counts_classes``):
+        a list of sub-boards -> (classes of 8, 4, 2, nodes, boards on a tie
+        square), :func:`nqueens_cp.counting.classes.count_sub_boards`'s contract.
+        Here, on this CPU's kernel.  A task runs where the execution layer
+        sends it, the engine with it."""
+        return classes.count_sub_boards(n, chunk)
+
     def split_rows(self, n: int) -> int:
         """Rows fixed per sub-problem when a search of n-queens is split:
         two rows (about n*n tasks) balance the cores best."""
@@ -227,7 +235,7 @@ class Engine:
         return self._make_search(n, placed, limit, time_limit, counter)
 
     def check(self, n: int, fixed: Mapping[int, int] | None = None, limit: int | None = None,
-              time_limit: float | None = None, part: bool = False) -> dict[int, int]:
+              time_limit: float | None = None, part: bool = False) -> Position:
         """The placements as a plain dict if :meth:`search` (or, with ``part``,
         :meth:`subproblem`) would take these arguments; else InvalidInputError
         or EngineUnavailableError saying why.  Nothing is searched."""
@@ -250,15 +258,23 @@ class Engine:
         placed = self.check(n, prefix, None, time_limit, part=True)
         return self._make_search(n, placed, None, time_limit)
 
-    def solve(self, n: int, fixed: Mapping[int, int] | None = None, time_limit: float | None = None, *,
-              run_parts: RunParts | None = None) -> Outcome:
-        """One solution that keeps every pre-placed queen, or why there is none (see :class:`Status`).
+    def solve(self, n: int, fixed: Mapping[int, int] | None = None,
+              time_limit: float | None = None) -> Outcome:
+        """One solution that keeps every pre-placed queen, or why there is none
+        (see :class:`Status`), searched whole in this process.  (A split
+        decision, for engines that ``splits_solve``, is the execution layer's:
+        :func:`nqueens_cp.execution.execute.solve`.)  Every solution is
+        validated before it is returned."""
+        placed = self.check_solve(n, fixed, time_limit)
+        start = time.perf_counter()
+        stats: dict[str, Any] = {}
+        answer = self.trivial_answer(placed) or self._solve(n, placed, time_limit, stats)
+        return self.outcome(n, placed, answer, time.perf_counter() - start, stats)
 
-        ``run_parts`` (given by :func:`nqueens_cp.run.solve`, which decides
-        whether to split; only for engines that ``splits_solve``) runs the
-        decision split into :meth:`solve_parts` elsewhere: the answer is the
-        same as on one core, the first solution in search order.  Every
-        solution is validated before it is returned."""
+    def check_solve(self, n: int, fixed: Mapping[int, int] | None = None,
+                    time_limit: float | None = None) -> Position:
+        """The placements, checked, if :meth:`solve` would take these arguments;
+        else InvalidInputError or EngineUnavailableError saying why."""
         placed = check_placements(n, fixed)
         self._check_n(n)
         _check_time_limit(time_limit)
@@ -270,21 +286,26 @@ class Engine:
         if placed and self.symmetry_breaking:
             raise InvalidInputError("symmetry breaking cannot be combined with fixed placements")
         self._check_usable()
-        start = time.perf_counter()
-        stats: dict[str, Any] = {}
+        return placed
+
+    @staticmethod
+    def trivial_answer(placed: Position) -> Answer | None:
+        """"None", proven by the placements alone (two queens that attack each
+        other, a queen on a blocked square); else None: search."""
         pair = attacking_pair(sorted(placed.items()))
-        on_blocked = sorted(square for square in placed.items() if square in placed.blocked)
         if pair is not None:
             (r1, c1), (r2, c2) = pair
-            status, solution, reason = Status.NONE, None, f"the pre-placed queens at {r1}:{c1} and {r2}:{c2} attack each other"
-        elif on_blocked:
-            status, solution, reason = Status.NONE, None, "a queen is pre-placed on the blocked square " \
-                f"{on_blocked[0][0]}:{on_blocked[0][1]}"
-        elif run_parts is not None and self.splits_solve:
-            status, solution, reason = run_parts(self.solve_parts(n, placed), stats)
-        else:
-            status, solution, reason = self._solve(n, placed, time_limit, stats)
-        outcome = Outcome(n, self.name, status, solution, time.perf_counter() - start, stats, reason, placed)
+            return Status.NONE, None, f"the pre-placed queens at {r1}:{c1} and {r2}:{c2} attack each other"
+        on_blocked = sorted(square for square in placed.items() if square in placed.blocked)
+        if on_blocked:
+            return Status.NONE, None, f"a queen is pre-placed on the blocked square {on_blocked[0][0]}:" \
+                f"{on_blocked[0][1]}"
+        return None
+
+    def outcome(self, n: int, placed: Position, answer: Answer, seconds: float, stats: dict[str, Any]) -> Outcome:
+        """The answer as an :class:`Outcome`, its board validated: a solution,
+        every pre-placed queen kept, no queen on a blocked square."""
+        status, solution, reason = answer
         if status is Status.SOLVED:
             if solution is None or not is_solution(solution, n):
                 raise NQueensError(f"engine {self.name} returned an invalid board")
@@ -294,16 +315,16 @@ class Engine:
             on = next(((r, c) for r, c in enumerate(solution) if (r, c) in placed.blocked), None)
             if on is not None:
                 raise NQueensError(f"engine {self.name} put a queen on the blocked square {on[0]}:{on[1]}")
-        return outcome
+        return Outcome(n, self.name, status, solution, seconds, stats, reason, placed)
 
     # -- for subclasses -------------------------------------------------------
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+    def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
         """Yield solutions; raise TimeLimitReached once ``time.monotonic()`` passes ``deadline``."""
         raise NotImplementedError
 
-    def _count(self, n: int, fixed: dict[int, int], stats: dict[str, Any]) -> int | None:
+    def _count(self, n: int, fixed: Position, stats: dict[str, Any]) -> int | None:
         """A faster count than enumerating, or None to enumerate."""
         return None
 
@@ -312,8 +333,8 @@ class Engine:
         solution, in order, is the answer (engines that ``splits_solve``)."""
         raise NotImplementedError
 
-    def _solve(self, n: int, placed: dict[int, int], time_limit: float | None,
-               stats: dict[str, Any]) -> tuple[Status, Solution | None, str]:
+    def _solve(self, n: int, placed: Position, time_limit: float | None,
+               stats: dict[str, Any]) -> Answer:
         """(status, solution, reason) for one solution; by default the first of :meth:`search`."""
         with self.search(n, placed, limit=1, time_limit=time_limit) as search:
             solution = next(search, None)
@@ -330,7 +351,7 @@ class Engine:
         if self.max_n is not None and n > self.max_n:
             raise InvalidInputError(f"engine {self.name} serves N <= {self.max_n}, got N={n} ({self.summary})")
 
-    def _make_search(self, n: int, placed: dict[int, int], limit: int | None, time_limit: float | None,
+    def _make_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,
                      counter: Counter | None = None) -> Search:
         def produce(stats: dict[str, Any], deadline: float | None) -> Iterator[Solution]:
             if not self.symmetry_breaking:
@@ -369,9 +390,8 @@ def _check_time_limit(time_limit: float | None) -> None:
 
 
 Producer = Callable[[dict[str, Any], "float | None"], Iterator[Solution]]
-# Runs a decision split into parts (calls giving (solution or None, nodes)), adding to the
-# statistics: (Status, solution, reason).  nqueens_cp.run.solve passes one where it splits.
-RunParts = Callable[[list[tuple[Any, ...]], dict[str, Any]], tuple["Status", "Solution | None", str]]
+# What a decision found: (Status, solution or None, reason).
+Answer = tuple["Status", "Solution | None", str]
 Counter = Callable[[dict[str, Any], "float | None"], "int | None"]
 
 

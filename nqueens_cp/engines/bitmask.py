@@ -71,7 +71,7 @@ class BitmaskEngine(Engine):
     # backtracking search finishes anyway ('solve --engine construct' does).
     max_n = 10_000
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+    def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
         """The solutions in the compiled walk, one call a solution (stopping
         every NODES_PER_CHECK nodes as well to look at the clock)."""
@@ -135,7 +135,7 @@ class BitmaskEngine(Engine):
         finally:
             stats["nodes"] = walk.nodes
 
-    def _count(self, n: int, fixed: dict[int, int], stats: dict[str, Any]) -> int | None:
+    def _count(self, n: int, fixed: Position, stats: dict[str, Any]) -> int | None:
         from .. import kernel
 
         allowed = sub_board(n, fixed)

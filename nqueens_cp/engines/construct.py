@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model.board import Solution
+from ..model.board import Position, Solution
 from .base import Engine, Status
 
 
@@ -47,7 +47,7 @@ class ConstructEngine(Engine):
     proves_none = True  # only N = 2 and 3 have no solution, a known fact
     statistics = ("formula",)
 
-    def _solve(self, n: int, placed: dict[int, int], time_limit: float | None,
+    def _solve(self, n: int, placed: Position, time_limit: float | None,
                stats: dict[str, Any]) -> tuple[Status, Solution | None, str]:
         solution = construct(n)
         if solution is None:

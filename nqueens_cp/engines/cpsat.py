@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..model.board import Solution
+from ..model.board import Position, Solution
 from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 from ..model.cpsat import build_model
 from .base import SEED, SYMMETRY_BREAKING, Engine, Option, Status
@@ -53,7 +53,7 @@ class CpSatEngine(Engine):
         # N=12, two beyond, where balancing the cores matters more (measured).
         return 1 if n <= 12 else 2
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+    def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
         from ortools.sat.python import cp_model
 
@@ -125,7 +125,7 @@ class CpSatEngine(Engine):
         if deadline is not None and not stopped_by_us and outcome.get("status") not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
             raise TimeLimitReached
 
-    def _solve(self, n: int, placed: dict[int, int], time_limit: float | None,
+    def _solve(self, n: int, placed: Position, time_limit: float | None,
                stats: dict[str, Any]) -> tuple[Status, Solution | None, str]:
         """One solution: unlike enumeration, a portfolio of workers is safe and fast here."""
         from ortools.sat.python import cp_model

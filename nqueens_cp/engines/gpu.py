@@ -14,6 +14,8 @@ import glob
 from typing import Any
 
 from ..errors import InvalidInputError
+from ..counting.classes import SubBoard, Values
+from ..model.board import Position
 from .base import Engine, Search
 
 
@@ -28,8 +30,6 @@ class GpuEngine(Engine):
     solves = False
     takes_fixed = False
     counts_classes = True
-    # The task of a count by classes: a list of sub-boards -> five numbers, on this process's GPU.
-    class_task = "nqueens_cp.counting.gpu:count_sub_boards"
     # A task is a launch: big enough to fill a GPU (about 120,000 items at
     # N = 20), small enough that a checkpoint records progress now and then.
     sub_boards_per_task = 1024
@@ -39,6 +39,12 @@ class GpuEngine(Engine):
     count_rate = 1e9  # a rough guess until measured on a GPU (issue 22)
     min_n = 6  # the smallest N counted by classes (counting/classes.py's MIN_N; a test keeps them equal)
     max_n = 62
+
+    def count_sub_boards(self, n: int, chunk: list[SubBoard]) -> Values:
+        """The task of a count by classes on this process's GPU."""
+        from ..counting import gpu
+
+        return gpu.count_sub_boards(n, chunk)
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
@@ -56,7 +62,7 @@ class GpuEngine(Engine):
             raise InvalidInputError(f"engine gpu counts N from {self.min_n} (smaller N: any other engine)")
         return placed
 
-    def _make_search(self, n: int, placed: dict[int, int], limit: int | None, time_limit: float | None,
+    def _make_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,
                      counter: Any = None) -> Search:
         def produce(stats: dict[str, Any], deadline: float | None) -> Any:
             raise InvalidInputError("engine gpu counts solutions without listing them: use count")

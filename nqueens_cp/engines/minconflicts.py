@@ -10,7 +10,7 @@ import random
 import time
 from typing import Any
 
-from ..model.board import Solution
+from ..model.board import Position, Solution
 from .base import SEED, Engine, Option, Status
 
 
@@ -31,7 +31,7 @@ class MinConflictsEngine(Engine):
     seed: int | None
     max_steps: int | None
 
-    def _solve(self, n: int, placed: dict[int, int], time_limit: float | None,
+    def _solve(self, n: int, placed: Position, time_limit: float | None,
                stats: dict[str, Any]) -> tuple[Status, Solution | None, str]:
         """Start from a greedy placement (each row in turn takes a least-attacked
         column); then repeatedly move the queen of a random attacked row to a

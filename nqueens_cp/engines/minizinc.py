@@ -28,7 +28,7 @@ from typing import Any
 
 from ..errors import NQueensError, TimeLimitReached
 from ..model import formats
-from ..model.board import Solution
+from ..model.board import Position, Solution
 from .base import Engine
 from .handover import Handover
 
@@ -53,7 +53,7 @@ class MiniZincEngine(Engine):
     def split_rows(self, n: int) -> int:
         return 1  # each part starts MiniZinc (tens of ms): N parts, not N^2
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+    def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
         with tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as folder:
             model, data = os.path.join(folder, "nqueens.mzn"), os.path.join(folder, "nqueens.dzn")

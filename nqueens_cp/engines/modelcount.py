@@ -27,6 +27,7 @@ import time
 from typing import Any
 
 from ..errors import InvalidInputError, NQueensError, TimeLimitReached
+from ..model.board import Position
 from ..model.encodings import DEFAULT_ENCODING, ENCODINGS
 from .base import Engine, Option
 
@@ -52,7 +53,7 @@ class ModelCountEngine(Engine):
     count_rate = 1e2  # boards per second, roughly: its time does not grow with the boards but with N
     encoding: str | None
 
-    def _make_search(self, n: int, placed: dict[int, int], limit: int | None, time_limit: float | None,
+    def _make_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,
                      counter: Any = None) -> Any:
         from .base import Search
 
@@ -64,7 +65,7 @@ class ModelCountEngine(Engine):
 
         return Search(f"{self!r} n={n}", produce, limit, time_limit, count)
 
-    def _count_in_child(self, n: int, placed: dict[int, int], stats: dict[str, Any], deadline: float | None) -> int:
+    def _count_in_child(self, n: int, placed: Position, stats: dict[str, Any], deadline: float | None) -> int:
         from ..model.dimacs import write_dimacs
 
         encoding = self.encoding or DEFAULT_ENCODING

@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..model.board import Solution
+from ..model.board import Position, Solution
 from ..model.encodings import DEFAULT_ENCODING, ENCODINGS
 from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 from .base import SYMMETRY_BREAKING, Engine, Option, Status
@@ -64,7 +64,7 @@ class SatEngine(Engine):
     def preload(self) -> None:
         import pysat.solvers  # noqa: F401
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+    def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
         from pysat.solvers import Solver
 
@@ -102,7 +102,7 @@ class SatEngine(Engine):
             raise InvalidInputError("option proof (--proof) applies to solve, not to listing or counting solutions")
         return super().check(n, fixed, limit, time_limit, part)
 
-    def _solve(self, n: int, placed: dict[int, int], time_limit: float | None,
+    def _solve(self, n: int, placed: Position, time_limit: float | None,
                stats: dict[str, Any]) -> tuple[Status, Solution | None, str]:
         encoding = self.encoding
         if encoding is None and n > SOLVE_LARGE_N:

@@ -31,7 +31,7 @@ from typing import Any
 from ..errors import NQueensError, TimeLimitReached
 from ..model import formats
 from ..model.cnf import lines
-from ..model.board import Solution
+from ..model.board import Position, Solution
 from .base import Engine, Option
 
 THEORIES = ("bool", "int")
@@ -58,7 +58,7 @@ class SmtEngine(Engine):
     def preload(self) -> None:
         import z3  # noqa: F401
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+    def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
         import z3
 

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..model.board import Solution
+from ..model.board import Position, Solution
 from ..errors import TimeLimitReached
 from .base import Engine
 
@@ -64,7 +64,7 @@ class ScanEngine(_Tutorial):
     name = "scan"
     summary = "tutorial: recursion, q[r] per row, is_safe scans every row above"
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+    def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
         q = [0] * n
         count = {"nodes": 0, "checks": 0, "scanned": 0}
@@ -110,7 +110,7 @@ class CopyEngine(_Tutorial):
     additive = frozenset(statistics)
     enumeration_rate = count_rate = 1.5e3
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+    def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
         count = {"nodes": 0, "checks": 0, "scanned": 0, "copies": 0}
 
@@ -138,7 +138,7 @@ class UndoEngine(_Tutorial):
     summary = "tutorial: 2-D board of characters, place, recurse, clear on the way back"
     enumeration_rate = count_rate = 1.5e3
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+    def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
         count = {"nodes": 0, "checks": 0, "scanned": 0}
         board = [["."] * n for _ in range(n)]
@@ -165,7 +165,7 @@ class IterativeEngine(_Tutorial):
     name = "iterative"
     summary = "tutorial: no recursion, a row index and a column counter per row"
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+    def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
         q = [-1] * n  # q[r]: the column tried last in row r (-1: none yet)
         count = {"nodes": 0, "checks": 0, "scanned": 0}
@@ -198,7 +198,7 @@ class GeneratorEngine(_Tutorial):
     name = "generator"
     summary = "tutorial: a recursive generator queens(num, state=()) with conflict(state, x)"
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+    def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
         count = {"nodes": 0, "checks": 0, "scanned": 0}
 
@@ -237,7 +237,7 @@ class NestedEngine(_Tutorial):
     summary = f"tutorial: one for-loop per row, the nest generated for N (N <= {NESTED_MAX_N})"
     max_n = NESTED_MAX_N
 
-    def _search(self, n: int, fixed: dict[int, int], limit: int | None, stats: dict[str, Any],
+    def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
         count = {"nodes": 0, "checks": 0, "scanned": 0}
         nest = _loop_nest(n)

@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from .completion import check_engines
-from ..engines import Status, engine_class, get_engine, names
+from ..execution import execute
+from ..execution.plan import plan_solve
+from ..engines import Status, engine_class, names
 from ..errors import InvalidInputError
 from ..model.instances import Instance, InstanceError, read_instance
 
@@ -119,7 +121,8 @@ def run(paths: Sequence[str], engines: Sequence[str] | None = None, diagonals: i
         for engine in chosen:
             if progress:
                 progress(f"batch: {instance.name} ({index}/{len(loaded)}) {engine}")
-            outcome = get_engine(engine).solve(instance.n, instance.position(), time_limit=time_limit)
+            outcome = execute.solve(plan_solve(instance.n, engine, instance.position(), time_limit=time_limit,
+                                               jobs=1))
             unit = engine_class(engine).effort
             status = outcome.status
             if status is Status.SOLVED or (status is Status.NONE and engine in complete):

@@ -24,6 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..execution import execute
+from ..execution.plan import plan, plan_solve
 from ..engines import engine_class, get_engine, names
 from ..errors import InvalidInputError, NQueensError
 from ..known import TOTAL
@@ -90,7 +92,8 @@ def measure(n: int, label: str, first: bool = False) -> dict[str, Any]:
     start = time.perf_counter()
     engine.preload()
     imported = time.perf_counter()
-    with engine.search(n) as search:
+    # Searched as the command line searches it (plan()), on this one process.
+    with execute.search(plan(n, engine, jobs=1)) as search:
         # A model counter counts without listing; every other engine lists, one by one.
         count = search.count() if engine.counts_only else sum(1 for _ in search)
     done = time.perf_counter()
@@ -110,7 +113,7 @@ def _measure_first(n: int, name: str, options: dict[str, Any]) -> dict[str, Any]
     start = time.perf_counter()
     engine.preload()
     imported = time.perf_counter()
-    outcome = engine.solve(n)
+    outcome = execute.solve(plan_solve(n, engine, jobs=1))
     done = time.perf_counter()
     return {"count": int(outcome.status is Status.SOLVED), "import_s": imported - start,
             "search_s": done - imported, "stats": dict(outcome.stats)}

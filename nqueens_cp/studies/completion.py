@@ -19,7 +19,9 @@ import statistics
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..engines import Status, engine_class, get_engine, names
+from ..execution import execute
+from ..execution.plan import plan_solve
+from ..engines import Status, engine_class, names
 from ..errors import InvalidInputError, NQueensError
 
 COLUMNS = ("n", "placed", "engine", "instances", "solved", "none", "unknown", "median_s", "max_s", "effort", "effort_unit")
@@ -118,7 +120,7 @@ def bench(sizes: Sequence[int], placed_spec: str, instances: int = 5, engines: S
                 if progress:
                     progress(f"complete bench: N={n} instance {i + 1}/{instances} {engine}")
                 options = {"seed": seed + i} if engine in takes_seed else {}
-                outcome = get_engine(engine, **options).solve(n, placed, time_limit=time_limit)
+                outcome = execute.solve(plan_solve(n, engine, placed, time_limit=time_limit, jobs=1, **options))
                 results[engine].append(outcome)
                 answers.setdefault(i, {})[engine] = outcome.status
             decided = {e: s for e, s in answers[i].items()

@@ -16,8 +16,8 @@ from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..counting import execute, parallel
-from .. import run
+from ..execution import execute, parallel
+from ..execution.plan import Plan, advice, plan
 from ..model import symmetry
 from ..model.board import Solution, orbit, pack, unpack
 from ..engines import Engine, engine_class, expand_presets, get_engines, names
@@ -106,7 +106,7 @@ def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: 
     workers = parallel.check_jobs(jobs)
     if notify:  # a hopeless N is said before the work, once, with the slowest engine's estimate
         for n in sizes:
-            notes = [note for name in chosen for note in run.advice(n, name, jobs=workers)]
+            notes = [note for name in chosen for note in advice(n, name, jobs=workers)]
             if notes:
                 notify(f"crosscheck lists every solution of every engine; {notes[-1]}")
     report = Report(list(chosen), skipped=skipped)
@@ -146,14 +146,14 @@ def _format(key: int, n: int) -> str:
     return " ".join(map(str, unpack(key, n)))
 
 
-def _collect(engines: dict[str, Engine], n: int, jobs: int, pool: Executor, split: bool,
+def _collect(plans: dict[str, Plan], n: int, jobs: int, pool: Executor, split: bool,
              progress: Callable[[str], None] | None) -> Iterator[tuple[str, Sequence[int], Solution | None, float]]:
     """For each engine in turn: its name, every solution's key, the first
     invalid board (None if all are valid) and the seconds since the previous
     engine finished.  Unless ``split``, each engine searches whole, in this process."""
     started = time.perf_counter()
     if not split:
-        for name, engine in engines.items():
+        for name, engine in ((name, plan.engine) for name, plan in plans.items()):
             if progress:
                 progress(f"N={n} {name}")
             with engine.search(n) as search:
@@ -164,7 +164,7 @@ def _collect(engines: dict[str, Engine], n: int, jobs: int, pool: Executor, spli
     # Every engine's sub-problems go through one pool as one stream, so the
     # next engine starts on a core as soon as the last ones of this engine
     # leave it free.
-    calls = {name: execute.key_calls(engine, n) for name, engine in engines.items()}
+    calls = {name: execute.key_calls(plan) for name, plan in plans.items()}
     with closing(parallel.in_order(pool, (call for todo in calls.values() for call in todo), 4 * jobs)) as results:
         for name, todo in calls.items():
             if progress:
@@ -188,13 +188,15 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
     """
     row = Row(n, TOTAL.get(n), FUNDAMENTAL.get(n))
     reference: tuple[str, Sequence[int]] | None = None
-    split = n <= parallel.KEY_MAX_N and run.splits(n)  # split searches ship 64-bit keys: n <= 16
-    pool = parallel.make_executor(jobs if split else 1)
+    # How each engine searches n is plan()'s to say, as for enumerate and count:
+    # split (in key-shipping parts, n <= 16) only where every plan splits.
+    plans = {name: plan(n, engine, jobs=jobs) for name, engine in engines.items() if engine.enumerates}
+    split = n <= parallel.KEY_MAX_N and all(p.split for p in plans.values())
+    pool = parallel.make_executor(min(p.jobs for p in plans.values()) if split and plans else 1)
     symmetry_check: Future | None = None
     finished = False
     try:
-        listing = {name: engine for name, engine in engines.items() if engine.enumerates}
-        for name, keys, invalid, seconds in _collect(listing, n, jobs, pool, split, progress):
+        for name, keys, invalid, seconds in _collect(plans, n, jobs, pool, split, progress):
             result = EngineResult(name, len(keys), seconds)
             row.results.append(result)
             problems = []

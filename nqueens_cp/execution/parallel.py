@@ -1,6 +1,6 @@
 """Mechanism for split searches: sub-problems, ordered streams of results, shutdown.
 
-Nothing here decides anything (:mod:`nqueens_cp.run` does): it fixes the
+Nothing here decides anything (:mod:`.plan` does): it fixes the
 first rows to every non-attacking prefix, runs each prefix as an
 independent sub-search through an engine's public :meth:`Engine.subproblem`
 on any ``concurrent.futures.Executor`` (a local process pool, this process,
@@ -207,7 +207,7 @@ def _start_method() -> Any:
         return None
     context = multiprocessing.get_context("forkserver" if sys.platform != "darwin" else "spawn")
     if context.get_start_method() == "forkserver":
-        context.set_forkserver_preload(["nqueens_cp.counting.parallel", "nqueens_cp.kernel"])
+        context.set_forkserver_preload(["nqueens_cp.execution.parallel", "nqueens_cp.kernel"])
     return context
 
 

@@ -1,52 +1,33 @@
 """Running a plan: the searches, split or whole, on this process, a local
-pool or a Dask cluster, and the count by symmetry classes with its tasks,
-checkpoint, side searches and tallies.
+pool or a Dask cluster; the count by symmetry classes with its tasks,
+checkpoint, side searches and tallies; and decisions split into parts.
 
-:mod:`nqueens_cp.run` decides how a question is searched and writes the
-answer down as a :class:`Plan`; everything here carries it out and decides
-nothing of its own.
+:mod:`.plan` decides how a question is searched and writes the answer down
+as a :class:`Plan`; everything here carries it out and decides nothing of
+its own.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from importlib import import_module
 from concurrent.futures import Executor
 from contextlib import closing, contextmanager
-from dataclasses import dataclass
 from typing import Any
 
-from ..engines import Engine, Search
+from ..counting import classes
+from ..engines import Engine, Outcome, Search
 from ..engines.base import Counter
 from ..errors import NQueensError, TimeLimitReached
 from ..model.board import Solution
-from . import classes, parallel
+from . import parallel
+from .plan import Plan, SolvePlan
 
 # Sub-boards per task of a count by classes: fewer pay the pool's per-task overhead,
 # more leave a core idle at the end (benchmarks/task_size.py; docs/counting.md).
 SUB_BOARDS_PER_TASK = 32  # 71 tasks at N = 17, 58 at N = 16: measured best of 1..128 for both
 
 Progress = Callable[[int, int], None]  # (sub-problems done, sub-problems in all)
-
-
-@dataclass(frozen=True)
-class Plan:
-    """How a question is searched, as :func:`nqueens_cp.run.plan` decided it."""
-
-    n: int
-    engine: Engine
-    placed: Any  # the pre-placed queens (and blocked squares), checked
-    limit: int | None
-    time_limit: float | None
-    jobs: int
-    unique: bool  # one solution per class of the 8 symmetries
-    executor: Executor | str | None
-    split: bool  # into sub-problems by fixing the first rows
-    mirror: bool  # first-row columns left of the centre only, each solution's mirror image beside it
-    classes: bool  # counted once per class of the 8 symmetries (classes.py)
-    checkpoint: str | None = None
-    notes: tuple[str, ...] = ()  # warnings for the caller, before any work
 
 
 def subproblems(engine: Engine, n: int, placed: dict[int, int]) -> list[tuple[dict[int, int], int]]:
@@ -61,11 +42,12 @@ def subproblems(engine: Engine, n: int, placed: dict[int, int]) -> list[tuple[di
     return found
 
 
-def key_calls(engine: Engine, n: int) -> list[tuple[Any, ...]]:
-    """A whole search of n split into calls for :func:`parallel.in_order`, each
+def key_calls(plan: Plan) -> list[tuple[Any, ...]]:
+    """A split plan's search as calls for :func:`parallel.in_order`, each
     returning one sub-problem's packed keys, first invalid board, statistics
     and time-out flag (crosscheck feeds several engines through one pool)."""
-    return [(parallel.part_keys, engine, n, prefix, weight) for prefix, weight in subproblems(engine, n, {})]
+    return [(parallel.part_keys, plan.engine, plan.n, prefix, weight)
+            for prefix, weight in subproblems(plan.engine, plan.n, plan.placed)]
 
 
 def _workers(plan: Plan, tasks: int) -> int:
@@ -109,9 +91,8 @@ def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str,
                                 valid=classes.valid_values)
         done_before = dict(record.done) if record else {}
         todo = [i for i in range(len(chunks)) if i not in done_before]
-        module, _, name = plan.engine.class_task.partition(":")
-        count_task = getattr(import_module(module), name)  # the CPU's loop, or the GPU's (counting/gpu.py)
-        calls = [(count_task, plan.n, chunks[i]) for i in todo]
+        # the engine's task (the CPU's loop, or the GPU's), the engine travelling with it
+        calls = [(plan.engine.count_sub_boards, plan.n, chunks[i]) for i in todo]
         tallies = [sum(column) for column in zip((0,) * classes.VALUES, *done_before.values())]
         # The compiled loop cannot be interrupted: under a time limit even
         # one worker is a process, which the deadline can stop.
@@ -273,3 +254,19 @@ def kernel_kind() -> str:
     from .. import kernel
 
     return kernel.kind()
+
+
+def solve(plan: SolvePlan) -> Outcome:
+    """The decision the plan describes: whole, by the engine in this process,
+    or split into the engine's :meth:`~Engine.solve_parts` on a pool or
+    cluster, whose first solution in search order is the answer (the same as
+    on one core).  Validated by the engine either way."""
+    engine = plan.engine
+    if not plan.split:
+        return engine.solve(plan.n, plan.placed, plan.time_limit)
+    placed = engine.check_solve(plan.n, plan.placed, plan.time_limit)
+    start = time.perf_counter()
+    stats: dict[str, Any] = {}
+    answer = engine.trivial_answer(placed) or parallel.solve_in_parts(
+        engine.solve_parts(plan.n, placed), plan.jobs, plan.executor, plan.time_limit, stats)
+    return engine.outcome(plan.n, placed, answer, time.perf_counter() - start, stats)

@@ -1,10 +1,9 @@
-"""The one place that decides how a question is searched.
+"""The one place that decides how a question is searched: a frozen :class:`Plan`.
 
-:func:`solutions`, :func:`count` and :func:`solve` take every option the
-command line has.  Whether a search is split into sub-problems, mirror-
-halved, reduced to fundamental solutions, and which executor runs it is
-decided here and nowhere else, so the CLI and the Python API get the same
-solutions in the same order.
+:mod:`.run` asks :func:`plan` and hands the plan to :mod:`.execute`, which
+carries it out and decides nothing of its own; every study (crosscheck,
+compare, batch) asks the same :func:`plan`, so the CLI, the API and the
+studies search a question the same way, in the same order.
 
 The rules:
 
@@ -21,23 +20,24 @@ The rules:
   with ``jobs=1`` they run one after the other in this process, lazily, so
   the first solutions come at once.  Counting always uses the workers.
 - ``unique`` keeps one solution per symmetry class, in canonical form.
+- A decision (``solve``) is split from N = 12 (:data:`SPLIT_SOLVE_MIN_N`)
+  where the engine can (``splits_solve``) and more than one job is asked.
 """
 
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from .counting import classes, execute, parallel
-from .counting.execute import Plan, Progress
-from .engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, Outcome, Search, engine_class, get_engine
-from .errors import InvalidInputError
-from .known import TOTAL
-from .model.board import check_placements
+from ..counting import classes
+from ..engines import DEFAULT_ENGINE, Engine, engine_class, get_engine
+from ..errors import InvalidInputError
+from ..known import TOTAL
+from ..model.board import check_placements
+from . import parallel
 
 SPLIT_MIN_N = 11  # below this a whole search takes less than starting the workers
 SPLIT_MAX_N = 64  # beyond, a search is not split (see splits)
@@ -47,111 +47,39 @@ HOPELESS_SECONDS = 3600.0  # estimated work beyond this gets a warning note
 Notify = Callable[[str], None]  # told warnings (a hopeless run, too many jobs) before the work starts
 
 
-@dataclass
-class Count:
-    """The result of counting: what was counted, the number, and how."""
+@dataclass(frozen=True)
+class Plan:
+    """How a question is searched, as :func:`plan` decided it."""
 
     n: int
-    engine: str
-    count: int
-    unique: bool
-    seconds: float
-    fixed: dict[int, int] = field(default_factory=dict)
-    options: dict[str, Any] = field(default_factory=dict)
-    stats: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"n": self.n, "count": self.count, "unique": self.unique, "engine": self.engine,
-                "fixed": [[r, c] for r, c in sorted(self.fixed.items())], "options": self.options,
-                "seconds": round(self.seconds, 6), "stats": self.stats}
-
-
-def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
-              limit: int | None = None, time_limit: float | None = None, jobs: int | None = None,
-              unique: bool = False, executor: Executor | str | None = None, progress: Progress | None = None,
-              notify: Notify | None = None, blocked: Iterable[tuple[int, int]] | None = None,
-              **options: Any) -> Search:
-    """The solutions of n-queens that honour ``fixed`` (row -> column), as a lazy :class:`Search`.
-
-    ``blocked`` squares (row, column) hold no queen; whole diagonals are
-    :func:`nqueens_cp.model.board.diagonal`'s squares.
-
-    ``engine`` is a registered engine's name and ``options`` its own
-    keywords (``solver=``, ``encoding=``, ``symmetry_breaking=``...).
-    ``limit`` stops after that many solutions, ``time_limit`` after that many
-    seconds (``Search.timed_out`` then says so).  ``jobs`` is the number of
-    worker processes (default: the cores); ``executor`` runs the sub-problems
-    elsewhere: any ``concurrent.futures.Executor``, or a Dask scheduler's
-    address, or 'local' / 'local:N' for a Dask cluster started here.
-    ``unique`` gives one solution per class of the 8 symmetries, canonical.
-    ``progress(done, total)`` is called as sub-problems finish, and
-    ``notify(message)`` with warnings before any work starts.
-    """
-    if engine_class(engine).counts_only:
-        raise InvalidInputError(f"engine {engine} counts solutions without listing them: use count")
-    chosen = plan(n, engine, _position(n, fixed, blocked), limit=limit, time_limit=time_limit, jobs=jobs,
-                  unique=unique, executor=executor, **options)
-    if notify:
-        for note in [*chosen.notes, *(advice(n, engine, limit=limit, jobs=chosen.jobs) if not chosen.placed else [])]:
-            notify(note)
-    return execute.search(chosen, progress)
+    engine: Engine
+    placed: Any  # the pre-placed queens (and blocked squares), checked
+    limit: int | None
+    time_limit: float | None
+    jobs: int
+    unique: bool  # one solution per class of the 8 symmetries
+    executor: Executor | str | None
+    split: bool  # into sub-problems by fixing the first rows
+    mirror: bool  # first-row columns left of the centre only, each solution's mirror image beside it
+    classes: bool  # counted once per class of the 8 symmetries (classes.py)
+    checkpoint: str | None = None
+    notes: tuple[str, ...] = ()  # warnings for the caller, before any work
 
 
-def count(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
-          time_limit: float | None = None, jobs: int | None = None, unique: bool = False,
-          executor: Executor | str | None = None, progress: Progress | None = None, checkpoint: str | None = None,
-          blocked: Iterable[tuple[int, int]] | None = None, **options: Any) -> int:
-    """The number of solutions of n-queens that honour ``fixed`` (fundamental ones with ``unique``).
+@dataclass(frozen=True)
+class SolvePlan:
+    """How a decision is searched, as :func:`plan_solve` decided it."""
 
-    Takes the keywords of :func:`solutions` but ``limit``.  Raises
-    :class:`TimeLimitReached` if ``time_limit`` comes first: a partial
-    number is never returned as the count."""
-    return counted(n, engine, fixed, time_limit=time_limit, jobs=jobs, unique=unique, executor=executor,
-                   progress=progress, checkpoint=checkpoint, blocked=blocked, **options).count
-
-
-def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
-            time_limit: float | None = None, jobs: int | None = None, unique: bool = False,
-            executor: Executor | str | None = None, progress: Progress | None = None, notify: Notify | None = None,
-            checkpoint: str | None = None, blocked: Iterable[tuple[int, int]] | None = None,
-            **options: Any) -> Count:
-    """:func:`count` as a :class:`Count`: the number with its statistics and timing.
-
-    ``checkpoint`` names a file where finished tasks are recorded as they
-    finish; the same count run again resumes from it (bitmask, plain N)."""
-    chosen = plan(n, engine, _position(n, fixed, blocked), time_limit=time_limit, jobs=jobs, unique=unique,
-                  executor=executor, checkpoint=checkpoint, **options)
-    if notify:
-        for note in [*chosen.notes,
-                     *(advice(n, engine, counting=not unique, jobs=chosen.jobs) if not chosen.placed else [])]:
-            notify(note)
-    start = time.perf_counter()
-    search = execute.search(chosen, progress)
-    found = search.count()
-    return Count(n, chosen.engine.name, found, unique, time.perf_counter() - start, chosen.placed,
-                 chosen.engine.settings, search.stats)
+    n: int
+    engine: Engine
+    placed: Any  # as given: the engine's solve checks it
+    time_limit: float | None
+    jobs: int | None
+    executor: Executor | str | None
+    split: bool  # into the engine's solve_parts, on a pool or cluster
 
 
-def solve(n: int, engine: str = DEFAULT_SOLVE_ENGINE, fixed: Mapping[int, int] | None = None, *,
-          time_limit: float | None = None, blocked: Iterable[tuple[int, int]] | None = None,
-          jobs: int | None = None, executor: Executor | str | None = None, **options: Any) -> Outcome:
-    """One solution of n-queens that keeps every pre-placed queen and leaves
-    every ``blocked`` square empty, or a proof that none exists, or "unknown"
-    (see :class:`Status`); validated.  Engines that split their search
-    (``splits_solve``: bitmask) use ``jobs`` processes (default: the cores)
-    or ``executor``, as :func:`solutions` does; the answer does not depend on them."""
-    parallel.check_jobs(jobs)
-    _check_executor(executor)
-    chosen = get_engine(engine, **options)
-    split = chosen.splits_solve and (jobs != 1 or executor is not None) and n >= SPLIT_SOLVE_MIN_N
-
-    def run_parts(parts: list[tuple[Any, ...]], stats: dict[str, Any]) -> tuple[Any, Any, str]:
-        return parallel.solve_in_parts(parts, jobs, executor, time_limit, stats)
-
-    return chosen.solve(n, _position(n, fixed, blocked), time_limit, run_parts=run_parts if split else None)
-
-
-def _check_executor(executor: Any) -> None:
+def check_executor(executor: Any) -> None:
     if executor is not None and not isinstance(executor, (Executor, str)):
         raise InvalidInputError(f"executor must be a concurrent.futures.Executor or a Dask scheduler's "
                                 f"address, got {executor!r}")
@@ -159,7 +87,7 @@ def _check_executor(executor: Any) -> None:
         parallel.check_scheduler(executor)
 
 
-def _position(n: int, fixed: Mapping[int, int] | None, blocked: Iterable[tuple[int, int]] | None) -> Any:
+def position(n: int, fixed: Mapping[int, int] | None, blocked: Iterable[tuple[int, int]] | None) -> Any:
     """``fixed`` with the blocked squares, checked; ``fixed`` as given when nothing is blocked."""
     if blocked is None:
         return fixed
@@ -202,18 +130,21 @@ def splits(n: int) -> bool:
     return SPLIT_MIN_N <= n <= SPLIT_MAX_N
 
 
-def plan(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
+def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
          limit: int | None = None, time_limit: float | None = None, jobs: int | None = None,
          unique: bool = False, executor: Executor | str | None = None, checkpoint: str | None = None,
          **options: Any) -> Plan:
     """What was asked, checked, and how it will be searched (the rules above),
-    for :func:`solutions` and :func:`counted` alike.  Nothing runs."""
-    chosen = get_engine(engine, **options)
+    for :func:`solutions` and :func:`counted` alike, and for the studies
+    (an engine may be given made, its options set).  Nothing runs."""
+    chosen = engine if isinstance(engine, Engine) else get_engine(engine, **options)
+    if isinstance(engine, Engine) and options:
+        raise InvalidInputError(f"options {', '.join(options)} go to get_engine, not to a made engine")
     placed = chosen.check(n, fixed, limit, time_limit)  # the engine's own checks
     workers = parallel.check_jobs(jobs)
     if type(unique) is not bool:
         raise InvalidInputError(f"unique takes True or False, got {unique!r}")
-    _check_executor(executor)
+    check_executor(executor)
     split = splits(n) and not chosen.counts_only  # a model counter counts the whole question at once
     # Counting plain N: one board per class of the 8 symmetries, where the engine can.
     by_classes = chosen.counts_classes and not placed and not chosen.symmetry_breaking \
@@ -258,3 +189,14 @@ def _duration(log_seconds: float) -> str:
         if log >= 0:
             return f"about {10 ** log:,.0f} {unit}" if log < 6 else f"about {_big(log)} {unit}"
     return f"about {10 ** log_seconds:.0f} seconds"
+
+
+def plan_solve(n: int, engine: str | Engine, fixed: Mapping[int, int] | None = None, *, time_limit: float | None = None,
+               blocked: Iterable[tuple[int, int]] | None = None, jobs: int | None = None,
+               executor: Executor | str | None = None, **options: Any) -> SolvePlan:
+    """What a decision asks, and whether it is split (the rules above).  Nothing runs."""
+    parallel.check_jobs(jobs)
+    check_executor(executor)
+    chosen = engine if isinstance(engine, Engine) else get_engine(engine, **options)
+    split = chosen.splits_solve and (jobs != 1 or executor is not None) and n >= SPLIT_SOLVE_MIN_N
+    return SolvePlan(n, chosen, position(n, fixed, blocked), time_limit, jobs, executor, split)

@@ -1,0 +1,114 @@
+"""The questions, asked: :func:`solutions`, :func:`count`, :func:`counted`
+and :func:`solve` take every option the command line has, ask
+:func:`.plan.plan` how to search, and hand the plan to :mod:`.execute`."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, Outcome, Search, engine_class
+from ..errors import InvalidInputError
+from . import execute
+from .execute import Progress
+from .plan import Notify, advice, plan, plan_solve, position
+
+
+@dataclass
+class Count:
+    """The result of counting: what was counted, the number, and how."""
+
+    n: int
+    engine: str
+    count: int
+    unique: bool
+    seconds: float
+    fixed: dict[int, int] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "count": self.count, "unique": self.unique, "engine": self.engine,
+                "fixed": [[r, c] for r, c in sorted(self.fixed.items())], "options": self.options,
+                "seconds": round(self.seconds, 6), "stats": self.stats}
+
+
+def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
+              limit: int | None = None, time_limit: float | None = None, jobs: int | None = None,
+              unique: bool = False, executor: Executor | str | None = None, progress: Progress | None = None,
+              notify: Notify | None = None, blocked: Iterable[tuple[int, int]] | None = None,
+              **options: Any) -> Search:
+    """The solutions of n-queens that honour ``fixed`` (row -> column), as a lazy :class:`Search`.
+
+    ``blocked`` squares (row, column) hold no queen; whole diagonals are
+    :func:`nqueens_cp.model.board.diagonal`'s squares.
+
+    ``engine`` is a registered engine's name and ``options`` its own
+    keywords (``solver=``, ``encoding=``, ``symmetry_breaking=``...).
+    ``limit`` stops after that many solutions, ``time_limit`` after that many
+    seconds (``Search.timed_out`` then says so).  ``jobs`` is the number of
+    worker processes (default: the cores); ``executor`` runs the sub-problems
+    elsewhere: any ``concurrent.futures.Executor``, or a Dask scheduler's
+    address, or 'local' / 'local:N' for a Dask cluster started here.
+    ``unique`` gives one solution per class of the 8 symmetries, canonical.
+    ``progress(done, total)`` is called as sub-problems finish, and
+    ``notify(message)`` with warnings before any work starts.
+    """
+    if engine_class(engine).counts_only:
+        raise InvalidInputError(f"engine {engine} counts solutions without listing them: use count")
+    chosen = plan(n, engine, position(n, fixed, blocked), limit=limit, time_limit=time_limit, jobs=jobs,
+                  unique=unique, executor=executor, **options)
+    if notify:
+        for note in [*chosen.notes, *(advice(n, engine, limit=limit, jobs=chosen.jobs) if not chosen.placed else [])]:
+            notify(note)
+    return execute.search(chosen, progress)
+
+
+def count(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
+          time_limit: float | None = None, jobs: int | None = None, unique: bool = False,
+          executor: Executor | str | None = None, progress: Progress | None = None, checkpoint: str | None = None,
+          blocked: Iterable[tuple[int, int]] | None = None, **options: Any) -> int:
+    """The number of solutions of n-queens that honour ``fixed`` (fundamental ones with ``unique``).
+
+    Takes the keywords of :func:`solutions` but ``limit``.  Raises
+    :class:`TimeLimitReached` if ``time_limit`` comes first: a partial
+    number is never returned as the count."""
+    return counted(n, engine, fixed, time_limit=time_limit, jobs=jobs, unique=unique, executor=executor,
+                   progress=progress, checkpoint=checkpoint, blocked=blocked, **options).count
+
+
+def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
+            time_limit: float | None = None, jobs: int | None = None, unique: bool = False,
+            executor: Executor | str | None = None, progress: Progress | None = None, notify: Notify | None = None,
+            checkpoint: str | None = None, blocked: Iterable[tuple[int, int]] | None = None,
+            **options: Any) -> Count:
+    """:func:`count` as a :class:`Count`: the number with its statistics and timing.
+
+    ``checkpoint`` names a file where finished tasks are recorded as they
+    finish; the same count run again resumes from it (bitmask, plain N)."""
+    chosen = plan(n, engine, position(n, fixed, blocked), time_limit=time_limit, jobs=jobs, unique=unique,
+                  executor=executor, checkpoint=checkpoint, **options)
+    if notify:
+        for note in [*chosen.notes,
+                     *(advice(n, engine, counting=not unique, jobs=chosen.jobs) if not chosen.placed else [])]:
+            notify(note)
+    start = time.perf_counter()
+    search = execute.search(chosen, progress)
+    found = search.count()
+    return Count(n, chosen.engine.name, found, unique, time.perf_counter() - start, chosen.placed,
+                 chosen.engine.settings, search.stats)
+
+
+def solve(n: int, engine: str = DEFAULT_SOLVE_ENGINE, fixed: Mapping[int, int] | None = None, *,
+          time_limit: float | None = None, blocked: Iterable[tuple[int, int]] | None = None,
+          jobs: int | None = None, executor: Executor | str | None = None, **options: Any) -> Outcome:
+    """One solution of n-queens that keeps every pre-placed queen and leaves
+    every ``blocked`` square empty, or a proof that none exists, or "unknown"
+    (see :class:`Status`); validated.  Engines that split their search
+    (``splits_solve``: bitmask) use ``jobs`` processes (default: the cores)
+    or ``executor``, as :func:`solutions` does; the answer does not depend on them."""
+    return execute.solve(plan_solve(n, engine, fixed, time_limit=time_limit, blocked=blocked, jobs=jobs,
+                                    executor=executor, **options))
