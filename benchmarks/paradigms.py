@@ -43,7 +43,7 @@ def table(header: list[str], rows: list[list[str]]) -> str:
 
 def seconds(row: dict) -> str:
     if row["status"] != "ok":
-        return "DISAGREES" if row["status"] == "DISAGREES" else f"> cap" if "timeout" in row["status"] else "error"
+        return "DISAGREES" if row["status"] == "DISAGREES" else "> cap" if "timeout" in row["status"] else "error"
     return f"{row['search_s']:.3g}"
 
 

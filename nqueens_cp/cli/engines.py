@@ -23,8 +23,9 @@ def add_engines(sub: Any) -> None:
 def _cmd_engines(args: argparse.Namespace) -> int:
     from ..studies.reporting import engines_table
 
-    found = {"default": DEFAULT_ENGINE, "engines": [engine_class(name).capabilities() for name in ENGINE_NAMES]}
-    CtrlC.write(sys.stdout, (json_text(found) if args.format == "json" else engines_table(found["engines"], DEFAULT_ENGINE)) + "\n")
+    engines = [engine_class(name).capabilities() for name in ENGINE_NAMES]
+    found = {"default": DEFAULT_ENGINE, "engines": engines}
+    CtrlC.write(sys.stdout, (json_text(found) if args.format == "json" else engines_table(engines, DEFAULT_ENGINE)) + "\n")
     if args.format == "text":
         say(f"* the default engine (solve defaults to {DEFAULT_SOLVE_ENGINE})")
     return EXIT_OK

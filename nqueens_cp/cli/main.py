@@ -93,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser(words[0] if words else None)
         args, extra = parser.parse_known_args(words)
         if extra:  # named with its command, as every other usage error is
-            parser._subparsers._group_actions[0].choices[args.command].error(  # type: ignore[union-attr]
+            parser._subparsers._group_actions[0].choices[args.command].error(  # type: ignore[union-attr, index]
                 f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exit_:  # --help, --version and usage errors
         code = exit_.code if isinstance(exit_.code, int) else EXIT_USAGE

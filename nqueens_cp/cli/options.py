@@ -1,6 +1,6 @@
 """The command line's shared grammar: argument types and the flags several
 commands share (each command's own parser is in its module).  Engine flags are built from the engines' own data: every
-engine option is a flag, every flag a keyword of the Python API.  
+engine option is a flag, every flag a keyword of the Python API.
 """
 
 from __future__ import annotations

@@ -210,8 +210,8 @@ def _cmd_complete_bench(args: argparse.Namespace) -> int:
         progress.clear()
     CtrlC.write(sys.stdout, completion_table(rows) + "\n")
     write_files(args, rows, COLUMNS, lambda path: completion_plot(rows, path, args.time_limit))
-    for problem in problems:
-        say(f"{PROG} complete bench: {problem}")
+    for found in problems:
+        say(f"{PROG} complete bench: {found}")
     return EXIT_FAILURE if problems else EXIT_OK
 
 
@@ -232,8 +232,8 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     else:
         CtrlC.write(sys.stdout, batch_table(rows) + "\n")
     write_files(args, rows, COLUMNS, lambda path: batch_plot(rows, path, args.time_limit))
-    for problem in problems:
-        say(f"{PROG} batch: {problem}")
+    for found in problems:
+        say(f"{PROG} batch: {found}")
     return EXIT_FAILURE if problems else EXIT_OK
 
 

@@ -109,7 +109,7 @@ class SatEngine(Engine):
             # The pairwise CNF has about N^3 clauses; the sequential counter is linear.
             encoding = "seqcounter"
         if self.proof is not None:
-            return self._solve_with_proof(n, placed, time_limit, stats, encoding or DEFAULT_ENCODING)
+            return self._solve_with_proof(n, placed, time_limit, stats, encoding or DEFAULT_ENCODING, self.proof)
         engine = SatEngine(solver=self.solver, encoding=encoding, symmetry_breaking=self.symmetry_breaking)
         status, solution, reason = Engine._solve(engine, n, placed, time_limit, stats)
         if status is Status.NONE:
@@ -117,7 +117,7 @@ class SatEngine(Engine):
         return status, solution, reason
 
     def _solve_with_proof(self, n: int, placed: Any, time_limit: float | None, stats: dict[str, Any],
-                          encoding: str) -> tuple[Status, Solution | None, str]:
+                          encoding: str, proof: str) -> tuple[Status, Solution | None, str]:
         """One solve with proof logging: a model is decoded; "none" writes the
         DRAT proof and its CNF, and has drat-trim check them."""
         from pysat.solvers import Solver
@@ -132,12 +132,12 @@ class SatEngine(Engine):
         if self.symmetry_breaking:
             raise InvalidInputError("a proof refutes the CNF as written by dimacs, which has no symmetry breaking: "
                                     "proof and symmetry breaking do not combine")
-        if is_stream(self.proof):
-            raise InvalidInputError(f"--proof {self.proof}: name a file (the proof's CNF is written beside it)")
-        cnf_path = cnf_beside(self.proof)
-        check_writable(self.proof, str(cnf_path))  # refuse an unwritable place before solving
+        if is_stream(proof):
+            raise InvalidInputError(f"--proof {proof}: name a file (the proof's CNF is written beside it)")
+        cnf_path = cnf_beside(proof)
+        check_writable(proof, str(cnf_path))  # refuse an unwritable place before solving
         if not ours(cnf_path):
-            raise InvalidInputError(f"--proof {self.proof} would overwrite {cnf_path}, which is not a CNF of ours: "
+            raise InvalidInputError(f"--proof {proof} would overwrite {cnf_path}, which is not a CNF of ours: "
                                     "move it, or name the proof elsewhere")
         cnf = encode(n, encoding, placed)  # exactly what write_dimacs_file writes below
         stats.update(solver=self.solver, encoding=encoding, variables=cnf.nvars, clauses=len(cnf.clauses))
@@ -151,15 +151,15 @@ class SatEngine(Engine):
             if satisfiable:
                 model = solver.get_model()[:n * n]
                 return Status.SOLVED, tuple((v - 1) % n for v in model if v > 0), ""
-            lines = write_proof(self.proof, solver.get_proof())
+            lines = write_proof(proof, solver.get_proof())
         write_dimacs_file(str(cnf_path), n, encoding, placed)
-        check = check_proof(cnf_path, self.proof)
-        stats.update(proof=str(self.proof), proof_cnf=str(cnf_path), proof_lines=lines, proof_check=check.status)
+        check = check_proof(cnf_path, proof)
+        stats.update(proof=str(proof), proof_cnf=str(cnf_path), proof_lines=lines, proof_check=check.status)
         if check.status == "rejected":
             raise NQueensError(f"{check.checker} rejected the solver's proof ({check.detail}): "
-                               f"{self.proof} and {cnf_path} are kept for a bug report")
+                               f"{proof} and {cnf_path} are kept for a bug report")
         checked = f"checked by {check.checker}" if check.verified else f"not checked: {check.detail}"
-        return Status.NONE, None, f"the SAT solver proved the CNF unsatisfiable; DRAT proof in {self.proof} " \
+        return Status.NONE, None, f"the SAT solver proved the CNF unsatisfiable; DRAT proof in {proof} " \
                                   f"({lines} lines) for {cnf_path}, {checked}"
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from ..model.board import Position, Solution
 from ..errors import TimeLimitReached
@@ -38,7 +38,7 @@ class _Tutorial(Engine):
     """What the tutorial engines share: statistics, rates, the clock."""
 
     family = "classic"
-    statistics = ("nodes", "checks", "scanned")
+    statistics: ClassVar[tuple[str, ...]] = ("nodes", "checks", "scanned")
     additive = frozenset(statistics)
     effort = "nodes"
     first_solution_max_n = 28

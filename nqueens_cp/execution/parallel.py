@@ -19,7 +19,7 @@ import threading
 import time
 from array import array
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing, contextmanager, nullcontext
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures import TimeoutError as FuturesTimeout
@@ -49,7 +49,7 @@ def check_jobs(jobs: int | None) -> int:
 class InlineExecutor(Executor):
     """Runs each task at once, in this process: ``jobs=1``."""
 
-    def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
+    def submit(self, fn, /, *args, **kwargs):
         future: Future = Future()
         try:
             future.set_result(fn(*args, **kwargs))
@@ -212,7 +212,7 @@ def _start_method() -> Any:
 
 
 def in_order(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int,
-             deadline: float | None = None) -> Iterator[Any]:
+             deadline: float | None = None) -> Generator[Any, None, None]:
     """The results of ``calls`` (each ``(fn, *args)``), in order, with at most
     ``window`` submitted and not yet taken, so that a slow consumer holds the
     work back instead of piling results up.  Past ``deadline`` (monotonic)
@@ -265,7 +265,7 @@ def in_background(fn: Callable[..., Any], *args: Any) -> Callable[[], Any]:
 
 
 def as_finished(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int,
-                deadline: float | None = None) -> Iterator[tuple[int, Any]]:
+                deadline: float | None = None) -> Generator[tuple[int, Any], None, None]:
     """(index, result) of each of ``calls`` as it finishes, with at most
     ``window`` submitted and not yet taken: for work whose order does not
     matter (counts add up), so that one long task never leaves the other
@@ -346,7 +346,7 @@ def dask_executor(spec: str) -> Iterator[Executor]:
 
 
 def stream(calls: Iterable[tuple[Any, ...]], workers: int, window: int, *, executor: Executor | None = None,
-           deadline: float | None = None, processes: bool = False, ordered: bool = True) -> Iterator[Any]:
+           deadline: float | None = None, processes: bool = False, ordered: bool = True) -> Generator[Any, None, None]:
     """The results of ``calls`` in order (see :func:`in_order`), or with
     ``ordered=False`` (index, result) pairs as they finish (:func:`as_finished`),
     on ``executor``, or on a pool of ``workers`` made here and shut down when

@@ -23,10 +23,10 @@ CPSAT_SIZE = 8
 FORMAT_SIZE = 8
 
 
-def model_files() -> dict[str, object]:
+def model_files() -> dict[str, str | tuple[int, str]]:
     """File name -> what it holds: ``(n, encoding)`` for CNF, ``"cpsat"`` for the CP-SAT model,
     a format's name (:data:`formats.FORMATS`) for the other formats."""
-    files: dict[str, object] = {f"nqueens-{n:02d}-pairwise.cnf": (n, DEFAULT_ENCODING) for n in PAIRWISE_SIZES}
+    files: dict[str, str | tuple[int, str]] = {f"nqueens-{n:02d}-pairwise.cnf": (n, DEFAULT_ENCODING) for n in PAIRWISE_SIZES}
     files.update({f"nqueens-{ENCODING_SIZE:02d}-{name}.cnf": (ENCODING_SIZE, name) for name in ENCODINGS})
     files[f"nqueens-{CPSAT_SIZE:02d}-cpsat.pbtxt"] = "cpsat"
     files.update({f"nqueens-{FORMAT_SIZE:02d}{suffix}": name for name, (suffix, _) in FORMATS.items() if name != "cnf"})
@@ -45,7 +45,7 @@ def write_models(directory: str | Path) -> list[Path]:
         elif isinstance(what, str):
             atomic_write_text(path, text(what, FORMAT_SIZE))
         else:
-            n, encoding = what  # type: ignore[misc]
+            n, encoding = what
             atomic_write_text(path, dimacs_text(encode(n, encoding)))
         written.append(path)
     return written

@@ -267,8 +267,8 @@ def iter_models(source: str | Iterable[str], name: str = "answer", keep: int | N
 def _literals(words: list[str] | str, where: str) -> Iterator[int]:
     """The literals of a list of words, or of a text read word by word (a
     solver's 'v' line can be tens of megabytes: it is never split whole)."""
-    for match in (re.finditer(r"\S+", words) if isinstance(words, str) else words):
-        word = match.group() if isinstance(words, str) else match
+    found = (match.group() for match in re.finditer(r"\S+", words)) if isinstance(words, str) else iter(words)
+    for word in found:
         if not re.fullmatch(r"[+-]?\d{1,%d}" % MAX_DIGITS, word):
             raise DimacsError(f"{where}: {_clip(word)} is not a literal"
                               + (f" (longer than {MAX_DIGITS} digits)" if re.fullmatch(r"[+-]?\d+", word) else ""))

@@ -138,7 +138,7 @@ def run(paths: Sequence[str], engines: Sequence[str] | None = None, diagonals: i
             })
             if wrong:
                 problems.append(f"{instance.name}: {engine} says {status} where the published answer is "
-                                f"{'satisfiable' if published.satisfiable else 'none'}")
+                                f"{'none' if status is Status.SOLVED else 'satisfiable'}")
         if len(set(decided.values())) > 1:
             problems.append(f"{instance.name}: complete engines disagree: "
                             + ", ".join(f"{e} {s}" for e, s in sorted(decided.items())))

@@ -112,14 +112,14 @@ def bench(sizes: Sequence[int], placed_spec: str, instances: int = 5, engines: S
     problems: list[str] = []
     for n in sizes:
         k = placed_count(n, placed_spec)
-        answers: dict[int, dict[str, str]] = {}
+        answers: dict[int, dict[str, Status]] = {}
         results: dict[str, list[Any]] = {engine: [] for engine in engines}
         for i in range(instances):
             placed = generate(n, k, seed + i)
             for engine in engines:
                 if progress:
                     progress(f"complete bench: N={n} instance {i + 1}/{instances} {engine}")
-                options = {"seed": seed + i} if engine in takes_seed else {}
+                options: dict[str, Any] = {"seed": seed + i} if engine in takes_seed else {}
                 outcome = execute.solve(plan_solve(n, engine, placed, time_limit=time_limit, jobs=1, **options))
                 results[engine].append(outcome)
                 answers.setdefault(i, {})[engine] = outcome.status

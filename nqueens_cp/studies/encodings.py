@@ -35,7 +35,7 @@ def compare_encodings(n: int, solver: str | None = None, count: bool = True,
     """Variables, clauses and literals of every encoding (clauses streamed, none
     held), and with ``count`` the sat engine's time to enumerate every solution,
     the counts checked against each other and OEIS A000170."""
-    sat = get_engine("sat", **({"solver": solver} if solver else {}))
+    chosen: str = get_engine("sat", **({"solver": solver} if solver else {})).settings["solver"]  # default filled in
     rows = []
     for name in ENCODINGS:
         if progress:
@@ -47,10 +47,10 @@ def compare_encodings(n: int, solver: str | None = None, count: bool = True,
         row: dict[str, Any] = {"encoding": name, "variables": nvars, "clauses": nclauses, "literals": literals}
         if count:
             start = time.perf_counter()
-            row["solutions"] = get_engine("sat", solver=sat.solver, encoding=name).search(n).count()
+            row["solutions"] = get_engine("sat", solver=chosen, encoding=name).search(n).count()
             row["seconds"] = round(time.perf_counter() - start, 3)
         rows.append(row)
-    table = EncodingTable(n, sat.solver, rows)
+    table = EncodingTable(n, chosen, rows)
     counts = {row["solutions"] for row in rows if "solutions" in row}
     expected = TOTAL.get(n)
     if len(counts) > 1 or (counts and expected is not None and counts != {expected}):

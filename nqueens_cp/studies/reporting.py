@@ -233,16 +233,17 @@ def batch_plot(rows: list[dict[str, Any]], path: str, time_limit: float) -> None
     engines = list(dict.fromkeys(row["engine"] for row in rows))
     keys = list(dict.fromkeys((row["file"], row["diagonals"]) for row in rows))
     seconds = {(row["file"], row["diagonals"], row["engine"]): row for row in rows}
-    keys.sort(key=lambda key: seconds[(*key, engines[0])]["seconds"])
+    keys.sort(key=lambda key: seconds[key + (engines[0],)]["seconds"])
     figure, axes = plt.subplots(figsize=(8, 5), dpi=120)
     try:
         for engine in engines:
-            mine = [seconds[(*key, engine)] for key in keys]
+            mine = [seconds[key + (engine,)] for key in keys]
             xs = range(1, len(keys) + 1)
             (line,) = axes.plot(xs, [max(r["seconds"], 1e-5) for r in mine], marker="o", linestyle="", label=engine)
             unknown = [(x, r["seconds"]) for x, r in zip(xs, mine) if r["status"] == "unknown"]
             if unknown:
-                axes.scatter(*zip(*unknown), marker="x", s=60, color=line.get_color())
+                ux, uy = zip(*unknown)
+                axes.scatter(ux, uy, marker="x", s=60, color=line.get_color())
         axes.axhline(time_limit, color="grey", linestyle="--", linewidth=1, label=f"time limit ({time_limit:g} s)")
         axes.set_yscale("log")
         axes.set_xlabel(f"instance, sorted by {engines[0]}'s time")
