@@ -67,6 +67,22 @@ def test_without_a_gpu_the_engine_says_why_in_one_line(cli) -> None:
     assert "nqueens-cp[gpu]" in err or "no NVIDIA GPU" in err
 
 
+def test_until_it_has_run_on_a_gpu_the_engine_says_it_is_experimental(cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 32: never run on a device, so `engines`, the plan and `count`
+    say so, on stderr and before the work (the count is the CPU stand-in's)."""
+    assert GpuEngine.experimental and "never yet run on a GPU" in GpuEngine.experimental
+    assert GpuEngine.capabilities()["experimental"] == GpuEngine.experimental
+    assert "EXPERIMENTAL" in GpuEngine.summary
+    monkeypatch.setattr(GpuEngine, "unavailable_reason", classmethod(lambda cls: None))
+    monkeypatch.setattr(GpuEngine, "count_sub_boards", lambda self, n, chunk: gpu.count_sub_boards_on_cpu(n, chunk))
+    assert GpuEngine.experimental in nq.execution.plan.plan(8, "gpu").notes
+    code, out, err = cli("count", "8", "--engine", "gpu")
+    assert code == 0 and out.split()[0] == "92"
+    assert "engine gpu is experimental" in err
+    code, out, err = cli("engines")
+    assert "EXPERIMENTAL" in out
+
+
 def test_the_gpu_engine_counts_plain_n_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(GpuEngine, "unavailable_reason", classmethod(lambda cls: None))
     with pytest.raises(nq.InvalidInputError, match="plain N only"):

@@ -57,3 +57,19 @@ def test_readme_is_a_newcomers_page_and_its_links_resolve() -> None:
 
 def test_models_readme_exists() -> None:
     assert (ROOT / "models" / "README.md").is_file()
+
+
+# A path the docs name: under one of the repository's top-level folders, with a file suffix.
+_NAMED_PATH = re.compile(r"\b(?:nqueens_cp|tests|benchmarks|models|docs)/[A-Za-z0-9_./-]+\.(?:py|c|h|cu|md|cnf|param|tsv|toml)\b")
+
+
+def test_every_path_the_docs_name_exists() -> None:
+    """The README, docs/ and the other READMEs name files for a reader to
+    open: each must be there (docs/counting.md named nqueens_cp/classes.py
+    long after it moved)."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "models" / "README.md",
+             ROOT / "benchmarks" / "README.md"]
+    named = {(page.relative_to(ROOT).as_posix(), path) for page in pages for path in _NAMED_PATH.findall(page.read_text())}
+    assert len(named) > 20  # the pattern finds the paths the docs do name
+    missing = sorted(f"{page} names {path}" for page, path in named if not (ROOT / path).exists())
+    assert not missing, missing

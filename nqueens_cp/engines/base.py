@@ -143,9 +143,12 @@ class Engine:
     statistics: ClassVar[tuple[str, ...]] = ()  # what its stats report
     additive: ClassVar[frozenset[str]] = frozenset()  # the statistics that add up across sub-problems
     counts_classes: ClassVar[bool] = False  # counts plain N once per class of the 8 symmetries (classes.py)
-    sub_boards_per_task: ClassVar[int | None] = None  # None: the CPU's measured best (counting/execute.py)
+    sub_boards_per_task: ClassVar[int | None] = None  # None: the CPU's measured best (execution/execute.py)
     splits_solve: ClassVar[bool] = False  # solve can run as sub-problems on a pool or cluster (solve_parts)
     effort: ClassVar[str | None] = None  # the statistic that measures its work
+    # Why its answers are not yet to be trusted (never run where it must run), said
+    # before every run and in the engine list; None once verified.
+    experimental: ClassVar[str | None] = None
     # Rough speeds on one core of the development machine (compare 12), used
     # only to warn before runs that cannot finish: solutions listed, or
     # counted, per second; and the N beyond which finding the first few
@@ -196,6 +199,7 @@ class Engine:
                         for o in cls.options},
             "statistics": list(cls.statistics), "additive": sorted(cls.additive), "effort": cls.effort,
             "counts_classes": cls.counts_classes, "splits_solve": cls.splits_solve,
+            "experimental": cls.experimental,
         }
 
     def count_sub_boards(self, n: int, chunk: list[SubBoard]) -> Values:

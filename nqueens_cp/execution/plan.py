@@ -155,7 +155,7 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     if checkpoint is not None and not by_classes:
         raise InvalidInputError("checkpoints are kept for counts by symmetry classes: the bitmask engine, "
                                 "plain N (no pre-placed queens, no symmetry breaking)")
-    notes = []
+    notes = [chosen.experimental] if chosen.experimental else []
     cores = parallel.default_jobs()
     if workers > cores and executor is None and split:
         notes.append(f"jobs={workers} is more than the {cores} cores here: at most one process per "
