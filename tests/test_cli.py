@@ -320,3 +320,13 @@ def test_a_missing_solver_package_is_reported_not_a_traceback(cli, monkeypatch) 
     assert code == 2 and "engine 'cpsat' is unavailable" in err and err.count("\n") == 1
     code, out, err = cli("count", "6", "--engine", "cpsat")
     assert code == 2 and "engine 'cpsat' is unavailable" in err and err.count("\n") == 1
+
+
+def test_a_usage_error_is_named_before_a_missing_solver(cli, monkeypatch) -> None:
+    """`count --engine modelcount --unique` is a mistake whether or not
+    pyganak is installed: the mistake is named, not the missing package."""
+    from nqueens_cp.engines.modelcount import ModelCountEngine
+
+    monkeypatch.setattr(ModelCountEngine, "unavailable_reason", classmethod(lambda cls: "needs pyganak"))
+    code, out, err = cli("count", "8", "--engine", "modelcount", "--unique")
+    assert code == 2 and out == "" and "cannot count one per symmetry class" in err and err.count("\n") == 1

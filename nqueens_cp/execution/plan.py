@@ -140,6 +140,8 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     chosen = engine if isinstance(engine, Engine) else get_engine(engine, **options)
     if isinstance(engine, Engine) and options:
         raise InvalidInputError(f"options {', '.join(options)} go to get_engine, not to a made engine")
+    if chosen.counts_only and unique and not chosen.counts_classes:  # a usage error, whatever is installed
+        _refuse_unique(chosen.name)
     placed = chosen.check(n, fixed, limit, time_limit)  # the engine's own checks
     workers = parallel.check_jobs(jobs)
     if type(unique) is not bool:
@@ -150,8 +152,7 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     by_classes = chosen.counts_classes and not placed and not chosen.symmetry_breaking \
         and classes.MIN_N <= n <= classes.MAX_N
     if chosen.counts_only and unique and not by_classes:
-        raise InvalidInputError(f"engine {engine} counts every solution without seeing any: it cannot count "
-                                "one per symmetry class (unique)")
+        _refuse_unique(chosen.name)
     if checkpoint is not None and not by_classes:
         raise InvalidInputError("checkpoints are kept for counts by symmetry classes: the bitmask engine, "
                                 "plain N (no pre-placed queens, no symmetry breaking)")
@@ -163,6 +164,11 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     return Plan(n, chosen, placed, limit, time_limit, workers, unique, executor, split,
                 mirror=split and not placed and not chosen.symmetry_breaking, classes=by_classes,
                 checkpoint=checkpoint, notes=tuple(notes))
+
+
+def _refuse_unique(engine: str) -> None:
+    raise InvalidInputError(f"engine {engine} counts every solution without seeing any: it cannot count "
+                            "one per symmetry class (unique)")
 
 
 def _log_total(n: int) -> float:
