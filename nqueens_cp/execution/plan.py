@@ -137,9 +137,7 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     """What was asked, checked, and how it will be searched (the rules above),
     for :func:`solutions` and :func:`counted` alike, and for the studies
     (an engine may be given made, its options set).  Nothing runs."""
-    chosen = engine if isinstance(engine, Engine) else get_engine(engine, **options)
-    if isinstance(engine, Engine) and options:
-        raise InvalidInputError(f"options {', '.join(options)} go to get_engine, not to a made engine")
+    chosen = _engine(engine, options)
     if chosen.counts_only and unique and not chosen.counts_classes:  # a usage error, whatever is installed
         _refuse_unique(chosen.name)
     placed = chosen.check(n, fixed, limit, time_limit)  # the engine's own checks
@@ -164,6 +162,15 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     return Plan(n, chosen, placed, limit, time_limit, workers, unique, executor, split,
                 mirror=split and not placed and not chosen.symmetry_breaking, classes=by_classes,
                 checkpoint=checkpoint, notes=tuple(notes))
+
+
+def _engine(engine: str | Engine, options: dict[str, Any]) -> Engine:
+    """The engine named, with its options; or one given made (then no options)."""
+    if not isinstance(engine, Engine):
+        return get_engine(engine, **options)
+    if options:
+        raise InvalidInputError(f"options {', '.join(options)} go to get_engine, not to a made engine")
+    return engine
 
 
 def _refuse_unique(engine: str) -> None:
@@ -203,6 +210,6 @@ def plan_solve(n: int, engine: str | Engine, fixed: Mapping[int, int] | None = N
     """What a decision asks, and whether it is split (the rules above).  Nothing runs."""
     parallel.check_jobs(jobs)
     check_executor(executor)
-    chosen = engine if isinstance(engine, Engine) else get_engine(engine, **options)
+    chosen = _engine(engine, options)
     split = chosen.splits_solve and (jobs != 1 or executor is not None) and n >= SPLIT_SOLVE_MIN_N
     return SolvePlan(n, chosen, position(n, fixed, blocked), time_limit, jobs, executor, split)
