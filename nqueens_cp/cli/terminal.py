@@ -5,7 +5,6 @@ descriptor, a reader gone) reported in one line instead of a traceback."""
 from __future__ import annotations
 
 import errno
-import json
 import os
 import signal
 import sys
@@ -71,7 +70,8 @@ def solution_text(fmt: str, n: int, index: int, solution: tuple[int, ...]) -> st
         return f"Solution {index}:\n{render(solution)}\n\n"
     if fmt == "line":
         return " ".join(map(str, solution)) + "\n"
-    return json.dumps({"n": n, "index": index, "solution": list(solution)}) + "\n"
+    # json.dumps's own output for these integers, written without the json module (start-up)
+    return f'{{"n": {n}, "index": {index}, "solution": [{", ".join(map(str, solution))}]}}\n'
 
 
 def emit(solutions: Iterable[tuple[int, ...]], fmt: str, n: int, flush: bool = False) -> int:

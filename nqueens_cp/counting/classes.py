@@ -50,8 +50,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import NQueensError, TimeLimitReached
 
@@ -64,8 +63,7 @@ VALUES = 5  # the numbers a task gives (count_sub_boards), as checkpoints record
 Values = tuple[int, int, int, int, int]  # (classes of 8, 4, 2, nodes, boards on a tie square)
 
 
-@dataclass(frozen=True)
-class SubBoard:
+class SubBoard(NamedTuple):
     """One task of a count by classes: rows 0 .. DEPTH-1 fixed, one mask per row."""
 
     family: str  # "corner" or "inner"
@@ -251,8 +249,7 @@ def symmetric_counts(n: int, deadline: float | None = None) -> tuple[int, int]:
     return count_half_turn(n, deadline), count_quarter_turn(n, deadline)
 
 
-@dataclass
-class Tally:
+class Tally(NamedTuple):
     """Both published numbers of one N, from the classes of size 8, 4 and 2."""
 
     n: int

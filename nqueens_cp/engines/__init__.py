@@ -8,6 +8,7 @@ package is derived here from the engines' own capabilities (:func:`names`).
 
 from __future__ import annotations
 
+import functools
 from importlib import import_module
 from typing import Any
 
@@ -46,10 +47,15 @@ DEFAULT_SOLVE_ENGINE = "cpsat"
 
 
 def engine_class(name: str) -> type[Engine]:
-    try:
-        module, cls = _REGISTRY[name].split(":")
-    except (KeyError, TypeError):
-        raise InvalidInputError(f"unknown engine {name!r} (choose from {', '.join(ENGINE_NAMES)})") from None
+    """The class registered as ``name``, its module imported on first use."""
+    if not isinstance(name, str) or name not in _REGISTRY:
+        raise InvalidInputError(f"unknown engine {name!r} (choose from {', '.join(ENGINE_NAMES)})")
+    return _load(name)
+
+
+@functools.cache
+def _load(name: str) -> type[Engine]:
+    module, cls = _REGISTRY[name].split(":")
     return getattr(import_module(module), cls)
 
 

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import enum
 import importlib.util
-import shutil
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from ..counting import classes
 from ..counting.classes import SubBoard, Values
@@ -26,8 +24,7 @@ from ..errors import (EngineUnavailableError, InvalidInputError, NQueensError, S
 SEED_MAX = 2**31 - 1  # OR-Tools' random_seed is a signed 32-bit integer; minconflicts takes the same range
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One engine-specific keyword (and CLI flag): its type, default, choices and help."""
 
     name: str
@@ -82,18 +79,19 @@ class Status(enum.Enum):
         return self.value
 
 
-@dataclass
-class Outcome:
+# The records here and in the execution layer are NamedTuples, not dataclasses: importing
+# dataclasses (it imports inspect) took longer than enumerating N = 8 (benchmarks/startup.py).
+class Outcome(NamedTuple):
     """The answer of ``solve``: a status, the solution if any, why not otherwise."""
 
     n: int
     engine: str
     status: Status
-    solution: Solution | None = None
-    seconds: float = 0.0
-    stats: dict[str, Any] = field(default_factory=dict)
-    reason: str = ""  # why "none" or "unknown"
-    placed: dict[int, int] = field(default_factory=dict)
+    solution: Solution | None
+    seconds: float
+    stats: dict[str, Any]
+    reason: str  # why "none" or "unknown"
+    placed: dict[int, int]
 
     def _repr_svg_(self) -> str | None:
         """In Jupyter, a solved outcome shows its board."""
@@ -177,6 +175,8 @@ class Engine:
     @classmethod
     def unavailable_reason(cls) -> str | None:
         """None when the engine can run here, else why not (found without importing)."""
+        import shutil  # here: imported on every start-up, it would cost more than the search of N = 8
+
         how = f" ({cls.install})" if cls.install else ""
         if cls.requires and importlib.util.find_spec(cls.requires) is None:
             return f"needs the Python package providing '{cls.requires}'{how}"
@@ -236,6 +236,12 @@ class Engine:
         own way of counting (a count by symmetry classes, say).
         """
         placed = self.check(n, fixed, limit, time_limit)
+        return self._make_search(n, placed, limit, time_limit, counter)
+
+    def checked_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None, *,
+                       counter: Counter | None = None) -> Search:
+        """:meth:`search` of what :meth:`check` returned, not checked again
+        (the execution layer's: its plan checked the question once)."""
         return self._make_search(n, placed, limit, time_limit, counter)
 
     def check(self, n: int, fixed: Mapping[int, int] | None = None, limit: int | None = None,

@@ -10,7 +10,6 @@ kernel's ``queens.h``: the per-board search is the same code on both.
 
 from __future__ import annotations
 
-import glob
 from typing import Any
 
 from ..errors import InvalidInputError
@@ -51,6 +50,8 @@ class GpuEngine(Engine):
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
+        import glob
+
         reason = super().unavailable_reason()
         if reason is None and not glob.glob("/dev/nvidia[0-9]*"):
             return f"no NVIDIA GPU here (no /dev/nvidia0; {cls.install})"

@@ -6,12 +6,14 @@ never prove that there is none: its "unknown" means only that it gave up.
 
 from __future__ import annotations
 
-import random
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model.board import Position, Solution
 from .base import SEED, Engine, Option, Status
+
+if TYPE_CHECKING:
+    import random
 
 
 class MinConflictsEngine(Engine):
@@ -40,6 +42,8 @@ class MinConflictsEngine(Engine):
         steps without a solution.  Stop at the time limit, or after
         ``max_steps`` moves; with neither, after 200N + 10000 moves.
         """
+        import random  # here: listing the engines should not import it (start-up)
+
         rng = random.Random(self.seed)
         deadline = None if time_limit is None else time.monotonic() + time_limit
         # The default budget only stands in for a missing time limit; one given explicitly always holds.

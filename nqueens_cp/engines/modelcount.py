@@ -20,9 +20,7 @@ SAT solver.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
-import tempfile
 import time
 from typing import Any
 
@@ -66,6 +64,9 @@ class ModelCountEngine(Engine):
         return Search(f"{self!r} n={n}", produce, limit, time_limit, count)
 
     def _count_in_child(self, n: int, placed: Position, stats: dict[str, Any], deadline: float | None) -> int:
+        import subprocess  # here, not at the top: listing the engines should not import it (start-up)
+        import tempfile
+
         from ..model.dimacs import write_dimacs
 
         encoding = self.encoding or DEFAULT_ENCODING

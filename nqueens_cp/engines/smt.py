@@ -24,15 +24,15 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor, wait
-from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import NQueensError, TimeLimitReached
 from ..model import formats
-from ..model.cnf import lines
 from ..model.board import Position, Solution
 from .base import Engine, Option
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 THEORIES = ("bool", "int")
 
@@ -68,6 +68,8 @@ class SmtEngine(Engine):
         # deadline interrupt Z3 at once, and never land inside Z3's Python
         # wrapper, which a KeyboardInterrupt between two of its calls can leave
         # hanging or raising from a destructor.
+        from concurrent.futures import ThreadPoolExecutor  # here: listing the engines should not import it
+
         worker = ThreadPoolExecutor(1, thread_name_prefix="z3")
         state: dict[str, Any] = {}
 
@@ -121,6 +123,8 @@ _WAIT = 0.1  # seconds between looks at the clock while Z3 works
 
 def _wait(future: Future, state: dict[str, Any], deadline: float | None) -> Any:
     """The future's result; on Ctrl-C (re-raised) or the deadline (TimeLimitReached), Z3 is interrupted first."""
+    from concurrent.futures import TimeoutError as FutureTimeout, wait
+
     try:
         while True:
             try:
@@ -155,6 +159,8 @@ def _hand_ctrl_c_to_python(z3: Any) -> None:
 
 def _cells(z3: Any, context: Any, n: int, fixed: Any) -> tuple[Any, Any, Any]:
     """The Boolean model: (solver, model -> board, board -> blocking clause)."""
+    from ..model.cnf import lines  # here: listing the engines should not import the CNF module (start-up)
+
     cell = [[z3.Bool(f"x_{r}_{c}", context) for c in range(n)] for r in range(n)]
     solver = z3.SolverFor("QF_FD", ctx=context)
     for r in range(n):

@@ -4,16 +4,16 @@ checkpoint, side searches and tallies; and decisions split into parts.
 
 :mod:`.plan` decides how a question is searched and writes the answer down
 as a :class:`Plan`; everything here carries it out and decides nothing of
-its own.
+its own.  The pools (:mod:`.pools`, concurrent.futures) are imported where a
+pool runs: a search in this process, as ``enumerate 8``, starts without them.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor
 from contextlib import closing, contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..counting import classes
 from ..engines import Engine, Outcome, Search
@@ -22,6 +22,9 @@ from ..errors import NQueensError, TimeLimitReached
 from ..model.board import Solution
 from . import parallel
 from .plan import Plan, SolvePlan
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 # Sub-boards per task of a count by classes: fewer pay the pool's per-task overhead,
 # more leave a core idle at the end (benchmarks/task_size.py; docs/counting.md).
@@ -43,7 +46,7 @@ def subproblems(engine: Engine, n: int, placed: dict[int, int]) -> list[tuple[di
 
 
 def key_calls(plan: Plan) -> list[tuple[Any, ...]]:
-    """A split plan's search as calls for :func:`parallel.in_order`, each
+    """A split plan's search as calls for :func:`pools.in_order`, each
     returning one sub-problem's packed keys, first invalid board, statistics
     and time-out flag (crosscheck feeds several engines through one pool)."""
     return [(parallel.part_keys, plan.engine, plan.n, prefix, weight)
@@ -61,8 +64,8 @@ def search(plan: Plan, progress: Progress | None = None) -> Search:
     # Counting plain N by symmetry classes is the outer search's way of counting.
     counter = _class_counter(plan, progress) if plan.classes else None
     if not plan.split:
-        search = engine.search(n, plan.placed, None if plan.unique else plan.limit, plan.time_limit,
-                               counter=None if plan.unique else counter)
+        search = engine.checked_search(n, plan.placed, None if plan.unique else plan.limit, plan.time_limit,
+                                       counter=None if plan.unique else counter)
     else:
         search = _split_search(plan, progress, None if plan.unique else counter)
     if plan.unique:
@@ -77,6 +80,8 @@ def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str,
     corner / inner sub-boards in the compiled loop (classes.py)."""
 
     def counter(stats: dict[str, Any], deadline: float | None) -> int:
+        from . import pools
+
         per_task = plan.engine.sub_boards_per_task or SUB_BOARDS_PER_TASK
         chunks = classes.chunks(plan.n, per_task)
         # On a cluster (a Dask scheduler, or an executor given) as many tasks in flight as jobs,
@@ -110,14 +115,14 @@ def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str,
         side = None
         try:
             # Counts add up in any order: each task is taken as it finishes.
-            with _executor(plan, inline) as executor, closing(parallel.stream(
+            with _executor(plan, inline) as executor, closing(pools.stream(
                     calls, workers, 4 * workers, executor=executor, deadline=deadline, processes=True,
                     ordered=False)) as results:
                 for done, (i, found) in enumerate(results, len(done_before) + 1):
                     if side is None and not inline:
                         # Beside the workers, in this process, while they count; started
                         # once they are running, as a thread must never be forked.
-                        side = parallel.in_background(side_work)
+                        side = pools.in_background(side_work)
                     task = todo[i]
                     tallies = [a + b for a, b in zip(tallies, found)]
                     if record:
@@ -142,31 +147,37 @@ def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str,
 def _executor(plan: Plan, inline: bool = False) -> Iterator[Executor | None]:
     """Where sub-problems run: this process, the caller's executor, a Dask
     cluster (for the length of one stream), or None: a local pool."""
+    from . import pools
+
     if inline:
-        yield parallel.InlineExecutor()
+        yield pools.InlineExecutor()
     else:
-        with parallel.using(plan.executor) as executor:
+        with pools.using(plan.executor) as executor:
             yield executor
 
 
 def _split_search(plan: Plan, progress: Progress | None, class_counter: Counter | None) -> Search:
     engine, n = plan.engine, plan.n
-    tasks = subproblems(plan.engine, plan.n, plan.placed)
-    pooled = plan.limit is None and n <= parallel.KEY_MAX_N and (plan.jobs > 1 or plan.executor is not None)
-    workers = _workers(plan, len(tasks)) if pooled else 1
+    listed: list[list[tuple[dict[int, int], int]]] = []
+
+    def tasks() -> list[tuple[dict[int, int], int]]:
+        """The sub-problems, listed when first asked for: a count by classes never asks."""
+        if not listed:
+            listed.append(subproblems(engine, n, plan.placed))
+        return listed[0]
 
     def produce(stats: dict[str, Any], deadline: float | None) -> Iterator[Solution]:
-        if pooled:
-            return _pooled(plan, tasks, workers, stats, deadline, progress)
-        return _inline(plan, tasks, stats, deadline, progress)
+        if plan.pooled:
+            return _pooled(plan, tasks(), _workers(plan, len(tasks())), stats, deadline, progress)
+        return _inline(plan, tasks(), stats, deadline, progress)
 
     def counter(stats: dict[str, Any], deadline: float | None) -> int:
-        return _pooled_count(plan, tasks, _workers(plan, len(tasks)), stats, deadline, progress)
+        return _pooled_count(plan, tasks(), _workers(plan, len(tasks())), stats, deadline, progress)
 
-    how = f"{workers} processes" if pooled else "in this process"
+    how = f"on up to {plan.jobs} processes" if plan.pooled else "in this process"
     mirrored = ", mirror-halved" if plan.mirror else ""
     label = f"{engine!r} n={n}{' fixed=' + str(plan.placed) if plan.placed else ''}: " \
-            f"{len(tasks)} sub-problems{mirrored}, {how}"
+            f"split on its first {min(engine.split_rows(n), n)} rows{mirrored}, {how}"
     return Search(label, produce, None if plan.unique else plan.limit, plan.time_limit, class_counter or counter)
 
 
@@ -193,10 +204,11 @@ def _pooled(plan: Plan, tasks: list[tuple[dict[int, int], int]], workers: int, s
             deadline: float | None, progress: Progress | None) -> Iterator[Solution]:
     """The sub-problems on worker processes, their solutions in prefix order."""
     from ..model.board import unpack
+    from . import pools
 
     wall = _wall_deadline(deadline)
     calls = [(parallel.part_keys, plan.engine, plan.n, prefix, weight, wall) for prefix, weight in tasks]
-    with _executor(plan) as executor, closing(parallel.stream(calls, workers, 2 * workers,
+    with _executor(plan) as executor, closing(pools.stream(calls, workers, 2 * workers,
                                                                executor=executor)) as results:
         for done, (data, invalid, part, timed_out) in enumerate(results, 1):
             if invalid is not None:
@@ -212,10 +224,12 @@ def _pooled(plan: Plan, tasks: list[tuple[dict[int, int], int]], workers: int, s
 
 def _pooled_count(plan: Plan, tasks: list[tuple[dict[int, int], int]], workers: int, stats: dict[str, Any],
                   deadline: float | None, progress: Progress | None) -> int:
+    from . import pools
+
     wall = _wall_deadline(deadline)
     calls = [(parallel.part_count, plan.engine, plan.n, prefix, wall) for prefix, _ in tasks]
     total = 0
-    with _executor(plan) as executor, closing(parallel.stream(calls, workers, 4 * workers, executor=executor,
+    with _executor(plan) as executor, closing(pools.stream(calls, workers, 4 * workers, executor=executor,
                                                                deadline=deadline)) as results:
         for done, ((found, part, timed_out), (_, weight)) in enumerate(zip(results, tasks), 1):
             parallel.merge_stats(stats, part, plan.engine.additive)
@@ -264,9 +278,11 @@ def solve(plan: SolvePlan) -> Outcome:
     engine = plan.engine
     if not plan.split:
         return engine.solve(plan.n, plan.placed, plan.time_limit)
+    from . import pools
+
     placed = engine.check_solve(plan.n, plan.placed, plan.time_limit)
     start = time.perf_counter()
     stats: dict[str, Any] = {}
-    answer = engine.trivial_answer(placed) or parallel.solve_in_parts(
+    answer = engine.trivial_answer(placed) or pools.solve_in_parts(
         engine.solve_parts(plan.n, placed), plan.jobs, plan.executor, plan.time_limit, stats)
     return engine.outcome(plan.n, placed, answer, time.perf_counter() - start, stats)

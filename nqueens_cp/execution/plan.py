@@ -28,9 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import Executor
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..counting import classes
 from ..engines import DEFAULT_ENGINE, Engine, engine_class, get_engine
@@ -38,6 +36,9 @@ from ..errors import InvalidInputError
 from ..known import TOTAL
 from ..model.board import check_placements
 from . import parallel
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 SPLIT_MIN_N = 11  # below this a whole search takes less than starting the workers
 SPLIT_MAX_N = 64  # beyond, a search is not split (see splits)
@@ -47,8 +48,7 @@ HOPELESS_SECONDS = 3600.0  # estimated work beyond this gets a warning note
 Notify = Callable[[str], None]  # told warnings (a hopeless run, too many jobs) before the work starts
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     """How a question is searched, as :func:`plan` decided it."""
 
     n: int
@@ -60,14 +60,14 @@ class Plan:
     unique: bool  # one solution per class of the 8 symmetries
     executor: Executor | str | None
     split: bool  # into sub-problems by fixing the first rows
+    pooled: bool  # the sub-problems' solutions listed on worker processes (else here, lazily); a count always pools
     mirror: bool  # first-row columns left of the centre only, each solution's mirror image beside it
     classes: bool  # counted once per class of the 8 symmetries (classes.py)
     checkpoint: str | None = None
     notes: tuple[str, ...] = ()  # warnings for the caller, before any work
 
 
-@dataclass(frozen=True)
-class SolvePlan:
+class SolvePlan(NamedTuple):
     """How a decision is searched, as :func:`plan_solve` decided it."""
 
     n: int
@@ -80,11 +80,16 @@ class SolvePlan:
 
 
 def check_executor(executor: Any) -> None:
-    if executor is not None and not isinstance(executor, (Executor, str)):
-        raise InvalidInputError(f"executor must be a concurrent.futures.Executor or a Dask scheduler's "
-                                f"address, got {executor!r}")
+    """Refuse what cannot run sub-problems: an executor is a
+    ``concurrent.futures.Executor``, a Dask scheduler's address, or None."""
     if isinstance(executor, str):
         parallel.check_scheduler(executor)
+    elif executor is not None:
+        from concurrent.futures import Executor  # only when one is given: start-up
+
+        if not isinstance(executor, Executor):
+            raise InvalidInputError(f"executor must be a concurrent.futures.Executor or a Dask scheduler's "
+                                    f"address, got {executor!r}")
 
 
 def position(n: int, fixed: Mapping[int, int] | None, blocked: Iterable[tuple[int, int]] | None) -> Any:
@@ -159,7 +164,8 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     if workers > cores and executor is None and split:
         notes.append(f"jobs={workers} is more than the {cores} cores here: at most one process per "
                      "sub-problem is started, and more processes than cores only add overhead")
-    return Plan(n, chosen, placed, limit, time_limit, workers, unique, executor, split,
+    pooled = split and limit is None and n <= parallel.KEY_MAX_N and (workers > 1 or executor is not None)
+    return Plan(n, chosen, placed, limit, time_limit, workers, unique, executor, split, pooled,
                 mirror=split and not placed and not chosen.symmetry_breaking, classes=by_classes,
                 checkpoint=checkpoint, notes=tuple(notes))
 

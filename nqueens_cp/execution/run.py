@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping
-from concurrent.futures import Executor
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, Outcome, Search, engine_class
 from ..errors import InvalidInputError
@@ -16,19 +14,21 @@ from . import execute
 from .execute import Progress
 from .plan import Notify, advice, plan, plan_solve, position
 
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
-@dataclass
-class Count:
+
+class Count(NamedTuple):
     """The result of counting: what was counted, the number, and how."""
 
     n: int
     engine: str
-    count: int
+    count: int  # type: ignore[assignment]  # (in place of tuple.count: a Count is read by its names)
     unique: bool
     seconds: float
-    fixed: dict[int, int] = field(default_factory=dict)
-    options: dict[str, Any] = field(default_factory=dict)
-    stats: dict[str, Any] = field(default_factory=dict)
+    fixed: dict[int, int]
+    options: dict[str, Any]
+    stats: dict[str, Any]
 
     def to_dict(self) -> dict[str, Any]:
         return {"n": self.n, "count": self.count, "unique": self.unique, "engine": self.engine,

@@ -1,0 +1,253 @@
+"""Where the sub-problems of a split search run: this process, a local
+process pool or a Dask cluster; their results streamed back in order or as
+they finish; and pools shut down at once when a stream is closed early.
+
+(:mod:`.parallel` has the sub-problems and what each worker runs.  This
+module is imported only when a pool runs: ``concurrent.futures`` and its
+logging cost more than ``enumerate 8`` itself.)
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures import TimeoutError as FuturesTimeout
+from contextlib import closing, contextmanager, nullcontext
+from typing import Any
+
+from ..errors import NQueensError, TimeLimitReached
+from ..model.board import Solution
+from .parallel import init_worker, check_jobs, check_scheduler, default_jobs
+
+
+class InlineExecutor(Executor):
+    """Runs each task at once, in this process: ``jobs=1``."""
+
+    def submit(self, fn, /, *args, **kwargs):
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as error:  # handed to whoever asks for the result
+            future.set_exception(error)
+        return future
+
+
+# --- in the parent -------------------------------------------------------------------
+
+def make_executor(jobs: int, processes: bool = False) -> Executor:
+    """``jobs`` worker processes; for one job this process, unless ``processes`` asks for a real one."""
+    if jobs == 1 and not processes:
+        return InlineExecutor()
+    from concurrent.futures import ProcessPoolExecutor  # 30 ms of imports that enumerate 8 does without
+
+    return ProcessPoolExecutor(max_workers=jobs, initializer=init_worker, mp_context=_start_method())
+
+
+def _start_method() -> Any:
+    """How workers start: forked from this process when it runs one thread
+    (the quickest), else from a fork server started once, clean.  Forking a
+    process whose other threads hold locks (a CP-SAT solve, another count
+    called from a thread pool) copies the locks held: the child deadlocks."""
+    import multiprocessing
+    import threading
+
+    if threading.active_count() == 1 or sys.platform == "win32":
+        return None
+    context = multiprocessing.get_context("forkserver" if sys.platform != "darwin" else "spawn")
+    if context.get_start_method() == "forkserver":
+        context.set_forkserver_preload(["nqueens_cp.execution.parallel", "nqueens_cp.kernel"])
+    return context
+
+
+def in_order(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int,
+             deadline: float | None = None) -> Generator[Any, None, None]:
+    """The results of ``calls`` (each ``(fn, *args)``), in order, with at most
+    ``window`` submitted and not yet taken, so that a slow consumer holds the
+    work back instead of piling results up.  Past ``deadline`` (monotonic)
+    it raises TimeLimitReached instead of waiting for a result.
+
+    Closing the generator submits nothing more; what is already submitted is
+    the pool owner's to cancel (see :func:`shutdown`).  Cancelling it here
+    would break Python 3.11's process pool: a future cancelled by hand and
+    then failed by the pool's own clean-up raises in the pool's thread.
+    """
+    pending: deque[Future] = deque()
+    todo = iter(calls)
+    for fn, *args in todo:
+        pending.append(pool.submit(fn, *args))
+        if len(pending) >= window:
+            break
+    while pending:
+        try:
+            result = pending.popleft().result(None if deadline is None else max(deadline - time.monotonic(), 0))
+        except FuturesTimeout:
+            raise TimeLimitReached from None
+        for fn, *args in todo:
+            pending.append(pool.submit(fn, *args))
+            break
+        yield result
+
+
+def in_background(fn: Callable[..., Any], *args: Any) -> Callable[[], Any]:
+    """Start ``fn(*args)`` in a thread of this process (a daemon: it never
+    holds the process up at exit); the function returned waits for its
+    result, or raises what it raised."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["result"] = fn(*args)
+        except BaseException as error:  # handed to the caller of the result
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+
+    def result() -> Any:
+        thread.join()
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["result"]
+
+    return result
+
+
+def as_finished(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int,
+                deadline: float | None = None) -> Generator[tuple[int, Any], None, None]:
+    """(index, result) of each of ``calls`` as it finishes, with at most
+    ``window`` submitted and not yet taken: for work whose order does not
+    matter (counts add up), so that one long task never leaves the other
+    workers idle behind it as :func:`in_order` would.  Deadline and closing
+    as for :func:`in_order`."""
+    pending: dict[Future, int] = {}
+    todo = enumerate(calls)
+
+    def submit() -> None:
+        for i, (fn, *args) in todo:
+            pending[pool.submit(fn, *args)] = i
+            return
+
+    for _ in range(window):
+        submit()
+    while pending:
+        done, _ = wait(pending, None if deadline is None else max(deadline - time.monotonic(), 0),
+                       return_when=FIRST_COMPLETED)
+        if not done:
+            raise TimeLimitReached
+        for future in done:
+            i = pending.pop(future)
+            result = future.result()
+            submit()
+            yield i, result
+
+
+@contextmanager
+def dask_executor(spec: str) -> Iterator[Executor]:
+    """An executor on a Dask cluster: ``spec`` is its scheduler's address
+    (tcp://host:8786), or 'local' / 'local:N' to start N single-threaded
+    worker processes on this machine (default: the cores).  Dask runs a task
+    again if its worker dies, so a killed worker loses nothing."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise NQueensError("a Dask cluster needs the package 'distributed': pip install 'nqueens-cp[cluster]'") from None
+    import logging
+
+    logging.getLogger("distributed").setLevel(logging.ERROR)  # its chatter is not our output
+    check_scheduler(spec)
+    cluster = None
+    kind, _, workers = spec.partition(":")
+    try:
+        if kind == "local":
+            cluster = LocalCluster(n_workers=int(workers or default_jobs()), threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+            client = Client(cluster)
+        else:
+            client = Client(spec, timeout=10)
+    except (OSError, TimeoutError, ValueError) as error:  # (ValueError: an address Dask cannot parse)
+        if cluster is not None:
+            cluster.close()
+        raise NQueensError(f"cannot reach the Dask scheduler at {spec}: {error}") from None
+    try:
+        yield client.get_executor()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def stream(calls: Iterable[tuple[Any, ...]], workers: int, window: int, *, executor: Executor | None = None,
+           deadline: float | None = None, processes: bool = False, ordered: bool = True) -> Generator[Any, None, None]:
+    """The results of ``calls`` in order (see :func:`in_order`), or with
+    ``ordered=False`` (index, result) pairs as they finish (:func:`as_finished`),
+    on ``executor``, or on a pool of ``workers`` made here and shut down when
+    the stream ends: at once, its workers stopped, if the stream is closed
+    early or fails."""
+    own = executor is None
+    pool = executor or make_executor(workers, processes)
+    finished = False
+    try:
+        results = in_order(pool, calls, window, deadline) if ordered else as_finished(pool, calls, window, deadline)
+        with closing(results):
+            yield from results
+        finished = True
+    finally:
+        if own:
+            shutdown(pool, abort=not finished)
+
+
+def solve_in_parts(parts: list[tuple[Any, ...]], jobs: int | None, executor: Executor | str | None,
+                   time_limit: float | None, stats: dict[str, Any]) -> tuple[Any, Solution | None, str]:
+    """A decision split into ``parts`` (calls returning ``(solution or None,
+    nodes)``), run in order on ``jobs`` processes or ``executor``: the first
+    solution in order, as on one core, or "none" once every part is searched."""
+    from ..engines.base import Status
+
+    workers = min(check_jobs(jobs), max(len(parts), 1))
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    nodes = done = 0
+    try:
+        with using(executor) as pool, closing(stream(parts, workers, 2 * workers, executor=pool, deadline=deadline,
+                                             processes=True)) as results:
+            for solution, searched in results:
+                nodes += searched
+                done += 1
+                if solution is not None:
+                    return Status.SOLVED, solution, ""
+    except TimeLimitReached:
+        return Status.UNKNOWN, None, f"no answer within {time_limit:g} s ({done} of {len(parts)} parts searched)"
+    finally:
+        stats.update(nodes=nodes, parts=len(parts), parts_searched=done, workers=workers)
+    return Status.NONE, None, f"every one of {len(parts)} parts was searched ({workers} workers)"
+
+
+def using(executor: Executor | str | None) -> Any:
+    """A context giving the executor to run on: a Dask cluster for a scheduler's
+    address or 'local:N' (for the length of the block), else ``executor`` as it is
+    (None: the caller's own pool)."""
+    return dask_executor(executor) if isinstance(executor, str) else nullcontext(executor)
+
+
+def shutdown(pool: Executor, abort: bool) -> None:
+    """Wait for the workers, or after Ctrl-C or an early close stop them at
+    once: cancel what has not started and end what has."""
+    # A process pool's manager thread, taken now: shutdown(wait=False) forgets
+    # it, and a later shutdown(wait=True) then joins nothing.  Left running,
+    # it races CPython's exit hook, which writes to the thread's wake-up pipe
+    # as the thread closes it ("Exception ignored ... Bad file descriptor").
+    thread = getattr(pool, "_executor_manager_thread", None)
+    if abort:
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+    pool.shutdown(wait=True)
+    if thread is not None:
+        thread.join(timeout=60)  # (its workers are ended: it sees them gone and returns)
+        wakeups = getattr(sys.modules.get("concurrent.futures.process"), "_threads_wakeups", None)
+        if wakeups is not None and not thread.is_alive():
+            wakeups.pop(thread, None)  # nothing is left to wake at exit
