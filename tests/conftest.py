@@ -2,16 +2,54 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 
 from nqueens_cp import engine_class, get_engine, names
 from nqueens_cp.cli.main import main
+from nqueens_cp.model.board import Position
 
 CLI = [sys.executable, "-m", "nqueens_cp"]
+ROOT = Path(__file__).resolve().parent.parent
+
+# Nothing a run leaves behind goes unseen: the suite and every process it starts
+# write their temporary files into a folder of the suite's own (pytest's tmp_path
+# too), and at the end the folder holds nothing but pytest's, and the working tree
+# nothing new (pytest_sessionfinish).
+SUITE_TMP = tempfile.mkdtemp(prefix="nqueens-suite-")
+os.environ["TMPDIR"] = tempfile.tempdir = SUITE_TMP
+
+
+def _tree_status() -> set[str]:
+    """The working tree's changes and untracked files (empty outside a git checkout)."""
+    try:
+        found = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=ROOT,
+                               capture_output=True, text=True, timeout=60)
+    except OSError:
+        return set()
+    return set(found.stdout.splitlines()) if found.returncode == 0 else set()
+
+
+TREE_BEFORE = _tree_status()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    left = sorted(name for name in os.listdir(SUITE_TMP) if not name.startswith("pytest-of-"))
+    new = sorted(_tree_status() - TREE_BEFORE)
+    if left or new:
+        print(f"\nleft behind by the suite: in the temporary directory {left}, in the working tree {new}",
+              file=sys.stderr)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    else:
+        shutil.rmtree(SUITE_TMP, ignore_errors=True)
+
 
 def usable(name: str) -> str:
     """The engine's name, or a skip saying why it is unavailable here."""
@@ -62,6 +100,42 @@ def affordable(engine: str, n: int, seconds: float = 0.5) -> None:
 def reference(n: int, fixed: tuple[tuple[int, int], ...] = ()) -> frozenset[tuple[int, ...]]:
     """The oracle's solution set: the textbook backtracker."""
     return frozenset(get_engine("backtrack").search(n, dict(fixed)))
+
+
+def honours(board: tuple[int, ...], placed: Position | dict[int, int]) -> bool:
+    """The board keeps every pre-placed queen and leaves every blocked square empty."""
+    return all(board[r] == c for r, c in placed.items()) \
+        and not any((r, c) in getattr(placed, "blocked", ()) for r, c in enumerate(board))
+
+
+def expected(n: int, placed: Position | None = None) -> frozenset[tuple[int, ...]]:
+    """The oracle's boards that honour ``placed``."""
+    return frozenset(b for b in reference(n) if not placed or honours(b, placed))
+
+
+BIN = Path(sys.executable).parent  # where pip put clingo's and z3's programs
+
+
+def program(name: str, how: str) -> str:
+    """The path of an external program, or a skip saying how to install it."""
+    found = shutil.which(name) or shutil.which(name, path=str(BIN))
+    if found is None:
+        pytest.skip(f"{name} is not installed ({how}; .ci/run installs it)")
+    return found
+
+
+def run_program(command: list[object], ok: tuple[int, ...] = (0,)) -> str:
+    """An external program's stdout; its exit code must be one of ``ok``."""
+    result = subprocess.run([str(word) for word in command], capture_output=True, text=True, timeout=300)
+    assert result.returncode in ok, result.stderr[-2000:]
+    return result.stdout
+
+
+def cli_file(cli, path: Path, *argv: object) -> Path:
+    """``path``, written by the CLI command ``argv -o path`` (which must succeed)."""
+    code, _, err = cli(*argv, "-o", path)
+    assert code == 0, err
+    return path
 
 
 @pytest.fixture

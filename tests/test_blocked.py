@@ -8,7 +8,7 @@ import random
 import pytest
 
 import nqueens_cp as nq
-from conftest import usable
+from conftest import honours, usable
 from nqueens_cp.model.board import Position, diagonal, is_solution
 
 ENUMERATORS = nq.names(enumerates=True, takes_fixed=True)
@@ -18,9 +18,7 @@ SOLVERS = nq.names(takes_fixed=True, solves=True)
 
 def brute_force(n: int, position: Position) -> set[tuple[int, ...]]:
     """Every permutation checked by the independent validator: no search at all."""
-    return {p for p in itertools.permutations(range(n)) if is_solution(p, n)
-            and all(p[r] == c for r, c in position.items())
-            and not any((r, c) in position.blocked for r, c in enumerate(p))}
+    return {p for p in itertools.permutations(range(n)) if is_solution(p, n) and honours(p, position)}
 
 
 def random_positions(count: int, seed: int) -> list[tuple[int, Position]]:

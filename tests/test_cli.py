@@ -53,6 +53,7 @@ def test_enumerate_json_lines(cli) -> None:
     assert code == 0
     records = [json.loads(line) for line in out.splitlines()]
     assert len(records) == 92
+    assert out.splitlines() == [json.dumps(r) for r in records]  # byte for byte what json.dumps writes
     assert records[0] == {"n": 8, "index": 1, "solution": [0, 4, 7, 5, 2, 6, 1, 3]}
     assert [r["index"] for r in records] == list(range(1, 93))
     assert {tuple(r["solution"]) for r in records} == reference(8)

@@ -7,13 +7,11 @@ is truly absent, and says so.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import reference
+from conftest import cli_file, program, reference, run_program
 from nqueens_cp import TOTAL, is_solution
 from nqueens_cp.model.cnf import encode
 from nqueens_cp.model.dimacs import DimacsError, decode_model, dimacs_text, read_answer, read_cnf
@@ -26,32 +24,25 @@ SOLVERS = {
 }
 
 
-def solver_program(name: str) -> str:
-    if shutil.which(name) is None:
-        pytest.skip(f"{name} is not installed (Debian package '{name}'; .ci/run installs it)")
-    return name
+def debian(name: str) -> str:
+    return program(name, f"Debian package '{name}'")
 
 
 def write_cnf(cli, tmp_path: Path, n: int, encoding: str) -> Path:
-    path = tmp_path / f"q{n}-{encoding}.cnf"
-    code, _, err = cli("dimacs", n, "--encoding", encoding, "-o", path)
-    assert code == 0, err
-    return path
+    return cli_file(cli, tmp_path / f"q{n}-{encoding}.cnf", "dimacs", n, "--encoding", encoding)
 
 
 def run_solver(command: list[str], cnf: Path) -> str:
-    result = subprocess.run([*command, str(cnf)], capture_output=True, text=True, timeout=300)
-    assert result.returncode in (10, 20, 30), result.stderr  # SAT, UNSAT, SAT and exhausted (clasp)
-    return result.stdout
+    return run_program([*command, cnf], ok=(10, 20, 30))  # SAT, UNSAT, SAT and exhausted (clasp)
 
 
-@pytest.mark.parametrize("program", SOLVERS)
+@pytest.mark.parametrize("solver", SOLVERS)
 @pytest.mark.parametrize("n", range(1, 10))
-def test_external_enumeration_of_pairwise_cnf(tmp_path: Path, cli, program: str, n: int) -> None:
-    solver_program(program)
+def test_external_enumeration_of_pairwise_cnf(tmp_path: Path, cli, solver: str, n: int) -> None:
+    debian(solver)
     cnf = write_cnf(cli, tmp_path, n, "pairwise")
     header = read_cnf(cnf.read_text())
-    output = run_solver(SOLVERS[program][0], cnf)
+    output = run_solver(SOLVERS[solver][0], cnf)
     if TOTAL[n] == 0:
         with pytest.raises(DimacsError, match="UNSATISFIABLE"):
             read_answer(output)
@@ -61,26 +52,26 @@ def test_external_enumeration_of_pairwise_cnf(tmp_path: Path, cli, program: str,
     assert set(solutions) == reference(n)
 
 
-@pytest.mark.parametrize("program", SOLVERS)
-def test_external_enumeration_decoded_by_the_cli(tmp_path: Path, cli, program: str) -> None:
-    solver_program(program)
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_external_enumeration_decoded_by_the_cli(tmp_path: Path, cli, solver: str) -> None:
+    debian(solver)
     cnf = write_cnf(cli, tmp_path, 8, "pairwise")
     answer = tmp_path / "all.out"
-    answer.write_text(run_solver(SOLVERS[program][0], cnf))
+    answer.write_text(run_solver(SOLVERS[solver][0], cnf))
     code, out, err = cli("decode", cnf, answer, "--format", "line")
     assert code == 0, err
     assert {tuple(map(int, line.split())) for line in out.splitlines()} == reference(8)
     assert "92 solutions decoded for N=8 (encoding pairwise), all valid" in err
 
 
-@pytest.mark.parametrize("program", SOLVERS)
+@pytest.mark.parametrize("solver", SOLVERS)
 @pytest.mark.parametrize("encoding", [e for e in ENCODINGS if e != "pairwise"])
 @pytest.mark.parametrize("n", [8, 12])
-def test_external_single_answer_for_every_encoding(tmp_path: Path, cli, program: str, encoding: str, n: int) -> None:
-    solver_program(program)
+def test_external_single_answer_for_every_encoding(tmp_path: Path, cli, solver: str, encoding: str, n: int) -> None:
+    debian(solver)
     cnf = write_cnf(cli, tmp_path, n, encoding)
     answer = tmp_path / "one.out"
-    answer.write_text(run_solver(SOLVERS[program][1], cnf))
+    answer.write_text(run_solver(SOLVERS[solver][1], cnf))
     code, out, err = cli("decode", cnf, answer, "--format", "line")
     assert code == 0, err
     (line,) = out.splitlines()
@@ -110,7 +101,7 @@ def test_unprojected_count_shows_why_projection_matters() -> None:
 
 def test_an_exported_instance_with_blocked_squares_counts_and_solves_alike(tmp_path: Path, cli) -> None:
     """The DIMACS of an Excluded Diagonals instance: picosat enumerates exactly our solutions."""
-    program = solver_program("picosat")
+    picosat = debian("picosat")
     instance = Path(__file__).parent / "data" / "prob079" / "diag-10-4-501.param"
     from nqueens_cp import solutions
     from nqueens_cp.model.instances import read_instance
@@ -123,5 +114,5 @@ def test_an_exported_instance_with_blocked_squares_counts_and_solves_alike(tmp_p
     text = cnf.read_text()
     assert all(f"\n-{r * 10 + c + 1} 0\n" in text for r, c in position.blocked)
     header = read_cnf(text)
-    found = {decode_model(model, header) for model in read_answer(run_solver([program, "--all"], cnf))}
+    found = {decode_model(model, header) for model in read_answer(run_solver([picosat, "--all"], cnf))}
     assert found == set(solutions(10, fixed=position)) and 0 < len(found) < TOTAL[10]

@@ -13,14 +13,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import reference
+from conftest import cli_file, expected, program, run_program
 from nqueens_cp import count, is_solution
 from nqueens_cp.errors import InvalidInputError
 from nqueens_cp.model.board import Position
@@ -28,39 +26,12 @@ from nqueens_cp.model.formats import FORMATS, save, text, write
 
 # A question beyond plain N: a queen at 0:1, two blocked squares.
 PLACED = Position({0: 1}, [(2, 3), (5, 0)])
-BIN = Path(sys.executable).parent  # where pip put clingo's and z3's programs
-
-
-def program(name: str, how: str) -> str:
-    found = shutil.which(name) or shutil.which(name, path=str(BIN))
-    if found is None:
-        pytest.skip(f"{name} is not installed ({how}; .ci/run installs it)")
-    return found
-
-
-def expected(n: int, placed: Position | None = None) -> set[tuple[int, ...]]:
-    boards = set(reference(n))
-    if placed:
-        boards = {b for b in boards if all(b[r] == c for r, c in placed.items())
-                  and not any((r, c) in placed.blocked for r, c in enumerate(b))}
-    return boards
-
-
 def written(cli, tmp_path: Path, name: str, n: int, placed: Position | None = None) -> Path:
-    path = tmp_path / f"q{n}{FORMATS[name][0]}"
-    argv = ["model", n, "-o", path]
+    argv: list[object] = ["model", n]
     if placed:
         argv += ["--place", ",".join(f"{r}:{c}" for r, c in placed.items()),
                  "--block", ",".join(f"{r}:{c}" for r, c in sorted(placed.blocked))]
-    code, _, err = cli(*argv)
-    assert code == 0, err
-    return path
-
-
-def run(command: list[str], ok: tuple[int, ...] = (0,)) -> str:
-    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    assert result.returncode in ok, result.stderr[-2000:]
-    return result.stdout
+    return cli_file(cli, tmp_path / f"q{n}{FORMATS[name][0]}", *argv)
 
 
 CASES = [(8, None), (8, PLACED), (6, None)]
@@ -71,7 +42,7 @@ def test_minizinc_with_gecode_lists_exactly_our_boards(cli, tmp_path: Path, n: i
     minizinc = program("minizinc", "Debian packages minizinc and flatzinc")
     program("fzn-gecode", "Debian package flatzinc")
     model, data = written(cli, tmp_path, "mzn", n, placed), written(cli, tmp_path, "dzn", n, placed)
-    out = run([minizinc, "--solver", "gecode", "-a", str(model), str(data)])
+    out = run_program([minizinc, "--solver", "gecode", "-a", str(model), str(data)])
     boards = [tuple(json.loads(line[4:].rstrip(";"))) for line in out.splitlines() if line.startswith("q = ")]
     assert len(boards) == len(set(boards)) and set(boards) == expected(n, placed)
     assert out.rstrip().endswith("==========" if boards else "=====UNSATISFIABLE=====")
@@ -80,7 +51,7 @@ def test_minizinc_with_gecode_lists_exactly_our_boards(cli, tmp_path: Path, n: i
 @pytest.mark.parametrize("n, placed", CASES)
 def test_clingo_lists_exactly_our_boards_as_answer_sets(cli, tmp_path: Path, n: int, placed: Position | None) -> None:
     pytest.importorskip("clingo", reason="clingo is not installed (pip install clingo; in the test extra)")
-    out = run([sys.executable, "-m", "clingo", "0", "--outf=2", str(written(cli, tmp_path, "lp", n, placed))],
+    out = run_program([sys.executable, "-m", "clingo", "0", "--outf=2", str(written(cli, tmp_path, "lp", n, placed))],
               ok=(0, 10, 20, 30))  # clasp's exit codes (SAT, UNSAT, SAT and exhausted), or 0 from python -m
     boards = []
     for witness in json.loads(out)["Call"][0].get("Witnesses", []):
@@ -95,7 +66,7 @@ def test_clingo_lists_exactly_our_boards_as_answer_sets(cli, tmp_path: Path, n: 
 @pytest.mark.parametrize("n, placed", CASES)
 def test_z3_says_sat_with_a_valid_board(cli, tmp_path: Path, n: int, placed: Position | None) -> None:
     z3 = program("z3", "pip install z3-solver, or Debian package z3")
-    out = run([z3, str(written(cli, tmp_path, "smt2", n, placed))])
+    out = run_program([z3, str(written(cli, tmp_path, "smt2", n, placed))])
     assert out.splitlines()[0] == "sat"
     values = dict(re.findall(r"\(q(\d+) (\d+)\)", out))
     board = tuple(int(values[str(r)]) for r in range(n))
@@ -105,7 +76,7 @@ def test_z3_says_sat_with_a_valid_board(cli, tmp_path: Path, n: int, placed: Pos
 def test_z3_says_unsat_where_there_is_no_board(cli, tmp_path: Path) -> None:
     z3 = program("z3", "pip install z3-solver, or Debian package z3")
     # (get-value) after unsat is an error by the standard: exit 1 after the answer
-    assert run([z3, str(written(cli, tmp_path, "smt2", 3))], ok=(0, 1)).splitlines()[0] == "unsat"
+    assert run_program([z3, str(written(cli, tmp_path, "smt2", 3))], ok=(0, 1)).splitlines()[0] == "unsat"
 
 
 @pytest.mark.parametrize("n, placed", CASES)
@@ -113,7 +84,7 @@ def test_clasp_reads_the_opb_file_and_lists_exactly_our_boards(cli, tmp_path: Pa
                                                                  placed: Position | None) -> None:
     clasp = program("clasp", "Debian package clasp")
     # --quiet=0: every model (in PB mode clasp prints only the last one by default)
-    out = run([clasp, "-n", "0", "--quiet=0", str(written(cli, tmp_path, "opb", n, placed))], ok=(10, 20, 30))
+    out = run_program([clasp, "-n", "0", "--quiet=0", str(written(cli, tmp_path, "opb", n, placed))], ok=(10, 20, 30))
     models: list[list[int]] = []  # the true variables of each answer; clasp wraps long 'v' lines
     for line in out.splitlines():
         if line.startswith("c Answer:"):
@@ -140,7 +111,7 @@ def test_ace_solves_the_xcsp3_file_and_counts_our_boards(cli, tmp_path: Path, n:
     java = program("java", "Debian package default-jre-headless")
     ace = sorted(Path(spec.origin).parent.glob("solvers/ace/ACE-*.jar"))
     assert ace, "pycsp3 ships ACE"
-    out = run([java, "-jar", str(ace[-1]), str(written(cli, tmp_path, "xml", n, placed)), "-s=all"])
+    out = run_program([java, "-jar", str(ace[-1]), str(written(cli, tmp_path, "xml", n, placed)), "-s=all"])
     plain = re.sub(r"\x1b\[[0-9;]*m", "", out)  # ACE colours its output
     found = re.search(r"d FOUND SOLUTIONS\s+(\d+)", plain)
     boards = expected(n, placed)

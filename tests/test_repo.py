@@ -36,7 +36,7 @@ def test_readme_python_examples_run(tmp_path: Path, monkeypatch) -> None:
     (tmp_path / "tests").symlink_to(ROOT / "tests", target_is_directory=True)
     monkeypatch.chdir(tmp_path)
     out = io.StringIO()
-    namespace: dict = {}
+    namespace: dict = {"__name__": "__main__"}  # as a script: its guarded blocks run
     with contextlib.redirect_stdout(out):
         for block in blocks:  # later blocks build on earlier ones, as a reader would
             exec(compile(block, "README.md", "exec"), namespace)
@@ -46,6 +46,7 @@ def test_readme_python_examples_run(tmp_path: Path, monkeypatch) -> None:
     assert "option 'solver' (--solver) applies to the sat engine, not bitmask" in text
     assert "['modelcount', 'gpu', 'construct', 'minconflicts'] ['cpsat', 'sat', 'asp', 'minizinc', 'smt', 'modelcount']" in text
     assert "\n92 92\n" in text
+    assert "[724, 2680, 14200, 73712]" in text  # counted from four threads at once
     assert (tmp_path / "none.drat").is_file() and not (ROOT / "none.drat").exists()
 
 

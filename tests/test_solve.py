@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import nqueens_cp as nq
-from conftest import reference
+from conftest import honours, reference
 from nqueens_cp import Status, is_solution, names, solve
 from nqueens_cp.studies.completion import bench, generate, placed_count
 from nqueens_cp.engines.construct import construct
@@ -19,10 +19,6 @@ from nqueens_cp.errors import InvalidInputError
 SOLVED, NONE, UNKNOWN = Status.SOLVED, Status.NONE, Status.UNKNOWN
 COMPLETE_ENGINES = names(proves_none=True, takes_fixed=True)
 
-
-
-def honours(solution, placed) -> bool:
-    return all(solution[r] == c for r, c in placed.items())
 
 
 def seeded(engine: str, seed: int) -> dict:

@@ -17,20 +17,20 @@ the engine runs the model exactly as the tutorial writes it.
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import NQueensError, TimeLimitReached
 from ..model import formats
 from ..model.board import Position, Solution
 from .base import Engine
 from .handover import Handover
+
+if TYPE_CHECKING:
+    import subprocess
 
 _STAT = "%%%mzn-stat: "
 _GRACE_SECONDS = 2.0  # after MiniZinc's own time limit, before the process is killed
@@ -55,6 +55,9 @@ class MiniZincEngine(Engine):
 
     def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
+        import subprocess  # here, not at the top: listing the engines should not import it (start-up)
+        import tempfile
+
         with tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as folder:
             model, data = os.path.join(folder, "nqueens.mzn"), os.path.join(folder, "nqueens.dzn")
             for path, name in ((model, "mzn"), (data, "dzn")):
@@ -66,15 +69,19 @@ class MiniZincEngine(Engine):
                 command += ["--time-limit", str(max(int((deadline - time.monotonic()) * 1000), 1))]
             with open(os.path.join(folder, "stderr"), "w+", encoding="utf-8", errors="replace") as errors:
                 try:
+                    # MiniZinc's own temporary files (mznfile*.fzn) go into our folder, which
+                    # goes with everything in it however the run ends: a kill leaves nothing behind.
                     process = subprocess.Popen([*command, model, data], stdout=subprocess.PIPE, stderr=errors,
                                                stdin=subprocess.DEVNULL, text=True, encoding="utf-8",
-                                               errors="replace")
+                                               errors="replace", env={**os.environ, "TMPDIR": folder})
                 except OSError as exc:
                     raise NQueensError(f"cannot run minizinc: {exc.strerror or exc}") from exc
                 yield from self._read(process, errors, stats, limit, deadline)
 
     def _read(self, process: subprocess.Popen, errors: Any, stats: dict[str, Any], limit: int | None,
               deadline: float | None) -> Iterator[Solution]:
+        import json
+
         handover = Handover()
         ending: list[str] = []  # the line MiniZinc ends the search with, if any
 
