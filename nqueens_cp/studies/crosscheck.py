@@ -16,7 +16,7 @@ from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..execution import execute, parallel
+from ..execution import execute, parallel, pools
 from ..execution.plan import Plan, advice, plan
 from ..model import symmetry
 from ..model.board import Solution, orbit, pack, unpack
@@ -165,7 +165,7 @@ def _collect(plans: dict[str, Plan], n: int, jobs: int, pool: Executor, split: b
     # next engine starts on a core as soon as the last ones of this engine
     # leave it free.
     calls = {name: execute.key_calls(plan) for name, plan in plans.items()}
-    with closing(parallel.in_order(pool, (call for todo in calls.values() for call in todo), 4 * jobs)) as results:
+    with closing(pools.in_order(pool, (call for todo in calls.values() for call in todo), 4 * jobs)) as results:
         for name, todo in calls.items():
             if progress:
                 progress(f"N={n} {name}")
@@ -192,7 +192,7 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
     # split (in key-shipping parts, n <= 16) only where every plan splits.
     plans = {name: plan(n, engine, jobs=jobs) for name, engine in engines.items() if engine.enumerates}
     split = n <= parallel.KEY_MAX_N and all(p.split for p in plans.values())
-    pool = parallel.make_executor(min(p.jobs for p in plans.values()) if split and plans else 1)
+    pool = pools.make_executor(min(p.jobs for p in plans.values()) if split and plans else 1)
     symmetry_check: Future | None = None
     finished = False
     try:
@@ -238,7 +238,7 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
                 row.problems.append(f"N={n}: {problem}")
         finished = True
     finally:
-        parallel.shutdown(pool, abort=not finished)
+        pools.shutdown(pool, abort=not finished)
     return row
 
 
