@@ -109,6 +109,18 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     atomic_write(path, write)
 
 
+def check_regular(path: str, what: str) -> None:
+    """Refuse an existing ``path`` that is not a regular file (a FIFO with no
+    writer would block the read for ever), naming ``what`` it was given as."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # (missing: created, or reported where it is read)
+    if not stat.S_ISREG(mode):
+        kind = "a FIFO" if stat.S_ISFIFO(mode) else "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+        raise InvalidInputError(f"{path}: {what} must be a regular file, and this is {kind}")
+
+
 def check_writable(*paths: str) -> None:
     """Refuse output paths that cannot be written, before any work."""
     for path in paths:

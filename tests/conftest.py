@@ -41,7 +41,11 @@ TREE_BEFORE = _tree_status()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    left = sorted(name for name in os.listdir(SUITE_TMP) if not name.startswith("pytest-of-"))
+    import multiprocessing.process
+
+    # (multiprocessing's folder of this process, removed when it exits)
+    own = os.path.basename(multiprocessing.process.current_process()._config.get("tempdir") or "")
+    left = sorted(name for name in os.listdir(SUITE_TMP) if not name.startswith("pytest-of-") and name != own)
     new = sorted(_tree_status() - TREE_BEFORE)
     if left or new:
         print(f"\nleft behind by the suite: in the temporary directory {left}, in the working tree {new}",

@@ -96,6 +96,23 @@ def test_count_unique_and_fixed(cli) -> None:
     assert code == 0 and json.loads(out)["count"] == 1787 and json.loads(out)["unique"] is True
 
 
+@pytest.mark.parametrize("command", ["count", "enumerate"])
+@pytest.mark.parametrize("placement", [["--place", "0:7"], ["--block", "3:3"]])
+def test_unique_with_placements_is_refused_in_one_line(cli, command: str, placement: list[str]) -> None:
+    code, out, err = cli(command, "8", "--unique", *placement)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "break the symmetries" in err
+
+
+def test_count_takes_no_limit() -> None:
+    import nqueens_cp as nq
+    from nqueens_cp.execution.run import counted
+
+    with pytest.raises(nq.InvalidInputError, match="count takes no limit"):
+        nq.count(8, limit=3)
+    with pytest.raises(nq.InvalidInputError, match="count takes no limit"):
+        counted(8, "sat", limit=3)
+
+
 def test_count_with_a_time_limit_gives_no_count(cli) -> None:
     code, out, err = cli("count", "16", "--engine", "backtrack", "--time-limit", "0.2")
     assert code == 3 and out == "" and "unknown: the time limit of 0.2 s came" in err
@@ -192,6 +209,10 @@ BAD_INPUT = [
     (["enumerate", "8.5"], "argument N: must be a positive integer, got '8.5'"),
     (["enumerate", "1e3"], "argument N: must be a positive integer, got '1e3'"),
     (["count", "0"], "argument N: must be a positive integer, got '0'"),
+    (["count", "3000000000"], "argument N: must be at most 999,999,999, got '3000000000'"),
+    (["count", "8", "--checkpoint", "/nonexistent/x"], "cannot write /nonexistent/x: no directory /nonexistent"),
+    (["complete", "generate", "10", "3", "-o", "/nonexistent/x"], "cannot write /nonexistent/x: no directory"),
+    (["complete", "diagonals", "10", "-o", "/nonexistent/x"], "cannot write /nonexistent/x: no directory"),
     (["enumerate"], "the following arguments are required: N"),
     (["count"], "the following arguments are required: N"),
     (["enumerate", "8", "--engine", "nope"], "invalid choice: 'nope' (choose from 'backtrack', 'bitmask', 'cpsat', 'sat', 'asp', 'minizinc', 'smt', 'scan'"),
@@ -297,6 +318,34 @@ def test_huge_n_keeps_its_time_limit_and_says_how_hopeless_in_one_note() -> None
         out = run_process("count", n, "--time-limit", "1", timeout=60)
         assert out.returncode == 3 and out.stdout == "", out.stderr
         assert "Traceback" not in out.stderr and "inf" not in out.stderr and "years to count them" in out.stderr
+
+
+def test_an_engine_that_cannot_run_here_is_a_usage_error_for_compare(cli) -> None:
+    from nqueens_cp import engine_class
+
+    if engine_class("gpu").unavailable_reason() is None:
+        pytest.skip("the gpu engine can run here")
+    code, out, err = cli("compare", "8", "--engines", "gpu")
+    assert (code, out) == (2, "") and err.startswith("nqueens-cp compare: error: engine 'gpu' is unavailable")
+
+
+def test_a_fifo_is_refused_as_an_instance_or_a_checkpoint(cli, tmp_path) -> None:
+    """(Opened, a FIFO with no writer would block for ever.)"""
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    code, out, err = cli("solve", fifo)
+    assert (code, out) == (1, "") and "not a regular file" in err and err.count("\n") == 1
+    code, out, err = cli("count", "13", "--checkpoint", fifo)
+    assert (code, out) == (2, "") and "a checkpoint must be a regular file, and this is a FIFO" in err
+
+
+def test_solve_help_lists_the_engines_solve_takes(cli) -> None:
+    code, out, _ = cli("solve", "--help")
+    listed = out.split("\nengines:")[1]
+    assert code == 0 and "  modelcount " not in listed and "  gpu " not in listed and "  construct " in listed
+    assert "modelcount" not in out.split("\nengines:")[0]  # nor in the flags' help
 
 
 @pytest.mark.parametrize("argv, message", BAD_INPUT, ids=[" ".join(a) or "<none>" for a, _ in BAD_INPUT])

@@ -47,11 +47,28 @@ def test_an_interrupted_count_resumes_without_counting_a_task_twice(tmp_path: Pa
     assert len(tasks) == len(set(tasks)) and min(seen) == 11, "ten restored, the rest counted once"
 
 
+def test_a_damaged_record_in_the_middle_is_skipped_and_the_rest_kept(tmp_path: Path) -> None:
+    path = tmp_path / "c13.jsonl"
+    assert nq.count(13, checkpoint=str(path)) == TOTAL[13]
+    header, *lines = path.read_text().splitlines(keepends=True)
+    damaged = json.loads(lines[1])["task"]
+    path.write_text(header + lines[0] + lines[1].replace('"crc": ', '"crc": 1') + "".join(lines[2:]))
+    seen = []
+    assert nq.count(13, jobs=1, checkpoint=str(path), progress=lambda done, total: seen.append(done)) == TOTAL[13]
+    assert seen == [len(lines)], "every record but the damaged one restored: one task counted again"
+    tasks = [r["task"] for r in records(path)]  # (every line good: the damaged one is gone)
+    assert sorted(tasks) == sorted(json.loads(line)["task"] for line in lines) and tasks[-1] == damaged
+
+
 def test_a_checkpoint_of_another_count_is_refused_in_one_line(tmp_path: Path, cli) -> None:
     path = tmp_path / "c.jsonl"
     nq.count(10, checkpoint=str(path))
     code, out, err = cli("count", 11, "--checkpoint", path)
     assert code == 1 and out == "" and err.count("\n") == 1 and "is for n=10" in err and "not n=11" in err
+    header, *rest = path.read_text().splitlines(keepends=True)
+    path.write_text(header.replace('"sub_boards_per_task": 32', '"sub_boards_per_task": 8') + "".join(rest))
+    code, out, err = cli("count", 10, "--checkpoint", path)
+    assert code == 1 and "is for sub_boards_per_task=8, not sub_boards_per_task=32" in err and "n=10" not in err
     code, _, err = cli("count", 11, "--engine", "sat", "--checkpoint", path)
     assert code == 2 and "checkpoints are kept for counts by symmetry classes" in err
 
@@ -106,10 +123,11 @@ def test_a_local_dask_cluster_counts_exactly(cli) -> None:
     assert cli("count", 8, "--scheduler", "local:x")[0] == 2
 
 
-def test_a_worker_killed_in_the_middle_of_a_count_loses_nothing() -> None:
+def test_a_worker_killed_in_the_middle_of_a_count_loses_nothing(tmp_path: Path) -> None:
     from distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                      local_directory=str(tmp_path)) as cluster, \
             Client(cluster) as client:
         pids = client.run(os.getpid)
         victim = next(iter(pids.values()))

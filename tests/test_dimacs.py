@@ -172,6 +172,16 @@ def test_bad_answers_are_one_line_exit_1(q8: Path, tmp_path: Path, cli, answer: 
     assert err.count("\n") == 1 and message in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("unsat_first", [False, True])
+def test_an_answer_that_says_unsatisfiable_beside_a_model_is_refused(q8: Path, tmp_path: Path, cli,
+                                                                    unsat_first: bool) -> None:
+    model = answer_for((1, 3, 5, 7, 2, 0, 6, 4), encode(8, "ladder").nvars)
+    (tmp_path / "both.out").write_text("s UNSATISFIABLE\n" + model if unsat_first else model + "s UNSATISFIABLE\n")
+    code, out, err = cli("decode", q8, tmp_path / "both.out")
+    assert code == 1 and err.count("\n") == 1 and "contradicts itself" in err
+    assert out == "" if unsat_first else out.startswith("Solution 1:")  # (a model before it was streamed out)
+
+
 def test_answer_over_other_variables(q8: Path, tmp_path: Path, cli) -> None:
     nvars = encode(8, "ladder").nvars
     (tmp_path / "a.out").write_text(answer_for((0, 4, 7, 5, 2, 6, 1, 3), nvars).replace(" 0\n", f" {nvars + 5} 0\n"))

@@ -274,6 +274,8 @@ def test_without_the_compiled_module_counts_are_right_and_the_first_says_why_onc
     notes = [line for line in out.stderr.splitlines() if "compiled search" in line]
     assert len(notes) == 1 and "not built at install" in notes[0] and "C compiler" in notes[0], out.stderr
     assert "Traceback" not in out.stderr and "kernel=python" in out.stderr
+    split = _without_the_module(["-m", "nqueens_cp", "solve", "20", "-e", "bitmask", "--jobs", "2"], tmp_path)
+    assert split.returncode == 0 and split.stderr.count("compiled search is missing") == 1, split.stderr
     api = _without_the_module(["-c", "import nqueens_cp as nq, nqueens_cp.kernel as k; "
                                "print(nq.count(9), nq.count(8), k.kind())"], tmp_path)
     assert api.stdout.split() == [str(TOTAL[9]), str(TOTAL[8]), "python"], api.stderr
@@ -344,3 +346,24 @@ def test_the_layouts_python_shares_with_c_are_the_same_on_both_sides() -> None:
     assert _search.MAX_N == kernel.MAX_N
     # and the rules' own numbering: the tallies first, the row last
     assert [twin.EIGHT, twin.FOUR, twin.TWO, twin.NODES, twin.TIED, twin.ROW] == list(range(twin.OUT_WORDS))
+
+
+@pytest.mark.parametrize("damage", ["truncated", "junk"])
+def test_a_damaged_compiled_module_falls_back_with_one_warning_instead_of_crashing(tmp_path: Path,
+                                                                                   damage: str) -> None:
+    """A copy of the package whose compiled module is cut short (the loader
+    would map past its end: SIGBUS, exit 135) or is junk counts in Python."""
+    import importlib.util
+    import shutil
+
+    origin = Path(importlib.util.find_spec("nqueens_cp.kernel._search").origin)
+    copy = tmp_path / "nqueens_cp"
+    shutil.copytree(ROOT / "nqueens_cp", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    data = origin.read_bytes()
+    (copy / "kernel" / origin.name).write_bytes(data[:len(data) // 2] if damage == "truncated" else b"junk" * 100)
+    result = subprocess.run([sys.executable, "-c", "import nqueens_cp as nq; print(nq.count(9))"],
+                            capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                            env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert (result.returncode, result.stdout) == (0, f"{TOTAL[9]}\n"), result.stderr
+    assert result.stderr.count("compiled search is missing") == 1
+    assert damage != "truncated" or "is cut short" in result.stderr

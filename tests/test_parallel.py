@@ -37,7 +37,7 @@ def test_every_subproblem_split_gives_exactly_the_sequential_set(variant, n: int
 
 @pytest.mark.parametrize("n", [11, 12])
 def test_one_order_whatever_the_jobs_and_limit(variant, n: int) -> None:
-    affordable(variant.name, n, seconds=2)
+    affordable(variant.name, n, seconds=1.2)
     name, options = variant.name, variant.settings
     one = list(nq.solutions(n, name, jobs=1, **options))
     two = list(nq.solutions(n, name, jobs=2, **options))

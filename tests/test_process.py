@@ -105,6 +105,18 @@ def test_a_failed_write_to_stdout_is_one_line_and_exit_1(redirect: str, reason: 
     assert result.stderr.count("\n") == 1 and reason in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("command, expected, code", [
+    ("count 8", "92\n", 0),
+    ("enumerate 6 -f line", "1 3 5 0 2 4\n2 5 1 4 0 3\n3 0 4 1 5 2\n4 2 0 5 3 1\n", 0),
+    ("count 8 --time-limit x", "", 2),
+])
+def test_with_stderr_closed_the_data_and_exit_code_are_unchanged(command: str, expected: str, code: int) -> None:
+    """(The summary and notes go nowhere; before, they went into the data on stdout.)"""
+    result = subprocess.run(["bash", "-c", f"{' '.join(CLI)} {command} 2>&-"], capture_output=True, text=True,
+                            timeout=60)
+    assert (result.returncode, result.stdout) == (code, expected)
+
+
 @pytest.mark.parametrize("fmt", ["line", "json"])
 def test_the_first_solutions_of_a_big_board_come_at_once(engine_name: str, fmt: str) -> None:
     from nqueens_cp import engine_class

@@ -74,3 +74,21 @@ def test_every_path_the_docs_name_exists() -> None:
     assert len(named) > 20  # the pattern finds the paths the docs do name
     missing = sorted(f"{page} names {path}" for page, path in named if not (ROOT / path).exists())
     assert not missing, missing
+
+
+def test_the_files_the_help_examples_read_exist(cli) -> None:
+    """Every instance, answers file or data folder a --help example reads is in
+    the checkout (run from its root), unless an earlier example writes it (-o)."""
+    import glob
+
+    from nqueens_cp.cli.main import COMMANDS
+
+    for command in COMMANDS:
+        code, out, _ = cli(command, "--help")
+        assert code == 0
+        words = out.replace("'", " ").split()
+        written = {words[i + 1] for i, word in enumerate(words[:-1]) if word in ("-o", "--output")}
+        for word in words:
+            word = word.strip("(),;")
+            if re.search(r"\.(param|tsv)$|^tests/data", word) and not word.startswith("*") and word not in written:
+                assert glob.glob(str(ROOT / word)), f"{command} --help reads {word}, which is not in the checkout"

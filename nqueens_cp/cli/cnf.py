@@ -30,7 +30,7 @@ def add_dimacs(sub: Any) -> None:
         epilog="examples:\n"
         "  nqueens-cp dimacs 8 -o q8.cnf && clasp -n 0 q8.cnf > q8.out; nqueens-cp decode q8.cnf q8.out\n"
         "  nqueens-cp dimacs 12 --encoding ladder | picosat\n"
-        "  nqueens-cp dimacs diag-10-4-501.param --diagonals 8 -o d.cnf     (blocked squares: unit clauses)",
+        "  nqueens-cp dimacs tests/data/prob079/diag-10-4-501.param --diagonals 8 -o d.cnf   (blocked: unit clauses)",
     )
     add_n_or_file(p)
     p.add_argument("--encoding", choices=tuple(ENCODINGS), default=DEFAULT_ENCODING, metavar="NAME",

@@ -91,6 +91,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _stderr_to_devnull_if_closed()
     try:
         words = list(sys.argv[1:] if argv is None else argv)
         parser = build_parser(words[0] if words else None)
@@ -111,6 +112,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     with warnings.catch_warnings():  # a warning from the library is one line on stderr, like a note
         warnings.showwarning = _warning_line
         return run_command(args.handler, args, f"{PROG} {args.command}")
+
+
+def _stderr_to_devnull_if_closed() -> None:
+    """Started with stderr closed (2>&-), Python has no sys.stderr: print()
+    to it would write to stdout, into the data, and the next file opened would
+    take descriptor 2.  The diagnostics go to /dev/null instead; the data and
+    the exit code are what they would be."""
+    if sys.stderr is not None:
+        return
+    import os
+
+    try:
+        os.fstat(2)
+    except OSError:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        if fd != 2:
+            os.dup2(fd, 2)
+            os.close(fd)
+    sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (for the life of the process)
 
 
 def _warning_line(message: Warning | str, category: type[Warning], *_: Any, **__: Any) -> None:

@@ -23,8 +23,13 @@ SOLUTION_FORMATS = ("board", "line", "json")
 RESULT_FORMATS = ("text", "json")
 
 
+POSITIVE_INT_MAX = 999_999_999  # nine digits: far beyond any N a search or a board can take
+
+
 def positive_int(text: str) -> int:
     """An integer >= 1 written in decimal digits ('8', not '8.5', '1e3' or '-3')."""
+    if re.fullmatch(r"\s*\+?\d{10,}\s*", text):
+        raise argparse.ArgumentTypeError(f"must be at most {POSITIVE_INT_MAX:,}, got '{text.strip()}'")
     if not re.fullmatch(r"\s*\+?\d{1,9}\s*", text) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer, got '{text}'")
     return int(text)
@@ -198,7 +203,8 @@ def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
                    help="stop after SEC seconds" + ("" if limit else ": exit 3, no count (a partial count is not the count)"))
     p.add_argument("--unique", action="store_true",
                    help="one solution per class under the 8 symmetries of the square, in canonical "
-                   "(lexicographically least) form: 12 for N=8 (OEIS A002562)")
+                   "(lexicographically least) form: 12 for N=8 (OEIS A002562); plain N only (placements break "
+                   "the symmetries)")
     add_jobs(p)
     p.add_argument("--scheduler", metavar="ADDRESS", dest="executor",
                    help="run the sub-problems on a Dask cluster: its scheduler's ADDRESS (tcp://host:8786), or "

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from ..engines import DEFAULT_SOLVE_ENGINE, ENGINE_NAMES, engine_class, names
+from ..engines import DEFAULT_SOLVE_ENGINE, engine_class, names
 from .options import (PROG, SOLUTION_FORMATS, add_engine, add_engine_options, add_format, add_n, add_n_or_file,
                       add_outputs, add_place, engine_options, name_list, positive_float, positive_int, problem,
                       sizes, stats_line, json_text, whole, write_files)
@@ -16,7 +16,7 @@ from .terminal import (EXIT_FAILURE, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, CtrlC, P
 
 
 def add_solve(sub: Any) -> None:
-    lines = "\n".join(f"  {name:<13} {engine_class(name).summary}" for name in ENGINE_NAMES)
+    lines = "\n".join(f"  {name:<13} {engine_class(name).summary}" for name in names(solves=True))
     p = sub.add_parser(
         "solve", help="find one solution, optionally with queens already placed",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -31,21 +31,21 @@ engines:
 
 exit codes:
   {EXIT_OK}  a solution was found (and printed)
-  {EXIT_FAILURE}  proven: no solution exists (pre-placed queens that attack each other included)
-  {EXIT_USAGE}  usage error: a placement off the board, two queens in a row, bad --place text,
-     a malformed or truncated instance file (with its line), ...
+  {EXIT_FAILURE}  proven: no solution exists (pre-placed queens that attack each other included);
+     or an instance file that is missing, unreadable, malformed or truncated (with its line)
+  {EXIT_USAGE}  usage error: a placement off the board, two queens in a row, bad --place text, ...
   {EXIT_UNKNOWN}  unknown: the time limit (or local search's step budget) ran out first
 
 examples:
   nqueens-cp solve 80 --place 0:3,5:17 --format line
   nqueens-cp solve 8 --place 0:0 --place 1:1 --engine backtrack     (none: exit 1)
   nqueens-cp solve 12 --block 0:0,5:5 --block-diagonal r+c=11
-  nqueens-cp solve diag-20-4-17.param --diagonals 29 --engine bitmask
+  nqueens-cp solve tests/data/prob079/diag-14-4-416.param --diagonals 12 --engine bitmask
   nqueens-cp solve 1000 --engine minconflicts --seed 7 -f json""",
     )
     add_n_or_file(p)
     add_engine(p, names(solves=True), DEFAULT_SOLVE_ENGINE, "fastest on completion questions, proves 'none'")
-    add_engine_options(p, solving=True)
+    add_engine_options(p, names(solves=True), solving=True)
     add_place(p)
     p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="give up after SEC seconds: 'unknown', exit 3")
     from ..execution.parallel import default_jobs
@@ -128,8 +128,8 @@ def add_batch(sub: Any) -> None:
         "'file<TAB>D<TAB>1|0[<TAB>nodes]' lines (the published answers), which also checks every\n"
         "answer.  Exit 1 if complete engines disagree or an answer contradicts the published one.",
         epilog="examples:\n"
-        "  nqueens-cp batch data/prob079 --answers data/prob079/answers.tsv --engines bitmask,cpsat,sat\n"
-        "  nqueens-cp batch 'runs/diag-20-*.param' --diagonals 29 --time-limit 120 --csv r.csv --plot r.png",
+        "  nqueens-cp batch tests/data/prob079 --answers tests/data/prob079/answers.tsv --engines bitmask,cpsat,sat\n"
+        "  nqueens-cp batch 'tests/data/prob079/diag-14-*.param' --diagonals 12 --engines bitmask,sat --csv r.csv",
     )
     p.add_argument("paths", nargs="+", metavar="PATH",
                    help="instance files, directories (their *.param files) or glob patterns")
@@ -173,14 +173,20 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _cmd_complete_generate(args: argparse.Namespace) -> int:
+    from ..files import check_writable
     from ..studies.completion import generate, instance_json
+
+    check_writable(args.output)  # before the work
 
     return _write_instance(args.output, json.dumps(instance_json(args.n, generate(args.n, args.k, args.seed),
                                                                  args.seed)) + "\n")
 
 
 def _cmd_complete_diagonals(args: argparse.Namespace) -> int:
+    from ..files import check_writable
     from ..model.instances import excluded_diagonals_text, generate_excluded_diagonals
+
+    check_writable(args.output)  # before the work
 
     pairs = generate_excluded_diagonals(args.n, args.min_in_file, args.seed)
     return _write_instance(args.output, excluded_diagonals_text(args.n, pairs))

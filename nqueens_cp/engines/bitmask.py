@@ -93,6 +93,12 @@ class BitmaskEngine(Engine):
         finally:
             stats["nodes"] = walk.nodes
 
+    def preload(self) -> None:
+        """Load the compiled search (or say, once, that it is missing) before a pool's workers are forked."""
+        from .. import kernel
+
+        kernel.compiled()
+
     def solve_parts(self, n: int, placed: Position) -> list[tuple[Any, ...]]:
         """The decision split into sub-boards, in search order: the first two
         open rows fixed in every way the masks allow (each a call of

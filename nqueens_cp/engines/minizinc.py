@@ -18,11 +18,14 @@ the engine runs the model exactly as the tutorial writes it.
 from __future__ import annotations
 
 import os
+import shutil
+import signal
 import threading
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from .. import stopping
 from ..errors import NQueensError, TimeLimitReached
 from ..model import formats
 from ..model.board import Position, Solution
@@ -58,7 +61,16 @@ class MiniZincEngine(Engine):
         import subprocess  # here, not at the top: listing the engines should not import it (start-up)
         import tempfile
 
-        with tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as folder:
+        started: dict[str, Any] = {}
+
+        def cleanup() -> None:  # a worker stopped by its pool, at any point of this (nqueens_cp.stopping)
+            if "process" in started:
+                _kill(started["process"])
+            if "folder" in started:
+                shutil.rmtree(started["folder"], ignore_errors=True)
+
+        with stopping.registered(cleanup), tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as folder:
+            started["folder"] = folder
             model, data = os.path.join(folder, "nqueens.mzn"), os.path.join(folder, "nqueens.dzn")
             for path, name in ((model, "mzn"), (data, "dzn")):
                 with open(path, "w", encoding="utf-8") as handle:
@@ -69,11 +81,13 @@ class MiniZincEngine(Engine):
                 command += ["--time-limit", str(max(int((deadline - time.monotonic()) * 1000), 1))]
             with open(os.path.join(folder, "stderr"), "w+", encoding="utf-8", errors="replace") as errors:
                 try:
-                    # MiniZinc's own temporary files (mznfile*.fzn) go into our folder, which
-                    # goes with everything in it however the run ends: a kill leaves nothing behind.
-                    process = subprocess.Popen([*command, model, data], stdout=subprocess.PIPE, stderr=errors,
-                                               stdin=subprocess.DEVNULL, text=True, encoding="utf-8",
-                                               errors="replace", env={**os.environ, "TMPDIR": folder})
+                    # MiniZinc's own temporary files (mznfile*.fzn) go into our folder, which goes with
+                    # everything in it however the run ends; in a session of its own, MiniZinc and the
+                    # solver it starts are killed together.
+                    started["process"] = process = subprocess.Popen(
+                        [*command, model, data], stdout=subprocess.PIPE, stderr=errors, stdin=subprocess.DEVNULL,
+                        text=True, encoding="utf-8", errors="replace", env={**os.environ, "TMPDIR": folder},
+                        start_new_session=True)
                 except OSError as exc:
                     raise NQueensError(f"cannot run minizinc: {exc.strerror or exc}") from exc
                 yield from self._read(process, errors, stats, limit, deadline)
@@ -110,7 +124,7 @@ class MiniZincEngine(Engine):
             handover.cancel()
             if process.poll() is None:
                 stopped = True
-                process.kill()
+                _kill(process)
             process.wait()
             reader.join()
             process.stdout.close()  # type: ignore[union-attr]
@@ -127,6 +141,14 @@ class MiniZincEngine(Engine):
             if deadline is not None:
                 raise TimeLimitReached  # MiniZinc's --time-limit came first
             raise NQueensError("minizinc stopped before its search was complete")
+
+
+def _kill(process: subprocess.Popen) -> None:
+    """MiniZinc and the solver it started (its process group)."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 # MiniZinc's statistics, under the names our other engines use where they mean the same

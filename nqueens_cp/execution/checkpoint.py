@@ -80,12 +80,13 @@ class Checkpoint:
         except (ValueError, RecursionError):
             raise NQueensError(f"checkpoint {self.path}: line 1 is not a checkpoint header") from None
         if header != self.key:
-            want = ", ".join(f"{k}={v}" for k, v in self.key.items() if k != "nqueens_cp_checkpoint")
-            have = ", ".join(f"{k}={v}" for k, v in header.items() if k != "nqueens_cp_checkpoint") \
-                if isinstance(header, dict) else repr(header)
+            differ = [k for k in self.key if k != "nqueens_cp_checkpoint" and
+                      (not isinstance(header, dict) or header.get(k) != self.key[k])]
+            want = ", ".join(f"{k}={self.key[k]}" for k in differ)
+            have = ", ".join(f"{k}={header.get(k)}" for k in differ) if isinstance(header, dict) else repr(header)
             raise NQueensError(f"checkpoint {self.path} is for {have}, not {want}: refused (use another file)")
-        good = len(lines[0]) + 1
-        for raw in lines[1:]:
+        kept = [lines[0]]
+        for raw in lines[1:-1] + ([lines[-1]] if lines[-1] else []):
             try:
                 record = json.loads(raw)
                 task, values = record["task"], tuple(record["values"])
@@ -94,13 +95,16 @@ class Checkpoint:
             except (ValueError, KeyError, TypeError, RecursionError):
                 whole = False
             if not whole:
-                break  # a half-written last record: dropped, its task counted again
-            good += len(raw) + 1
+                continue  # a half-written or damaged record: skipped (the rest are kept), its task counted again
+            kept.append(raw)
             if 0 <= task < self.key["tasks"] and task not in self.done and self.valid(values):
                 self.done[task] = values  # (else not a record of this count: dropped, its task counted again)
-        if good < len(data):
+        if len(kept) < len(lines) - (not lines[-1]):
+            # Rewritten in place without the records skipped (under the lock): a later run reads only good ones.
             with open(self.path, "r+b") as handle:
-                handle.truncate(good)
+                handle.write(b"\n".join(kept) + b"\n")
+                handle.truncate()
+
 
     def record(self, task: int, values: Sequence[int]) -> None:
         """Task ``task`` is finished with these numbers (the same method, the same numbers)."""

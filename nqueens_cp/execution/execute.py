@@ -281,6 +281,7 @@ def solve(plan: SolvePlan) -> Outcome:
     from . import pools
 
     placed = engine.check_solve(plan.n, plan.placed, plan.time_limit)
+    engine.preload()  # before the workers are forked: they inherit it (and its one warning, if any)
     start = time.perf_counter()
     stats: dict[str, Any] = {}
     answer = engine.trivial_answer(placed) or pools.solve_in_parts(

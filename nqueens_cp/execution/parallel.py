@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..model.board import Position, Solution, is_solution, pack
+from .. import stopping
 from ..errors import InvalidInputError, TimeLimitReached
 
 KEY_MAX_N = 16  # n**n < 2**64: a solution's key fits an unsigned 64-bit word
@@ -92,7 +93,11 @@ def merge_stats(total: dict[str, Any], part: dict[str, Any], additive: Iterable[
 
 def init_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a pool stopping its workers: no clean-up of the parent's
+    # A pool stopping its workers (pools.shutdown): the worker dies at once, and nothing of
+    # the parent's runs (its clean-up handlers, inherited by the fork); but what the worker's
+    # search started and registered (a solver's child process, a temporary folder) goes with it.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    stopping.worker()
     _die_with_parent()
     # A forked worker holds a copy of the parent's unwritten stdout buffer,
     # which multiprocessing would flush when the worker exits: drop it.

@@ -146,6 +146,9 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     if chosen.counts_only and unique and not chosen.counts_classes:  # a usage error, whatever is installed
         _refuse_unique(chosen.name)
     placed = chosen.check(n, fixed, limit, time_limit)  # the engine's own checks
+    if unique is True and placed:
+        raise InvalidInputError("unique (one solution per class of the 8 symmetries) cannot be combined with "
+                                "pre-placed queens or blocked squares: they break the symmetries")
     workers = parallel.check_jobs(jobs)
     if type(unique) is not bool:
         raise InvalidInputError(f"unique takes True or False, got {unique!r}")
@@ -159,6 +162,11 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     if checkpoint is not None and not by_classes:
         raise InvalidInputError("checkpoints are kept for counts by symmetry classes: the bitmask engine, "
                                 "plain N (no pre-placed queens, no symmetry breaking)")
+    if checkpoint is not None:
+        from ..files import check_regular, check_writable
+
+        check_writable(checkpoint)  # before the work: usage errors, as every output path
+        check_regular(checkpoint, "a checkpoint")
     notes = [chosen.experimental] if chosen.experimental else []
     cores = parallel.default_jobs()
     if workers > cores and executor is None and split:

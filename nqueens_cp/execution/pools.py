@@ -9,7 +9,9 @@ logging cost more than ``enumerate 8`` itself.)
 
 from __future__ import annotations
 
+import shutil
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -159,18 +161,21 @@ def dask_executor(spec: str) -> Iterator[Executor]:
 
     logging.getLogger("distributed").setLevel(logging.ERROR)  # its chatter is not our output
     check_scheduler(spec)
-    cluster = None
+    cluster = scratch = None
     kind, _, workers = spec.partition(":")
     try:
         if kind == "local":
+            scratch = tempfile.mkdtemp(prefix="nqueens-dask-")  # Dask's files, removed with the cluster
             cluster = LocalCluster(n_workers=int(workers or default_jobs()), threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
+                                   dashboard_address=None, local_directory=scratch)
             client = Client(cluster)
         else:
             client = Client(spec, timeout=10)
     except (OSError, TimeoutError, ValueError) as error:  # (ValueError: an address Dask cannot parse)
         if cluster is not None:
             cluster.close()
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
         raise NQueensError(f"cannot reach the Dask scheduler at {spec}: {error}") from None
     try:
         yield client.get_executor()
@@ -178,6 +183,8 @@ def dask_executor(spec: str) -> Iterator[Executor]:
         client.close()
         if cluster is not None:
             cluster.close()
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 def stream(calls: Iterable[tuple[Any, ...]], workers: int, window: int, *, executor: Executor | None = None,
@@ -244,7 +251,7 @@ def shutdown(pool: Executor, abort: bool) -> None:
         processes = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
-            process.terminate()
+            process.terminate()  # (a worker cleans up what its search started: nqueens_cp.stopping)
     pool.shutdown(wait=True)
     if thread is not None:
         thread.join(timeout=60)  # (its workers are ended: it sees them gone and returns)

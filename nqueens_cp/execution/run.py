@@ -89,6 +89,9 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
 
     ``checkpoint`` names a file where finished tasks are recorded as they
     finish; the same count run again resumes from it (bitmask, plain N)."""
+    if "limit" in options:  # (plan() takes it: it must not reach it from here)
+        raise InvalidInputError("count takes no limit: a count stopped early is not the count "
+                                "(solutions(n, limit=K) lists the first K)")
     chosen = plan(n, engine, position(n, fixed, blocked), time_limit=time_limit, jobs=jobs, unique=unique,
                   executor=executor, checkpoint=checkpoint, **options)
     if notify:

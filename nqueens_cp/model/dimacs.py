@@ -318,6 +318,9 @@ def _read_competition(lines: Iterable[tuple[int, str]], name: str, keep: int | N
             match = _STATUS.fullmatch(line)
             status = match.group(1) if match else ""
             if status == "UNSATISFIABLE" or status == "SOLUTIONS 0":
+                if found or current is not None:
+                    raise DimacsError(f"{where}: the solver says UNSATISFIABLE after giving a model: "
+                                      "its answer contradicts itself")
                 unsat_line = number
             elif not (status == "SATISFIABLE" or re.fullmatch(r"SOLUTIONS \d+", status)):
                 if status.startswith("UNKNOWN"):
@@ -326,6 +329,9 @@ def _read_competition(lines: Iterable[tuple[int, str]], name: str, keep: int | N
             continue
         if line[0] != "v" or (len(line) > 1 and not line[1].isspace()):
             raise DimacsError(f"{where}: expected a 'c', 's' or 'v' line, got {_clip(line)}")
+        if unsat_line is not None:
+            raise DimacsError(f"{where}: a model after the solver said UNSATISFIABLE (line {unsat_line}): "
+                              "its answer contradicts itself")
         for lit in _literals(line[1:], where):
             if current is None:
                 current, start, largest = [], number, 0

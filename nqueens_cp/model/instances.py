@@ -28,7 +28,9 @@ an :class:`InstanceError` that names the file and the line.
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -201,6 +203,8 @@ def read_instance(path: str | Path, diagonals: int | None = None) -> Instance:
     """Read one prob079 instance file (``diagonals``: D, for Excluded Diagonals files)."""
     path = str(path)
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO with no writer would block the read for ever
+            raise InstanceError(f"cannot read {path}: not a regular file (a prob079 instance is a file)")
         with open(path, "rb") as handle:
             data = handle.read(MAX_BYTES + 1)
     except OSError as error:

@@ -27,7 +27,7 @@ from typing import Any
 from ..execution import execute
 from ..execution.plan import plan, plan_solve
 from ..engines import engine_class, get_engine, names
-from ..errors import InvalidInputError, NQueensError
+from ..errors import EngineUnavailableError, InvalidInputError
 from ..known import TOTAL
 
 VARIANT = "+sb"  # label suffix: the engine with symmetry breaking
@@ -155,7 +155,7 @@ def compare(sizes: Sequence[int], labels: Sequence[str], repeat: int = 1, first:
             raise InvalidInputError(f"{name} counts solutions without finding one: leave out --first")
         reason = cls.unavailable_reason()
         if reason:
-            raise NQueensError(f"engine '{name}' is unavailable: {reason}")
+            raise EngineUnavailableError(f"engine '{name}' is unavailable: {reason}")
     rows = []
     for n in sizes:
         for label in labels:
