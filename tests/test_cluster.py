@@ -124,10 +124,11 @@ def test_a_local_dask_cluster_counts_exactly(cli) -> None:
 
 
 def test_a_worker_killed_in_the_middle_of_a_count_loses_nothing(tmp_path: Path) -> None:
+    import dask
     from distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                      local_directory=str(tmp_path)) as cluster, \
+    with dask.config.set({"temporary-directory": str(tmp_path)}), \
+            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         pids = client.run(os.getpid)
         victim = next(iter(pids.values()))

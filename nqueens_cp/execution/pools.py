@@ -161,30 +161,33 @@ def dask_executor(spec: str) -> Iterator[Executor]:
 
     logging.getLogger("distributed").setLevel(logging.ERROR)  # its chatter is not our output
     check_scheduler(spec)
-    cluster = scratch = None
+    import dask
+
     kind, _, workers = spec.partition(":")
+    # Dask's scratch files (every server of a local cluster writes them), removed with the cluster
+    scratch = tempfile.mkdtemp(prefix="nqueens-dask-")
+    cluster = None
     try:
-        if kind == "local":
-            scratch = tempfile.mkdtemp(prefix="nqueens-dask-")  # Dask's files, removed with the cluster
-            cluster = LocalCluster(n_workers=int(workers or default_jobs()), threads_per_worker=1, processes=True,
-                                   dashboard_address=None, local_directory=scratch)
-            client = Client(cluster)
-        else:
-            client = Client(spec, timeout=10)
-    except (OSError, TimeoutError, ValueError) as error:  # (ValueError: an address Dask cannot parse)
-        if cluster is not None:
-            cluster.close()
-        if scratch is not None:
-            shutil.rmtree(scratch, ignore_errors=True)
-        raise NQueensError(f"cannot reach the Dask scheduler at {spec}: {error}") from None
-    try:
-        yield client.get_executor()
+        with dask.config.set({"temporary-directory": scratch}):
+            try:
+                if kind == "local":
+                    cluster = LocalCluster(n_workers=int(workers or default_jobs()), threads_per_worker=1,
+                                           processes=True, dashboard_address=None)
+                    client = Client(cluster)
+                else:
+                    client = Client(spec, timeout=10)
+            except (OSError, TimeoutError, ValueError) as error:  # (ValueError: an address Dask cannot parse)
+                if cluster is not None:
+                    cluster.close()
+                raise NQueensError(f"cannot reach the Dask scheduler at {spec}: {error}") from None
+            try:
+                yield client.get_executor()
+            finally:
+                client.close()
+                if cluster is not None:
+                    cluster.close()
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-        if scratch is not None:
-            shutil.rmtree(scratch, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def stream(calls: Iterable[tuple[Any, ...]], workers: int, window: int, *, executor: Executor | None = None,
