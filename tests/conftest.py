@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
@@ -25,16 +26,20 @@ ROOT = Path(__file__).resolve().parent.parent
 # nothing new (pytest_sessionfinish).
 SUITE_TMP = tempfile.mkdtemp(prefix="nqueens-suite-")
 os.environ["TMPDIR"] = tempfile.tempdir = SUITE_TMP
+# Removed at the very end, once empty: registered before multiprocessing is imported, this
+# runs after its own exit handler has removed this process's folder in it.
+atexit.register(lambda: os.path.isdir(SUITE_TMP) and not os.listdir(SUITE_TMP) and os.rmdir(SUITE_TMP))
 
 
 def _tree_status() -> set[str]:
-    """The working tree's changes and untracked files (empty outside a git checkout)."""
+    """The working tree's untracked files (empty outside a git checkout); changes
+    to tracked files are left out: a developer may edit while the suite runs."""
     try:
         found = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=ROOT,
                                capture_output=True, text=True, timeout=60)
     except OSError:
         return set()
-    return set(found.stdout.splitlines()) if found.returncode == 0 else set()
+    return {line for line in found.stdout.splitlines() if line.startswith("??")} if found.returncode == 0 else set()
 
 
 TREE_BEFORE = _tree_status()
@@ -52,7 +57,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
               file=sys.stderr)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
     else:
-        shutil.rmtree(SUITE_TMP, ignore_errors=True)
+        for name in os.listdir(SUITE_TMP):
+            if name != own:
+                shutil.rmtree(os.path.join(SUITE_TMP, name), ignore_errors=True)
 
 
 def usable(name: str) -> str:

@@ -213,6 +213,8 @@ BAD_INPUT = [
     (["count", "8", "--checkpoint", "/nonexistent/x"], "cannot write /nonexistent/x: no directory /nonexistent"),
     (["complete", "generate", "10", "3", "-o", "/nonexistent/x"], "cannot write /nonexistent/x: no directory"),
     (["complete", "diagonals", "10", "-o", "/nonexistent/x"], "cannot write /nonexistent/x: no directory"),
+    (["complete", "generate", "2000000", "5"], "N must be from 1 to 1,000,000"),
+    (["complete", "diagonals", "20000"], "N must be from 1 to 10,000 for an Excluded Diagonals instance"),
     (["enumerate"], "the following arguments are required: N"),
     (["count"], "the following arguments are required: N"),
     (["enumerate", "8", "--engine", "nope"], "invalid choice: 'nope' (choose from 'backtrack', 'bitmask', 'cpsat', 'sat', 'asp', 'minizinc', 'smt', 'scan'"),

@@ -156,3 +156,11 @@ def test_the_declarative_preset_crosschecks_every_available_declarative_engine(c
     header = out.splitlines()[0].split()
     assert header[3:] == ["bitmask", *names(declarative=True, available=True)]
     assert "agree on every N" in err
+
+
+def test_crosscheck_keeps_a_time_limit_and_says_a_hopeless_range_once(cli) -> None:
+    code, out, err = cli("crosscheck", "1-1000000", "--engines", "bitmask,backtrack", "--time-limit", "1")
+    assert code == 3 and out.startswith("  N ") and " 1 " in out
+    notes = [line for line in err.splitlines() if "note:" in line]
+    assert len(notes) == 1 and "larger N asked" in notes[0]  # (it printed 147,858 of them)
+    assert "unknown: the time limit of 1 s came at N=" in err and "Traceback" not in err

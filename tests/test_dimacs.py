@@ -454,3 +454,24 @@ def test_a_huge_model_line_is_read_in_memory_bounded_by_the_board(tmp_path: Path
     assert run.returncode == 0 and run.stdout == "0 4 7 5 2 6 1 3\n", run.stderr
     peak_kb = int(run.stderr.split()[-1])
     assert peak_kb < 260_000, f"peak {peak_kb} kB"  # the line is 17 MB; split whole it took about 330 MB
+
+
+def test_an_endless_line_is_refused_in_memory_bounded_by_the_limit(q8: Path, cli) -> None:
+    """decode q8.cnf /dev/zero: one line with no end (it grew without bound)."""
+    from nqueens_cp.model import dimacs
+
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero here")
+    code, out, err = cli("decode", q8, "/dev/zero")
+    assert (code, out) == (1, "") and f"line 1: longer than {dimacs.MAX_LINE:,} characters" in err
+
+
+def test_the_lines_of_a_huge_board_are_made_one_at_a_time() -> None:
+    """What the CNF of every encoding is written from: all of them at once held 4N^2 cells
+    (dimacs 3000 --encoding seqcounter: a MemoryError under a 1 GB cap)."""
+    from itertools import islice
+
+    from nqueens_cp.model.cnf import lines
+
+    first = list(islice(lines(100_000), 2))  # four times 10^10 cells, if they were all made
+    assert first[1][:2] == [(1, 0), (1, 1)] and len(first[0]) == 100_000

@@ -197,10 +197,11 @@ def test_the_bitmask_decision_search_looks_at_the_clock_after_each_budget_of_nod
             self.readings += 1
             return 0.0 if self.readings == 1 else 1e9  # the start, then past any deadline
 
-    for n, k in ((100, 40), (60, 24)):
+    # (instances whose search takes more than one budget: seed 13 needs 297 million nodes at N = 60)
+    for n, k, seed in ((100, 40, 3), (60, 24, 13)):
         clock = Clock()
         monkeypatch.setattr(bitmask, "time", clock)
-        outcome = nq.get_engine("bitmask").solve(n, generate(n, k, 3), time_limit=0.3)
+        outcome = nq.get_engine("bitmask").solve(n, generate(n, k, seed), time_limit=0.3)
         budget = bitmask.NODES_PER_CHECK if kernel.compiled(n) else bitmask.NODES_PER_CHECK >> 7
         assert outcome.status is nq.Status.UNKNOWN and clock.readings == 2
         assert budget <= outcome.stats["nodes"] <= budget + 1
@@ -221,3 +222,10 @@ def test_a_sat_solve_stops_at_its_time_limit_with_every_solver(cli, tmp_path: Pa
 def test_a_solver_that_cannot_stop_at_a_time_limit_says_so(cli, tmp_path: Path) -> None:
     code, out, err = cli("solve", 12, "-e", "sat", "--solver", "lingeling", "--time-limit", 5)
     assert code == 2 and out == "" and "cannot stop at a time limit" in err and err.count("\n") == 1
+
+
+def test_a_large_completion_instance_is_generated_valid() -> None:
+    """(Listing every row's free columns took minutes at this size.)"""
+    placed = generate(40_000, 20_000, seed=1)
+    assert len(placed) == 20_000 and len(set(placed.values())) == 20_000
+    assert len({r - c for r, c in placed.items()}) == len({r + c for r, c in placed.items()}) == 20_000

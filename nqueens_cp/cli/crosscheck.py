@@ -8,7 +8,7 @@ from typing import Any
 
 from ..engines import names
 from .options import (PROG, RESULT_FORMATS, add_engine_options, add_format, add_jobs, engine_options, name_list,
-                      sizes, json_text)
+                      positive_float, sizes, json_text)
 from .terminal import EXIT_FAILURE, EXIT_OK, CtrlC, Progress, say
 
 
@@ -28,6 +28,8 @@ def add_crosscheck(sub: Any) -> None:
                    f"the core engines); default: every available one of {', '.join(names(enumerates=True, family='core'))}")
     add_engine_options(p, names(enumerates=True))
     add_jobs(p)
+    p.add_argument("--time-limit", type=positive_float, metavar="SEC",
+                   help="stop after SEC seconds in all: exit 3, the N checked by then printed")
     add_format(p, RESULT_FORMATS)
     p.set_defaults(handler=_cmd_crosscheck)
 
@@ -50,7 +52,8 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
 
     report = crosscheck([n for spec in args.specs for n in spec], args.engines, jobs=args.jobs,
                         progress=progress.text if progress else None, rows=row_done if text else None,
-                        notify=lambda note: say(f"{PROG}: note: {note}"), **engine_options(args))
+                        notify=lambda note: say(f"{PROG}: note: {note}"), time_limit=args.time_limit,
+                        **engine_options(args))
     if progress:
         progress.clear()
     for name, reason in report.skipped.items():

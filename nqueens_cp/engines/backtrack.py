@@ -25,6 +25,8 @@ class BacktrackEngine(Engine):
     effort = "nodes"
     enumeration_rate = count_rate = 6e3
     first_solution_max_n = 32
+    max_n = 500  # one level of recursion a row, within Python's default limit of 1000 frames
+    max_n_why = "one level of Python recursion a row; bitmask and cpsat take any N"
 
     def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:

@@ -133,7 +133,8 @@ class Engine:
     solves: ClassVar[bool] = True  # finds one solution (solve)
     proves_none: ClassVar[bool] = True  # its "none" from solve is a proof
     takes_fixed: ClassVar[bool] = True  # honours pre-placed queens
-    max_n: ClassVar[int | None] = None  # the largest N it serves, if it has a limit
+    max_n: ClassVar[int | None] = None  # the largest N it serves, if it has a limit ...
+    max_n_why: ClassVar[str] = ""  # ... and why, for the one-line refusal beyond it
     # "core" engines are cross-checked and compared by default; "classic" are the
     # tutorial backtrackers, asked for by name or as the preset "classic".
     family: ClassVar[str] = "core"
@@ -359,7 +360,8 @@ class Engine:
 
     def _check_n(self, n: int) -> None:
         if self.max_n is not None and n > self.max_n:
-            raise InvalidInputError(f"engine {self.name} serves N <= {self.max_n}, got N={n} ({self.summary})")
+            raise InvalidInputError(f"engine {self.name} serves N <= {self.max_n}, got N={n} "
+                                    f"({self.max_n_why or self.summary})")
 
     def _make_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,
                      counter: Counter | None = None) -> Search:

@@ -33,6 +33,12 @@ def decide(n: int, masks: list[int]) -> tuple[Solution | None, int]:
     return (walk.solution() if walk.found else None), walk.nodes
 
 
+def decide_position(n: int, placed: Position) -> tuple[Solution | None, int]:
+    """:func:`decide` of a position: its sub-board is built where the part runs,
+    so that N parts hold N positions, not N boards of N masks (N^3 bits)."""
+    return decide(n, sub_board(n, placed))
+
+
 def _count(n: int, allowed: list[int]) -> tuple[int, int]:
     """(solutions, nodes) of a sub-board, in the compiled search."""
     from .. import kernel
@@ -70,6 +76,8 @@ class BitmaskEngine(Engine):
     # bits, 37 MB at N = 10,000 and 125 GB at N = 1,000,000.  Beyond, no
     # backtracking search finishes anyway ('solve --engine construct' does).
     max_n = 10_000
+    max_n_why = ("a search holds N words of N bits (N^2 memory: 125 GB at N = 1,000,000); 'solve N -e construct' "
+                 "gives a board of any N")
 
     def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
@@ -102,14 +110,14 @@ class BitmaskEngine(Engine):
     def solve_parts(self, n: int, placed: Position) -> list[tuple[Any, ...]]:
         """The decision split into sub-boards, in search order: the first two
         open rows fixed in every way the masks allow (each a call of
-        :func:`decide`, which a process pool or a cluster can run)."""
+        :func:`decide_position`, which a process pool or a cluster can run)."""
         masks = sub_board(n, placed)
         rows = [r for r in range(n) if r not in placed][:SPLIT_ROWS if n <= SPLIT_ROWS_MAX_N else 1]
         parts: list[tuple[Any, ...]] = []
 
         def fix(i: int, chosen: dict[int, int]) -> None:
             if i == len(rows):
-                parts.append((decide, n, sub_board(n, placed.with_queens(chosen))))
+                parts.append((decide_position, n, placed.with_queens(chosen)))
                 return
             row = rows[i]
             for col in range(n):

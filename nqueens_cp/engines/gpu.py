@@ -41,6 +41,7 @@ class GpuEngine(Engine):
     count_rate = 1e9  # a rough guess until measured on a GPU (issue 22)
     min_n = 6  # the smallest N counted by classes (counting/classes.py's MIN_N; a test keeps them equal)
     max_n = 62
+    max_n_why = "the count by classes works on 64-bit words"
 
     def count_sub_boards(self, n: int, chunk: list[SubBoard]) -> Values:
         """The task of a count by classes on this process's GPU."""

@@ -7,6 +7,7 @@ never prove that there is none: its "unknown" means only that it gave up.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..model.board import Position, Solution
@@ -49,8 +50,12 @@ class MinConflictsEngine(Engine):
         # The default budget only stands in for a missing time limit; one given explicitly always holds.
         budget = self.max_steps or (None if deadline is not None else 200 * n + 10_000)
         movable = [row for row in range(n) if row not in placed]
-        # Blocked squares are never taken: each row moves among its open columns.
-        columns = [placed.columns(row, n) if hasattr(placed, "columns") else list(range(n)) for row in range(n)]
+        # Blocked squares are never taken: each row moves among its open columns (a list only for
+        # rows with a blocked square, else the range: memory stays linear in N).
+        every = range(n)
+        blocked_rows = {row for row, _ in getattr(placed, "blocked", ())}
+        columns: list[Any] = [placed.columns(row, n) if row in blocked_rows or row in placed else every
+                              for row in range(n)]
         empty = next((row for row in movable if not columns[row]), None)
         if empty is not None:
             return Status.NONE, None, f"every square of row {empty} is blocked"
@@ -74,7 +79,9 @@ class MinConflictsEngine(Engine):
                     put(row, col, 1)
                 order = movable[:]
                 rng.shuffle(order)
-                for row in order:  # greedy start: each row's least-attacked column
+                for i, row in enumerate(order):  # greedy start: each row's least-attacked column (N^2 in all)
+                    if deadline is not None and not i & 63 and time.monotonic() > deadline:
+                        return Status.UNKNOWN, None, f"no answer within {time_limit:g} s (min-conflicts cannot prove none)"
                     col = _least_attacked(row, n, columns[row], cols, diag, anti, rng, None)
                     queens[row] = col
                     put(row, col, 1)
@@ -86,7 +93,7 @@ class MinConflictsEngine(Engine):
                     steps += 1
                     if budget is not None and steps > budget:
                         return Status.UNKNOWN, None, f"min-conflicts found nothing in {budget} steps (it cannot prove none)"
-                    if deadline is not None and not steps & 63 and time.monotonic() > deadline:
+                    if deadline is not None and time.monotonic() > deadline:  # (a step costs O(N): each one)
                         return Status.UNKNOWN, None, f"no answer within {time_limit:g} s (min-conflicts cannot prove none)"
                     row = rng.choice(attacked)
                     put(row, queens[row], -1)
@@ -98,7 +105,7 @@ class MinConflictsEngine(Engine):
             stats.update(steps=steps, restarts=restarts)
 
 
-def _least_attacked(row: int, n: int, columns: list[int], cols: list[int], diag: list[int], anti: list[int],
+def _least_attacked(row: int, n: int, columns: Sequence[int], cols: list[int], diag: list[int], anti: list[int],
                     rng: random.Random, current: int | None) -> int:
     best: list[int] = []
     best_score = None

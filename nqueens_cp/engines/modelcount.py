@@ -51,6 +51,15 @@ class ModelCountEngine(Engine):
     count_rate = 1e2  # boards per second, roughly: its time does not grow with the boards but with N
     encoding: str | None
 
+    def check(self, n: int, fixed: Any = None, limit: int | None = None, time_limit: float | None = None,
+              part: bool = False) -> Any:
+        from ..model.cnf import check_size
+
+        placed = super().check(n, fixed, limit, time_limit, part)
+        # The file is written before Ganak starts, and outside its time limit: 1,000,000 clauses take a second.
+        check_size(self.name, n, self.encoding or DEFAULT_ENCODING, 1_000_000)
+        return placed
+
     def _make_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,
                      counter: Any = None) -> Any:
         from .base import Search

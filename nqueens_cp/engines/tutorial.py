@@ -31,7 +31,9 @@ from ..model.board import Position, Solution
 from ..errors import TimeLimitReached
 from .base import Engine
 
-_CHECK_EVERY = 1023  # nodes between looks at the clock
+_CHECK_EVERY = 63  # is-safe checks between looks at the clock (each scans up to N rows)
+# Recursion one level a row: Python's default recursion limit (1000 frames) less what calls the search
+RECURSION_MAX_N = 500
 
 
 class _Tutorial(Engine):
@@ -44,9 +46,14 @@ class _Tutorial(Engine):
     first_solution_max_n = 28
     enumeration_rate = count_rate = 3e3  # solutions per second at N=10, measured with compare
 
+    max_n: ClassVar[int | None] = RECURSION_MAX_N
+    max_n_why: ClassVar[str] = "one level of Python recursion a row; iterative takes any N"
+
     @staticmethod
-    def _clock(deadline: float | None, nodes: int) -> None:
-        if deadline is not None and not nodes & _CHECK_EVERY and time.monotonic() > deadline:
+    def _clock(deadline: float | None, count: dict[str, int]) -> None:
+        """TimeLimitReached past the deadline, looked at every few is-safe checks: a node can cost N
+        of them, and N rows each, so counting nodes would look at the clock too rarely for large N."""
+        if deadline is not None and not count["checks"] & _CHECK_EVERY and time.monotonic() > deadline:
             raise TimeLimitReached
 
 
@@ -74,10 +81,10 @@ class ScanEngine(_Tutorial):
                 yield tuple(q)
                 return
             for j in fixed.columns(k, n):
+                self._clock(deadline, count)
                 if _is_safe(q, k, j, count):
                     q[k] = j
                     count["nodes"] += 1
-                    self._clock(deadline, count["nodes"])
                     yield from place(k + 1)
 
         try:
@@ -105,6 +112,8 @@ def _read(board: list[list[str]]) -> Solution:
 
 class CopyEngine(_Tutorial):
     name = "copy"
+    max_n = 200  # every level holds its own copy of the board: N^3 references, 64 MB at N = 200
+    max_n_why = "every level of the search holds a copy of the board: N^3 memory; undo takes N <= 500"
     summary = "tutorial: 2-D board of characters, copied before every placement"
     statistics = ("nodes", "checks", "scanned", "copies")
     additive = frozenset(statistics)
@@ -119,12 +128,12 @@ class CopyEngine(_Tutorial):
                 yield _read(board)
                 return
             for col in fixed.columns(row, n):
+                self._clock(deadline, count)
                 if _board_safe(board, row, col, count):
                     child = [line[:] for line in board]  # no branch can pollute another
                     count["copies"] += 1
                     child[row][col] = "Q"
                     count["nodes"] += 1
-                    self._clock(deadline, count["nodes"])
                     yield from place(child, row + 1)
 
         try:
@@ -148,10 +157,10 @@ class UndoEngine(_Tutorial):
                 yield _read(board)
                 return
             for col in fixed.columns(row, n):
+                self._clock(deadline, count)
                 if _board_safe(board, row, col, count):
                     board[row][col] = "Q"
                     count["nodes"] += 1
-                    self._clock(deadline, count["nodes"])
                     yield from place(row + 1)
                     board[row][col] = "."
 
@@ -163,6 +172,7 @@ class UndoEngine(_Tutorial):
 
 class IterativeEngine(_Tutorial):
     name = "iterative"
+    max_n = None  # no recursion: any N (a board is N numbers)
     summary = "tutorial: no recursion, a row index and a column counter per row"
 
     def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
@@ -179,10 +189,10 @@ class IterativeEngine(_Tutorial):
                     col, last = (fixed[row], fixed[row] + 1) if q[row] < fixed[row] else (n, n)
                 while col < last and ((row, col) in fixed.blocked or not _is_safe(q, row, col, count)):
                     col += 1
+                    self._clock(deadline, count)
                 if col < last:  # forward
                     q[row] = col
                     count["nodes"] += 1
-                    self._clock(deadline, count["nodes"])
                     if row == n - 1:
                         yield tuple(q)
                     else:
@@ -214,9 +224,9 @@ class GeneratorEngine(_Tutorial):
         def queens(num: int, state: tuple[int, ...] = ()) -> Iterator[tuple[int, ...]]:
             row = len(state)
             for pos in fixed.columns(row, num):
+                self._clock(deadline, count)
                 if not conflict(state, pos):
                     count["nodes"] += 1
-                    self._clock(deadline, count["nodes"])
                     if len(state) == num - 1:
                         yield (pos,)
                     else:
@@ -236,6 +246,7 @@ class NestedEngine(_Tutorial):
     name = "nested"
     summary = f"tutorial: one for-loop per row, the nest generated for N (N <= {NESTED_MAX_N})"
     max_n = NESTED_MAX_N
+    max_n_why = "CPython refuses more than 20 statically nested blocks"
 
     def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
@@ -244,13 +255,13 @@ class NestedEngine(_Tutorial):
 
         def ok(q: list[int], k: int) -> bool:
             count["checks"] += 1
+            self._clock(deadline, count)
             j = q[k]
             for i in range(k):
                 count["scanned"] += 1
                 if q[i] == j or k - i == abs(q[i] - j):
                     return False
             count["nodes"] += 1
-            self._clock(deadline, count["nodes"])
             return True
 
         columns = [fixed.columns(r, n) for r in range(n)]

@@ -35,13 +35,17 @@ class CNF:
         return self.n * self.n
 
 
-def lines(n: int) -> list[list[tuple[int, int]]]:
-    """Rows, columns, diagonals (r - c fixed) and anti-diagonals (r + c fixed), cells by row."""
-    rows = [[(r, c) for c in range(n)] for r in range(n)]
-    cols = [[(r, c) for r in range(n)] for c in range(n)]
-    diags = [[(r, r - d) for r in range(n) if 0 <= r - d < n] for d in range(-(n - 1), n)]
-    antis = [[(r, s - r) for r in range(n) if 0 <= s - r < n] for s in range(2 * n - 1)]
-    return rows + cols + diags + antis
+def lines(n: int) -> Iterator[list[tuple[int, int]]]:
+    """Rows, columns, diagonals (r - c fixed) and anti-diagonals (r + c fixed), cells by row,
+    one at a time (all of them hold 4N^2 cells: 3 GB at N = 3,000)."""
+    for r in range(n):
+        yield [(r, c) for c in range(n)]
+    for c in range(n):
+        yield [(r, c) for r in range(n)]
+    for d in range(-(n - 1), n):
+        yield [(r, r - d) for r in range(n) if 0 <= r - d < n]
+    for s in range(2 * n - 1):
+        yield [(r, s - r) for r in range(n) if 0 <= s - r < n]
 
 
 def encode(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None,
@@ -143,3 +147,17 @@ def _symmetry_breaking(n: int, var) -> list[Clause]:
 
 
 COUNT_MAX_N = 12  # encodings enumerates every solution up to here by default (N=12: about 3 s per encoding)
+
+
+def check_size(engine: str, n: int, encoding: str, max_clauses: int) -> None:
+    """Refuse, before any work, a CNF too big for ``engine`` to build within a
+    time limit and a memory cap, naming a sparser encoding that fits, if any."""
+    from .encodings import ENCODINGS
+
+    clauses = size(n, encoding)[1]
+    if clauses <= max_clauses:
+        return
+    fits = sorted((size(n, name)[1], name) for name in ENCODINGS if size(n, name)[1] <= max_clauses)
+    instead = f" (--encoding {fits[0][1]}: {fits[0][0]:,})" if fits else ""
+    raise InvalidInputError(f"engine {engine}: the {encoding} CNF of N={n} has {clauses:,} clauses, more than the "
+                            f"{max_clauses:,} it builds in memory{instead}; cpsat takes any N")

@@ -26,6 +26,7 @@ from .encodings import DEFAULT_ENCODING
 from ..errors import NQueensError
 
 MAX_DIGITS = 12  # no variable, count or board size of ours is longer; longer numbers are refused, not parsed
+MAX_LINE = 1 << 26  # characters: a solver's 'v' line for N = 1,000 is 8 to 50 MB; an endless line is refused
 
 
 class DimacsError(NQueensError):
@@ -125,13 +126,24 @@ _CELL = re.compile(rf"c q {_NUMBER} {_NUMBER} {_NUMBER}\s*")
 _PROBLEM = re.compile(rf"p cnf {_NUMBER} {_NUMBER}\s*")
 
 
-def _lines(source: str | Iterable[str]) -> Iterator[str]:
-    """Lines without their ends, from a text or from an open file (streamed)."""
+def _lines(source: str | Iterable[str], name: str = "input") -> Iterator[str]:
+    """Lines without their ends, from a text or from an open file (streamed,
+    a line of at most MAX_LINE characters: an endless one, as /dev/zero,
+    would take all memory)."""
     if isinstance(source, str):
         yield from source.splitlines()
-    else:
+        return
+    readline = getattr(source, "readline", None)
+    if readline is None:
         for line in source:
             yield line.rstrip("\r\n")
+        return
+    number = 0
+    while line := readline(MAX_LINE + 1):
+        number += 1
+        if len(line) > MAX_LINE:
+            raise DimacsError(f"{name}, line {number}: longer than {MAX_LINE:,} characters")
+        yield line.rstrip("\r\n")
 
 
 def read_cnf(source: str | Iterable[str], name: str = "CNF", clauses: bool = False,
@@ -144,7 +156,7 @@ def read_cnf(source: str | Iterable[str], name: str = "CNF", clauses: bool = Fal
     seen: set[tuple[int, int]] = set()
     show = None
     problem = None
-    lines = enumerate(_lines(source), 1)
+    lines = enumerate(_lines(source, name), 1)
     for number, line in lines:
         where = f"{name}, line {number}"
         if match := _HEADER.fullmatch(line):
@@ -254,7 +266,7 @@ def iter_models(source: str | Iterable[str], name: str = "answer", keep: int | N
     cells): a solver's answer on a CNF with millions of auxiliary variables
     is read in memory bounded by the board.
     """
-    lines = ((number, line.strip()) for number, line in enumerate(_lines(source), 1))
+    lines = ((number, line.strip()) for number, line in enumerate(_lines(source, name), 1))
     first = next(((number, line) for number, line in lines if line), None)
     if first is None:
         raise DimacsError(f"{name} is empty")

@@ -27,8 +27,17 @@ from ..errors import InvalidInputError, NQueensError
 COLUMNS = ("n", "placed", "engine", "instances", "solved", "none", "unknown", "median_s", "max_s", "effort", "effort_unit")
 
 
+_DRAWS = 32  # random columns tried in a row before its free columns are listed
+
+
 def generate(n: int, k: int, seed: int | None = None) -> dict[int, int]:
-    """K random non-attacking queens on an n x n board, in K distinct rows."""
+    """K random non-attacking queens on an n x n board, in K distinct rows
+    (time about linear in K: a row's column is drawn at random, and the free
+    columns are listed only when a few draws all miss)."""
+    from ..model.instances import MAX_N
+
+    if not 1 <= n <= MAX_N:
+        raise InvalidInputError(f"N must be from 1 to {MAX_N:,} (the largest instance the readers take), got {n}")
     if not 0 <= k <= n:
         raise InvalidInputError(f"cannot place {k} queens in the {n} rows of an {n}x{n} board")
     rng = random.Random(seed)
@@ -38,10 +47,13 @@ def generate(n: int, k: int, seed: int | None = None) -> dict[int, int]:
         diags: set[int] = set()
         antis: set[int] = set()
         for row in sorted(rng.sample(range(n), k)):
-            free = [c for c in range(n) if c not in cols and row - c not in diags and row + c not in antis]
-            if not free:
-                break
-            col = rng.choice(free)
+            col = next((c for c in (rng.randrange(n) for _ in range(_DRAWS))
+                        if c not in cols and row - c not in diags and row + c not in antis), None)
+            if col is None:
+                free = [c for c in range(n) if c not in cols and row - c not in diags and row + c not in antis]
+                if not free:
+                    break
+                col = rng.choice(free)
             placed[row] = col
             cols.add(col)
             diags.add(row - col)

@@ -21,7 +21,7 @@ from ..execution.plan import Plan, advice, plan
 from ..model import symmetry
 from ..model.board import Solution, orbit, pack, unpack
 from ..engines import Engine, engine_class, expand_presets, get_engines, names
-from ..errors import EngineUnavailableError, InvalidInputError
+from ..errors import EngineUnavailableError, InvalidInputError, TimeLimitReached
 from ..known import FUNDAMENTAL, TOTAL
 
 
@@ -75,7 +75,8 @@ class Report:
 
 def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: int | None = None,
                progress: Callable[[str], None] | None = None, rows: Callable[[Row], None] | None = None,
-               notify: Callable[[str], None] | None = None, **options: Any) -> Report:
+               notify: Callable[[str], None] | None = None, time_limit: float | None = None,
+               **options: Any) -> Report:
     """Run every engine on every N and compare their exact solution sets with
     each other (the first engine is the reference), the counts with A000170,
     and the reference's fundamental solutions with A002562 and its orbits.
@@ -84,8 +85,14 @@ def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: 
     unavailable ones are listed in ``Report.skipped``), and may name presets
     ("classic": the tutorial backtrackers); ``options`` go to the engines that
     take them.  ``rows(row)`` is called as each N is done, ``notify(message)``
-    with a warning for an N no engine can list in reasonable time.
+    with a warning for the first N no engine can list in reasonable time.
+    ``time_limit`` (seconds) covers the whole run: past it, TimeLimitReached
+    (the rows done so far have been given to ``rows``).
     """
+    from ..engines.base import _check_time_limit
+
+    _check_time_limit(time_limit)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     sizes = sorted(set(sizes))
     for n in sizes:
         if type(n) is not int or n < 1:
@@ -104,14 +111,21 @@ def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: 
             raise EngineUnavailableError(f"engine '{name}' is unavailable: {cls.unavailable_reason()}")
     chosen = get_engines(list(engines), **options)
     workers = parallel.check_jobs(jobs)
-    if notify:  # a hopeless N is said before the work, once, with the slowest engine's estimate
-        for n in sizes:
+    if notify:  # the first hopeless N is said before the work, once, with the slowest engine's estimate
+        for i, n in enumerate(sizes):
             notes = [note for name in chosen for note in advice(n, name, jobs=workers)]
             if notes:
-                notify(f"crosscheck lists every solution of every engine; {notes[-1]}")
+                later = len(sizes) - i - 1
+                notify(f"crosscheck lists every solution of every engine; {notes[-1]}"
+                       + (f" (and the {later:,} larger N asked would need longer)" if later else ""))
+                break
     report = Report(list(chosen), skipped=skipped)
     for n in sizes:
-        row = check_n(n, chosen, progress, workers)
+        try:
+            row = check_n(n, chosen, progress, workers, deadline)
+        except TimeLimitReached:
+            raise TimeLimitReached(f"the time limit of {time_limit:g} s came at N={n}, before every N was "
+                                   "checked") from None
         report.rows.append(row)
         if rows:
             rows(row)
@@ -146,8 +160,19 @@ def _format(key: int, n: int) -> str:
     return " ".join(map(str, unpack(key, n)))
 
 
+def _left(deadline: float | None) -> float | None:
+    """Seconds until ``deadline``; TimeLimitReached if none are left."""
+    if deadline is None:
+        return None
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeLimitReached
+    return left
+
+
 def _collect(plans: dict[str, Plan], n: int, jobs: int, pool: Executor, split: bool,
-             progress: Callable[[str], None] | None) -> Iterator[tuple[str, Sequence[int], Solution | None, float]]:
+             progress: Callable[[str], None] | None,
+             deadline: float | None = None) -> Iterator[tuple[str, Sequence[int], Solution | None, float]]:
     """For each engine in turn: its name, every solution's key, the first
     invalid board (None if all are valid) and the seconds since the previous
     engine finished.  Unless ``split``, each engine searches whole, in this process."""
@@ -156,36 +181,46 @@ def _collect(plans: dict[str, Plan], n: int, jobs: int, pool: Executor, split: b
         for name, engine in ((name, plan.engine) for name, plan in plans.items()):
             if progress:
                 progress(f"N={n} {name}")
-            with engine.search(n) as search:
+            with engine.search(n, time_limit=_left(deadline)) as search:
                 keys, invalid = parallel.packed(search, n)
+            if search.timed_out:
+                raise TimeLimitReached
             yield name, keys, invalid, time.perf_counter() - started
             started = time.perf_counter()
         return
     # Every engine's sub-problems go through one pool as one stream, so the
     # next engine starts on a core as soon as the last ones of this engine
     # leave it free.
-    calls = {name: execute.key_calls(plan) for name, plan in plans.items()}
-    with closing(pools.in_order(pool, (call for todo in calls.values() for call in todo), 4 * jobs)) as results:
+    wall = None if deadline is None else time.time() + (deadline - time.monotonic())  # (shared by processes)
+    calls = {name: [(*call, wall) for call in execute.key_calls(plan)] for name, plan in plans.items()}
+    with closing(pools.in_order(pool, (call for todo in calls.values() for call in todo), 4 * jobs,
+                                deadline)) as results:
         for name, todo in calls.items():
             if progress:
                 progress(f"N={n} {name}")
             keys, invalid = array("Q"), None
             for _ in todo:
-                data, bad, _stats, _timed_out = next(results)
+                data, bad, _stats, timed_out = next(results)
+                if timed_out:
+                    raise TimeLimitReached
                 keys.frombytes(data)
                 invalid = invalid or bad
             yield name, keys, invalid, time.perf_counter() - started
             started = time.perf_counter()
 
 
-def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] | None = None, jobs: int = 1) -> Row:
+def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] | None = None, jobs: int = 1,
+            deadline: float | None = None) -> Row:
     """Run every engine on n and compare them with each other and with A000170.
 
     The first engine is the reference the others are compared with.  With
     ``jobs`` > 1, large N are split across processes (see :mod:`parallel`),
     and an engine's time is then the wall time from the end of the previous
     engine to its own end (the pool may have started it a little earlier).
+    Past ``deadline`` (time.monotonic()), TimeLimitReached.
     """
+    if deadline is not None and time.monotonic() >= deadline:
+        raise TimeLimitReached
     row = Row(n, TOTAL.get(n), FUNDAMENTAL.get(n))
     reference: tuple[str, Sequence[int]] | None = None
     # How each engine searches n is plan()'s to say, as for enumerate and count:
@@ -196,7 +231,7 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
     symmetry_check: Future | None = None
     finished = False
     try:
-        for name, keys, invalid, seconds in _collect(plans, n, jobs, pool, split, progress):
+        for name, keys, invalid, seconds in _collect(plans, n, jobs, pool, split, progress, deadline):
             result = EngineResult(name, len(keys), seconds)
             row.results.append(result)
             problems = []
@@ -231,7 +266,7 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
                 row.problems.extend(problems)
         for name, engine in engines.items():
             if engine.counts_only:  # a model counter: its count, against the listed set and A000170
-                row.results.append(_counted(row, name, engine, reference, progress))
+                row.results.append(_counted(row, name, engine, reference, progress, deadline))
         if symmetry_check is not None:
             row.unique, problem = symmetry_check.result()
             if problem:
@@ -243,13 +278,13 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
 
 
 def _counted(row: Row, name: str, engine: Engine, reference: tuple[str, Sequence[int]] | None,
-             progress: Callable[[str], None] | None) -> EngineResult:
+             progress: Callable[[str], None] | None, deadline: float | None = None) -> EngineResult:
     """A counting engine's result on row.n, its disagreements added to the row."""
     n = row.n
     if progress:
         progress(f"N={n} {name}")
     started = time.perf_counter()
-    result = EngineResult(name, engine.search(n).count(), 0.0)
+    result = EngineResult(name, engine.search(n, time_limit=_left(deadline)).count(), 0.0)
     result.seconds = time.perf_counter() - started
     problems = []
     if row.known is not None and result.count != row.known:
