@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 from ..model.board import Position, check_placements, diagonal
 from ..engines import DEFAULT_ENGINE, ENGINE_NAMES, all_options, names
-from ..engines.base import MAX_TIME_LIMIT
+from ..engines.search import MAX_TIME_LIMIT
 from ..errors import InvalidInputError
 from .terminal import EXIT_USAGE, say
 

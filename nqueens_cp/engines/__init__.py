@@ -13,7 +13,8 @@ from importlib import import_module
 from typing import Any
 
 from ..errors import InvalidInputError
-from .base import Engine, Option, Outcome, Search, Status
+from .base import Engine, Option, Outcome, Status
+from .search import Search
 
 # name -> "module:Class", in the order engines are listed and cross-checked.
 _REGISTRY: dict[str, str] = {

@@ -17,7 +17,6 @@ from ..errors import NQueensError, TimeLimitReached
 from ..model import formats
 from ..model.board import Position, Solution
 from .base import Engine, Option
-from .handover import Handover
 
 # clasp's preset configurations.  Enumerating N = 12 here (clingo 5.8, one
 # run): frumpy 0.41 s, crafty 0.56, jumpy 0.60, handy 0.70, trendy 0.75,
@@ -68,6 +67,8 @@ class AspEngine(Engine):
         except RuntimeError as exc:
             raise NQueensError(f"clingo rejected the program: {' '.join(messages) or exc}") from exc
         stats["configuration"] = self.configuration
+        from .handover import Handover  # here: listing the engines (every command line) should not import queue (start-up)
+
         handover = Handover()
 
         squares: dict[Any, tuple[int, int]] = {}  # queen(R,C) -> (R, C): reading a symbol's arguments is slow

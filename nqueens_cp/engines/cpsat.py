@@ -17,7 +17,6 @@ from ..model.board import Position, Solution
 from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 from ..model.cpsat import build_model
 from .base import SEED, SYMMETRY_BREAKING, Engine, Option, Status
-from .handover import Handover
 
 
 class CpSatEngine(Engine):
@@ -76,6 +75,8 @@ class CpSatEngine(Engine):
             solver.parameters.random_seed = self.seed
         if deadline is not None:
             solver.parameters.max_time_in_seconds = max(deadline - time.monotonic(), 0.001)
+        from .handover import Handover  # here: listing the engines (every command line) should not import queue (start-up)
+
         handover = Handover()
         rows = [v.index for v in q]
 

@@ -15,7 +15,8 @@ from typing import Any
 from ..errors import InvalidInputError
 from ..counting.classes import SubBoard, Values
 from ..model.board import Position
-from .base import Engine, Search
+from .base import Engine
+from .search import Search
 
 
 class GpuEngine(Engine):

@@ -18,7 +18,6 @@ the engine runs the model exactly as the tutorial writes it.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import threading
 import time
@@ -30,7 +29,6 @@ from ..errors import NQueensError, TimeLimitReached
 from ..model import formats
 from ..model.board import Position, Solution
 from .base import Engine
-from .handover import Handover
 
 if TYPE_CHECKING:
     import subprocess
@@ -67,6 +65,8 @@ class MiniZincEngine(Engine):
             if "process" in started:
                 _kill(started["process"])
             if "folder" in started:
+                import shutil
+
                 shutil.rmtree(started["folder"], ignore_errors=True)
 
         with stopping.registered(cleanup), tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as folder:
@@ -95,6 +95,8 @@ class MiniZincEngine(Engine):
     def _read(self, process: subprocess.Popen, errors: Any, stats: dict[str, Any], limit: int | None,
               deadline: float | None) -> Iterator[Solution]:
         import json
+
+        from .handover import Handover  # here: listing the engines (every command line) should not import queue (start-up)
 
         handover = Handover()
         ending: list[str] = []  # the line MiniZinc ends the search with, if any

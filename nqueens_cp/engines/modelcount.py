@@ -62,7 +62,7 @@ class ModelCountEngine(Engine):
 
     def _make_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,
                      counter: Any = None) -> Any:
-        from .base import Search
+        from .search import Search
 
         def produce(stats: dict[str, Any], deadline: float | None) -> Any:
             raise InvalidInputError(f"engine {self.name} counts solutions without listing them: use count")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..counting import classes
 from ..engines import Engine, Outcome, Search
-from ..engines.base import Counter
+from ..engines.search import Counter
 from ..errors import NQueensError, TimeLimitReached
 from ..model.board import Solution
 from . import parallel

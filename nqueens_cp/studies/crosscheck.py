@@ -89,9 +89,9 @@ def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: 
     ``time_limit`` (seconds) covers the whole run: past it, TimeLimitReached
     (the rows done so far have been given to ``rows``).
     """
-    from ..engines.base import _check_time_limit
+    from ..engines.search import check_time_limit
 
-    _check_time_limit(time_limit)
+    check_time_limit(time_limit)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     sizes = sorted(set(sizes))
     for n in sizes:
