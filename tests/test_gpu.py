@@ -43,6 +43,30 @@ def test_items_keep_their_sub_board_class_test_and_tie_square() -> None:
             assert all(bin(mask).count("1") == 1 for mask in item.allowed[:5])
 
 
+@pytest.mark.parametrize("n", [1, 2, 5, 8, 13, 20, 62])
+def test_work_items_in_c_are_the_twins_and_fix_rows_in_order(n: int) -> None:
+    """kernel.expand (search.c) against its twin and against classes.fix_rows,
+    on random boards, every depth from 0 to past n: the same items in the same order."""
+    import random
+
+    from nqueens_cp import kernel
+
+    if not kernel.compiled(n):
+        pytest.skip("the compiled module is not built here")
+    rng = random.Random(n)
+    full = (1 << n) - 1
+    boards = [tuple(rng.getrandbits(n) | rng.getrandbits(n) for _ in range(n)) for _ in range(12)]
+    boards += [(full,) * n, (0,) * n, tuple(full if r else 0 for r in range(n))]
+    # (depths whose items the Python oracles list in a blink: n^depth of them at most)
+    for depth in [d for d in (0, 1, 2, 3, 5, n + 1) if n ** min(d, n) <= 20_000]:
+        c_items, c_counts = kernel.expand(n, boards, depth)
+        t_items, t_counts = kernel.expand(n, boards, depth, compiled=False)
+        assert (c_items, c_counts) == (t_items, t_counts)
+        reference = [item for board in boards for item in classes.fix_rows(n, board, depth) if all(item)]
+        assert [tuple(c_items[i * n:(i + 1) * n]) for i in range(len(c_items) // n)] == reference
+        assert sum(c_counts) == len(reference)
+
+
 def test_enough_items_for_a_large_gpu() -> None:
     items = gpu.work_items(17, classes.sub_boards(17))
     assert len(items) > 50_000

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .classes import SubBoard, Values, fix_rows
+from .classes import SubBoard, Values
 
 KERNEL_DIR = Path(__file__).resolve().parent.parent / "kernel"
 THREADS_PER_BLOCK = 128
@@ -37,8 +37,9 @@ def depth(n: int) -> int:
     """Rows fixed in a work item: 5 from N = 13 (about 640,000 items at
     N = 17, 1.2 million at N = 22: every thread of a large GPU gets several,
     and the atomic queue evens out their lengths).  One row more would give
-    ten times as many, and listing them in Python on the host would take
-    longer than an H100 needs for the count (21 s at N = 22)."""
+    ten times as many: listed on the host in C (kernel.expand, about 1.6
+    million items a second here, benchmarks/work_items.py), 12 million at
+    N = 22 would take longer than the launches should."""
     return 4 if n <= 12 else 5
 
 
@@ -58,14 +59,14 @@ class Items:
 def work_items(n: int, sub_boards: Sequence[SubBoard], rows: int | None = None) -> Items:
     """Every sub-board split into items with rows 0 .. rows-1 fixed (a
     sub-board already fixed that deep is one item), packed."""
+    from .. import kernel
+
     fixed = depth(n) if rows is None else rows
-    masks, ties, classify = array("Q"), array("Q"), array("B")
-    for board in sub_boards:
-        for allowed in fix_rows(n, board.allowed, fixed):
-            if all(allowed):
-                masks.extend(allowed)
-                ties.append(board.tie)
-                classify.append(board.classify)
+    masks, counts = kernel.expand(n, [board.allowed for board in sub_boards], fixed)
+    ties, classify = array("Q"), array("B")
+    for board, count in zip(sub_boards, counts):
+        ties.extend(array("Q", [board.tie]) * count)
+        classify.extend(array("B", [board.classify]) * count)
     return Items(n, masks, ties, classify)
 
 

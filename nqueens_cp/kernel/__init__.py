@@ -151,6 +151,32 @@ def count_boards(n: int, boards: Iterable[tuple[Sequence[int], int, bool]], comp
     return Tallies(*search.count_boards(n, _words(words)))
 
 
+def expand(n: int, boards: Sequence[Sequence[int]], depth: int, compiled: bool = True) -> tuple[array, list[int]]:
+    """Each board's work items, rows 0 .. depth-1 fixed every non-attacking
+    way (a GPU's items: counting/gpu.py), packed n words an item, with how
+    many each board gave: in C, as listing them in Python took more than
+    half of a GPU count's target at N = 20 (benchmarks/work_items.py)."""
+    for allowed in boards:
+        _check(n, allowed)
+    search = _chosen(n, compiled)
+    if search is None:
+        items, counts = array("Q"), []
+        for allowed in boards:
+            found = twin.expand(n, allowed, depth)
+            counts.append(len(found))
+            for item in found:
+                items.extend(item)
+        return items, counts
+    packed = array("Q")
+    for allowed in boards:
+        packed.extend(allowed)
+    data, sizes = search.expand(n, packed, depth)
+    words, per_board = array("Q"), array("Q")
+    words.frombytes(data)
+    per_board.frombytes(sizes)
+    return words, per_board.tolist()
+
+
 def count_half_turn(n: int, allowed: Sequence[int], compiled: bool = True, deadline: float | None = None) -> int:
     """The solutions a half turn leaves unchanged (q[n-1-r] = n-1-q[r]) with
     row r's queen in allowed[r]; compiled up to 32 rows.  The compiled search

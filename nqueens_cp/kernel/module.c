@@ -101,10 +101,55 @@ static PyObject *py_count_half_turn(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* expand(n, boards, depth) -> (items, counts): each board of n words split by
+ * search.c's expand; items n words each, counts one word a board. */
+static PyObject *py_expand(PyObject *self, PyObject *args) {
+    int n, depth;
+    Py_buffer boards;
+    if (!PyArg_ParseTuple(args, "iy*i", &n, &boards, &depth))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t count = size_ok(n) ? boards.len / (Py_ssize_t)sizeof(qword) / n : 0;
+    long room = 1024, used = 0;
+    qword *items = NULL, *counts = NULL;
+    if (PyErr_Occurred() || !words_of(&boards, count * n, "boards")) {
+        /* (said) */
+    } else if (depth < 0) {
+        PyErr_Format(PyExc_ValueError, "depth must be >= 0, got %d", depth);
+    } else if ((items = PyMem_Malloc((size_t)room * n * sizeof(qword))) == NULL ||
+               (counts = PyMem_Malloc((size_t)(count + 1) * sizeof(qword))) == NULL) {
+        PyErr_NoMemory();
+    } else {
+        const qword *board = boards.buf;
+        for (Py_ssize_t b = 0; b < count && !PyErr_Occurred(); b++, board += n) {
+            long found = expand(n, board, depth, items + used * n, room - used);
+            if (found > room - used) { /* grow, and split this board again */
+                qword *more = PyMem_Realloc(items, (size_t)(2 * (used + found)) * n * sizeof(qword));
+                if (more == NULL) {
+                    PyErr_NoMemory();
+                    break;
+                }
+                items = more, room = 2 * (used + found);
+                expand(n, board, depth, items + used * n, room - used);
+            }
+            counts[b] = (qword)found;
+            used += found;
+        }
+        if (!PyErr_Occurred())
+            result = Py_BuildValue("(y#y#)", (const char *)items, (Py_ssize_t)used * n * (Py_ssize_t)sizeof(qword),
+                                   (const char *)counts, count * (Py_ssize_t)sizeof(qword));
+    }
+    PyMem_Free(items);
+    PyMem_Free(counts);
+    PyBuffer_Release(&boards);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"walk", py_walk, METH_VARARGS, "The stoppable search of one sub-board (queens.h's walk)."},
     {"count_boards", py_count_boards, METH_VARARGS, "Count whole sub-boards (search.c's count_boards)."},
     {"count_half_turn", py_count_half_turn, METH_VARARGS, "The half-turn-symmetric boards (search.c)."},
+    {"expand", py_expand, METH_VARARGS, "Boards split into work items, rows 0 .. depth-1 fixed (search.c)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -2,6 +2,8 @@
  * sub-board by recursion; count_lanes, a batch, a board a vector lane;
  * count_half_turn, the independent check of a count by classes.  Each tallies
  * the solutions and nodes of twin.py (tested); docs/kernel.md explains them. */
+#include <string.h>
+
 #include "search.h"
 
 /* What every level of count_tree reads and adds to. */
@@ -328,4 +330,49 @@ static qword half_turn_rows(int n, const qword *masks, int m, int r, qword cols,
 
 qword count_half_turn(int n, const qword *masks, int m, qword cols, qword diag, qword anti) {
     return half_turn_rows(n, masks, m, 0, cols, diag, anti);
+}
+
+/* --- expand: a GPU's work items ---------------------------------------------
+ *
+ * Every way to fix rows 0 .. depth-1 of a board with one queen each, none
+ * attacking another, within the allowed masks, in the order of
+ * counting/classes.py's fix_rows (lowest column first, depth first); the
+ * other rows as they are.  Writes the first `room` items, n words each, to
+ * out and returns how many there are; a board with an empty row beyond the
+ * fixed ones has none. */
+long expand(int n, const qword *allowed, int depth, qword *out, long room) {
+    struct attacks a[QUEENS_MAX_N + 1];
+    qword todo[QUEENS_MAX_N + 1], item[QUEENS_MAX_N];
+    long found = 0;
+    depth = depth < n ? depth : n;
+    for (int r = depth; r < n; r++) {
+        if (!allowed[r])
+            return 0;
+        item[r] = allowed[r];
+    }
+    if (depth == 0) {
+        if (room > 0)
+            memcpy(out, item, (size_t)n * sizeof(qword));
+        return 1;
+    }
+    int row = 0;
+    a[0] = (struct attacks){0, 0, 0};
+    todo[0] = QUEENS_OPEN(a[0], allowed[0]);
+    while (row >= 0) {
+        if (!todo[row]) {
+            row--;
+            continue;
+        }
+        qword bit = todo[row] & (0 - todo[row]);
+        todo[row] ^= bit;
+        item[row] = bit;
+        if (row + 1 < depth) {
+            a[row + 1] = (struct attacks)QUEENS_STEP(a[row], bit);
+            row++;
+            todo[row] = QUEENS_OPEN(a[row], allowed[row]);
+        } else if (found++ < room) {
+            memcpy(out + (found - 1) * n, item, (size_t)n * sizeof(qword));
+        }
+    }
+    return found;
 }

@@ -14,4 +14,8 @@ void count_boards(int n, const qword *words, long count, struct tallies *t);
  * columns, diagonals and anti-diagonals (the centre queen of an odd n). */
 qword count_half_turn(int n, const qword *masks, int m, qword cols, qword diag, qword anti);
 
+/* The work items of a board: rows 0 .. depth-1 fixed every non-attacking way; how many there
+ * are, the first `room` of them written to out (n words each). */
+long expand(int n, const qword *allowed, int depth, qword *out, long room);
+
 #endif

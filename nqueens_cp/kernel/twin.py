@@ -218,3 +218,29 @@ def count_half_turn(n: int, masks: Sequence[int], cols: int, diag: int, anti: in
         return found
 
     return rows(0, cols, diag, anti)
+
+
+def expand(n: int, allowed: Sequence[int], depth: int) -> list[list[int]]:
+    """search.c's expand: the board's work items, rows 0 .. depth-1 fixed
+    every non-attacking way (lowest column first, depth first), the other
+    rows as they are; none if a row beyond the fixed ones is empty."""
+    depth = min(depth, n)
+    if not all(allowed[depth:]):
+        return []
+    full = (1 << n) - 1
+    items: list[list[int]] = []
+    item = list(allowed)
+
+    def place(row: int, a: Attacks) -> None:
+        if row == depth:
+            items.append(item[:])
+            return
+        free = open_cells(a, allowed[row])
+        while free:
+            bit = free & -free
+            free ^= bit
+            item[row] = bit
+            place(row + 1, step(a, bit, full))
+
+    place(0, (0, 0, 0))
+    return items
