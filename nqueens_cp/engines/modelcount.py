@@ -56,8 +56,7 @@ class ModelCountEngine(Engine):
         from ..model.cnf import check_size
 
         placed = super().check(n, fixed, limit, time_limit, part)
-        # The file is written before Ganak starts, and outside its time limit: 1,000,000 clauses take a second.
-        check_size(self.name, n, self.encoding or DEFAULT_ENCODING, 1_000_000)
+        check_size(self.name, n, self.encoding or DEFAULT_ENCODING)  # (written before Ganak's time limit starts)
         return placed
 
     def _make_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,

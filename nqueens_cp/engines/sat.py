@@ -29,10 +29,6 @@ SOLVERS = (
 )
 DEFAULT_SOLVER = "cadical195"
 SOLVE_LARGE_N = 60  # above this the pairwise CNF grows as N^3: solve uses the sequential counter
-# The largest CNF built: held as Python lists and again by the solver, 1.9 million clauses took
-# 670 MB, and 3 s to build here (seqcounter, N = 400), before any solving: the time limit and a
-# memory cap of 1 GB hold up to half that.
-MAX_CLAUSES = 1_000_000
 
 
 class SatEngine(Engine):
@@ -120,13 +116,13 @@ class SatEngine(Engine):
     def _check_size(self, n: int, encoding: str) -> None:
         from ..model.cnf import check_size
 
-        check_size(self.name, n, encoding, MAX_CLAUSES)
+        check_size(self.name, n, encoding)
 
     def _solve(self, n: int, placed: Position, time_limit: float | None,
                stats: dict[str, Any]) -> tuple[Status, Solution | None, str]:
         encoding = self._solve_encoding(n)
         if self.proof is not None:
-            return self._solve_with_proof(n, placed, time_limit, stats, encoding or DEFAULT_ENCODING, self.proof)
+            return self._solve_with_proof(n, placed, time_limit, stats, encoding, self.proof)
         engine = SatEngine(solver=self.solver, encoding=encoding, symmetry_breaking=self.symmetry_breaking)
         status, solution, reason = Engine._solve(engine, n, placed, time_limit, stats)
         if status is Status.NONE:

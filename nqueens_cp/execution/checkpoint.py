@@ -85,8 +85,9 @@ class Checkpoint:
             want = ", ".join(f"{k}={self.key[k]}" for k in differ)
             have = ", ".join(f"{k}={header.get(k)}" for k in differ) if isinstance(header, dict) else repr(header)
             raise NQueensError(f"checkpoint {self.path} is for {have}, not {want}: refused (use another file)")
+        records = lines[1:-1] if not lines[-1] else lines[1:]  # (the file ends in a newline: nothing after it)
         kept = [lines[0]]
-        for raw in lines[1:-1] + ([lines[-1]] if lines[-1] else []):
+        for raw in records:
             try:
                 record = json.loads(raw)
                 task, values = record["task"], tuple(record["values"])
@@ -99,7 +100,7 @@ class Checkpoint:
             kept.append(raw)
             if 0 <= task < self.key["tasks"] and task not in self.done and self.valid(values):
                 self.done[task] = values  # (else not a record of this count: dropped, its task counted again)
-        if len(kept) < len(lines) - (not lines[-1]):
+        if len(kept) - 1 < len(records):
             # Rewritten in place without the records skipped (under the lock): a later run reads only good ones.
             with open(self.path, "r+b") as handle:
                 handle.write(b"\n".join(kept) + b"\n")

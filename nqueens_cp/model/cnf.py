@@ -149,15 +149,20 @@ def _symmetry_breaking(n: int, var) -> list[Clause]:
 COUNT_MAX_N = 12  # encodings enumerates every solution up to here by default (N=12: about 3 s per encoding)
 
 
-def check_size(engine: str, n: int, encoding: str, max_clauses: int) -> None:
-    """Refuse, before any work, a CNF too big for ``engine`` to build within a
-    time limit and a memory cap, naming a sparser encoding that fits, if any."""
-    from .encodings import ENCODINGS
+# The largest CNF an engine builds (sat holds it as Python lists and again in the solver:
+# 1.9 million clauses took 670 MB, and 3 s to build here, seqcounter at N = 400, before any
+# solving; modelcount writes it before Ganak's time limit starts): a time limit and a memory
+# cap of 1 GB hold up to about half that.
+MAX_CLAUSES = 1_000_000
 
-    clauses = size(n, encoding)[1]
-    if clauses <= max_clauses:
+
+def check_size(engine: str, n: int, encoding: str, max_clauses: int = MAX_CLAUSES) -> None:
+    """Refuse, before any work, a CNF too big for ``engine`` to build within a
+    time limit and a memory cap, naming the sparsest encoding if it fits."""
+    clauses = {name: size(n, name)[1] for name in ENCODINGS}
+    if clauses[encoding] <= max_clauses:
         return
-    fits = sorted((size(n, name)[1], name) for name in ENCODINGS if size(n, name)[1] <= max_clauses)
-    instead = f" (--encoding {fits[0][1]}: {fits[0][0]:,})" if fits else ""
-    raise InvalidInputError(f"engine {engine}: the {encoding} CNF of N={n} has {clauses:,} clauses, more than the "
-                            f"{max_clauses:,} it builds in memory{instead}; cpsat takes any N")
+    sparsest = min(clauses, key=clauses.__getitem__)
+    instead = f" (--encoding {sparsest}: {clauses[sparsest]:,})" if clauses[sparsest] <= max_clauses else ""
+    raise InvalidInputError(f"engine {engine}: the {encoding} CNF of N={n} has {clauses[encoding]:,} clauses, more "
+                            f"than the {max_clauses:,} it builds in memory{instead}; cpsat takes any N")
