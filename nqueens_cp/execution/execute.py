@@ -206,7 +206,7 @@ def _pooled(plan: Plan, tasks: list[tuple[dict[int, int], int]], workers: int, s
     from ..model.board import unpack
     from . import pools
 
-    wall = _wall_deadline(deadline)
+    wall = parallel.wall_deadline(deadline)
     calls = [(parallel.part_keys, plan.engine, plan.n, prefix, weight, wall) for prefix, weight in tasks]
     with _executor(plan) as executor, closing(pools.stream(calls, workers, 2 * workers,
                                                                executor=executor)) as results:
@@ -226,7 +226,7 @@ def _pooled_count(plan: Plan, tasks: list[tuple[dict[int, int], int]], workers: 
                   deadline: float | None, progress: Progress | None) -> int:
     from . import pools
 
-    wall = _wall_deadline(deadline)
+    wall = parallel.wall_deadline(deadline)
     calls = [(parallel.part_count, plan.engine, plan.n, prefix, wall) for prefix, _ in tasks]
     total = 0
     with _executor(plan) as executor, closing(pools.stream(calls, workers, 4 * workers, executor=executor,
@@ -257,11 +257,6 @@ def _fundamental(inner: Search, limit: int | None, counter: Counter | None = Non
                 raise TimeLimitReached
 
     return Search(f"{inner.label}, one per symmetry class", produce, limit, inner.time_limit, counter)
-
-
-def _wall_deadline(deadline: float | None) -> float | None:
-    """A monotonic deadline as wall-clock time, which every process of the machine shares."""
-    return None if deadline is None else time.time() + (deadline - time.monotonic())
 
 
 def kernel_kind() -> str:

@@ -122,6 +122,11 @@ def _die_with_parent() -> None:
         pass
 
 
+def wall_deadline(deadline: float | None) -> float | None:
+    """A monotonic deadline as wall-clock time, which every process of the machine shares."""
+    return None if deadline is None else time.time() + (deadline - time.monotonic())
+
+
 def _remaining(deadline: float | None) -> float | None:
     """Seconds left until a wall-clock ``deadline`` (time.time(): the same on every process of a machine)."""
     return None if deadline is None else max(deadline - time.time(), 1e-3)

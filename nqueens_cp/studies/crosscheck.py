@@ -191,7 +191,7 @@ def _collect(plans: dict[str, Plan], n: int, jobs: int, pool: Executor, split: b
     # Every engine's sub-problems go through one pool as one stream, so the
     # next engine starts on a core as soon as the last ones of this engine
     # leave it free.
-    wall = None if deadline is None else time.time() + (deadline - time.monotonic())  # (shared by processes)
+    wall = parallel.wall_deadline(deadline)
     calls = {name: [(*call, wall) for call in execute.key_calls(plan)] for name, plan in plans.items()}
     with closing(pools.in_order(pool, (call for todo in calls.values() for call in todo), 4 * jobs,
                                 deadline)) as results:
