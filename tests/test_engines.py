@@ -181,7 +181,7 @@ def test_capabilities_are_data_on_the_engines() -> None:
     assert names(proves_none=False) == ["modelcount", "minconflicts"]
     assert names(option="symmetry_breaking") == ["cpsat", "sat"]
     assert names(option="encoding") == ["sat", "modelcount"]
-    assert names(option="seed") == ["cpsat", "minconflicts"]
+    assert names(option="seed") == ["bitmask", "cpsat", "minconflicts"]
     for name in names():
         cls = get_engine(name).__class__
         assert set(cls.additive) <= set(cls.statistics), name

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp import kernel
+from nqueens_cp.kernel import twin_decide
 from nqueens_cp.model.board import is_solution
 from nqueens_cp.engines.construct import construct
 from nqueens_cp.known import TOTAL
@@ -207,6 +208,19 @@ def _driver_input(rng: random.Random) -> tuple[str, list[str]]:
         allowed = _random_masks(rng, n)
         lines.append("half " + _half_turn_arguments(n, allowed))
         answers.append(str(kernel.count_half_turn(n, allowed, compiled=False)))
+    for n in [1, 2, 3, 5, 8, 12, 63, 64, 65, 130]:  # the decision search: one word, several, a part of one
+        for flags in (0b111, 0b011, 0b000) if n <= 12 else (0b111,):
+            allowed = _random_masks(rng, n) if n <= 12 else None
+            seed, budget = rng.getrandbits(64), rng.choice([0, 5, 40])
+            search = twin_decide.Decide(n, allowed, seed, flags)
+            calls = 1
+            while not search.advance(budget):
+                calls += 1
+            words = (n + 63) // 64
+            packed = [mask >> (64 * w) & (2**64 - 1) for mask in allowed for w in range(words)] if allowed else []
+            lines.append(f"decide {n} {seed} {flags} {budget} {int(allowed is not None)} {' '.join(map(str, packed))}")
+            answers.append(" ".join(map(str, [search.state, search.nodes, search.run, calls,
+                                              *(search.solution() if search.found else ())])))
     return "\n".join(lines) + "\n", answers
 
 
@@ -237,7 +251,7 @@ def test_the_c_searches_run_clean_under_address_and_undefined_behaviour_sanitize
     binary = tmp_path / "driver"
     build = subprocess.run([COMPILER, "-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
                             "-fno-sanitize-recover=all", f"-I{SOURCES}", "-o", str(binary),
-                            str(ROOT / "tests" / "c" / "driver.c"), str(SOURCES / "search.c")],
+                            str(ROOT / "tests" / "c" / "driver.c"), str(SOURCES / "search.c"), str(SOURCES / "decide.c")],
                            capture_output=True, text=True)
     if build.returncode and "sanitize" in build.stderr and "unrecognized" in build.stderr:
         pytest.skip(f"this compiler has no sanitizers: {build.stderr.strip()[:200]}")

@@ -151,7 +151,7 @@ def test_hopeless_runs_say_so() -> None:
     assert result.returncode == 3
     assert "unknown: the time limit of 1 s came before the count was complete" in result.stderr
     result = run_process("enumerate", "64", "-k", "1", "-f", "line", "--time-limit", "1")
-    assert "solve 64 --engine construct" in result.stderr
+    assert "'solve 64 --engine bitmask' gives a board now" in result.stderr
 
 
 @pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="waits on the workers' exit through Linux pidfds")

@@ -48,12 +48,10 @@ examples:
     add_engine_options(p, names(solves=True), solving=True)
     add_place(p)
     p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="give up after SEC seconds: 'unknown', exit 3")
-    from ..execution.parallel import default_jobs
-
     p.add_argument("--jobs", "-j", type=positive_int, metavar="J",
-                   help=f"engines that split their search (bitmask), from N=12: worker processes for the "
-                   f"sub-boards of the first two open rows (default: the cores, {default_jobs()} here); the answer "
-                   "is the one one core gives, the first solution in search order")
+                   help="engines that split their search (bitmask), from N=12: split it into the sub-boards of "
+                   "the first two open rows, run on J worker processes (default: 1, no split); the answer is the "
+                   "first sub-board's with a board, the same for any J (not the board of the unsplit search)")
     p.add_argument("--scheduler", metavar="ADDRESS", dest="executor",
                    help="run those sub-boards on a Dask cluster (see count --help)")
     add_format(p, SOLUTION_FORMATS)

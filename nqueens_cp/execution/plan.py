@@ -21,7 +21,10 @@ The rules:
   the first solutions come at once.  Counting always uses the workers.
 - ``unique`` keeps one solution per symmetry class, in canonical form.
 - A decision (``solve``) is split from N = 12 (:data:`SPLIT_SOLVE_MIN_N`)
-  where the engine can (``splits_solve``) and more than one job is asked.
+  where the engine can (``splits_solve``) and more than one job, or an
+  executor, is asked for: by default it runs whole in this process (the
+  bitmask decision search places thousands of queens with almost no
+  backtracking; splitting pays only on the hardest proofs of "none").
 """
 
 from __future__ import annotations
@@ -119,9 +122,11 @@ def advice(n: int, engine: str = DEFAULT_ENGINE, *, counting: bool = False, limi
                          f"{_big(math.log10(rate))} per second here, {engine} would need {_duration(seconds)} to "
                          f"{what} them")
     elif n > cls.first_solution_max_n:
-        notes.append(f"a {engine} search for the first solutions of N={n} may run for a very long time (backtracking "
-                     f"time is irregular in N); 'solve {n} --engine construct' or '--engine minconflicts' gives one "
-                     "at once")
+        decider = engine_class("bitmask")  # (its decision search; beyond its N, a construction)
+        now = "bitmask" if decider.max_n is None or n <= decider.max_n else "construct"
+        notes.append(f"a {engine} search for the first solutions of N={n} may run for a very long time (listing "
+                     f"goes in lexicographic order, a trap for large N); 'solve {n} --engine {now}' gives a board "
+                     "now")
     return notes
 
 
@@ -225,5 +230,5 @@ def plan_solve(n: int, engine: str | Engine, fixed: Mapping[int, int] | None = N
     parallel.check_jobs(jobs)
     check_executor(executor)
     chosen = _engine(engine, options)
-    split = chosen.splits_solve and (jobs != 1 or executor is not None) and n >= SPLIT_SOLVE_MIN_N
+    split = chosen.splits_solve and ((jobs or 1) > 1 or executor is not None) and n >= SPLIT_SOLVE_MIN_N
     return SolvePlan(n, chosen, position(n, fixed, blocked), time_limit, jobs, executor, split)

@@ -111,7 +111,8 @@ def solve(n: int, engine: str = DEFAULT_SOLVE_ENGINE, fixed: Mapping[int, int] |
     """One solution of n-queens that keeps every pre-placed queen and leaves
     every ``blocked`` square empty, or a proof that none exists, or "unknown"
     (see :class:`Status`); validated.  Engines that split their search
-    (``splits_solve``: bitmask) use ``jobs`` processes (default: the cores)
-    or ``executor``, as :func:`solutions` does; the answer does not depend on them."""
+    (``splits_solve``: bitmask) split it when given ``jobs`` > 1 processes or
+    an ``executor`` (as :func:`solutions` runs its sub-problems); the answer
+    does not depend on how many."""
     return execute.solve(plan_solve(n, engine, fixed, time_limit=time_limit, blocked=blocked, jobs=jobs,
                                     executor=executor, **options))

@@ -5,6 +5,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "decide.h"
 #include "search.h"
 
 /* A buffer of exactly `words` 64-bit words, or an exception. */
@@ -145,11 +146,99 @@ static PyObject *py_expand(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* --- the decision search (decide.c): a capsule holds one search ----------- */
+
+#define DECIDE_CAPSULE "nqueens_cp.kernel.decide"
+#define DECIDE_MAX_N (1 << 24) /* lines and diagonals are counted in ints */
+
+static void decide_capsule_free(PyObject *capsule) {
+    decide_free(PyCapsule_GetPointer(capsule, DECIDE_CAPSULE));
+}
+
+/* decide_new(n, allowed, seed, flags) -> a search (allowed: n rows of
+ * (n + 63) // 64 words, or None: every cell) */
+static PyObject *py_decide_new(PyObject *self, PyObject *args) {
+    int n;
+    unsigned flags;
+    unsigned long long seed;
+    PyObject *allowed_arg;
+    if (!PyArg_ParseTuple(args, "iOKI", &n, &allowed_arg, &seed, &flags))
+        return NULL;
+    if (n < 1 || n > DECIDE_MAX_N)
+        return PyErr_Format(PyExc_ValueError, "n must be within 1..%d, got %d", DECIDE_MAX_N, n);
+    Py_buffer allowed = {0};
+    if (allowed_arg != Py_None) {
+        if (PyObject_GetBuffer(allowed_arg, &allowed, PyBUF_SIMPLE) < 0)
+            return NULL;
+        allowed.itemsize = sizeof(qword); /* (a PyBUF_SIMPLE view counts bytes) */
+        if (!words_of(&allowed, (Py_ssize_t)n * ((n + 63) / 64), "allowed")) {
+            PyBuffer_Release(&allowed);
+            return NULL;
+        }
+    }
+    struct decide *d;
+    Py_BEGIN_ALLOW_THREADS
+    d = decide_new(n, allowed_arg == Py_None ? NULL : allowed.buf, seed, flags);
+    Py_END_ALLOW_THREADS
+    if (allowed_arg != Py_None)
+        PyBuffer_Release(&allowed);
+    if (d == NULL)
+        return PyErr_NoMemory();
+    PyObject *capsule = PyCapsule_New(d, DECIDE_CAPSULE, decide_capsule_free);
+    if (capsule == NULL)
+        decide_free(d);
+    return capsule;
+}
+
+/* decide_advance(search, nodes) -> (state, nodes, run) */
+static PyObject *py_decide_advance(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    unsigned long long nodes;
+    if (!PyArg_ParseTuple(args, "OK", &capsule, &nodes))
+        return NULL;
+    struct decide *d = PyCapsule_GetPointer(capsule, DECIDE_CAPSULE);
+    if (d == NULL)
+        return NULL;
+    int state;
+    Py_BEGIN_ALLOW_THREADS
+    state = decide_advance(d, nodes);
+    Py_END_ALLOW_THREADS
+    return Py_BuildValue("(iKi)", state, (unsigned long long)decide_nodes(d), decide_run(d));
+}
+
+/* decide_board(search, n) -> the columns of the board found, row by row */
+static PyObject *py_decide_board(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    int n;
+    if (!PyArg_ParseTuple(args, "Oi", &capsule, &n))
+        return NULL;
+    struct decide *d = PyCapsule_GetPointer(capsule, DECIDE_CAPSULE);
+    if (d == NULL)
+        return NULL;
+    int *board = PyMem_Malloc((size_t)n * sizeof(int));
+    if (board == NULL)
+        return PyErr_NoMemory();
+    decide_board(d, board);
+    PyObject *result = PyTuple_New(n);
+    for (int r = 0; result != NULL && r < n; r++) {
+        PyObject *column = PyLong_FromLong(board[r]);
+        if (column == NULL)
+            Py_CLEAR(result);
+        else
+            PyTuple_SET_ITEM(result, r, column);
+    }
+    PyMem_Free(board);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"walk", py_walk, METH_VARARGS, "The stoppable search of one sub-board (queens.h's walk)."},
     {"count_boards", py_count_boards, METH_VARARGS, "Count whole sub-boards (search.c's count_boards)."},
     {"count_half_turn", py_count_half_turn, METH_VARARGS, "The half-turn-symmetric boards (search.c)."},
     {"expand", py_expand, METH_VARARGS, "Boards split into work items, rows 0 .. depth-1 fixed (search.c)."},
+    {"decide_new", py_decide_new, METH_VARARGS, "A decision search of one board (decide.c)."},
+    {"decide_advance", py_decide_advance, METH_VARARGS, "Search on: (state, nodes, run)."},
+    {"decide_board", py_decide_board, METH_VARARGS, "The board a decision search found."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -167,6 +256,9 @@ PyMODINIT_FUNC PyInit__search(void) {
         {"ROW_NEW", ROW_NEW}, {"ROW_COLS", ROW_COLS}, {"ROW_LEFT", ROW_LEFT}, {"ROW_RIGHT", ROW_RIGHT},
         {"ROW_TODO", ROW_TODO}, {"ROW_WORDS", ROW_WORDS}, {"BOARD_TIE", BOARD_TIE},
         {"BOARD_CLASSIFY", BOARD_CLASSIFY}, {"BOARD_EXTRA", BOARD_EXTRA},
+        {"DECIDE_ORDER", DECIDE_ORDER}, {"DECIDE_VALUES", DECIDE_VALUES}, {"DECIDE_RESTARTS", DECIDE_RESTARTS},
+        {"DECIDE_DESCEND", DECIDE_DESCEND}, {"DECIDE_NEXT", DECIDE_NEXT}, {"DECIDE_FOUND", DECIDE_FOUND},
+        {"DECIDE_NONE", DECIDE_NONE}, {"DECIDE_FIRST_CUTOFF", DECIDE_FIRST_CUTOFF},
     };
     PyObject *m = PyModule_Create(&module);
     for (size_t i = 0; m != NULL && i < sizeof constants / sizeof constants[0]; i++)

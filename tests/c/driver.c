@@ -8,11 +8,16 @@
  *                                               nodes a call, then the calls made
  *   boards N COUNT (A0 .. A(N-1) TIE CLASSIFY) x COUNT   -> the summed tallies
  *   half N COLS DIAG ANTI M0 .. M(N/2-1)     -> the half-turn-symmetric boards
+ *   decide N SEED FLAGS NODES ALLOWED [W0 ..] -> state nodes run calls, then the board
+ *                                               if found: the decision search, NODES
+ *                                               a call; ALLOWED 1: N * ((N + 63) / 64)
+ *                                               words follow, 0: every cell (any N)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "decide.h"
 #include "search.h"
 
 static qword next_word(void) {
@@ -33,6 +38,30 @@ int main(void) {
     char command[16];
     while (scanf("%15s", command) == 1) {
         int n = (int)next_word();
+        if (strcmp(command, "decide") == 0 && n >= 1) {
+            qword seed = next_word(), flags = next_word(), budget = next_word(), given = next_word();
+            size_t words = (size_t)n * ((n + 63) / 64);
+            qword *allowed = given ? malloc(sizeof(qword) * words) : NULL;
+            for (size_t i = 0; given && i < words; i++)
+                allowed[i] = next_word();
+            struct decide *d = decide_new(n, allowed, seed, (unsigned)flags);
+            free(allowed); /* (decide_new keeps its own copy) */
+            long calls = 1;
+            int state;
+            while ((state = decide_advance(d, budget)) != DECIDE_FOUND && state != DECIDE_NONE)
+                calls++;
+            printf("%d %llu %d %ld", state, (unsigned long long)decide_nodes(d), decide_run(d), calls);
+            if (state == DECIDE_FOUND) {
+                int *board = malloc(sizeof(int) * (size_t)n);
+                decide_board(d, board);
+                for (int r = 0; r < n; r++)
+                    printf(" %d", board[r]);
+                free(board);
+            }
+            printf("\n");
+            decide_free(d);
+            continue;
+        }
         if (n < 1 || n > QUEENS_MAX_N)
             return 2;
         struct tallies t = {0, 0, 0, 0, 0};
