@@ -113,3 +113,27 @@ def test_plot_without_matplotlib_says_how_to_install(monkeypatch, tmp_path: Path
     code, out, err = cli("compare", "4", "--engines", "bitmask", "--plot", tmp_path / "t.png")
     assert code == 1 and out == ""  # refused before measuring anything
     assert "--plot needs matplotlib: pip install 'nqueens-cp[plot]'" in err
+
+
+def test_a_measurement_stopped_at_its_cap_leaves_no_solver_running() -> None:
+    """The worker is stopped with SIGTERM, so that it ends what its engine
+    started: MiniZinc runs in a session of its own, which killing the worker
+    outright left running (it once ran on for half an hour at 10 GB)."""
+    import os
+    import tempfile
+
+    from nqueens_cp.engines import engine_class
+
+    if engine_class("minizinc").unavailable_reason():
+        pytest.skip(f"minizinc: {engine_class('minizinc').unavailable_reason()}")
+    (row,) = compare([3000], ["minizinc"], first=True, time_limit=3)
+    assert row["status"] == "timeout after 3 s"
+    assert not [name for name in os.listdir(tempfile.gettempdir()) if name.startswith("nqueens-mzn")]
+    running = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                running.append(handle.read())
+        except OSError:
+            continue  # (gone meanwhile)
+    assert not [line for line in running if b"nqueens-mzn" in line]

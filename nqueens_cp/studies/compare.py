@@ -30,6 +30,7 @@ from ..engines import engine_class, get_engine, names
 from ..errors import EngineUnavailableError, InvalidInputError
 from ..known import TOTAL
 
+STOP_GRACE_S = 10.0  # how long a worker stopped at its time limit has to end what it started
 VARIANT = "+sb"  # label suffix: the engine with symmetry breaking
 
 # Columns of every row, in order: every counter some engine reports (the engines
@@ -129,15 +130,25 @@ class Run:
 def _run_worker(n: int, label: str, first: bool, time_limit: float | None) -> Run:
     command = [sys.executable, "-m", "nqueens_cp.studies.compare", str(n), label] + (["--first"] if first else [])
     start = time.perf_counter()
-    try:
-        proc = subprocess.run(command, capture_output=True, text=True, timeout=time_limit,
-                              env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
-    except subprocess.TimeoutExpired:
-        return Run(time.perf_counter() - start, None)
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}) as proc:
+        try:
+            out, err = proc.communicate(timeout=time_limit)
+        except subprocess.TimeoutExpired:
+            wall = time.perf_counter() - start
+            # SIGTERM first: the worker then ends what its engine started (a MiniZinc
+            # run in a session of its own, which SIGKILL would leave running: nqueens_cp.stopping)
+            proc.terminate()
+            try:
+                proc.communicate(timeout=STOP_GRACE_S)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.communicate()
+            return Run(wall, None)
     wall = time.perf_counter() - start
     if proc.returncode != 0:
-        return Run(wall, None, (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1])
-    return Run(wall, json.loads(proc.stdout))
+        return Run(wall, None, (err.strip().splitlines() or [f"exit {proc.returncode}"])[-1])
+    return Run(wall, json.loads(out))
 
 
 def compare(sizes: Sequence[int], labels: Sequence[str], repeat: int = 1, first: bool = False,
@@ -222,6 +233,9 @@ def problems(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def _worker(argv: list[str]) -> int:
+    from .. import stopping
+
+    stopping.worker()  # (stopped at its time limit by SIGTERM: see _run_worker)
     first = "--first" in argv
     args = [a for a in argv if a != "--first"]
     print(json.dumps(measure(int(args[0]), args[1], first)))
