@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-import nqueens_cp as nq
 from conftest import honours, reference, usable
 from nqueens_cp import Status, is_solution, names, solve
 from nqueens_cp.studies.completion import bench, generate, placed_count
