@@ -218,3 +218,12 @@ def test_bitmask_solve_reads_the_clock_between_slices(monkeypatch) -> None:
 def test_enumerating_the_first_boards_of_a_huge_n_names_the_engine_that_gives_one(cli) -> None:
     code, out, err = cli("enumerate", 400, "-k", 1, "--time-limit", 0.5, "-f", "line")
     assert "solve 400 --engine bitmask" in err and err.count("\n") >= 1
+
+
+def test_the_seed_flag_names_the_engines_each_command_takes_it_for(cli) -> None:
+    """bitmask's seed is for its decision search only (solve): enumerate's
+    --seed still serves cpsat, and --max-nodes is solve's alone."""
+    listing = " ".join(cli("enumerate", "--help")[1].split())
+    solving = " ".join(cli("solve", "--help")[1].split())
+    assert "--seed SEED random seed, 0..2147483647 [cpsat]" in listing and "--max-nodes" not in listing
+    assert "random seed, 0..2147483647 [bitmask, cpsat, minconflicts]" in solving and "--max-nodes" in solving

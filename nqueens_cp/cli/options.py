@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from ..model.board import Position, check_placements, diagonal
-from ..engines import DEFAULT_ENGINE, ENGINE_NAMES, all_options, names
+from ..engines import DEFAULT_ENGINE, ENGINE_NAMES, all_options, engine_class, names
 from ..engines.search import MAX_TIME_LIMIT
 from ..errors import InvalidInputError
 from .terminal import EXIT_USAGE, say
@@ -111,8 +111,8 @@ def add_engine_options(p: argparse.ArgumentParser, among: Sequence[str] = ENGINE
     """A flag for every option of the engines in ``among``, from the engines'
     own data: the options of solve only where ``solving``, with their solve help."""
     for name, (option, takers) in all_options().items():
-        takers = [t for t in takers if t in among]
-        if not takers or (option.solve_only and not solving):
+        takers = [t for t in takers if t in among and (solving or not _option(t, name).solve_only)]
+        if not takers:
             continue
         help_ = f"{(option.solve_help if solving and option.solve_help else option.help)} [{', '.join(takers)}]"
         if option.kind is bool:
@@ -122,6 +122,11 @@ def add_engine_options(p: argparse.ArgumentParser, among: Sequence[str] = ENGINE
         else:
             p.add_argument(option.flag, dest=name, choices=option.choices, metavar="NAME" if option.choices else "FILE",
                            help=help_)
+
+
+def _option(engine: str, name: str) -> Any:
+    """An engine's own option of that name (engines may differ on solve_only)."""
+    return next(option for option in engine_class(engine).options if option.name == name)
 
 
 def engine_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -5,8 +5,9 @@ two diagonal directions attacked by the queens above; ``a & -a`` takes the
 lowest free column.  Pre-placed queens and blocked squares become one mask
 of allowed columns per row (:func:`sub_board`).  Counting a plain N goes by
 symmetry classes (:mod:`nqueens_cp.counting.classes`), a constrained one searches its
-whole sub-board, and ``solve`` is a decision search in the compiled loop
-that stops at the first solution.
+whole sub-board.  ``solve`` runs the kernel's decision search (dynamic
+ordering, least constraining value, seeded restarts: docs/decision.md) and,
+up to 62 rows, the lexicographic walk beside it (:func:`decide`).
 """
 
 from __future__ import annotations
@@ -111,8 +112,7 @@ class BitmaskEngine(Engine):
     summary = ("bitwise backtracking in C (nqueens_cp/kernel): counts one board per symmetry class, the fastest "
                "enumerator; solve: a decision search with dynamic ordering and restarts, any N up to 10,000")
     options = (
-        SEED._replace(help=f"solve: the seed of the decision search's restarts, 0..{SEED.high} (default 0): the "
-                      "same seed, the same board", solve_only=True),
+        SEED._replace(solve_only=True),  # the decision search's restarts: the same seed, the same board
         Option("max_nodes", "solve: give up ('unknown') after this many nodes", kind=int, low=1, high=2**62,
                solve_only=True),
     )
