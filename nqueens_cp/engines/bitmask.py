@@ -26,6 +26,7 @@ NODES_PER_CHECK = 1 << 22  # compiled walk nodes between looks at the clock (abo
 DECIDE_CELLS_PER_SLICE = 1 << 18
 # ... the walk's slice as long in time: a walk node costs about as much as 4 cells of a decision node.
 WALK_NODES_PER_CELL = 4
+TWIN_SLOWER = 7
 SPLIT_ROWS = 2  # open rows fixed per part of a split decision: about N^2 parts ...
 SPLIT_ROWS_MAX_N = 64  # ... up to here; beyond, one row (N parts: listing N^2 would take longer than a search)
 
@@ -46,9 +47,10 @@ def decide(n: int, masks: list[int] | None, seed: int = 0, deadline: float | Non
     from .. import kernel
 
     search = kernel.Decision(n, masks, seed)
-    # (Slices of the same nodes in C and in the twins, so that both give the same answer.)
     walk = kernel.Walk(n, masks if masks is not None else [(1 << n) - 1] * n) if n <= kernel.MAX_N else None
-    slice_nodes = max(1, DECIDE_CELLS_PER_SLICE // n)
+    # The twins are about 2**7 times slower: their turns are that much shorter, to keep to a time limit
+    # (so their board may differ from the C code's: the turns end elsewhere).
+    slice_nodes = max(1, (DECIDE_CELLS_PER_SLICE >> (0 if search.compiled else TWIN_SLOWER)) // n)
     walk_nodes = slice_nodes * n * WALK_NODES_PER_CELL
     answer: Answer | None = None
 
