@@ -165,7 +165,7 @@ def test_the_decision_constants_are_the_same_in_c_and_in_the_twin() -> None:
 def test_bitmask_solves_a_thousand_queens_with_a_validated_board(cli) -> None:
     code, out, err = cli("solve", 1000, "-e", "bitmask", "-f", "line", "--stats")
     assert code == 0 and is_solution(tuple(map(int, out.split())), 1000), err
-    assert "runs=" in err and "decision_nodes=" in err
+    assert "restarts=" in err and "decision_nodes=" in err
 
 
 def test_bitmask_solve_takes_a_seed_and_a_node_budget() -> None:

@@ -74,7 +74,7 @@ def decide(n: int, masks: list[int] | None, seed: int = 0, deadline: float | Non
     finally:
         if stats is not None:
             stats.update(nodes=search.nodes + (walk.nodes if walk else 0), decision_nodes=search.nodes,
-                         walk_nodes=walk.nodes if walk else 0, runs=search.runs,
+                         walk_nodes=walk.nodes if walk else 0, restarts=search.runs - 1,
                          kernel="c" if search.compiled else "python")
 
 
@@ -118,7 +118,7 @@ class BitmaskEngine(Engine):
         Option("max_nodes", "solve: give up ('unknown') after this many nodes", kind=int, low=1, high=2**62,
                solve_only=True),
     )
-    statistics = ("nodes", "kernel", "sub_boards", "total", "fundamental", "decision_nodes", "walk_nodes", "runs")
+    statistics = ("nodes", "kernel", "sub_boards", "total", "fundamental", "decision_nodes", "walk_nodes", "restarts")
     seed: int | None
     max_nodes: int | None
     counts_classes = True
