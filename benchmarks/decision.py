@@ -27,7 +27,6 @@ import argparse
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import nqueens_cp as nq
 from nqueens_cp import kernel
@@ -35,9 +34,8 @@ from nqueens_cp.model.board import is_solution
 from nqueens_cp.studies import batch
 from nqueens_cp.studies.compare import compare
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "benchmarks"))  # (excluded_diagonals' instances)
-SAMPLE = ROOT / "tests" / "data" / "prob079"
+from paradigms import SAMPLE, prob079, table
+
 ENGINES = ["bitmask", "cpsat", "sat", "asp", "minizinc", "minconflicts"]
 # The decision search with ideas turned off: label -> kernel.Decision's keywords.
 IDEAS = {
@@ -47,11 +45,6 @@ IDEAS = {
     "no dynamic ordering (rows top down)": {"order": False},
     "none (lexicographic, forward checking only)": {"order": False, "values": False, "restarts": False},
 }
-
-
-def table(header: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
 
 
 def first_boards(engines: list[str], ns: list[int], cap: float) -> str:
@@ -135,24 +128,6 @@ def turns(n: int, d: int, seeds: int) -> str:
     return table(["search", "all: total s", "worst s", "unsatisfiable: total s", "worst s"], rows)
 
 
-def prob079(engines: list[str], cap: float) -> str:
-    rows, problems = batch.run([str(SAMPLE)], engines, answers=str(SAMPLE / "answers.tsv"), time_limit=cap)
-    for problem in problems:
-        print(f"PROBLEM: {problem}", file=sys.stderr)
-    out = []
-    for engine in engines:
-        mine = [row for row in rows if row["engine"] == engine]
-        times = [row["seconds"] for row in mine]
-        efforts = [row["effort"] for row in mine if row["effort"] is not None]
-        effort = f"{statistics.median(efforts):,.0f} / {max(efforts):,.0f} {mine[0]['effort_unit']}" if efforts else ""
-        out.append([engine, nq.engine_class(engine).paradigm, str(len(mine)),
-                    str(sum(row["status"] != "unknown" for row in mine)),
-                    str(sum(row["agrees"] is False for row in mine)),
-                    f"{statistics.median(times):.3g}", f"{max(times):.3g}", f"{sum(times):.3g}", effort])
-    return table(["engine", "paradigm", "instances", "answered", "wrong", "median s", "worst s", "total s",
-                  "effort: median / worst"], out)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cap", type=float, default=60.0, help="seconds per engine and N (default: 60)")
@@ -181,7 +156,7 @@ def main() -> int:
         complete = [name for name in engines if nq.engine_class(name).proves_none]
         print(f"## CSPLib prob079 sample: {len(batch.instance_files([str(SAMPLE)]))} instances, cap {args.cap:g} s "
               f"each, the engines that prove none\n")
-        print(prob079(complete, args.cap) + "\n")
+        print(prob079(complete, args.cap, effort=True) + "\n")
     return 0
 
 

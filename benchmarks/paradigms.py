@@ -74,7 +74,9 @@ def first_board(engines: list[str], ns: list[int], cap: float) -> str:
     return table(header, [[e, nq.engine_class(e).paradigm, *(times[e][n] for n in ns)] for e in engines])
 
 
-def prob079(engines: list[str], cap: float) -> str:
+def prob079(engines: list[str], cap: float, effort: bool = False) -> str:
+    """Per engine: the sample's instances answered, wrong, times; with
+    ``effort``, each engine's own measure of work (median / worst)."""
     rows, problems = batch.run([str(SAMPLE)], engines, answers=str(SAMPLE / "answers.tsv"), time_limit=cap)
     for problem in problems:
         print(f"PROBLEM: {problem}", file=sys.stderr)
@@ -86,7 +88,12 @@ def prob079(engines: list[str], cap: float) -> str:
                     str(sum(row["status"] != "unknown" for row in mine)),
                     str(sum(row["agrees"] is False for row in mine)),
                     f"{statistics.median(times):.3g}", f"{max(times):.3g}", f"{sum(times):.3g}"])
-    return table(["engine", "paradigm", "instances", "answered", "wrong", "median s", "worst s", "total s"], out)
+        if effort:
+            efforts = [row["effort"] for row in mine if row["effort"] is not None]
+            out[-1].append(f"{statistics.median(efforts):,.0f} / {max(efforts):,.0f} {mine[0]['effort_unit']}"
+                           if efforts else "")
+    header = ["engine", "paradigm", "instances", "answered", "wrong", "median s", "worst s", "total s"]
+    return table(header + ["effort: median / worst"] * effort, out)
 
 
 def main() -> int:
