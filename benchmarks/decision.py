@@ -30,6 +30,7 @@ import time
 
 import nqueens_cp as nq
 from nqueens_cp import kernel
+from nqueens_cp.engines.bitmask import DECIDE_CELLS_PER_SLICE
 from nqueens_cp.model.board import is_solution
 from nqueens_cp.studies import batch
 from nqueens_cp.studies.compare import compare
@@ -79,7 +80,7 @@ def ideas(ns: list[int], seeds: int, cap: float) -> str:
             for seed in range(seeds):
                 search = kernel.Decision(n, None, seed, **flags)
                 start = time.perf_counter()
-                while not search.advance(max(1, (1 << 18) // n)) and time.perf_counter() - start < cap:
+                while not search.advance(max(1, DECIDE_CELLS_PER_SLICE // n)) and time.perf_counter() - start < cap:
                     pass
                 times.append(time.perf_counter() - start)
                 nodes.append(search.nodes)

@@ -26,12 +26,12 @@ NODES_PER_CHECK = 1 << 22  # compiled walk nodes between looks at the clock (abo
 DECIDE_CELLS_PER_SLICE = 1 << 18
 # ... the walk's slice as long in time: a walk node costs about as much as 4 cells of a decision node.
 WALK_NODES_PER_CELL = 4
-TWIN_SLOWER = 7
+TWIN_SLOWER = 7  # the Python twins are about 2**7 times slower than the C code
 SPLIT_ROWS = 2  # open rows fixed per part of a split decision: about N^2 parts ...
 SPLIT_ROWS_MAX_N = 64  # ... up to here; beyond, one row (N parts: listing N^2 would take longer than a search)
 
 
-def decide(n: int, masks: list[int] | None, seed: int = 0, deadline: float | None = None,
+def decide(n: int, masks: list[int] | None, seed: int = 0, time_limit: float | None = None,
            max_nodes: int | None = None, stats: dict[str, Any] | None = None) -> Answer:
     """One board of a sub-board (None: the plain board), or a proof that there
     is none: the decision search (kernel.Decision: dynamic ordering, least
@@ -46,10 +46,11 @@ def decide(n: int, masks: list[int] | None, seed: int = 0, deadline: float | Non
     turns are counted in nodes, so the same seed gives the same board."""
     from .. import kernel
 
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     search = kernel.Decision(n, masks, seed)
     walk = kernel.Walk(n, masks if masks is not None else [(1 << n) - 1] * n) if n <= kernel.MAX_N else None
-    # The twins are about 2**7 times slower: their turns are that much shorter, to keep to a time limit
-    # (so their board may differ from the C code's: the turns end elsewhere).
+    # The twins' turns are TWIN_SLOWER times shorter in nodes, to keep to a time limit (so their board
+    # may differ from the C code's: the turns end elsewhere).
     slice_nodes = max(1, (DECIDE_CELLS_PER_SLICE >> (0 if search.compiled else TWIN_SLOWER)) // n)
     walk_nodes = slice_nodes * n * WALK_NODES_PER_CELL
     answer: Answer | None = None
@@ -69,7 +70,7 @@ def decide(n: int, masks: list[int] | None, seed: int = 0, deadline: float | Non
                 answer = (Status.SOLVED, walk.solution(), "") if walk.found else \
                     (Status.NONE, None, "the lexicographic walk tried every placement")
             elif deadline is not None and time.monotonic() > deadline:
-                answer = Status.UNKNOWN, None, "no answer within the time limit"
+                answer = Status.UNKNOWN, None, f"no answer within {time_limit:g} s"
         return answer
     finally:
         if stats is not None:
@@ -83,7 +84,7 @@ def decide_position(n: int, placed: Position, seed: int = 0) -> tuple[Solution |
     where the part runs, so that N parts hold N positions, not N boards of N
     masks (N^3 bits).  (solution or None, nodes)."""
     stats: dict[str, Any] = {}
-    status, solution, _ = decide(n, sub_board(n, placed), seed, stats=stats)
+    _, solution, _ = decide(n, sub_board(n, placed), seed, stats=stats)
     return solution, stats["nodes"]
 
 
@@ -142,7 +143,7 @@ class BitmaskEngine(Engine):
 
         walk = kernel.Walk(n, sub_board(n, fixed))
         stats["kernel"] = "c" if walk.compiled else "python"
-        step = 0 if deadline is None else NODES_PER_CHECK if walk.compiled else NODES_PER_CHECK >> 7
+        step = 0 if deadline is None else NODES_PER_CHECK if walk.compiled else NODES_PER_CHECK >> TWIN_SLOWER
         try:
             while True:
                 found = walk.found
@@ -188,12 +189,7 @@ class BitmaskEngine(Engine):
     def _solve(self, n: int, placed: Position, time_limit: float | None,
                stats: dict[str, Any]) -> Answer:
         """:func:`decide`, reading the clock between its slices."""
-        deadline = None if time_limit is None else time.monotonic() + time_limit
-        status, solution, reason = decide(n, sub_board(n, placed) if placed else None, self.seed or 0, deadline,
-                                          self.max_nodes, stats)
-        if status is Status.UNKNOWN and deadline is not None and reason.endswith("time limit"):
-            reason = f"no answer within {time_limit:g} s"
-        return status, solution, reason
+        return decide(n, sub_board(n, placed) if placed else None, self.seed or 0, time_limit, self.max_nodes, stats)
 
     def _count(self, n: int, fixed: Position, stats: dict[str, Any]) -> int | None:
         from .. import kernel

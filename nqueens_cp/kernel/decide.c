@@ -72,14 +72,16 @@ static int is_free(const struct decide *d, int r, int c) {
 static void line_free(struct decide *d, int line) {
     int n = d->n, kind = line >= n, i = line - kind * n;
     const qword *cross = d->taken[!kind], *allowed = d->allowed[kind];
+    if (d->queen[line] >= 0) { /* a line with its queen has no free cell */
+        memset(d->free, 0, (size_t)d->words * sizeof(qword));
+        return;
+    }
     for (int w = 0; w < d->words; w++) {
         qword f = ~(cross[w] | window(d->up, i, w) | window(d->down[kind], n - 1 - i, w));
         d->free[w] = allowed ? f & allowed[(size_t)i * d->words + w] : f;
     }
     if (n & 63)
         d->free[d->words - 1] &= ((qword)1 << (n & 63)) - 1;
-    if (d->queen[line] >= 0)
-        memset(d->free, 0, (size_t)d->words * sizeof(qword));
 }
 
 static void count_cell(struct decide *d, int r, int c, int by) {
