@@ -62,11 +62,14 @@ def _load(name: str) -> type[Engine]:
 
 def names(*, enumerates: bool | None = None, proves_none: bool | None = None, takes_fixed: bool | None = None,
           available: bool | None = None, option: str | None = None, family: str | None = None,
-          declarative: bool | None = None, counts: bool | None = None, solves: bool | None = None) -> list[str]:
+          declarative: bool | None = None, counts: bool | None = None, solves: bool | None = None,
+          variant: str | None = None) -> list[str]:
     """The engines with the given capabilities, in registry order."""
     found = []
     for name in ENGINE_NAMES:
         cls = engine_class(name)
+        if variant is not None and variant not in cls.variants:
+            continue
         if family is not None and cls.family != family:
             continue
         if declarative is not None and cls.declarative != declarative:
@@ -98,11 +101,13 @@ def all_options() -> dict[str, tuple[Option, list[str]]]:
     return found
 
 
-def get_engine(name: str = DEFAULT_ENGINE, **options: Any) -> Engine:
-    """An engine by name; ``options`` are its own keywords (e.g. ``solver=`` for sat).
+def get_engine(name: str = DEFAULT_ENGINE, variant: Any = "queens", **options: Any) -> Engine:
+    """An engine by name, for one question of the family (``variant``: a name
+    in :data:`nqueens_cp.model.variants.VARIANTS`, plain N-queens by default);
+    ``options`` are its own keywords (e.g. ``solver=`` for sat).
 
-    A keyword the engine does not take raises InvalidInputError naming it,
-    and the engines that do take it."""
+    A keyword the engine does not take, or a variant it does not answer,
+    raises InvalidInputError naming the engines that do."""
     cls = engine_class(name)
     own = {o.name for o in cls.options}
     for key in options:
@@ -113,7 +118,7 @@ def get_engine(name: str = DEFAULT_ENGINE, **options: Any) -> Engine:
                                         f"{'s' * (len(takers) > 1)}, not {name}")
             raise InvalidInputError(f"unknown option '{key}' for engine {name}"
                                     + (f" (its options: {', '.join(sorted(own))})" if own else " (it takes none)"))
-    return cls(**options)
+    return cls(variant, **options)
 
 
 PRESETS = {
@@ -139,8 +144,8 @@ def expand_presets(chosen: list[str]) -> list[str]:
     return found
 
 
-def get_engines(engines: list[str], **options: Any) -> dict[str, Engine]:
-    """Several engines, each given the options it takes (``solver=`` goes to
+def get_engines(engines: list[str], variant: Any = "queens", **options: Any) -> dict[str, Engine]:
+    """Several engines for one ``variant``, each given the options it takes (``solver=`` goes to
     sat only).  An option that none of them takes, or an engine named twice,
     raises InvalidInputError naming it."""
     for name in engines:
@@ -157,7 +162,7 @@ def get_engines(engines: list[str], **options: Any) -> dict[str, Engine]:
         if not set(applies) & set(engines):
             raise InvalidInputError(f"option '{key}' ({option.flag}) applies only to the {' and '.join(applies)} "
                                     f"engine{'s' * (len(applies) > 1)}, and none of them is chosen")
-    return {name: get_engine(name, **{k: v for k, v in options.items() if name in takers[k][1]})
+    return {name: get_engine(name, variant, **{k: v for k, v in options.items() if name in takers[k][1]})
             for name in engines}
 
 

@@ -48,6 +48,7 @@ class AspEngine(Engine):
     # 16 s at 300 (solve --time-limit 2, measured here); N = 1000 grounded for minutes.
     max_n = 150
     max_n_why = "clingo's grounding cannot be interrupted: beyond, it outlasts any time limit; cpsat takes any N"
+    variants = frozenset({"queens", "toroidal", "superqueens", "domination", "independent"})
     configuration: str
 
     def preload(self) -> None:
@@ -62,7 +63,7 @@ class AspEngine(Engine):
         control = clingo.Control(["--models=0", f"--configuration={self.configuration}"],
                                  logger=lambda code, message: messages.append(message))
         try:
-            control.add("base", [], formats.text("lp", n, fixed))
+            control.add("base", [], formats.text("lp", n, fixed, self.variant))
             control.ground([("base", [])])
         except RuntimeError as exc:
             raise NQueensError(f"clingo rejected the program: {' '.join(messages) or exc}") from exc

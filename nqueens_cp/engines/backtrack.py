@@ -4,6 +4,11 @@ Kept as simple as possible so that it is obviously correct; every other
 engine is checked against it.  As in Wirth's classic version, the queens
 placed so far are recorded by the columns and diagonals they occupy, so the
 is-safe check is three look-ups instead of a scan of every queen above.
+
+For the other questions of the family (toroidal queens, superqueens) it is
+the oracle in its plainest form: a square is safe when no queen above
+attacks it by the variant's own attack relation
+(:meth:`~nqueens_cp.model.variants.Variant.attacks`), asked of each queen.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ class BacktrackEngine(Engine):
     first_solution_max_n = 32
     max_n = 500  # one level of recursion a row, within Python's default limit of 1000 frames
     max_n_why = "one level of Python recursion a row; bitmask and cpsat take any N"
+    variants = frozenset({"queens", "toroidal", "superqueens"})
 
     def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
@@ -36,6 +42,8 @@ class BacktrackEngine(Engine):
         anti_diagonal_used = [False] * (2 * n - 1)  # row + col is the same along an anti-diagonal
         nodes = tries = 0  # queens placed, placements tried
         columns = [fixed.columns(row, n) for row in range(n)]  # the pre-placed column, or the open ones
+        if self.variant.name != "queens":
+            return self._search_any(n, columns, stats, deadline)
 
         def place(row: int) -> Iterator[Solution]:
             nonlocal nodes, tries
@@ -57,7 +65,35 @@ class BacktrackEngine(Engine):
                     column_used[col] = diagonal_used[diagonal] = anti_diagonal_used[anti_diagonal] = False
                     queens.pop()
 
+        return self._searched(place(0), stats, lambda: (nodes, tries))
+
+    @staticmethod
+    def _searched(found: Iterator[Solution], stats: dict[str, Any], effort: Any) -> Iterator[Solution]:
         try:
-            yield from place(0)
+            yield from found
         finally:
-            stats.update(nodes=nodes, tries=tries)
+            stats.update(nodes=effort()[0], tries=effort()[1])
+
+    def _search_any(self, n: int, columns: list[list[int]], stats: dict[str, Any],
+                    deadline: float | None) -> Iterator[Solution]:
+        """The same search for any attack relation: a square is safe when no queen above attacks it."""
+        attacks = self.variant.attacks
+        queens: list[int] = []
+        nodes = tries = 0
+
+        def place(row: int) -> Iterator[Solution]:
+            nonlocal nodes, tries
+            if row == n:
+                yield tuple(queens)
+                return
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeLimitReached
+            for col in columns[row]:
+                tries += 1
+                if not any(attacks(n, (r, c), (row, col)) for r, c in enumerate(queens)):
+                    nodes += 1
+                    queens.append(col)
+                    yield from place(row + 1)
+                    queens.pop()
+
+        return self._searched(place(0), stats, lambda: (nodes, tries))

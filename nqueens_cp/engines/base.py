@@ -17,7 +17,8 @@ from typing import Any, ClassVar, NamedTuple
 
 from ..counting import classes
 from ..counting.classes import SubBoard, Values
-from ..model.board import Position, Solution, attacking_pair, check_placements, is_solution
+from ..model import variants
+from ..model.board import Position, Solution, attacking_pair, check_placements
 from ..errors import EngineUnavailableError, InvalidInputError, NQueensError
 from .search import Counter, Search, check_limit, check_time_limit
 
@@ -92,6 +93,7 @@ class Outcome(NamedTuple):
     stats: dict[str, Any]
     reason: str  # why "none" or "unknown"
     placed: dict[int, int]
+    variant: str = "queens"
 
     def _repr_svg_(self) -> str | None:
         """In Jupyter, a solved outcome shows its board."""
@@ -100,7 +102,8 @@ class Outcome(NamedTuple):
         return None if self.solution is None else board_svg(self.solution)
 
     def to_dict(self) -> dict[str, Any]:
-        record: dict[str, Any] = {"n": self.n, "status": self.status.value, "engine": self.engine}
+        record: dict[str, Any] = {"n": self.n, "status": self.status.value, "engine": self.engine,
+                                  "variant": self.variant}
         if self.solution is not None:
             record["solution"] = list(self.solution)
         if self.reason:
@@ -145,6 +148,8 @@ class Engine:
     sub_boards_per_task: ClassVar[int | None] = None  # None: the CPU's measured best (execution/execute.py)
     splits_solve: ClassVar[bool] = False  # solve can run as sub-problems on a pool or cluster (solve_parts)
     effort: ClassVar[str | None] = None  # the statistic that measures its work
+    # The questions of the family it answers (model/variants.py): "queens" is plain N-queens.
+    variants: ClassVar[frozenset[str]] = frozenset({"queens"})
     # Why its answers are not yet to be trusted (never run where it must run), said
     # before every run and in the engine list; None once verified.
     experimental: ClassVar[str | None] = None
@@ -158,7 +163,10 @@ class Engine:
 
     symmetry_breaking: bool = False  # set by the option of that name, where an engine has it
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, variant: str | variants.Variant = "queens", **options: Any) -> None:
+        self.variant = variants.get(variant)
+        if self.variant.name not in self.variants:
+            raise InvalidInputError(self.refusal(self.variant))
         known = {option.name: option for option in self.options}
         for key in options:
             if key not in known:
@@ -172,6 +180,16 @@ class Engine:
     def settings(self) -> dict[str, Any]:
         """The engine's options as set (defaults included)."""
         return {option.name: getattr(self, option.name) for option in self.options}
+
+    @classmethod
+    def refusal(cls, variant: variants.Variant) -> str:
+        """Why this engine does not answer ``variant``, and which engines do (one line)."""
+        from . import ENGINE_NAMES, engine_class
+
+        others = [name for name in ENGINE_NAMES if variant.name in engine_class(name).variants]
+        takes = ", ".join(sorted(cls.variants, key=list(variants.VARIANTS).index))
+        return f"engine {cls.name} does not answer {variant.title} (it answers: {takes}); engines that do: " \
+            f"{', '.join(others) or 'none'}"
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
@@ -201,6 +219,7 @@ class Engine:
             "statistics": list(cls.statistics), "additive": sorted(cls.additive), "effort": cls.effort,
             "counts_classes": cls.counts_classes, "splits_solve": cls.splits_solve,
             "experimental": cls.experimental,
+            "variants": sorted(cls.variants, key=list(variants.VARIANTS).index),
         }
 
     def count_sub_boards(self, n: int, chunk: list[SubBoard]) -> Values:
@@ -252,6 +271,7 @@ class Engine:
         or EngineUnavailableError saying why.  Nothing is searched."""
         placed = check_placements(n, fixed)
         self._check_n(n)
+        self._check_place()
         if not self.enumerates and not self.counts_only:
             raise InvalidInputError(f"engine {self.name} finds one solution and cannot enumerate: use solve")
         check_limit(limit)
@@ -279,7 +299,7 @@ class Engine:
         placed = self.check_solve(n, fixed, time_limit)
         start = time.perf_counter()
         stats: dict[str, Any] = {}
-        answer = self.trivial_answer(placed) or self._solve(n, placed, time_limit, stats)
+        answer = self.trivial_answer(n, placed) or self._solve(n, placed, time_limit, stats)
         return self.outcome(n, placed, answer, time.perf_counter() - start, stats)
 
     def check_solve(self, n: int, fixed: Mapping[int, int] | None = None,
@@ -288,6 +308,7 @@ class Engine:
         else InvalidInputError or EngineUnavailableError saying why."""
         placed = check_placements(n, fixed)
         self._check_n(n)
+        self._check_place()
         check_time_limit(time_limit)
         if not self.solves:
             raise InvalidInputError(f"engine {self.name} counts solutions without finding one: use count")
@@ -299,11 +320,11 @@ class Engine:
         self._check_usable()
         return placed
 
-    @staticmethod
-    def trivial_answer(placed: Position) -> Answer | None:
+    def trivial_answer(self, n: int, placed: Position) -> Answer | None:
         """"None", proven by the placements alone (two queens that attack each
         other, a queen on a blocked square); else None: search."""
-        pair = attacking_pair(sorted(placed.items()))
+        queens = sorted(placed.items())
+        pair = attacking_pair(queens) if self.variant is variants.PLAIN else self.variant.attacking_pair(n, queens)
         if pair is not None:
             (r1, c1), (r2, c2) = pair
             return Status.NONE, None, f"the pre-placed queens at {r1}:{c1} and {r2}:{c2} attack each other"
@@ -318,7 +339,7 @@ class Engine:
         every pre-placed queen kept, no queen on a blocked square."""
         status, solution, reason = answer
         if status is Status.SOLVED:
-            if solution is None or not is_solution(solution, n):
+            if solution is None or not self.variant.is_solution(solution, n):
                 raise NQueensError(f"engine {self.name} returned an invalid board")
             moved = next(((r, c) for r, c in placed.items() if solution[r] != c), None)
             if moved is not None:
@@ -326,7 +347,7 @@ class Engine:
             on = next(((r, c) for r, c in enumerate(solution) if (r, c) in placed.blocked), None)
             if on is not None:
                 raise NQueensError(f"engine {self.name} put a queen on the blocked square {on[0]}:{on[1]}")
-        return Outcome(n, self.name, status, solution, seconds, stats, reason, placed)
+        return Outcome(n, self.name, status, solution, seconds, stats, reason, placed, self.variant.name)
 
     # -- for subclasses -------------------------------------------------------
 
@@ -358,6 +379,11 @@ class Engine:
 
     # -- shared checks ----------------------------------------------------------
 
+    def _check_place(self) -> None:
+        if self.variant.question != "place":
+            raise InvalidInputError(f"{self.variant.title} asks for an optimum, not for boards of N queens: "
+                                    f"use optimum (nqueens_cp.optimum)")
+
     def _check_n(self, n: int) -> None:
         if self.max_n is not None and n > self.max_n:
             raise InvalidInputError(f"engine {self.name} serves N <= {self.max_n}, got N={n} "
@@ -383,7 +409,8 @@ class Engine:
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.settings.items() if v != next(o.default for o in self.options if o.name == k)}
         options = "".join(f" {k}={v!r}" for k, v in changed.items())
-        return f"<engine {self.name}{options}>"
+        variant = f" variant={self.variant.name}" if self.variant is not variants.PLAIN else ""
+        return f"<engine {self.name}{variant}{options}>"
 
 
 # What a decision found: (Status, solution or None, reason).

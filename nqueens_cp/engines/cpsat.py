@@ -34,6 +34,7 @@ class CpSatEngine(Engine):
     effort = "conflicts"
     enumeration_rate = count_rate = 3e3
     first_solution_max_n = 100
+    variants = frozenset({"queens", "toroidal", "superqueens", "domination", "independent"})
     seed: int | None
     workers: int | None
 
@@ -56,7 +57,7 @@ class CpSatEngine(Engine):
                 deadline: float | None = None) -> Iterator[Solution]:
         from ortools.sat.python import cp_model
 
-        model, q = build_model(n, fixed, self.symmetry_breaking)
+        model, q = build_model(n, fixed, self.symmetry_breaking, self.variant)
         solver = cp_model.CpSolver()
         solver.parameters.enumerate_all_solutions = True
         # More than one worker returns duplicates and loses solutions while
@@ -131,7 +132,7 @@ class CpSatEngine(Engine):
         """One solution: unlike enumeration, a portfolio of workers is safe and fast here."""
         from ortools.sat.python import cp_model
 
-        model, q = build_model(n, placed, self.symmetry_breaking)
+        model, q = build_model(n, placed, self.symmetry_breaking, self.variant)
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = self.workers or 0  # 0: every core, each with its own strategy
         solver.parameters.catch_sigint_signal = False

@@ -50,6 +50,7 @@ class MiniZincEngine(Engine):
     effort = "nodes"
     enumeration_rate = count_rate = 1.5e4
     first_solution_max_n = 60
+    variants = frozenset({"queens", "toroidal", "superqueens", "domination", "independent"})
 
     def split_rows(self, n: int) -> int:
         return 1  # each part starts MiniZinc (tens of ms): N parts, not N^2
@@ -74,7 +75,7 @@ class MiniZincEngine(Engine):
             model, data = os.path.join(folder, "nqueens.mzn"), os.path.join(folder, "nqueens.dzn")
             for path, name in ((model, "mzn"), (data, "dzn")):
                 with open(path, "w", encoding="utf-8") as handle:
-                    handle.writelines(formats.write(name, n, fixed))
+                    handle.writelines(formats.write(name, n, fixed, self.variant))
             command = ["minizinc", "--solver", "gecode", "--statistics"]
             command += ["--all-solutions"] if limit is None else ["--num-solutions", str(limit)]
             if deadline is not None:

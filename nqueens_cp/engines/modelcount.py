@@ -49,6 +49,7 @@ class ModelCountEngine(Engine):
     statistics = ("encoding", "variables", "clauses", "counter_seconds")
     effort = "counter_seconds"
     count_rate = 1e2  # boards per second, roughly: its time does not grow with the boards but with N
+    variants = frozenset({"queens", "toroidal", "superqueens"})
     encoding: str | None
 
     def check(self, n: int, fixed: Any = None, limit: int | None = None, time_limit: float | None = None,
@@ -56,7 +57,7 @@ class ModelCountEngine(Engine):
         from ..model.cnf import check_size
 
         placed = super().check(n, fixed, limit, time_limit, part)
-        check_size(self.name, n, self.encoding or DEFAULT_ENCODING)  # (written before Ganak's time limit starts)
+        check_size(self.name, n, self.encoding or DEFAULT_ENCODING, variant=self.variant)  # (written before Ganak's time limit starts)
         return placed
 
     def _make_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,
@@ -81,7 +82,7 @@ class ModelCountEngine(Engine):
         with tempfile.TemporaryDirectory(prefix="nqueens-count-") as folder:
             path = os.path.join(folder, "nqueens.cnf")
             with open(path, "w", encoding="ascii") as handle:
-                nvars, nclauses = write_dimacs(handle, n, encoding, placed)
+                nvars, nclauses = write_dimacs(handle, n, encoding, placed, variant=self.variant)
             stats.update(encoding=encoding, variables=nvars, clauses=nclauses)
             package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
             env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root,

@@ -53,6 +53,7 @@ class SatEngine(Engine):
     effort = "conflicts"
     enumeration_rate = count_rate = 4e3
     first_solution_max_n = 100
+    variants = frozenset({"queens", "toroidal", "superqueens", "domination", "independent"})
     solver: str
     encoding: str | None
     proof: str | None
@@ -70,7 +71,7 @@ class SatEngine(Engine):
 
         from ..model.cnf import encode
 
-        cnf = encode(n, self.cnf_encoding, fixed, self.symmetry_breaking)
+        cnf = encode(n, self.cnf_encoding, fixed, self.symmetry_breaking, self.variant)
         cells = n * n
         positive = (0).__lt__
         stats.update(solver=self.solver, encoding=self.cnf_encoding, variables=cnf.nvars, clauses=len(cnf.clauses))
@@ -116,14 +117,14 @@ class SatEngine(Engine):
     def _check_size(self, n: int, encoding: str) -> None:
         from ..model.cnf import check_size
 
-        check_size(self.name, n, encoding)
+        check_size(self.name, n, encoding, variant=self.variant)
 
     def _solve(self, n: int, placed: Position, time_limit: float | None,
                stats: dict[str, Any]) -> tuple[Status, Solution | None, str]:
         encoding = self._solve_encoding(n)
         if self.proof is not None:
             return self._solve_with_proof(n, placed, time_limit, stats, encoding, self.proof)
-        engine = SatEngine(solver=self.solver, encoding=encoding, symmetry_breaking=self.symmetry_breaking)
+        engine = SatEngine(self.variant, solver=self.solver, encoding=encoding, symmetry_breaking=self.symmetry_breaking)
         status, solution, reason = Engine._solve(engine, n, placed, time_limit, stats)
         if status is Status.NONE:
             reason = "the SAT solver proved the CNF unsatisfiable"
@@ -152,7 +153,7 @@ class SatEngine(Engine):
         if not ours(cnf_path):
             raise InvalidInputError(f"--proof {proof} would overwrite {cnf_path}, which is not a CNF of ours: "
                                     "move it, or name the proof elsewhere")
-        cnf = encode(n, encoding, placed)  # exactly what write_dimacs_file writes below
+        cnf = encode(n, encoding, placed, variant=self.variant)  # exactly what write_dimacs_file writes below
         stats.update(solver=self.solver, encoding=encoding, variables=cnf.nvars, clauses=len(cnf.clauses))
         deadline = None if time_limit is None else time.monotonic() + time_limit
         with Solver(name=self.solver, bootstrap_with=cnf.clauses, with_proof=True) as solver:
@@ -165,7 +166,7 @@ class SatEngine(Engine):
                 model = solver.get_model()[:n * n]
                 return Status.SOLVED, tuple((v - 1) % n for v in model if v > 0), ""
             lines = write_proof(proof, solver.get_proof())
-        write_dimacs_file(str(cnf_path), n, encoding, placed)
+        write_dimacs_file(str(cnf_path), n, encoding, placed, variant=self.variant)
         check = check_proof(cnf_path, proof)
         stats.update(proof=str(proof), proof_cnf=str(cnf_path), proof_lines=lines, proof_check=check.status)
         if check.status == "rejected":

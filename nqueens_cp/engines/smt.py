@@ -58,6 +58,7 @@ class SmtEngine(Engine):
     # N = 100, 4.2 s at 150, 24 s at 400 (solve --time-limit 2, measured here).
     max_n = 100
     max_n_why = "building the model in Z3 cannot be interrupted: beyond, it outlasts any time limit; cpsat takes any N"
+    variants = frozenset({"queens", "toroidal", "superqueens", "domination", "independent"})
     theory: str
 
     def preload(self) -> None:
@@ -81,7 +82,7 @@ class SmtEngine(Engine):
         def build() -> None:
             state["context"] = z3.Context()  # its own context: Z3's default one is not safe across threads
             model = _cells if self.theory == "bool" else _integers
-            state["solver"], state["read"], state["block"] = model(z3, state["context"], n, fixed)
+            state["solver"], state["read"], state["block"] = model(z3, state["context"], n, fixed, self.variant)
 
         def step() -> Solution | str | None:
             """The next board (blocked for the checks after it), None at the end, or why Z3 gave up."""
@@ -162,7 +163,7 @@ def _hand_ctrl_c_to_python(z3: Any) -> None:
             _ctrl_c_handed = True
 
 
-def _cells(z3: Any, context: Any, n: int, fixed: Any) -> tuple[Any, Any, Any]:
+def _cells(z3: Any, context: Any, n: int, fixed: Any, variant: Any) -> tuple[Any, Any, Any]:
     """The Boolean model: (solver, model -> board, board -> blocking clause)."""
     from ..model.cnf import lines  # here: listing the engines should not import the CNF module (start-up)
 
@@ -170,9 +171,13 @@ def _cells(z3: Any, context: Any, n: int, fixed: Any) -> tuple[Any, Any, Any]:
     solver = z3.SolverFor("QF_FD", ctx=context)
     for r in range(n):
         solver.add(z3.PbEq([(cell[r][c], 1) for c in range(n)], 1))
-    for line in itertools.islice(lines(n), n, None):  # the columns and both kinds of diagonal
+    for line in itertools.islice(lines(n, variant), n, None):  # the columns and both kinds of diagonal
         if len(line) > 1:
             solver.add(z3.AtMost(*[cell[r][c] for r, c in line], 1))
+    # [cost superqueens smt]
+    for (r1, c1), (r2, c2) in variant.pairs(n):  # a knight's move apart
+        solver.add(z3.Or(z3.Not(cell[r1][c1]), z3.Not(cell[r2][c2])))
+    # [end cost]
     for r, c in fixed.items():
         solver.add(cell[r][c])
     for r, c in getattr(fixed, "blocked", ()):
@@ -195,10 +200,10 @@ def _cells(z3: Any, context: Any, n: int, fixed: Any) -> tuple[Any, Any, Any]:
     return solver, read, block
 
 
-def _integers(z3: Any, context: Any, n: int, fixed: Any) -> tuple[Any, Any, Any]:
+def _integers(z3: Any, context: Any, n: int, fixed: Any, variant: Any) -> tuple[Any, Any, Any]:
     """The SMT-LIB file's model: (solver, model -> board, board -> blocking clause)."""
     solver = z3.Solver(ctx=context)
-    solver.add(z3.parse_smt2_string(formats.text("smt2", n, fixed), ctx=context))
+    solver.add(z3.parse_smt2_string(formats.text("smt2", n, fixed, variant), ctx=context))
     q = [z3.Int(f"q{r}", context) for r in range(n)]
 
     def read(model: Any) -> Solution:

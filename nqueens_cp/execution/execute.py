@@ -279,6 +279,6 @@ def solve(plan: SolvePlan) -> Outcome:
     engine.preload()  # before the workers are forked: they inherit it (and its one warning, if any)
     start = time.perf_counter()
     stats: dict[str, Any] = {}
-    answer = engine.trivial_answer(placed) or pools.solve_in_parts(
+    answer = engine.trivial_answer(plan.n, placed) or pools.solve_in_parts(
         engine.solve_parts(plan.n, placed), plan.jobs, plan.executor, plan.time_limit, stats)
     return engine.outcome(plan.n, placed, answer, time.perf_counter() - start, stats)

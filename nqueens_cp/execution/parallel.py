@@ -17,7 +17,7 @@ import signal
 import sys
 import time
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..model.board import Position, Solution, is_solution, pack
@@ -138,7 +138,7 @@ def part_keys(engine: Any, n: int, prefix: dict[int, int], weight: int,
     image's when ``weight`` is 2), the first board that fails the independent
     validator, the statistics, and whether the deadline cut it short."""
     with engine.subproblem(n, prefix, time_limit=_remaining(deadline)) as search:
-        keys, invalid = packed(search, n, mirrored=weight == 2)
+        keys, invalid = packed(search, n, mirrored=weight == 2, valid=engine.variant.is_solution)
     data = keys.tobytes() if isinstance(keys, array) else keys
     return data, invalid, search.stats, search.timed_out
 
@@ -154,14 +154,16 @@ def part_count(engine: Any, n: int, prefix: dict[int, int],
     return found, search.stats, False
 
 
-def packed(solutions: Iterable[Solution], n: int, mirrored: bool = False) -> tuple[Any, Solution | None]:
+def packed(solutions: Iterable[Solution], n: int, mirrored: bool = False,
+           valid: Callable[[Solution, int], bool] = is_solution) -> tuple[Any, Solution | None]:
     """Every solution as one integer key (and, if ``mirrored``, its mirror image
-    after it), with the first board that fails the independent validator.
+    after it), with the first board that fails the independent validator
+    (``valid``: a variant's own, :meth:`~nqueens_cp.model.variants.Variant.is_solution`).
     The keys are a 64-bit array for n <= 16, where they fit, else a list."""
     keys: Any = array("Q") if n <= KEY_MAX_N else []
     invalid = None
     for solution in solutions:
-        if invalid is None and not is_solution(solution, n):
+        if invalid is None and not valid(solution, n):
             invalid = solution
         keys.append(pack(solution, n))
         if mirrored:

@@ -29,9 +29,11 @@ class Count(NamedTuple):
     fixed: dict[int, int]
     options: dict[str, Any]
     stats: dict[str, Any]
+    variant: str = "queens"
 
     def to_dict(self) -> dict[str, Any]:
         return {"n": self.n, "count": self.count, "unique": self.unique, "engine": self.engine,
+                "variant": self.variant,
                 "fixed": [[r, c] for r, c in sorted(self.fixed.items())], "options": self.options,
                 "seconds": round(self.seconds, 6), "stats": self.stats}
 
@@ -56,13 +58,17 @@ def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | N
     ``unique`` gives one solution per class of the 8 symmetries, canonical.
     ``progress(done, total)`` is called as sub-problems finish, and
     ``notify(message)`` with warnings before any work starts.
+    ``variant`` asks another question of the family: 'toroidal' or
+    'superqueens' (:mod:`nqueens_cp.model.variants`), where the engine
+    answers it (``Engine.variants``); the others refuse in one line.
     """
     if engine_class(engine).counts_only:
         raise InvalidInputError(f"engine {engine} counts solutions without listing them: use count")
     chosen = plan(n, engine, position(n, fixed, blocked), limit=limit, time_limit=time_limit, jobs=jobs,
                   unique=unique, executor=executor, **options)
     if notify:
-        for note in [*chosen.notes, *(advice(n, engine, limit=limit, jobs=chosen.jobs) if not chosen.placed else [])]:
+        plain = not chosen.placed and chosen.engine.variant.name == "queens"  # (advice knows plain N's totals)
+        for note in [*chosen.notes, *(advice(n, engine, limit=limit, jobs=chosen.jobs) if plain else [])]:
             notify(note)
     return execute.search(chosen, progress)
 
@@ -95,14 +101,14 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
     chosen = plan(n, engine, position(n, fixed, blocked), time_limit=time_limit, jobs=jobs, unique=unique,
                   executor=executor, checkpoint=checkpoint, **options)
     if notify:
-        for note in [*chosen.notes,
-                     *(advice(n, engine, counting=not unique, jobs=chosen.jobs) if not chosen.placed else [])]:
+        plain = not chosen.placed and chosen.engine.variant.name == "queens"
+        for note in [*chosen.notes, *(advice(n, engine, counting=not unique, jobs=chosen.jobs) if plain else [])]:
             notify(note)
     start = time.perf_counter()
     search = execute.search(chosen, progress)
     found = search.count()
     return Count(n, chosen.engine.name, found, unique, time.perf_counter() - start, chosen.placed,
-                 chosen.engine.settings, search.stats)
+                 chosen.engine.settings, search.stats, chosen.engine.variant.name)
 
 
 def solve(n: int, engine: str = DEFAULT_SOLVE_ENGINE, fixed: Mapping[int, int] | None = None, *,

@@ -6,6 +6,11 @@ at-most-one group), diagonals and anti-diagonals of two or more cells get
 "at most one".  Auxiliary variables, if the encoding needs any, are numbered
 after the N*N cells.  Clause order is fixed: rows, columns, diagonals, then
 anti-diagonals, so the same arguments always give the same formula.
+
+Another question of the family changes only its lines and pairs
+(:mod:`nqueens_cp.model.variants`): the toroidal board's wrapped diagonals
+are lines of N cells, and a superqueen's knight moves are binary clauses
+(-x | -y), added after the lines.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from dataclasses import dataclass, field
 
 from .board import check_placements
 from .encodings import COSTS, DEFAULT_ENCODING, ENCODINGS, Clause
+from .variants import PLAIN, Variant
 from ..errors import InvalidInputError
 
 
@@ -26,6 +32,7 @@ class CNF:
     encoding: str
     nvars: int
     clauses: list[Clause] = field(repr=False)
+    variant: str = "queens"
 
     def cell(self, row: int, col: int) -> int:
         return row * self.n + col + 1
@@ -35,21 +42,15 @@ class CNF:
         return self.n * self.n
 
 
-def lines(n: int) -> Iterator[list[tuple[int, int]]]:
-    """Rows, columns, diagonals (r - c fixed) and anti-diagonals (r + c fixed), cells by row,
-    one at a time (all of them hold 4N^2 cells: 3 GB at N = 3,000)."""
-    for r in range(n):
-        yield [(r, c) for c in range(n)]
-    for c in range(n):
-        yield [(r, c) for r in range(n)]
-    for d in range(-(n - 1), n):
-        yield [(r, r - d) for r in range(n) if 0 <= r - d < n]
-    for s in range(2 * n - 1):
-        yield [(r, s - r) for r in range(n) if 0 <= s - r < n]
+def lines(n: int, variant: Variant = PLAIN) -> Iterator[list[tuple[int, int]]]:
+    """Rows, columns, diagonals (r - c fixed) and anti-diagonals (r + c fixed) of two
+    cells or more, cells by row, one at a time (all of them hold 4N^2 cells: 3 GB
+    at N = 3,000); the variant's own (:meth:`Variant.lines`)."""
+    return variant.lines(n)
 
 
 def encode(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None,
-           symmetry_breaking: bool = False) -> CNF:
+           symmetry_breaking: bool = False, variant: Variant = PLAIN) -> CNF:
     """The CNF for n-queens, every clause in a list (what a solver is given).
 
     ``fixed`` placements (row -> column) become unit clauses.
@@ -58,10 +59,10 @@ def encode(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | 
     clauses (-x(0,a) | -[g(s)[0] = b]) for a > b, at most 7 n(n-1)/2 of them.
     To write a large formula, use :func:`clauses` and :func:`size`, which hold none of it.
     """
-    found = list(clauses(n, encoding, fixed, symmetry_breaking))
+    found = list(clauses(n, encoding, fixed, symmetry_breaking, variant))
     # Every auxiliary variable appears in a clause: the largest one is the count.
     nvars = max((abs(lit) for clause in found for lit in clause), default=0)
-    return CNF(n, _amo(encoding)[0], max(nvars, n * n), found)
+    return CNF(n, _amo(encoding)[0], max(nvars, n * n), found, variant.name)
 
 
 def _amo(encoding: str):
@@ -72,7 +73,7 @@ def _amo(encoding: str):
 
 
 def clauses(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None,
-            symmetry_breaking: bool = False) -> Iterator[Clause]:
+            symmetry_breaking: bool = False, variant: Variant = PLAIN) -> Iterator[Clause]:
     """The clauses of :func:`encode`, one at a time, in the same fixed order:
     memory stays bounded by one line's at-most-one group."""
     placed = check_placements(n, fixed)
@@ -87,12 +88,16 @@ def clauses(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] |
     def var(r: int, c: int) -> int:
         return r * n + c + 1
 
-    for index, line in enumerate(lines(n)):
+    for index, line in enumerate(lines(n, variant)):
         lits = [var(r, c) for r, c in line]
         if index < 2 * n:  # rows and columns: exactly one
             yield lits
         if len(lits) > 1:
             yield from amo(lits, fresh)
+    # [cost superqueens cnf]
+    for (r1, c1), (r2, c2) in variant.pairs(n):  # a knight's move apart
+        yield [-var(r1, c1), -var(r2, c2)]
+    # [end cost]
     if symmetry_breaking:
         yield from _symmetry_breaking(n, var)
     for r, c in sorted(placed.items()):
@@ -102,29 +107,44 @@ def clauses(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] |
 
 
 def size(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None,
-         symmetry_breaking: bool = False) -> tuple[int, int]:
+         symmetry_breaking: bool = False, variant: Variant = PLAIN) -> tuple[int, int]:
     """(variables, clauses) of :func:`encode`, from the encodings' cost
     formulas (:data:`encodings.COSTS`), without building a clause."""
     placed = check_placements(n, fixed)
     _amo(encoding)
     cost = COSTS[encoding]
     nvars, nclauses = n * n, 2 * n  # the cells; one at-least-one clause per row and column
-    for k in _line_lengths(n):
+    for k in _line_lengths(n, variant):
         if k > 1:
             aux, count = cost(k)
             nvars += aux
             nclauses += count
+    nclauses += _pairs(n, variant)
     if symmetry_breaking:
         nclauses += len(_symmetry_breaking(n, lambda r, c: r * n + c + 1))
     return nvars, nclauses + len(placed) + len(placed.blocked)
 
 
-def _line_lengths(n: int) -> Iterator[int]:
+def _line_lengths(n: int, variant: Variant = PLAIN) -> Iterator[int]:
     """The lengths of lines(n), in order, without listing their cells."""
     yield from [n] * (2 * n)
+    # [cost toroidal cnf]
+    if variant.name == "toroidal":  # N wrapped diagonals of N cells, each way
+        yield from [n] * (2 * n)
+        return
+    # [end cost]
     for _ in range(2):  # diagonals, then anti-diagonals
         yield from range(1, n + 1)
         yield from range(n - 1, 0, -1)
+
+
+def _pairs(n: int, variant: Variant) -> int:
+    """How many pairs :meth:`Variant.pairs` gives: a knight's moves, each once."""
+    # [cost superqueens cnf]
+    if variant.name == "superqueens":
+        return 2 * max(n - 1, 0) * max(n - 2, 0) + 2 * max(n - 2, 0) * max(n - 1, 0)
+    # [end cost]
+    return 0
 
 
 def _symmetry_breaking(n: int, var) -> list[Clause]:
@@ -156,10 +176,10 @@ COUNT_MAX_N = 12  # encodings enumerates every solution up to here by default (N
 MAX_CLAUSES = 1_000_000
 
 
-def check_size(engine: str, n: int, encoding: str, max_clauses: int = MAX_CLAUSES) -> None:
+def check_size(engine: str, n: int, encoding: str, max_clauses: int = MAX_CLAUSES, variant: Variant = PLAIN) -> None:
     """Refuse, before any work, a CNF too big for ``engine`` to build within a
     time limit and a memory cap, naming the sparsest encoding if it fits."""
-    clauses = {name: size(n, name)[1] for name in ENCODINGS}
+    clauses = {name: size(n, name, variant=variant)[1] for name in ENCODINGS}
     if clauses[encoding] <= max_clauses:
         return
     sparsest = min(clauses, key=clauses.__getitem__)

@@ -4,13 +4,19 @@ solves it; artifacts.py exports it to models/)."""
 
 from __future__ import annotations
 
+from .variants import PLAIN, Variant
 
-def build_model(n: int, fixed: dict[int, int] | None = None, symmetry_breaking: bool = False):
+
+def build_model(n: int, fixed: dict[int, int] | None = None, symmetry_breaking: bool = False,
+                variant: Variant = PLAIN):
     """The CP-SAT model, a pure function of its arguments: (CpModel, row variables).
     ``fixed`` pins queens (row -> column); a :class:`~nqueens_cp.model.board.Position`
     also removes its blocked squares from their rows' domains.
 
     It carries its search strategy: the first unbound row, smallest column.
+
+    ``variant`` asks another question of the family (toroidal queens,
+    superqueens): the lines it adds are marked below.
 
     ``symmetry_breaking`` adds the inverse permutation p (p[c] is the row of
     column c's queen) and the first-row lex-leader constraints of
@@ -23,6 +29,21 @@ def build_model(n: int, fixed: dict[int, int] | None = None, symmetry_breaking: 
     model.add_all_different(q)
     model.add_all_different([q[i] + i for i in range(n)])
     model.add_all_different([q[i] - i for i in range(n)])
+    # [cost toroidal cpsat]
+    if variant.name == "toroidal":  # the diagonals wrap: (q[i] +- i) mod n all different (the above follow)
+        for sign in (1, -1):
+            wrapped = [model.new_int_var(0, n - 1, f"t{sign}_{i}") for i in range(n)]
+            for i in range(n):
+                model.add_modulo_equality(wrapped[i], q[i] + sign * i + n, n)
+            model.add_all_different(wrapped)
+    # [end cost]
+    # [cost superqueens cpsat]
+    if variant.name == "superqueens":  # no knight's move between rows one or two apart
+        for d in (1, 2):
+            for i in range(n - d):
+                model.add(q[i] - q[i + d] != 3 - d)
+                model.add(q[i + d] - q[i] != 3 - d)
+    # [end cost]
     if symmetry_breaking:
         from .symmetry import breaking_terms
 

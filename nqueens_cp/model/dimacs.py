@@ -22,7 +22,9 @@ from typing import TextIO
 
 from .board import Solution, attacking_pair
 from .cnf import CNF, clauses, size
+from . import variants
 from .encodings import DEFAULT_ENCODING
+from .variants import PLAIN, Variant
 from ..errors import NQueensError
 
 MAX_DIGITS = 12  # no variable, count or board size of ours is longer; longer numbers are refused, not parsed
@@ -35,14 +37,24 @@ class DimacsError(NQueensError):
 
 # --- out ------------------------------------------------------------------------
 
-def header_text(n: int, encoding: str, nvars: int, nclauses: int) -> Iterator[str]:
+def header_text(n: int, encoding: str, nvars: int, nclauses: int, variant: Variant = PLAIN) -> Iterator[str]:
     """The header of our DIMACS files, in pieces of bounded size (newlines
     included): at N = 10,000 it maps 10^8 cells, a gigabyte of text that is
-    never held at once."""
+    never held at once.  Another question of the family than plain N-queens
+    is named on the first line (``variant=toroidal``)."""
     cells = n * n
-    yield f"c nqueens n={n} encoding={encoding}\n"
+    named = f" variant={variant.name}" if variant is not PLAIN else ""
+    yield f"c nqueens n={n} encoding={encoding}{named}\n"
     yield f"c cells are variables 1..{cells} (row*{n} + col + 1); {nvars - cells} auxiliary variables follow\n"
     yield "c rows and columns: exactly one queen; diagonals and anti-diagonals: at most one\n"
+    # [cost toroidal cnf]
+    if variant.name == "toroidal":
+        yield "c the diagonals wrap around the board's edges (a torus)\n"
+    # [end cost]
+    # [cost superqueens cnf]
+    if variant.name == "superqueens":
+        yield "c and no two queens a knight's move apart\n"
+    # [end cost]
     for row in range(n):
         yield "".join(f"c q {row} {col} {row * n + col + 1}\n" for col in range(n))
     yield "c p show"
@@ -52,16 +64,17 @@ def header_text(n: int, encoding: str, nvars: int, nclauses: int) -> Iterator[st
 
 
 def write_dimacs(out: TextIO, n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None,
-                 symmetry_breaking: bool = False, progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+                 symmetry_breaking: bool = False, progress: Callable[[int, int], None] | None = None,
+                 variant: Variant = PLAIN) -> tuple[int, int]:
     """Write the CNF of n-queens to ``out`` as it is generated: memory stays
     bounded however large N is.  Returns (variables, clauses).
     ``progress(written, total)`` is called now and then."""
-    nvars, nclauses = size(n, encoding, fixed, symmetry_breaking)
-    for piece in header_text(n, encoding, nvars, nclauses):
+    nvars, nclauses = size(n, encoding, fixed, symmetry_breaking, variant)
+    for piece in header_text(n, encoding, nvars, nclauses, variant):
         out.write(piece)
     written = 0
     chunk: list[str] = []
-    for clause in clauses(n, encoding, fixed, symmetry_breaking):
+    for clause in clauses(n, encoding, fixed, symmetry_breaking, variant):
         chunk.append(" ".join(map(str, clause)) + " 0\n")
         if len(chunk) == _CHUNK:
             out.write("".join(chunk))
@@ -81,7 +94,7 @@ _CHUNK = 1 << 12  # clauses per write
 
 def write_dimacs_file(path: str, n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None,
                       symmetry_breaking: bool = False,
-                      progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+                      progress: Callable[[int, int], None] | None = None, variant: Variant = PLAIN) -> tuple[int, int]:
     """:func:`write_dimacs` to a file, atomically (a temporary file, then a
     rename); to a device or a FIFO in place, as it goes (``files.atomic_write``)."""
     from ..files import atomic_write
@@ -90,7 +103,7 @@ def write_dimacs_file(path: str, n: int, encoding: str = DEFAULT_ENCODING, fixed
 
     def write(temporary: str) -> None:
         with open(temporary, "w", encoding="ascii", newline="\n") as handle:
-            size_.append(write_dimacs(handle, n, encoding, fixed, symmetry_breaking, progress))
+            size_.append(write_dimacs(handle, n, encoding, fixed, symmetry_breaking, progress, variant))
 
     atomic_write(path, write)
     return size_[0]
@@ -99,7 +112,8 @@ def write_dimacs_file(path: str, n: int, encoding: str = DEFAULT_ENCODING, fixed
 def dimacs_text(cnf: CNF) -> str:
     """A CNF held in memory as DIMACS text (small formulas: model files, tests)."""
     body = [" ".join(map(str, clause)) + " 0" for clause in cnf.clauses]
-    return "".join(header_text(cnf.n, cnf.encoding, cnf.nvars, len(cnf.clauses))) + "".join(line + "\n" for line in body)
+    head = header_text(cnf.n, cnf.encoding, cnf.nvars, len(cnf.clauses), variants.get(cnf.variant))
+    return "".join(head) + "".join(line + "\n" for line in body)
 
 
 # --- in: the CNF's header ----------------------------------------------------------
@@ -118,10 +132,11 @@ class CnfHeader:
     # The unit clauses over cells (read with ``units``): the question the CNF
     # asks beyond N-queens, pre-placed queens (True) and blocked squares (False).
     units: dict[tuple[int, int], bool] = field(default_factory=dict)
+    variant: Variant = PLAIN  # the question of the family it asks (its first line names any but plain)
 
 
 _NUMBER = rf"(\d{{1,{MAX_DIGITS}}})"
-_HEADER = re.compile(rf"c nqueens n={_NUMBER} encoding=(\S+)\s*")
+_HEADER = re.compile(rf"c nqueens n={_NUMBER} encoding=(\S+)(?: variant=(\S+))?\s*")
 _CELL = re.compile(rf"c q {_NUMBER} {_NUMBER} {_NUMBER}\s*")
 _PROBLEM = re.compile(rf"p cnf {_NUMBER} {_NUMBER}\s*")
 
@@ -152,6 +167,7 @@ def read_cnf(source: str | Iterable[str], name: str = "CNF", clauses: bool = Fal
     'p cnf' line; with ``clauses``, read and check the body too (held); with
     ``units``, stream the body and keep only its unit clauses over cells."""
     n = encoding = None
+    variant = PLAIN
     cells: dict[int, tuple[int, int]] = {}
     seen: set[tuple[int, int]] = set()
     show = None
@@ -163,6 +179,9 @@ def read_cnf(source: str | Iterable[str], name: str = "CNF", clauses: bool = Fal
             n, encoding = int(match.group(1)), match.group(2)
             if n < 1:
                 raise DimacsError(f"{where}: board size must be positive")
+            if match.group(3) not in (None, *variants.PLACE):
+                raise DimacsError(f"{where}: unknown variant {match.group(3)!r} (one of {', '.join(variants.PLACE)})")
+            variant = variants.get(match.group(3) or "queens")
         elif line.startswith("c nqueens"):
             raise DimacsError(f"{where}: malformed header (want 'c nqueens n=<N> encoding=<NAME>', "
                               f"N of at most {MAX_DIGITS} digits)")
@@ -200,7 +219,7 @@ def read_cnf(source: str | Iterable[str], name: str = "CNF", clauses: bool = Fal
         raise DimacsError(f"{name}: maps {len(cells)} cells, a {n}x{n} board has {n * n}")
     if max(cells) > nvars:
         raise DimacsError(f"{name}: cell variable {max(cells)} exceeds the declared {nvars} variables")
-    header = CnfHeader(n, encoding, nvars, nclauses, cells, show)
+    header = CnfHeader(n, encoding, nvars, nclauses, cells, show, variant=variant)
     if clauses:
         header.clauses = _read_clauses(lines, nvars, nclauses, name)
         header.units = _cell_units(header, header.clauses)
@@ -390,7 +409,7 @@ def decode_model(model: Model, header: CnfHeader, name: str = "answer") -> Solut
         missing = sorted(set(range(n)) - set(rows))
         problem = f"row {missing[0]} has no queen" if missing else f"{len(queens)} queens on a {n}x{n} board"
         raise DimacsError(f"{where}: not a valid placement: {problem}")
-    pair = attacking_pair(queens)
+    pair = attacking_pair(queens) if header.variant is PLAIN else header.variant.attacking_pair(n, queens)
     if pair is not None:
         (r1, c1), (r2, c2) = pair
         raise DimacsError(f"{where}: not a valid placement: queens at {r1}:{c1} and {r2}:{c2} attack each other")

@@ -23,6 +23,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .board import Placement, check_placements
+from .variants import PLAIN, Variant
 
 # format name -> (file suffix, what it is); the order of ``model --help``.
 FORMATS: dict[str, tuple[str, str]] = {
@@ -45,26 +46,32 @@ def format_for(path: str) -> str | None:
     return None
 
 
-def write(name: str, n: int, placed: Mapping[int, int] | None = None) -> Iterator[str]:
+def write(name: str, n: int, placed: Mapping[int, int] | None = None, variant: Variant = PLAIN) -> Iterator[str]:
     """The text of format ``name`` for n-queens with ``placed`` (a mapping of row
-    to column, or a :class:`~nqueens_cp.model.board.Position` with blocked squares)."""
+    to column, or a :class:`~nqueens_cp.model.board.Position` with blocked squares),
+    or for another question of the family (``variant``)."""
     position = check_placements(n, placed)
+    if variant.question == "optimum":
+        from .domination import write as write_optimum
+
+        yield from write_optimum(name, n, position, variant)
+        return
     if name == "cnf":
         from .cnf import clauses, size
         from .dimacs import header_text
         from .encodings import DEFAULT_ENCODING
 
-        yield from header_text(n, DEFAULT_ENCODING, *size(n, DEFAULT_ENCODING, position))
-        for clause in clauses(n, DEFAULT_ENCODING, position):
+        yield from header_text(n, DEFAULT_ENCODING, *size(n, DEFAULT_ENCODING, position, variant=variant), variant)
+        for clause in clauses(n, DEFAULT_ENCODING, position, variant=variant):
             yield " ".join(map(str, clause)) + " 0\n"
         return
     writers = {"mzn": _mzn, "dzn": _dzn, "lp": _lp, "smt2": _smt2, "opb": _opb, "xml": _xml}
-    yield from writers[name](n, sorted(position.items()), sorted(position.blocked))
+    yield from writers[name](n, sorted(position.items()), sorted(position.blocked), variant)
 
 
-def text(name: str, n: int, placed: Mapping[int, int] | None = None) -> str:
+def text(name: str, n: int, placed: Mapping[int, int] | None = None, variant: Variant = PLAIN) -> str:
     """:func:`write` as one string (small N: tests, engines)."""
-    return "".join(write(name, n, placed))
+    return "".join(write(name, n, placed, variant))
 
 
 def _describe(queens: list[Placement], blocked: list[Placement]) -> str:
@@ -98,18 +105,38 @@ constraint alldifferent(r in 0..n-1)(q[r] + r);
 constraint alldifferent(r in 0..n-1)(q[r] - r);
 constraint forall(k in index_set(placed_row))(q[placed_row[k]] = placed_col[k]);
 constraint forall(k in index_set(blocked_row))(q[blocked_row[k]] != blocked_col[k]);
-
+""" + "{variant}" + """
 solve :: int_search(q, first_fail, indomain_min) satisfy;
 
 output ["q = \\(q);\\n"];
 """
 
 
-def _mzn(n: int, queens: list[Placement], blocked: list[Placement]) -> Iterator[str]:
-    yield MZN_MODEL
+# What another question of the family adds to the model, before its solve item.
+MZN_VARIANT = {
+    "queens": "",
+    # [cost toroidal minizinc]
+    "toroidal": """\
+% Toroidal: the diagonals wrap around the board's edges.
+constraint alldifferent(r in 0..n-1)((q[r] + r) mod n);
+constraint alldifferent(r in 0..n-1)((q[r] - r + n) mod n);
+""",
+    # [end cost]
+    # [cost superqueens minizinc]
+    "superqueens": """\
+% Superqueens: no two queens a knight's move apart.
+constraint forall(r in 0..n-2)(abs(q[r] - q[r+1]) != 2);
+constraint forall(r in 0..n-3)(abs(q[r] - q[r+2]) != 1);
+""",
+    # [end cost]
+}
 
 
-def _dzn(n: int, queens: list[Placement], blocked: list[Placement]) -> Iterator[str]:
+def _mzn(n: int, queens: list[Placement], blocked: list[Placement], variant: Variant) -> Iterator[str]:
+    yield MZN_MODEL.replace("{variant}", MZN_VARIANT[variant.name])
+
+
+def _dzn(n: int, queens: list[Placement], blocked: list[Placement], variant: Variant) -> Iterator[str]:
     yield f"% N-queens data for the MiniZinc model (nqueens-cp model N --format mzn): {_describe(queens, blocked)}\n"
     yield f"n = {n};\n"
     for name, squares in (("placed", queens), ("blocked", blocked)):
@@ -136,8 +163,28 @@ LP_RULES = """\
 #show queen/2.
 """
 
+LP_VARIANT = {
+    "queens": "",
+    # [cost toroidal asp]
+    "toroidal": """\
+% Toroidal: at most one queen on each wrapped diagonal.
+:- { queen((D+C) \\ n,C) : C = 0..n-1 } >= 2, D = 0..n-1.
+:- { queen((D-C+n) \\ n,C) : C = 0..n-1 } >= 2, D = 0..n-1.
+""",
+    # [end cost]
+    # [cost superqueens asp]
+    "superqueens": """\
+% Superqueens: no two queens a knight's move apart.
+:- queen(R,C), queen(R+1,C+2).
+:- queen(R,C), queen(R+1,C-2).
+:- queen(R,C), queen(R+2,C+1).
+:- queen(R,C), queen(R+2,C-1).
+""",
+    # [end cost]
+}
 
-def _lp(n: int, queens: list[Placement], blocked: list[Placement]) -> Iterator[str]:
+
+def _lp(n: int, queens: list[Placement], blocked: list[Placement], variant: Variant) -> Iterator[str]:
     yield "% N-queens as an answer set program (clingo): queen(R,C) is the queen of row R, in column C, 0-based.\n"
     yield f"% {_describe(queens, blocked)}; 'clingo 0 FILE' lists every board.\n"
     yield f"#const n = {n}.\n"
@@ -145,12 +192,12 @@ def _lp(n: int, queens: list[Placement], blocked: list[Placement]) -> Iterator[s
         yield f"placed({r},{c}).\n"
     for r, c in blocked:
         yield f"blocked({r},{c}).\n"
-    yield LP_RULES
+    yield LP_RULES + LP_VARIANT[variant.name]
 
 
 # --- SMT-LIB 2 ---------------------------------------------------------------------------------
 
-def _smt2(n: int, queens: list[Placement], blocked: list[Placement]) -> Iterator[str]:
+def _smt2(n: int, queens: list[Placement], blocked: list[Placement], variant: Variant) -> Iterator[str]:
     q = [f"q{r}" for r in range(n)]
     yield f"; N-queens in SMT-LIB 2: q<r> is the 0-based column of the queen in row r; {_describe(queens, blocked)}.\n"
     yield "(set-option :produce-models true)\n(set-logic QF_LIA)\n"
@@ -162,6 +209,17 @@ def _smt2(n: int, queens: list[Placement], blocked: list[Placement]) -> Iterator
         yield f"(assert (distinct {' '.join(q)}))\n"
         yield f"(assert (distinct {' '.join(f'(+ {name} {r})' for r, name in enumerate(q))}))\n"
         yield f"(assert (distinct {' '.join(f'(- {name} {r})' for r, name in enumerate(q))}))\n"
+    # [cost toroidal smt]
+    if variant.name == "toroidal" and n > 1:  # the diagonals wrap: mod n
+        yield f"(assert (distinct {' '.join(f'(mod (+ {name} {r}) {n})' for r, name in enumerate(q))}))\n"
+        yield f"(assert (distinct {' '.join(f'(mod (+ {name} {n - r}) {n})' for r, name in enumerate(q))}))\n"
+    # [end cost]
+    # [cost superqueens smt]
+    if variant.name == "superqueens":  # no knight's move between rows one or two apart
+        for d in (1, 2):
+            for r in range(n - d):
+                yield f"(assert (and (distinct (- q{r} q{r + d}) {3 - d}) (distinct (- q{r + d} q{r}) {3 - d})))\n"
+    # [end cost]
     for r, c in queens:
         yield f"(assert (= q{r} {c}))\n"
     for r, c in blocked:
@@ -171,24 +229,25 @@ def _smt2(n: int, queens: list[Placement], blocked: list[Placement]) -> Iterator
 
 # --- pseudo-Boolean -----------------------------------------------------------------------------
 
-def _opb(n: int, queens: list[Placement], blocked: list[Placement]) -> Iterator[str]:
+def _opb(n: int, queens: list[Placement], blocked: list[Placement], variant: Variant) -> Iterator[str]:
     def x(r: int, c: int) -> str:
         return f"x{r * n + c + 1}"
 
-    diagonals = 2 * max(2 * n - 3, 0)  # the lines of two cells or more, each way
-    constraints = 2 * n + diagonals + len(queens) + len(blocked)
+    diagonals = sum(1 for line in variant.lines(n) if len(line) > 1) - 2 * n  # of two cells or more
+    pairs = sum(1 for _ in variant.pairs(n))
+    constraints = 2 * n + diagonals + pairs + len(queens) + len(blocked)
     yield f"* #variable= {n * n} #constraint= {constraints}\n"
-    yield f"* N-queens over the N*N cells, 0-based: cell (r, c) is x<r*N + c + 1>; {_describe(queens, blocked)}.\n"
-    for r in range(n):
-        yield " ".join(f"+1 {x(r, c)}" for c in range(n)) + " = 1 ;\n"
-    for c in range(n):
-        yield " ".join(f"+1 {x(r, c)}" for r in range(n)) + " = 1 ;\n"
+    what = "N-queens" if variant is PLAIN else variant.title
+    yield f"* {what} over the N*N cells, 0-based: cell (r, c) is x<r*N + c + 1>; {_describe(queens, blocked)}.\n"
     # The competition format has only >= and =: "at most one" is written
-    # as "minus the sum at least minus one".
-    for d in range(-(n - 2), n - 1):  # r - c = d
-        yield " ".join(f"-1 {x(r, r - d)}" for r in range(max(d, 0), min(n + d, n))) + " >= -1 ;\n"
-    for s in range(1, 2 * n - 2):  # r + c = s
-        yield " ".join(f"-1 {x(r, s - r)}" for r in range(max(s - n + 1, 0), min(s, n - 1) + 1)) + " >= -1 ;\n"
+    # as "minus the sum at least minus one".  Rows and columns come first.
+    for index, line in enumerate(variant.lines(n)):
+        if index < 2 * n:
+            yield " ".join(f"+1 {x(r, c)}" for r, c in line) + " = 1 ;\n"
+        elif len(line) > 1:
+            yield " ".join(f"-1 {x(r, c)}" for r, c in line) + " >= -1 ;\n"
+    for (r1, c1), (r2, c2) in variant.pairs(n):
+        yield f"-1 {x(r1, c1)} -1 {x(r2, c2)} >= -1 ;\n"
     for r, c in queens:
         yield f"+1 {x(r, c)} = 1 ;\n"
     for r, c in blocked:
@@ -197,7 +256,7 @@ def _opb(n: int, queens: list[Placement], blocked: list[Placement]) -> Iterator[
 
 # --- XCSP3 -----------------------------------------------------------------------------------------
 
-def _xml(n: int, queens: list[Placement], blocked: list[Placement]) -> Iterator[str]:
+def _xml(n: int, queens: list[Placement], blocked: list[Placement], variant: Variant) -> Iterator[str]:
     yield f"<!-- N-queens in XCSP3: q[r] is the 0-based column of the queen in row r; " \
           f"{_describe(queens, blocked)}. -->\n"
     yield '<instance format="XCSP3" type="CSP">\n  <variables>\n'
@@ -207,6 +266,16 @@ def _xml(n: int, queens: list[Placement], blocked: list[Placement]) -> Iterator[
         yield "    <allDifferent> q[] </allDifferent>\n"
         yield f"    <allDifferent> {' '.join(f'add(q[{r}],{r})' for r in range(n))} </allDifferent>\n"
         yield f"    <allDifferent> {' '.join(f'sub(q[{r}],{r})' for r in range(n))} </allDifferent>\n"
+    # [cost toroidal xcsp]
+    if variant.name == "toroidal" and n > 1:
+        yield f"    <allDifferent> {' '.join(f'mod(add(q[{r}],{r}),{n})' for r in range(n))} </allDifferent>\n"
+        yield f"    <allDifferent> {' '.join(f'mod(add(q[{r}],{n - r}),{n})' for r in range(n))} </allDifferent>\n"
+    # [end cost]
+    # [cost superqueens xcsp]
+    for d in (1, 2) if variant.name == "superqueens" else ():
+        for r in range(n - d):
+            yield f"    <intension> ne(dist(q[{r}],q[{r + d}]),{3 - d}) </intension>\n"
+    # [end cost]
     for r, c in queens:
         yield f"    <intension> eq(q[{r}],{c}) </intension>\n"
     for r, c in blocked:
@@ -223,7 +292,8 @@ def solution_from_cells(n: int, true_cells: Any) -> tuple[int, ...]:
     return tuple(columns)
 
 
-def save(path: str, name: str | None, n: int, placed: Mapping[int, int] | None = None) -> str:
+def save(path: str, name: str | None, n: int, placed: Mapping[int, int] | None = None,
+         variant: Variant = PLAIN) -> str:
     """Write format ``name`` (None: the one ``path``'s suffix names) to ``path``:
     a regular file atomically, a device or FIFO in place (``files.atomic_write``).
     Returns the format written."""
@@ -235,7 +305,7 @@ def save(path: str, name: str | None, n: int, placed: Mapping[int, int] | None =
         known = ", ".join(suffix for suffix, _ in FORMATS.values())
         raise InvalidInputError(f"unknown model format {name!r} (choose from {', '.join(FORMATS)})" if name else
                                 f"cannot tell the format from the name {path!r} (one of {known}): give --format")
-    pieces = write(chosen, n, placed)  # checks the question before the file is touched
+    pieces = write(chosen, n, placed, variant)  # checks the question before the file is touched
     first = next(pieces, "")
 
     def put(temporary: str) -> None:

@@ -182,7 +182,7 @@ def _collect(plans: dict[str, Plan], n: int, jobs: int, pool: Executor, split: b
             if progress:
                 progress(f"N={n} {name}")
             with engine.search(n, time_limit=_left(deadline)) as search:
-                keys, invalid = parallel.packed(search, n)
+                keys, invalid = parallel.packed(search, n, valid=engine.variant.is_solution)
             if search.timed_out:
                 raise TimeLimitReached
             yield name, keys, invalid, time.perf_counter() - started
