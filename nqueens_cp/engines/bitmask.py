@@ -8,6 +8,13 @@ symmetry classes (:mod:`nqueens_cp.counting.classes`), a constrained one searche
 whole sub-board.  ``solve`` runs the kernel's decision search (dynamic
 ordering, least constraining value, seeded restarts: docs/decision.md) and,
 up to 62 rows, the lexicographic walk beside it (:func:`decide`).
+
+Toroidal queens and superqueens go through the kernel's family walk
+(queens.h's ``family_walk``): the torus rotates the diagonal words within N
+columns instead of shifting them, and a superqueen adds the knights' squares
+from the two rows above.  Their counts search the whole board (the classes
+of the square's symmetries are plain N's), the torus's only row 0's queen
+in column 0, N times (its translations); ``solve`` takes their first board.
 """
 
 from __future__ import annotations
@@ -134,6 +141,7 @@ class BitmaskEngine(Engine):
     max_n = 10_000
     max_n_why = ("a search holds N words of N bits (N^2 memory: 125 GB at N = 1,000,000); 'solve N -e construct' "
                  "gives a board of any N")
+    variants = frozenset({"queens", "toroidal", "superqueens", "domination", "independent"})
 
     def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
@@ -141,7 +149,9 @@ class BitmaskEngine(Engine):
         every NODES_PER_CHECK nodes as well to look at the clock)."""
         from .. import kernel
 
-        walk = kernel.Walk(n, sub_board(n, fixed))
+        family = self.variant.name != "queens"
+        walk: Any = kernel.FamilyWalk(n, self.variant.name, sub_board(n, fixed)) if family else \
+            kernel.Walk(n, sub_board(n, fixed))
         stats["kernel"] = "c" if walk.compiled else "python"
         step = 0 if deadline is None else NODES_PER_CHECK if walk.compiled else NODES_PER_CHECK >> TWIN_SLOWER
         try:
@@ -188,7 +198,9 @@ class BitmaskEngine(Engine):
 
     def _solve(self, n: int, placed: Position, time_limit: float | None,
                stats: dict[str, Any]) -> Answer:
-        """:func:`decide`, reading the clock between its slices."""
+        """:func:`decide`, reading the clock between its slices (the family's: the first board of its walk)."""
+        if self.variant.name != "queens":
+            return Engine._solve(self, n, placed, time_limit, stats)
         return decide(n, sub_board(n, placed) if placed else None, self.seed or 0, time_limit, self.max_nodes, stats)
 
     def _count(self, n: int, fixed: Position, stats: dict[str, Any]) -> int | None:
@@ -196,6 +208,8 @@ class BitmaskEngine(Engine):
 
         allowed = sub_board(n, fixed)
         stats["kernel"] = "c" if kernel.compiled(n) else "python"
+        if self.variant.name != "queens":
+            return self._count_family(n, allowed, not fixed and self.variant.translations, stats)
         if fixed or n == 1:
             total, nodes = _count(n, allowed)
         else:
@@ -210,3 +224,14 @@ class BitmaskEngine(Engine):
                 total, nodes = total + middle, nodes + more
         stats["nodes"] = nodes
         return total
+
+    def _count_family(self, n: int, allowed: list[int], translate: bool, stats: dict[str, Any]) -> int:
+        """The family walk's count; on the whole torus, row 0's queen in column 0 only, N times."""
+        from .. import kernel
+
+        if translate:
+            allowed[0] = 1
+        walk = kernel.FamilyWalk(n, self.variant.name, allowed)
+        walk.advance()
+        stats["nodes"] = walk.nodes
+        return walk.found * (n if translate else 1)

@@ -230,5 +230,6 @@ def plan_solve(n: int, engine: str | Engine, fixed: Mapping[int, int] | None = N
     parallel.check_jobs(jobs)
     check_executor(executor)
     chosen = _engine(engine, options)
-    split = chosen.splits_solve and ((jobs or 1) > 1 or executor is not None) and n >= SPLIT_SOLVE_MIN_N
+    split = chosen.splits_solve and ((jobs or 1) > 1 or executor is not None) and n >= SPLIT_SOLVE_MIN_N \
+        and chosen.variant.name == "queens"  # (the parts are the plain decision search's)
     return SolvePlan(n, chosen, position(n, fixed, blocked), time_limit, jobs, executor, split)

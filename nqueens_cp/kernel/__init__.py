@@ -261,6 +261,45 @@ class Walk:
         return self.finished
 
 
+class FamilyWalk:
+    """The walk of one board for toroidal queens or superqueens (or plain
+    queens, to compare): queens.h's family_walk, stoppable as :class:`Walk`."""
+
+    def __init__(self, n: int, variant: str, allowed: Sequence[int], compiled: bool = True) -> None:
+        _check(n, allowed)
+        self.n, self.variant = n, twin.FAMILY[variant]
+        self._search = _chosen(n, compiled)
+        full = (1 << n) - 1
+        self._allowed: Sequence[int] = [mask & full for mask in allowed]
+        self._stack: MutableSequence[int] = [0] * (twin.FROW_WORDS * n)
+        self._board: MutableSequence[int] = [0] * n
+        self._out: MutableSequence[int] = [0] * twin.OUT_WORDS
+        self._out[twin.ROW] = twin.NEW
+        if self._search is not None:
+            self._allowed, self._stack, self._board, self._out = map(
+                _words, (self._allowed, self._stack, self._board, self._out))
+
+    compiled = Walk.compiled
+    finished = Walk.finished
+    nodes = Walk.nodes
+    solution = Walk.solution
+
+    @property
+    def found(self) -> int:
+        return self._out[twin.EIGHT]
+
+    def advance(self, limit: int = 0, nodes: int = 0) -> bool:
+        """Search on until ``limit`` more solutions (0: all) or ``nodes`` more
+        queens placed (0: no bound); True once the whole board is searched."""
+        if self.finished:
+            return True
+        stop_at = self.nodes + nodes if nodes else 0
+        until = self.found + limit if limit else 0
+        (self._search or twin).family_walk(self.variant, self.n, self._allowed, self._stack, self._board,
+                                           self._out, until, stop_at)
+        return self.finished
+
+
 class Decision:
     """One decision search of a sub-board (``decide.c``, or its twin
     :mod:`.twin_decide`): a board or a proof that there is none, stoppable

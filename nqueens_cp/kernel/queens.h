@@ -192,4 +192,76 @@ QUEENS_FN int walk(int n, const struct rowmask *masks, struct row *stack, qword 
     return row;
 }
 
+/* --- The family (model/variants.py) by one more walk: toroidal queens, whose
+ * diagonals wrap around the board (the words rotate within n columns instead
+ * of shifting), and superqueens, which also move like knights (`near`: the
+ * knights' squares in this row, from the two rows above; `far`: those in the
+ * next row, from the row above).  Plain queens run it too, for comparison. */
+enum { FAMILY_QUEENS, FAMILY_TOROIDAL, FAMILY_SUPERQUEENS };
+/* A row on the family walk's stack, word by word (struct family_row). */
+enum { FROW_COLS, FROW_LEFT, FROW_RIGHT, FROW_NEAR, FROW_FAR, FROW_TODO, FROW_WORDS };
+
+struct family_attacks {
+    qword cols, left, right, near, far;
+};
+
+struct family_row {
+    struct family_attacks a;
+    qword todo;
+};
+
+/* A queen on `bit`: the attacks on the row below, for the variant. */
+QUEENS_FN struct family_attacks family_step(int variant, int n, struct family_attacks a, qword bit) {
+    struct family_attacks b = {a.cols | bit, (a.left | bit) << 1, (a.right | bit) >> 1, 0, 0};
+    if (variant == FAMILY_TOROIDAL) { /* what leaves one edge comes back at the other */
+        b.left = (b.left | (a.left | bit) >> (n - 1)) & (((qword)1 << n) - 1);
+        b.right |= ((a.right | bit) & 1) << (n - 1);
+    } else if (variant == FAMILY_SUPERQUEENS) {
+        b.near = a.far | bit << 2 | bit >> 2;
+        b.far = bit << 1 | bit >> 1;
+    }
+    return b;
+}
+
+/* The family's walk of one board (allowed[r]: the columns row r may take),
+ * stoppable as `walk` is: after `limit` solutions in all (0: none; `board`
+ * holds the last) or at `stop_at` nodes (0: never); every queen placed is a
+ * node, and solutions are tallied in t->eight.  stack: n rows. */
+QUEENS_FN int family_walk(int variant, int n, const qword *allowed, struct family_row *stack, qword *board,
+                          qword limit, qword stop_at, int row, struct tallies *t) {
+    int last = n - 1;
+    if (row == ROW_NEW) {
+        struct family_attacks none = {0, 0, 0, 0, 0};
+        stack[0].a = none;
+        stack[0].todo = allowed[0];
+        row = 0;
+    }
+    while (row >= 0 && (stop_at == 0 || t->nodes < stop_at)) {
+        qword free = stack[row].todo;
+        if (free == 0) {
+            row--;
+            continue;
+        }
+        qword bit = free & (0 - free);
+        stack[row].todo = free ^ bit;
+        t->nodes++;
+        if (row == last) {
+            t->eight++;
+            if (limit) {
+                for (int r = 0; r < last; r++)
+                    board[r] = stack[r + 1].a.cols & ~stack[r].a.cols;
+                board[last] = bit;
+                if (t->eight >= limit)
+                    break;
+            }
+            continue;
+        }
+        struct family_attacks below = family_step(variant, n, stack[row].a, bit);
+        row++;
+        stack[row].a = below;
+        stack[row].todo = ~(below.cols | below.left | below.right | below.near) & allowed[row];
+    }
+    return row;
+}
+
 #endif

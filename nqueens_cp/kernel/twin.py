@@ -21,6 +21,7 @@ LAYOUT = {
     "OUT_EIGHT": 0, "OUT_FOUR": 1, "OUT_TWO": 2, "OUT_NODES": 3, "OUT_TIED": 4, "OUT_ROW": 5, "OUT_WORDS": 6,
     "ROW_NEW": -2, "ROW_COLS": 0, "ROW_LEFT": 1, "ROW_RIGHT": 2, "ROW_TODO": 3, "ROW_WORDS": 4,
     "BOARD_TIE": 0, "BOARD_CLASSIFY": 1, "BOARD_EXTRA": 2,
+    "FAMILY_QUEENS": 0, "FAMILY_TOROIDAL": 1, "FAMILY_SUPERQUEENS": 2, "FROW_WORDS": 6,
 }
 # A walk's out words: its tallies, then the row to resume from (NEW before
 # the first step; -1 once the sub-board is searched).
@@ -31,6 +32,11 @@ COLS, LEFT, RIGHT, TODO = (LAYOUT[f"ROW_{name}"] for name in ("COLS", "LEFT", "R
 ROW_WORDS = LAYOUT["ROW_WORDS"]
 # A board of a batch (count_boards): n masks, then the tie square and classify.
 BOARD_TIE, BOARD_CLASSIFY, BOARD_EXTRA = LAYOUT["BOARD_TIE"], LAYOUT["BOARD_CLASSIFY"], LAYOUT["BOARD_EXTRA"]
+# The family walk (queens.h): its variants, and a row of its stack (the ROW_*
+# words' attacks, then the knights' NEAR and FAR, then TODO).
+FAMILY = {"queens": LAYOUT["FAMILY_QUEENS"], "toroidal": LAYOUT["FAMILY_TOROIDAL"],
+          "superqueens": LAYOUT["FAMILY_SUPERQUEENS"]}
+FROW_WORDS = LAYOUT["FROW_WORDS"]
 
 Attacks = tuple[int, int, int]  # cols, left, right: what the queens above attack in a row
 
@@ -244,3 +250,46 @@ def expand(n: int, allowed: Sequence[int], depth: int) -> list[list[int]]:
 
     place(0, (0, 0, 0))
     return items
+
+
+def family_step(variant: int, n: int, a: tuple[int, ...], bit: int) -> tuple[int, ...]:
+    """queens.h's family_step: (cols, left, right, near, far) on the row below a queen on ``bit``."""
+    cols, left, right, near, far = a
+    b = [cols | bit, (left | bit) << 1, (right | bit) >> 1, 0, 0]
+    if variant == FAMILY["toroidal"]:  # what leaves one edge comes back at the other
+        b[1] = (b[1] | (left | bit) >> (n - 1)) & ((1 << n) - 1)
+        b[2] |= ((right | bit) & 1) << (n - 1)
+    elif variant == FAMILY["superqueens"]:
+        b[3] = far | bit << 2 | bit >> 2
+        b[4] = bit << 1 | bit >> 1
+    return tuple(b)
+
+
+def family_walk(variant: int, n: int, allowed: Sequence[int], stack: MutableSequence[int],
+                board: MutableSequence[int], out: MutableSequence[int], limit: int, stop_at: int) -> None:
+    """queens.h's family_walk, node for node: the solutions in out[EIGHT]."""
+    last, row, w = n - 1, out[ROW], FROW_WORDS
+    if row == NEW:
+        stack[0:w] = [0, 0, 0, 0, 0, allowed[0]]
+        row = 0
+    while row >= 0 and (stop_at == 0 or out[NODES] < stop_at):
+        free = stack[w * row + w - 1]
+        if free == 0:
+            row -= 1
+            continue
+        bit = free & -free
+        stack[w * row + w - 1] = free ^ bit
+        out[NODES] += 1
+        if row == last:
+            out[EIGHT] += 1
+            if limit:
+                for r in range(last):
+                    board[r] = stack[w * (r + 1)] & ~stack[w * r]
+                board[last] = bit
+                if out[EIGHT] >= limit:
+                    break
+            continue
+        below = family_step(variant, n, tuple(stack[w * row:w * row + w - 1]), bit)
+        row += 1
+        stack[w * row:w * row + w] = [*below, ~(below[0] | below[1] | below[2] | below[3]) & allowed[row]]
+    out[ROW] = row
