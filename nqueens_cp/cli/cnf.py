@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from ..errors import InvalidInputError, NQueensError
-from .options import (PROG, RESULT_FORMATS, SOLUTION_FORMATS, add_format, add_n, add_n_or_file, add_place, problem,
+from .options import (PROG, RESULT_FORMATS, SOLUTION_FORMATS, add_format, add_n, add_n_or_file, add_place, add_variant, problem,
                       json_text)
 from .terminal import EXIT_OK, CtrlC, Progress, check_board, emit, say, solutions_word, summarize
 
@@ -35,6 +35,7 @@ def add_dimacs(sub: Any) -> None:
     add_n_or_file(p)
     p.add_argument("--encoding", choices=tuple(ENCODINGS), default=DEFAULT_ENCODING, metavar="NAME",
                    help=f"how at-most-one is encoded: one of {', '.join(ENCODINGS)} (default: {DEFAULT_ENCODING})")
+    add_variant(p)
     add_place(p)
     p.add_argument("-o", "--output", metavar="FILE", default="-",
                    help="write here, atomically (a temporary file, then a rename; through a symlink, where it "
@@ -84,20 +85,23 @@ def _cmd_dimacs(args: argparse.Namespace) -> int:
     from ..files import check_writable
     from ..model.dimacs import write_dimacs, write_dimacs_file
 
+    from ..model.variants import get
+
     _, fixed, _ = problem(args)
-    nvars, nclauses = size(args.n, args.encoding, fixed)
+    variant = get(args.variant)
+    nvars, nclauses = size(args.n, args.encoding, fixed, variant=variant)
     if nclauses > 10**8:
         say(f"{PROG}: note: N={args.n} with {args.encoding} has {nclauses:,} clauses, about "
              f"{nclauses * 12 / 1e9:.0f} GB of DIMACS; --encoding seqcounter is linear in N^2")
     if args.output == "-":
-        write_dimacs(sys.stdout, args.n, args.encoding, fixed)
+        write_dimacs(sys.stdout, args.n, args.encoding, fixed, variant=variant)
         return EXIT_OK
     check_writable(args.output)
     progress = Progress.make(f"dimacs {args.n}")
     try:
         write_dimacs_file(args.output, args.n, args.encoding, fixed,
                           progress=(lambda done, total: progress.text(f"dimacs: {done:,} of {total:,} clauses"))
-                          if progress else None)
+                          if progress else None, variant=variant)
     finally:
         if progress:
             progress.clear()
@@ -154,6 +158,7 @@ def _cmd_encodings(args: argparse.Namespace) -> int:
 
 def add_model(sub: Any) -> None:
     from ..model.formats import FORMATS
+    from ..model.variants import VARIANTS
 
     p = sub.add_parser(
         "model", help="write the N-queens model for MiniZinc, clingo, SMT, pseudo-Boolean or XCSP3 solvers",
@@ -167,9 +172,14 @@ def add_model(sub: Any) -> None:
         "  nqueens-cp model 8 -f lp | clingo 0 -          (92 answer sets)\n"
         "  nqueens-cp model 8 -o q8.smt2 && z3 q8.smt2\n"
         "  nqueens-cp model 8 -o q8.opb && clasp -n 0 q8.opb\n"
-        "  nqueens-cp model 10 --place 0:1 --block 2:2 -o q.xml     (pre-placed queens, blocked squares)",
+        "  nqueens-cp model 10 --place 0:1 --block 2:2 -o q.xml     (pre-placed queens, blocked squares)\n"
+        "  nqueens-cp model 7 --variant toroidal -f lp | clingo 0 -   (28 answer sets)\n"
+        "  nqueens-cp model 8 --variant domination -o d8.opb   (minimise: 5 queens; -f cnf writes WCNF)",
     )
     add_n_or_file(p)
+    p.add_argument("--variant", "-V", default="queens", choices=tuple(VARIANTS), metavar="NAME",
+                   help=f"the question: one of {', '.join(VARIANTS)} (default: queens; see enumerate --help and "
+                   "optimum --help)")
     add_place(p)
     p.add_argument("--format", "-f", choices=tuple(FORMATS), metavar="FORMAT",
                    help=f"one of {', '.join(FORMATS)} (default: the one -o's suffix names)")
@@ -183,15 +193,18 @@ def _cmd_model(args: argparse.Namespace) -> int:
     from ..files import check_writable
     from ..model.formats import save, write
 
+    from ..model.variants import get
+
     _, placed, _ = problem(args)
+    variant = get(args.variant)
     if args.output == "-":
         if args.format is None:
             raise InvalidInputError("writing to stdout needs --format (or give -o FILE with a known suffix)")
-        for piece in write(args.format, args.n, placed):
+        for piece in write(args.format, args.n, placed, variant):
             CtrlC.write(sys.stdout, piece)
         return EXIT_OK
     check_writable(args.output)
-    written = save(args.output, args.format, args.n, placed)
+    written = save(args.output, args.format, args.n, placed, variant)
     say(f"wrote {args.output}: N={args.n}, {written}")
     return EXIT_OK
 

@@ -7,7 +7,8 @@ import sys
 from typing import Any
 
 from ..engines import names
-from .options import (PROG, RESULT_FORMATS, add_engine_options, add_format, add_jobs, engine_options, name_list,
+from .options import (PROG, RESULT_FORMATS, add_engine_options, add_format, add_jobs, add_variant, engine_options,
+                      name_list,
                       positive_float, sizes, json_text)
 from .terminal import EXIT_FAILURE, EXIT_OK, CtrlC, Progress, say
 
@@ -27,6 +28,7 @@ def add_crosscheck(sub: Any) -> None:
                    help="engines to compare, in order, or a preset: classic (the tutorial backtrackers and "
                    f"the core engines); default: every available one of {', '.join(names(enumerates=True, family='core'))}")
     add_engine_options(p, names(enumerates=True))
+    add_variant(p)
     add_jobs(p)
     p.add_argument("--time-limit", type=positive_float, metavar="SEC",
                    help="stop after SEC seconds in all: exit 3, the N checked by then printed")

@@ -26,7 +26,7 @@ from .terminal import (EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK
 # The command on the line -> the module of its group (imported only when it runs: start-up).
 COMMANDS = {"enumerate": "search", "count": "search", "crosscheck": "crosscheck", "compare": "compare",
             "solve": "solve", "complete": "solve", "batch": "solve", "dimacs": "cnf", "decode": "cnf", "model": "cnf",
-            "encodings": "cnf", "trace": "explore", "sample": "explore", "engines": "engines"}
+            "encodings": "cnf", "trace": "explore", "sample": "explore", "engines": "engines", "optimum": "optimum"}
 
 
 def _main_epilog() -> str:
@@ -48,6 +48,8 @@ examples:
   nqueens-cp model 8 -o q8.lp                the model for clingo (also .mzn .dzn .smt2 .opb .xml)
   nqueens-cp trace 4                         the textbook search, step by step
   nqueens-cp sample 16 -k 3 --seed 1         uniformly random solutions
+  nqueens-cp count 13 --variant toroidal     4524: the diagonals wrap (also superqueens)
+  nqueens-cp optimum 8                       5 queens dominate the board, proved
 
 exit codes:
   {EXIT_OK}    success (also when N has no solution, as N = 2 or 3)

@@ -130,8 +130,22 @@ def _option(engine: str, name: str) -> Any:
 
 
 def engine_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The engine options given on the command line, as keywords."""
-    return {name: getattr(args, name) for name in all_options() if getattr(args, name, None) is not None}
+    """The engine options given on the command line, as keywords (the variant among them, where given)."""
+    found = {name: getattr(args, name) for name in all_options() if getattr(args, name, None) is not None}
+    if getattr(args, "variant", None) not in (None, "queens"):
+        found["variant"] = args.variant
+    return found
+
+
+def add_variant(p: argparse.ArgumentParser, optimum: bool = False) -> None:
+    """--variant: another question of the family (model/variants.py)."""
+    from ..model.variants import OPTIMUM, PLACE, VARIANTS
+
+    chosen = OPTIMUM if optimum else PLACE
+    said = "; ".join(f"{name}: {VARIANTS[name].title}, OEIS {VARIANTS[name].oeis}" for name in chosen)
+    p.add_argument("--variant", "-V", default=chosen[0], choices=chosen, metavar="NAME",
+                   help=f"the question (default: {chosen[0]}): {said}.  An engine that cannot answer it says so "
+                   "and exits 2 ('nqueens-cp engines' lists which answer what)")
 
 
 def diagonals(text: str) -> list[tuple[str, int]]:
@@ -201,6 +215,7 @@ def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
     chosen = names(enumerates=True) if limit else names(counts=True)  # count also takes a model counter
     add_engine(p, chosen, DEFAULT_ENGINE, "exact, the fastest enumerator, needs no solver package")
     add_engine_options(p, chosen)
+    add_variant(p)
     add_place(p)
     if limit:
         p.add_argument("--limit", "-k", type=positive_int, metavar="K", help="stop after K solutions")

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..engines import DEFAULT_SOLVE_ENGINE, engine_class, names
 from .options import (PROG, SOLUTION_FORMATS, add_engine, add_engine_options, add_format, add_n, add_n_or_file,
-                      add_outputs, add_place, engine_options, name_list, positive_float, positive_int, problem,
+                      add_outputs, add_place, add_variant, engine_options, name_list, positive_float, positive_int, problem,
                       sizes, stats_line, json_text, whole, write_files)
 from .terminal import (EXIT_FAILURE, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, CtrlC, Progress, check_board, say,
                        solution_text, summarize)
@@ -46,6 +46,7 @@ examples:
     add_n_or_file(p)
     add_engine(p, names(solves=True), DEFAULT_SOLVE_ENGINE, "fastest on completion questions, proves 'none'")
     add_engine_options(p, names(solves=True), solving=True)
+    add_variant(p)
     add_place(p)
     p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="give up after SEC seconds: 'unknown', exit 3")
     p.add_argument("--jobs", "-j", type=positive_int, metavar="J",

@@ -103,6 +103,34 @@ class AspEngine(Engine):
             raise TimeLimitReached
 
 
+    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
+        """clingo's #minimize (the program of model/domination.py), in
+        clasp's optimisation mode: an exhausted search proves the last model optimal."""
+        import clingo
+
+        from ..model.domination import write
+
+        control = clingo.Control(["--opt-mode=opt", f"--configuration={self.configuration}"],
+                                 logger=lambda code, message: None)
+        control.add("base", [], "".join(write("lp", n, None, self.variant)))
+        control.ground([("base", [])])
+        best: dict[str, Any] = {}
+
+        def record(model: Any) -> None:
+            best["queens"] = [(a.arguments[0].number, a.arguments[1].number) for a in model.symbols(shown=True)]
+
+        with control.solve(on_model=record, async_=True) as handle:
+            finished = handle.wait(time_limit if time_limit is not None else -1)
+            if not finished:
+                handle.cancel()
+            result = handle.get()
+        _statistics(control, stats)
+        queens = best.get("queens")
+        if finished and result.exhausted and queens is not None:
+            return queens, True, len(queens), "clasp exhausted the search: the last model is optimal"
+        return queens, False, 1, f"not proved optimal within {time_limit:g} s"
+
+
 def _statistics(control: Any, stats: dict[str, Any]) -> None:
     summary = control.statistics
     solvers = summary.get("solving", {}).get("solvers", {})

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..model.board import Position, Solution
+from ..model.variants import Square
 from ..errors import TimeLimitReached
 from .base import Engine
 
@@ -32,7 +33,7 @@ class BacktrackEngine(Engine):
     first_solution_max_n = 32
     max_n = 500  # one level of recursion a row, within Python's default limit of 1000 frames
     max_n_why = "one level of Python recursion a row; bitmask and cpsat take any N"
-    variants = frozenset({"queens", "toroidal", "superqueens"})
+    variants = frozenset({"queens", "toroidal", "superqueens", "domination", "independent"})
 
     def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
@@ -97,3 +98,53 @@ class BacktrackEngine(Engine):
                     queens.pop()
 
         return self._searched(place(0), stats, lambda: (nodes, tries))
+
+    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
+        """k = 1, 2, ...: the first k for which :func:`dominating` finds queens;
+        its "no" for k - 1, a search of every smaller set, is the proof."""
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        counter = [0]
+        try:
+            for k in range(1, n * n + 1):
+                found = dominating(n, self.variant, k, deadline, counter)
+                if found is not None:
+                    return found, True, k, f"no {k - 1} queens do: the search tried every set" if k > 1 else \
+                        "one queen is the fewest"
+            raise AssertionError("n*n queens always dominate")  # (the loop returns by k = n*n)
+        except TimeLimitReached:
+            return None, False, k, f"no answer within {time_limit:g} s (no {k - 1} queens do)"
+        finally:
+            stats["nodes"] = counter[0]
+
+
+def dominating(n: int, variant: Any, k: int, deadline: float | None, counter: list[int]) -> list[Square] | None:
+    """At most k queens that occupy or attack every square (and, for an
+    independent variant, not each other), or None if there are none: the
+    oracle of the domination question, in its plainest correct form.
+
+    Some queen must cover the first uncovered square, so the search tries
+    every square that covers it; once a square's subtree is searched, its
+    siblings' leave it out (each set is looked at once)."""
+    covers = {(r, c): frozenset(variant.covers(n, (r, c))) for r in range(n) for c in range(n)}
+    order = sorted(covers)
+
+    def search(covered: frozenset[Square], queens: list[Square], left: int,
+               excluded: frozenset[Square]) -> list[Square] | None:
+        counter[0] += 1
+        if deadline is not None and time.monotonic() > deadline:
+            raise TimeLimitReached
+        target = next((s for s in order if s not in covered), None)
+        if target is None:
+            return queens
+        if left == 0:
+            return None
+        for square in sorted(covers[target]):  # a queen here covers the target (covering is symmetric)
+            if square in excluded or (variant.independent and square in covered):
+                continue
+            found = search(covered | covers[square], [*queens, square], left - 1, excluded)
+            if found is not None:
+                return found
+            excluded = excluded | {square}
+        return None
+
+    return search(frozenset(), [], k, frozenset())

@@ -19,6 +19,7 @@ from ..counting import classes
 from ..counting.classes import SubBoard, Values
 from ..model import variants
 from ..model.board import Position, Solution, attacking_pair, check_placements
+from ..model.variants import Variant
 from ..errors import EngineUnavailableError, InvalidInputError, NQueensError
 from .search import Counter, Search, check_limit, check_time_limit
 
@@ -163,7 +164,7 @@ class Engine:
 
     symmetry_breaking: bool = False  # set by the option of that name, where an engine has it
 
-    def __init__(self, variant: str | variants.Variant = "queens", **options: Any) -> None:
+    def __init__(self, variant: str | Variant = "queens", **options: Any) -> None:
         self.variant = variants.get(variant)
         if self.variant.name not in self.variants:
             raise InvalidInputError(self.refusal(self.variant))
@@ -182,7 +183,7 @@ class Engine:
         return {option.name: getattr(self, option.name) for option in self.options}
 
     @classmethod
-    def refusal(cls, variant: variants.Variant) -> str:
+    def refusal(cls, variant: Variant) -> str:
         """Why this engine does not answer ``variant``, and which engines do (one line)."""
         from . import ENGINE_NAMES, engine_class
 
@@ -301,6 +302,36 @@ class Engine:
         stats: dict[str, Any] = {}
         answer = self.trivial_answer(n, placed) or self._solve(n, placed, time_limit, stats)
         return self.outcome(n, placed, answer, time.perf_counter() - start, stats)
+
+    def optimum(self, n: int, time_limit: float | None = None) -> Any:
+        """The fewest queens that answer the engine's domination question
+        (its ``variant``: domination or independent) on an n x n board, as an
+        :class:`~nqueens_cp.engines.optimum.Optimum`: proved optimal, or the
+        best found when ``time_limit`` (seconds) came first.  Validated."""
+        from .optimum import Optimum
+
+        if self.variant.question != "optimum":
+            raise InvalidInputError(f"{self.variant.title} asks for boards of N queens, not an optimum: use "
+                                    "enumerate, count or solve (variants with an optimum: domination, independent)")
+        if type(n) is not int or n < 1:
+            raise InvalidInputError(f"N must be a positive integer, got {n!r}")
+        self._check_n(n)
+        check_time_limit(time_limit)
+        self._check_usable()
+        start = time.perf_counter()
+        stats: dict[str, Any] = {}
+        queens, proved, bound, reason = self._optimum(n, time_limit, stats)
+        placed = tuple(sorted((int(r), int(c)) for r, c in queens or ()))
+        if queens is not None and not self.variant.is_dominating(placed, n):
+            raise NQueensError(f"engine {self.name} returned queens that do not answer {self.variant.title}: "
+                               f"{list(placed)}")
+        size = len(placed) if queens is not None else None
+        return Optimum(n, self.variant.name, self.name, size, placed, proved, size if proved and size else bound,
+                       time.perf_counter() - start, stats, reason)
+
+    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
+        """(queens or None, proved, lower bound, reason): engines that list domination in ``variants``."""
+        raise NotImplementedError
 
     def check_solve(self, n: int, fixed: Mapping[int, int] | None = None,
                     time_limit: float | None = None) -> Position:

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..model.board import Position, Solution
-from ..errors import TimeLimitReached
+from ..errors import InvalidInputError, TimeLimitReached
 from .base import SEED, Answer, Engine, Option, Status
 
 NODES_PER_CHECK = 1 << 22  # compiled walk nodes between looks at the clock (about 0.05 s)
@@ -235,3 +235,33 @@ class BitmaskEngine(Engine):
         walk.advance()
         stats["nodes"] = walk.nodes
         return walk.found * (n if translate else 1)
+
+    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
+        """The kernel's branch and bound (dominate.c) for k = 1, 2, ...: the
+        first k with queens is the optimum, the "no" before it its proof.
+        Without the compiled kernel, the reference's search (backtrack)."""
+        from .. import kernel
+        from .backtrack import BacktrackEngine
+
+        if not kernel.compiled():
+            stats["kernel"] = "python"
+            return BacktrackEngine(self.variant)._optimum(n, time_limit, stats)
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        stats.update(kernel="c", nodes=0)
+        for k in range(1, n * n + 1):
+            found, queens, nodes = kernel.dominate(n, self.variant.independent, k, deadline)
+            stats["nodes"] += nodes
+            if found == 1:
+                return queens, True, k, f"no {k - 1} queens do: the branch and bound tried every set" if k > 1 \
+                    else "one queen is the fewest"
+            if found == -1:
+                return None, False, k, f"no answer within {time_limit:g} s (no {k - 1} queens do)"
+        raise AssertionError("n*n queens always dominate")
+
+    def _check_n(self, n: int) -> None:
+        from ..kernel import DOMINATE_MAX_N
+
+        super()._check_n(n)
+        if self.variant.question == "optimum" and n > DOMINATE_MAX_N:
+            raise InvalidInputError(f"engine bitmask answers {self.variant.name} up to N = {DOMINATE_MAX_N} (the "
+                                    "kernel's sets of squares are 1,024 bits); cpsat takes any N")

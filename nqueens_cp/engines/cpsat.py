@@ -150,3 +150,42 @@ class CpSatEngine(Engine):
         if status == cp_model.MODEL_INVALID:
             raise NQueensError("CP-SAT rejected the model as invalid")
         return Status.UNKNOWN, None, f"no answer within {time_limit:g} s" if time_limit else "CP-SAT gave up"
+
+    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
+        """CP-SAT's Minimize over Boolean cells, every square covered (a
+        portfolio of workers: safe for one optimum); OPTIMAL is its proof."""
+        import math
+
+        from ortools.sat.python import cp_model
+
+        from ..model.domination import coverers, lines
+
+        model = cp_model.CpModel()
+        x = {(r, c): model.new_bool_var(f"x{r}_{c}") for r in range(n) for c in range(n)}
+        # [cost domination cpsat]
+        for _, cover in coverers(n, self.variant):
+            model.add_bool_or([x[s] for s in cover])
+        model.minimize(sum(x.values()))
+        # [end cost]
+        # [cost independent cpsat]
+        for line in lines(n) if self.variant.independent else ():
+            model.add_at_most_one([x[s] for s in line])
+        # [end cost]
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = self.workers or 0
+        solver.parameters.catch_sigint_signal = False
+        if time_limit is not None:
+            solver.parameters.max_time_in_seconds = time_limit
+        if self.seed is not None:
+            solver.parameters.random_seed = self.seed
+        status = solver.solve(model)
+        stats.update(branches=solver.num_branches, conflicts=solver.num_conflicts,
+                     solver_wall_time=solver.wall_time, status=solver.status_name(status))
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return None, False, max(1, math.ceil(solver.best_objective_bound - 1e-6)), \
+                f"no answer within {time_limit:g} s" if time_limit else "CP-SAT gave up"
+        queens = [s for s, v in x.items() if solver.value(v)]
+        if status == cp_model.OPTIMAL:
+            return queens, True, len(queens), "CP-SAT proved the objective optimal"
+        return queens, False, max(1, math.ceil(solver.best_objective_bound - 1e-6)), \
+            f"not proved optimal within {time_limit:g} s"

@@ -93,6 +93,36 @@ class MiniZincEngine(Engine):
                     raise NQueensError(f"cannot run minizinc: {exc.strerror or exc}") from exc
                 yield from self._read(process, errors, stats, limit, deadline)
 
+    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
+        """MiniZinc's ``solve minimize`` (model/domination.py) on Gecode; the
+        "==========" line after the last solution is its proof of optimality."""
+        import json
+        import subprocess
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as folder:
+            paths = [os.path.join(folder, "dominate.mzn"), os.path.join(folder, "dominate.dzn")]
+            for path, name in zip(paths, ("mzn", "dzn")):
+                with open(path, "w", encoding="utf-8") as handle:
+                    handle.writelines(formats.write(name, n, None, self.variant))
+            command = ["minizinc", "--solver", "gecode", *paths]
+            if time_limit is not None:
+                command[3:3] = ["--time-limit", str(max(1, int(time_limit * 1000)))]
+            try:
+                done = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                                      env={**os.environ, "TMPDIR": folder},
+                                      timeout=None if time_limit is None else time_limit + _GRACE_SECONDS + 5)
+            except subprocess.TimeoutExpired:
+                return None, False, 1, f"no answer within {time_limit:g} s (MiniZinc killed)"
+        if done.returncode != 0 or "=====ERROR=====" in done.stdout:
+            said = [line for line in done.stderr.splitlines() if line.strip()]
+            raise NQueensError(f"minizinc failed (exit {done.returncode}): {said[-1] if said else 'no message'}")
+        found = [line for line in done.stdout.splitlines() if line.startswith("[")]
+        queens = [divmod(v - 1, n) for v in json.loads(found[-1])] if found else None
+        if queens is not None and "==========" in done.stdout:
+            return queens, True, len(queens), "Gecode searched every better solution (==========)"
+        return queens, False, 1, f"not proved optimal within {time_limit:g} s"
+
     def _read(self, process: subprocess.Popen, errors: Any, stats: dict[str, Any], limit: int | None,
               deadline: float | None) -> Iterator[Solution]:
         import json

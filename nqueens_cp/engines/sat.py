@@ -177,6 +177,61 @@ class SatEngine(Engine):
                                   f"({lines} lines) for {cnf_path}, {checked}"
 
 
+    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
+        """MaxSAT: python-sat's RC2 (core-guided) over the WCNF of
+        model/domination.py, every cell a soft clause (-x) of weight 1; RC2's
+        optimum is proved by its cores.  RC2 cannot be interrupted: with a time
+        limit it runs in a child process, stopped at the limit."""
+        from ..model.domination import wcnf
+
+        # [cost domination sat]
+        hard, soft = wcnf(n, self.variant)
+        # [end cost]
+        stats.update(solver="rc2/" + self.solver, hard=len(hard), soft=len(soft))
+        if time_limit is None:
+            model = _rc2(hard, soft, self.solver)
+        else:
+            model = _in_child(_rc2, (hard, soft, self.solver), time_limit)
+            if model is None:
+                return None, False, 1, f"no answer within {time_limit:g} s (RC2 stopped)"
+        queens = [divmod(v - 1, n) for v in model if 0 < v <= n * n]
+        return queens, True, len(queens), "RC2 proved the cost optimal (MaxSAT cores)"
+
+
+def _rc2(hard: list[list[int]], soft: list[list[int]], solver: str) -> list[int]:
+    from pysat.examples.rc2 import RC2
+    from pysat.formula import WCNF
+
+    formula = WCNF()
+    for clause in hard:
+        formula.append(clause)
+    for clause in soft:
+        formula.append(clause, weight=1)
+    # RC2 takes its own oracle names ("cd19" is CaDiCaL 1.9.5)
+    with RC2(formula, solver="cd19" if solver.startswith("cadical") else solver) as rc2:
+        return list(rc2.compute() or [])
+
+
+def _in_child(fn: Any, args: tuple[Any, ...], seconds: float) -> Any:
+    """fn(*args) in a forked child process, or None once ``seconds`` pass (the child is killed)."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    reader, writer = context.Pipe(duplex=False)
+
+    def run() -> None:
+        writer.send(fn(*args))
+
+    child = context.Process(target=run, daemon=True)
+    child.start()
+    try:
+        return reader.recv() if reader.poll(seconds) else None
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+
+
 # How each python-sat solver stops at a deadline: most take an interrupt from
 # a timer thread; CaDiCaL's binding does not ("Limited solve is currently
 # unsupported") but takes a conflict budget, so it solves in slices of

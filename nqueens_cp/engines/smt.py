@@ -64,6 +64,12 @@ class SmtEngine(Engine):
     def preload(self) -> None:
         import z3  # noqa: F401
 
+    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
+        import z3
+
+        _hand_ctrl_c_to_python(z3)
+        return _optimise(z3, n, self.variant, time_limit, stats)
+
     def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
         import z3
@@ -125,6 +131,36 @@ class SmtEngine(Engine):
 
 
 _WAIT = 0.1  # seconds between looks at the clock while Z3 works
+
+
+def _optimise(z3: Any, n: int, variant: Any, time_limit: float | None, stats: dict[str, Any]) -> Any:
+    """Z3's Optimize over Boolean cells: every square covered, minimise the queens."""
+    from ..model.domination import coverers, lines
+
+    context = z3.Context()
+    cell = {(r, c): z3.Bool(f"x_{r}_{c}", context) for r in range(n) for c in range(n)}
+    opt = z3.Optimize(ctx=context)
+    # [cost domination smt]
+    for _, cover in coverers(n, variant):
+        opt.add(z3.Or([cell[s] for s in cover]))
+    objective = opt.minimize(z3.Sum([z3.If(x, 1, 0) for x in cell.values()]))
+    # [end cost]
+    # [cost independent smt]
+    for line in lines(n) if variant.independent else ():
+        opt.add(z3.AtMost(*[cell[s] for s in line], 1))
+    # [end cost]
+    if time_limit is not None:
+        opt.set("timeout", max(1, int(time_limit * 1000)))
+    answer = opt.check()
+    stats["status"] = str(answer)
+    lower = objective.lower()
+    bound = lower.as_long() if z3.is_int_value(lower) else 1
+    if answer != z3.sat:
+        return None, False, max(1, bound), f"no answer within {time_limit:g} s" if time_limit else \
+            f"z3 answered {answer}"
+    model = opt.model()
+    queens = [s for s, x in cell.items() if z3.is_true(model.eval(x, model_completion=True))]
+    return queens, True, len(queens), "Z3's Optimize proved the objective optimal"
 
 
 def _wait(future: Future, state: dict[str, Any], deadline: float | None) -> Any:

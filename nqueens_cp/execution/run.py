@@ -8,7 +8,8 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, Outcome, Search, engine_class
+from ..engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, Outcome, Search, engine_class, get_engine
+from ..engines.optimum import Optimum
 from ..errors import InvalidInputError
 from . import execute
 from .execute import Progress
@@ -122,3 +123,15 @@ def solve(n: int, engine: str = DEFAULT_SOLVE_ENGINE, fixed: Mapping[int, int] |
     does not depend on how many."""
     return execute.solve(plan_solve(n, engine, fixed, time_limit=time_limit, blocked=blocked, jobs=jobs,
                                     executor=executor, **options))
+
+
+def optimum(n: int, variant: str = "domination", engine: str = DEFAULT_ENGINE, *, time_limit: float | None = None,
+            **options: Any) -> Optimum:
+    """The fewest queens that answer a domination question on an n x n board:
+    ``variant`` 'domination' (every square occupied or attacked, γ(Q_n),
+    OEIS A075458) or 'independent' (and no queen attacking another, i(Q_n),
+    A075324), by any engine that answers it (``Engine.variants``: bitmask's
+    branch and bound, cpsat, sat (MaxSAT), asp, minizinc, smt, backtrack).
+    Proved optimal, or the best found when ``time_limit`` came first
+    (:class:`~nqueens_cp.engines.optimum.Optimum`); validated."""
+    return get_engine(engine, variant, **options).optimum(n, time_limit)

@@ -23,6 +23,7 @@ import importlib
 import importlib.util
 import os
 import struct
+import time
 import warnings
 from array import array
 from collections.abc import Iterable, MutableSequence, Sequence
@@ -261,11 +262,15 @@ class Walk:
         return self.finished
 
 
-class FamilyWalk:
+DOMINATE_MAX_N = 32  # dominate.c's DOMINATE_MAX_N (a test checks the compiled module's)
+
+
+class FamilyWalk(Walk):
     """The walk of one board for toroidal queens or superqueens (or plain
     queens, to compare): queens.h's family_walk, stoppable as :class:`Walk`."""
 
     def __init__(self, n: int, variant: str, allowed: Sequence[int], compiled: bool = True) -> None:
+        # (not Walk's: another stack; the properties read the same words)
         _check(n, allowed)
         self.n, self.variant = n, twin.FAMILY[variant]
         self._search = _chosen(n, compiled)
@@ -278,11 +283,6 @@ class FamilyWalk:
         if self._search is not None:
             self._allowed, self._stack, self._board, self._out = map(
                 _words, (self._allowed, self._stack, self._board, self._out))
-
-    compiled = Walk.compiled
-    finished = Walk.finished
-    nodes = Walk.nodes
-    solution = Walk.solution
 
     @property
     def found(self) -> int:
@@ -298,6 +298,32 @@ class FamilyWalk:
         (self._search or twin).family_walk(self.variant, self.n, self._allowed, self._stack, self._board,
                                            self._out, until, stop_at)
         return self.finished
+
+
+def dominate(n: int, independent: bool, k: int, deadline: float | None = None) -> tuple[int, list[tuple[int, int]], int]:
+    """Whether k queens dominate the n x n board (dominate.c), in a thread
+    that the deadline (time.monotonic()) or Ctrl-C stops: (1 found, their
+    squares; 0 proved impossible; -1 stopped first), and the nodes."""
+    import threading
+
+    module = _module()
+    if module is None:
+        raise RuntimeError("the compiled kernel is not built")
+    queens, nodes, stop = array("q", [0] * k), array("q", [0]), array("q", [0])
+    answer: list[int] = []
+    worker = threading.Thread(target=lambda: answer.append(module.dominate(n, int(independent), k, queens, nodes,
+                                                                           stop)), daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.05 if deadline is None else max(0.0, min(0.05, deadline - time.monotonic())))
+            if deadline is not None and time.monotonic() > deadline:
+                break
+    finally:
+        stop[0] = 1
+        worker.join()
+    found = answer[0] if answer else -1
+    return found, [divmod(q, n) for q in queens] if found == 1 else [], nodes[0]
 
 
 class Decision:

@@ -6,6 +6,7 @@
 #include <Python.h>
 
 #include "decide.h"
+#include "dominate.h"
 #include "search.h"
 
 /* A buffer of exactly `words` 64-bit words, or an exception. */
@@ -92,6 +93,31 @@ static PyObject *py_family_walk(PyObject *self, PyObject *args) {
     PyBuffer_Release(&stack);
     PyBuffer_Release(&board);
     PyBuffer_Release(&out);
+    return result;
+}
+
+/* dominate(n, independent, k, queens, nodes, stop) -> 1 found (queens: k words), 0 none, -1 stopped;
+ * nodes: one word added to; stop: one word another thread may set. */
+static PyObject *py_dominate(PyObject *self, PyObject *args) {
+    int n, independent, k;
+    Py_buffer queens, nodes, stop;
+    if (!PyArg_ParseTuple(args, "iiiw*w*w*", &n, &independent, &k, &queens, &nodes, &stop))
+        return NULL;
+    PyObject *result = NULL;
+    if (n < 1 || n > DOMINATE_MAX_N || k < 0 || k > n * n) {
+        PyErr_Format(PyExc_ValueError, "n within 1..%d and k within 0..n*n, got n=%d, k=%d", DOMINATE_MAX_N, n, k);
+    } else if (words_of(&queens, k, "queens") && words_of(&nodes, 1, "nodes") && words_of(&stop, 1, "stop")) {
+        int squares[DOMINATE_MAX_N * DOMINATE_MAX_N], found;
+        Py_BEGIN_ALLOW_THREADS
+        found = dominate(n, independent, k, squares, nodes.buf, stop.buf);
+        Py_END_ALLOW_THREADS
+        for (int i = 0; found == 1 && i < k; i++)
+            ((qword *)queens.buf)[i] = (qword)squares[i];
+        result = PyLong_FromLong(found);
+    }
+    PyBuffer_Release(&queens);
+    PyBuffer_Release(&nodes);
+    PyBuffer_Release(&stop);
     return result;
 }
 
@@ -267,6 +293,7 @@ static PyObject *py_decide_board(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"walk", py_walk, METH_VARARGS, "The stoppable search of one sub-board (queens.h's walk)."},
+    {"dominate", py_dominate, METH_VARARGS, "Whether k queens dominate the board (dominate.c)."},
     {"family_walk", py_family_walk, METH_VARARGS, "The walk of toroidal queens and superqueens (queens.h)."},
     {"count_boards", py_count_boards, METH_VARARGS, "Count whole sub-boards (search.c's count_boards)."},
     {"count_half_turn", py_count_half_turn, METH_VARARGS, "The half-turn-symmetric boards (search.c)."},
@@ -296,7 +323,7 @@ PyMODINIT_FUNC PyInit__search(void) {
         {"DECIDE_DESCEND", DECIDE_DESCEND}, {"DECIDE_NEXT", DECIDE_NEXT}, {"DECIDE_FOUND", DECIDE_FOUND},
         {"DECIDE_NONE", DECIDE_NONE}, {"DECIDE_FIRST_CUTOFF", DECIDE_FIRST_CUTOFF},
         {"FAMILY_QUEENS", FAMILY_QUEENS}, {"FAMILY_TOROIDAL", FAMILY_TOROIDAL},
-        {"FAMILY_SUPERQUEENS", FAMILY_SUPERQUEENS}, {"FROW_WORDS", FROW_WORDS},
+        {"FAMILY_SUPERQUEENS", FAMILY_SUPERQUEENS}, {"FROW_WORDS", FROW_WORDS}, {"DOMINATE_MAX_N", DOMINATE_MAX_N},
     };
     PyObject *m = PyModule_Create(&module);
     for (size_t i = 0; m != NULL && i < sizeof constants / sizeof constants[0]; i++)

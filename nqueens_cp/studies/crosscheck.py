@@ -23,6 +23,7 @@ from ..model.board import Solution, orbit, pack, unpack
 from ..engines import Engine, engine_class, expand_presets, get_engines, names
 from ..errors import EngineUnavailableError, InvalidInputError, TimeLimitReached
 from ..known import FUNDAMENTAL, TOTAL
+from ..model import variants
 
 
 @dataclass
@@ -98,8 +99,9 @@ def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: 
         if type(n) is not int or n < 1:
             raise InvalidInputError(f"N must be a positive integer, got {n!r}")
     skipped = {}
-    if engines is None:
-        engines = names(enumerates=True, available=True, family="core")
+    variant = variants.get(options.get("variant", "queens"))
+    if engines is None:  # the core engines that answer the variant
+        engines = names(enumerates=True, available=True, family="core", variant=variant.name)
         skipped = {name: engine_class(name).unavailable_reason() or ""
                    for name in names(enumerates=True, available=False, family="core")}
     engines = expand_presets(list(engines))
@@ -111,7 +113,7 @@ def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: 
             raise EngineUnavailableError(f"engine '{name}' is unavailable: {cls.unavailable_reason()}")
     chosen = get_engines(list(engines), **options)
     workers = parallel.check_jobs(jobs)
-    if notify:  # the first hopeless N is said before the work, once, with the slowest engine's estimate
+    if notify and variant is variants.PLAIN:  # the first hopeless N is said before the work, once, with the slowest engine's estimate
         for i, n in enumerate(sizes):
             notes = [note for name in chosen for note in advice(n, name, jobs=workers)]
             if notes:
@@ -221,7 +223,8 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
     """
     if deadline is not None and time.monotonic() >= deadline:
         raise TimeLimitReached
-    row = Row(n, TOTAL.get(n), FUNDAMENTAL.get(n))
+    variant = next(iter(engines.values())).variant
+    row = Row(n, TOTAL.get(n), FUNDAMENTAL.get(n)) if variant is variants.PLAIN else Row(n, variant.known.get(n), None)
     reference: tuple[str, Sequence[int]] | None = None
     # How each engine searches n is plan()'s to say, as for enumerate and count:
     # split (in key-shipping parts, n <= 16) only where every plan splits.

@@ -1,0 +1,56 @@
+"""The optimum of a domination question (queen domination, independent
+domination: :mod:`nqueens_cp.model.variants`), as engines answer it.
+
+:meth:`Engine.optimum <nqueens_cp.engines.base.Engine.optimum>` checks the
+question, asks the engine's ``_optimum`` and validates what comes back with
+the variant's own validator: every square occupied or attacked, and for the
+independent question no queen attacking another.  An optimum is *proved*
+when the engine showed that one queen fewer is impossible (the solver's
+proof of optimality, or a search that exhausted the smaller sets), and only
+*found* (``proved`` false, ``bound`` the best lower bound known) when the
+time limit came first.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+Square = tuple[int, int]
+
+
+class Optimum(NamedTuple):
+    """The answer to a domination question."""
+
+    n: int
+    variant: str
+    engine: str
+    size: int | None  # the fewest queens found (None: none found in time)
+    queens: tuple[Square, ...]  # their squares, sorted
+    proved: bool  # one queen fewer is impossible, shown
+    bound: int  # the best lower bound shown (size when proved)
+    seconds: float
+    stats: dict[str, Any]
+    reason: str  # how it was proved, or why not
+
+    @property
+    def status(self) -> str:
+        return "optimal" if self.proved else "feasible" if self.size is not None else "unknown"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "variant": self.variant, "status": self.status, "size": self.size,
+                "queens": [list(q) for q in self.queens], "bound": self.bound, "engine": self.engine,
+                "reason": self.reason, "seconds": round(self.seconds, 6), "stats": self.stats}
+
+    def board(self) -> str:
+        """The board as text: Q for a queen, . for an empty square."""
+        placed = set(self.queens)
+        return "\n".join(" ".join("Q" if (r, c) in placed else "." for c in range(self.n)) for r in range(self.n))
+
+
+# What an engine's _optimum returns: (queens found or None, proved, lower bound, reason).
+Found = tuple["list[Square] | None", bool, int, str]
+
+
+def squares(n: int, cells: Any) -> list[Square]:
+    """The squares of true cell variables (r*N + c + 1)."""
+    return [divmod(v - 1, n) for v in cells]

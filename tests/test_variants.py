@@ -1,0 +1,254 @@
+"""The family (model/variants.py): toroidal queens, superqueens, queen domination.
+
+Counts against OEIS in every engine that answers each variant, exact solution
+sets against the oracle (the backtracker, generic in the attack relation),
+every board and every dominating set through the variants' validators, each
+validator against the plain pairwise definition, the kernel's C against its
+twin node for node, optima proved, and refusals in one line, exit 2."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from array import array
+from functools import lru_cache
+
+import pytest
+
+import nqueens_cp as nq
+from nqueens_cp import engine_class, get_engine, names
+from nqueens_cp.kernel import FamilyWalk, twin
+from nqueens_cp.model import formats, variants
+from nqueens_cp.model.variants import VARIANTS
+
+from conftest import program, run_program, usable
+
+PLACE = [name for name in variants.PLACE if name != "queens"]
+OPTIMUM = list(variants.OPTIMUM)
+# Up to here every engine that answers a variant counts it in a second or two.
+QUICK_N = {"backtrack": 11, "bitmask": 13, "cpsat": 12, "sat": 12, "asp": 11, "minizinc": 11, "smt": 10,
+           "modelcount": 7}  # (modelcount: a child process and Ganak's start-up each N)
+
+
+@lru_cache(maxsize=None)
+def oracle(name: str, n: int) -> frozenset[tuple[int, ...]]:
+    """Every board of the variant, by brute force over permutations and the pairwise attack relation."""
+    v = VARIANTS[name]
+    return frozenset(p for p in itertools.permutations(range(n))
+                     if not any(v.attacks(n, (r1, p[r1]), (r2, p[r2])) for r1, r2 in itertools.combinations(range(n), 2)))
+
+
+def test_the_published_values_are_recorded():
+    assert [VARIANTS["toroidal"].known[n] for n in range(1, 14)] == [1, 0, 0, 0, 10, 0, 28, 0, 0, 0, 88, 0, 4524]
+    assert VARIANTS["toroidal"].known[17] == 140692
+    assert [VARIANTS["superqueens"].known[n] for n in range(10, 14)] == [4, 44, 156, 1876]
+    assert VARIANTS["superqueens"].known[16] == 202900
+    assert [VARIANTS["domination"].known[n] for n in range(1, 12)] == [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5]
+    assert [VARIANTS["independent"].known[n] for n in range(1, 10)] == [1, 1, 1, 3, 3, 4, 4, 5, 5]
+
+
+@pytest.mark.parametrize("name", ["queens", *PLACE])
+def test_each_validator_is_the_pairwise_definition(name):
+    v, rng = VARIANTS[name], random.Random(7)
+    for n in range(1, 9):
+        found = oracle(name, n)
+        assert all(v.is_solution(p, n) for p in found)
+        for _ in range(200):
+            p = tuple(rng.sample(range(n), n))
+            assert v.is_solution(p, n) == (p in found)
+    assert not v.is_solution((0, 0), 2) and not v.is_solution((0,), 2) and not v.is_solution(("0",), 1)
+
+
+@pytest.mark.parametrize("name", PLACE)
+def test_the_oracle_backtracker_gives_the_brute_force_sets(name):
+    for n in range(1, 9):
+        assert frozenset(get_engine("backtrack", name).search(n)) == oracle(name, n)
+
+
+@pytest.mark.parametrize("name", PLACE)
+@pytest.mark.parametrize("engine_name", names(counts=True, variant="toroidal"))
+def test_every_engine_counts_the_published_values(engine_name, name):
+    usable(engine_name)
+    v = VARIANTS[name]
+    for n in range(1, QUICK_N[engine_name] + 1):
+        assert nq.count(n, engine_name, variant=name) == v.known[n], (engine_name, name, n)
+
+
+@pytest.mark.parametrize("name", PLACE)
+def test_the_kernel_counts_the_larger_published_values(name):
+    n = 17 if name == "toroidal" else 16
+    assert nq.count(n, "bitmask", variant=name) == VARIANTS[name].known[n]
+    assert nq.count(13, "bitmask", variant=name, jobs=1) == VARIANTS[name].known[13]
+
+
+@pytest.mark.parametrize("name", PLACE)
+def test_crosscheck_compares_exact_sets_across_every_engine(name):
+    from nqueens_cp.studies.crosscheck import crosscheck
+
+    engines = names(enumerates=True, available=True, variant=name)
+    report = crosscheck(range(1, 11), engines, variant=name)
+    assert report.ok, report.problems
+    assert [row.results[0].count for row in report.rows] == [VARIANTS[name].known[n] for n in range(1, 11)]
+
+
+@lru_cache(maxsize=None)
+def searched(name: str, n: int) -> frozenset[tuple[int, ...]]:
+    return frozenset(get_engine("backtrack", name).search(n))
+
+
+@pytest.mark.parametrize("name", PLACE)
+@pytest.mark.parametrize("engine_name", ["bitmask", "cpsat", "sat"])
+def test_sets_with_placements_and_splits_are_the_oracles(engine_name, name):
+    for n in (5, 7, 11) if name == "toroidal" else (10, 11):
+        boards = oracle(name, n) if n < 11 else searched(name, n)
+        assert frozenset(nq.solutions(n, engine_name, variant=name)) == boards
+        first = min(boards)
+        fixed = {0: first[0], 2: first[2]}
+        assert frozenset(nq.solutions(n, engine_name, fixed, variant=name)) == \
+            {b for b in boards if b[0] == first[0] and b[2] == first[2]}
+
+
+@pytest.mark.parametrize("name", PLACE)
+def test_solve_is_validated_by_the_variant(name):
+    for engine_name in ("bitmask", "cpsat", "backtrack"):
+        outcome = nq.solve(13, engine_name, variant=name)
+        assert outcome.status is nq.Status.SOLVED and VARIANTS[name].is_solution(outcome.solution, 13)
+        assert outcome.to_dict()["variant"] == name
+        assert nq.solve(12, engine_name, variant=name).status is \
+            (nq.Status.NONE if name == "toroidal" else nq.Status.SOLVED)
+    # two pre-placed queens a knight's move apart: none, proved by the placements alone
+    if name == "superqueens":
+        assert nq.solve(12, "cpsat", {0: 0, 1: 2}, variant=name).reason.startswith("the pre-placed queens")
+
+
+@pytest.mark.parametrize("name", ["queens", *PLACE])
+def test_the_family_walk_is_its_twin_node_for_node(name):
+    rng = random.Random(3)
+    for _ in range(30):
+        n = rng.randint(1, 12)
+        allowed = [rng.getrandbits(n) | rng.getrandbits(n) for _ in range(n)]
+        budget = rng.randint(1, 5000)
+        c, p = FamilyWalk(n, name, allowed), FamilyWalk(n, name, allowed, compiled=False)
+        assert c.compiled and not p.compiled
+        while True:
+            done = c.advance(limit=1, nodes=budget), p.advance(limit=1, nodes=budget)
+            assert (c.found, c.nodes, done[0]) == (p.found, p.nodes, done[1])
+            if c.found:
+                board = c.solution()
+                assert board == p.solution() and VARIANTS[name].is_solution(board, n)
+                assert all(allowed[r] >> col & 1 for r, col in enumerate(board))
+            if done[0]:
+                break
+    assert twin.FAMILY == {"queens": 0, "toroidal": 1, "superqueens": 2}
+
+
+def test_the_family_walk_of_plain_queens_counts_them():
+    walk = FamilyWalk(10, "queens", [(1 << 10) - 1] * 10)
+    walk.advance()
+    assert walk.found == 724
+
+
+@pytest.mark.parametrize("name", OPTIMUM)
+@pytest.mark.parametrize("engine_name", names(variant="domination"))
+def test_every_optimiser_proves_the_published_optimum(engine_name, name):
+    usable(engine_name)
+    top = {"bitmask": 12, "backtrack": 7, "sat": 8}.get(engine_name, 7)
+    v = VARIANTS[name]
+    for n in range(1, top + 1):
+        found = nq.optimum(n, name, engine_name)
+        assert (found.size, found.proved, found.bound) == (v.known[n], True, v.known[n]), (engine_name, n)
+        assert v.is_dominating(found.queens, n) and len(found.queens) == found.size
+
+
+def test_the_dominating_validator_is_the_definition():
+    v, i = VARIANTS["domination"], VARIANTS["independent"]
+    assert v.is_dominating([(0, 0)], 3) is False and v.is_dominating([(1, 1)], 3)
+    assert v.is_dominating([(0, 0), (0, 1)], 2)  # (a queen may attack another) ...
+    assert not i.is_dominating([(0, 0), (0, 1)], 2)  # ... unless independent
+    assert not v.is_dominating([(1, 1), (1, 1)], 3) and not v.is_dominating([(3, 0)], 3)
+    # the only way 1 queen dominates 3x3 is the centre
+    assert [q for q in itertools.product(range(3), repeat=2) if v.is_dominating([q], 3)] == [(1, 1)]
+
+
+def test_an_optimum_cut_short_says_so():
+    found = nq.optimum(14, "domination", "bitmask", time_limit=0.2)
+    assert not found.proved and found.status in ("feasible", "unknown") and "within 0.2 s" in found.reason
+    assert found.bound <= 8
+
+
+@pytest.mark.parametrize("name", PLACE)
+def test_model_files_of_each_variant_answer_with_the_published_counts(name, tmp_path):
+    n = 7 if name == "toroidal" else 10
+    import subprocess
+
+    clingo = program("clingo", "pip install clingo")
+    done = subprocess.run([clingo, "0", "-q", "-"], input=formats.text("lp", n, None, VARIANTS[name]),
+                          capture_output=True, text=True, timeout=120)
+    assert f"Models       : {VARIANTS[name].known[n]}" in done.stdout
+    opb = formats.text("opb", n, None, VARIANTS[name])
+    assert opb.splitlines()[0] == f"* #variable= {n * n} #constraint= {len(opb.splitlines()) - 2}"
+    xml = formats.text("xml", n, None, VARIANTS[name])
+    assert ("mod(add(" in xml) == (name == "toroidal") and ("dist(" in xml) == (name == "superqueens")
+
+
+def test_dimacs_of_a_variant_decodes_through_its_validator(cli, tmp_path):
+    picosat = program("picosat", "apt install picosat")
+    cnf = tmp_path / "t7.cnf"
+    code, _, err = cli("dimacs", 7, "--variant", "toroidal", "-o", cnf)
+    assert code == 0, err
+    assert cnf.read_text().startswith("c nqueens n=7 encoding=pairwise variant=toroidal\n")
+    answer = tmp_path / "t7.out"
+    answer.write_text(run_program([picosat, "--all", cnf], ok=(10, 20)))
+    code, out, err = cli("decode", cnf, answer, "--format", "line")
+    assert code == 0, err
+    assert {tuple(map(int, line.split())) for line in out.splitlines()} == oracle("toroidal", 7)
+
+
+def test_wcnf_of_domination(tmp_path):
+    text = formats.text("cnf", 4, None, VARIANTS["independent"])
+    lines = text.splitlines()
+    assert lines[1].startswith("p wcnf 16 ") and sum(line.startswith("1 ") for line in lines) == 16
+
+
+def test_an_engine_that_cannot_answer_refuses_in_one_line(cli):
+    code, out, err = cli("count", 8, "--variant", "toroidal", "-e", "gpu")
+    assert (code, out) == (2, "") and len(err.splitlines()) == 1 and "does not answer toroidal" in err
+    with pytest.raises(nq.InvalidInputError, match="engines that do: backtrack, bitmask"):
+        nq.count(8, "gpu", variant="superqueens")
+    with pytest.raises(nq.InvalidInputError, match="asks for an optimum"):
+        nq.count(8, variant="domination")
+    with pytest.raises(nq.InvalidInputError, match="not an optimum"):
+        nq.optimum(8, "toroidal")
+    with pytest.raises(nq.InvalidInputError, match="unknown variant"):
+        nq.count(8, variant="nope")
+    code, _, err = cli("optimum", 33)
+    assert code == 2 and "up to N = 32" in err
+    assert "variants" in engine_class("cpsat").capabilities()
+
+
+def test_optimum_on_the_command_line(cli):
+    code, out, err = cli("optimum", 6, "--variant", "independent", "-f", "json")
+    import json
+
+    record = json.loads(out)
+    assert code == 0 and record["size"] == 4 and record["status"] == "optimal"
+    code, out, _ = cli("optimum", 5)
+    assert code == 0 and out.splitlines()[0] == "3" and sum(line.count("Q") for line in out.splitlines()[1:]) == 3
+    code, out, _ = cli("optimum", 15, "--time-limit", "0.1")
+    assert code == 3 and ("not proved" in out or out.startswith("unknown"))
+    code, out, _ = cli("count", 13, "-V", "toroidal", "-f", "json")
+    assert code == 0 and json.loads(out)["variant"] == "toroidal" and json.loads(out)["count"] == 4524
+
+
+def test_kernel_dominate_against_the_reference():
+    from nqueens_cp import kernel
+    from nqueens_cp.engines.backtrack import dominating
+
+    for independent, name in ((False, "domination"), (True, "independent")):
+        for n in range(1, 7):
+            for k in range(1, VARIANTS[name].known[n] + 1):
+                found, queens, _ = kernel.dominate(n, independent, k)
+                assert (found == 1) == (dominating(n, VARIANTS[name], k, None, [0]) is not None)
+                assert found == 0 or VARIANTS[name].is_dominating([tuple(q) for q in queens], n)
+    with pytest.raises(ValueError):
+        kernel._module().dominate(33, 0, 1, array("q", [0]), array("q", [0]), array("q", [0]))
