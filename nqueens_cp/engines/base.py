@@ -19,7 +19,7 @@ from ..counting import classes
 from ..counting.classes import SubBoard, Values
 from ..model import variants
 from ..model.board import Position, Solution, attacking_pair, check_placements
-from ..model.variants import Variant
+from ..model.variants import PLAIN, Variant
 from ..errors import EngineUnavailableError, InvalidInputError, NQueensError
 from .search import Counter, Search, check_limit, check_time_limit
 
@@ -163,6 +163,7 @@ class Engine:
     first_solution_max_n: ClassVar[int] = 10**9
 
     symmetry_breaking: bool = False  # set by the option of that name, where an engine has it
+    variant: Variant = PLAIN  # the question this engine answers (set on construction)
 
     def __init__(self, variant: str | Variant = "queens", **options: Any) -> None:
         self.variant = variants.get(variant)

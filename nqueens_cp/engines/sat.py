@@ -184,9 +184,7 @@ class SatEngine(Engine):
         limit it runs in a child process, stopped at the limit."""
         from ..model.domination import wcnf
 
-        # [cost domination sat]
         hard, soft = wcnf(n, self.variant)
-        # [end cost]
         stats.update(solver="rc2/" + self.solver, hard=len(hard), soft=len(soft))
         if time_limit is None:
             model = _rc2(hard, soft, self.solver)

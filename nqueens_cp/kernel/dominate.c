@@ -9,6 +9,7 @@
  * the best candidate could not cover them all.  Asked for k = 1, 2, ... in
  * turn (kernel.dominate), the first yes is the optimum, and the no before
  * it its proof. */
+/* [cost domination kernel] */
 #include "dominate.h"
 
 #include <string.h>
@@ -102,3 +103,4 @@ int dominate(int n, int independent, int k, int *queens, qword *nodes, volatile 
     memset(&all, 0xff, sizeof all);
     return search(&b, &none, &all, k, 0);
 }
+/* [end cost] */

@@ -197,6 +197,7 @@ QUEENS_FN int walk(int n, const struct rowmask *masks, struct row *stack, qword 
  * of shifting), and superqueens, which also move like knights (`near`: the
  * knights' squares in this row, from the two rows above; `far`: those in the
  * next row, from the row above).  Plain queens run it too, for comparison. */
+/* [cost family kernel] */
 enum { FAMILY_QUEENS, FAMILY_TOROIDAL, FAMILY_SUPERQUEENS };
 /* A row on the family walk's stack, word by word (struct family_row). */
 enum { FROW_COLS, FROW_LEFT, FROW_RIGHT, FROW_NEAR, FROW_FAR, FROW_TODO, FROW_WORDS };
@@ -213,13 +214,18 @@ struct family_row {
 /* A queen on `bit`: the attacks on the row below, for the variant. */
 QUEENS_FN struct family_attacks family_step(int variant, int n, struct family_attacks a, qword bit) {
     struct family_attacks b = {a.cols | bit, (a.left | bit) << 1, (a.right | bit) >> 1, 0, 0};
+    /* [cost toroidal kernel] */
     if (variant == FAMILY_TOROIDAL) { /* what leaves one edge comes back at the other */
         b.left = (b.left | (a.left | bit) >> (n - 1)) & (((qword)1 << n) - 1);
         b.right |= ((a.right | bit) & 1) << (n - 1);
-    } else if (variant == FAMILY_SUPERQUEENS) {
+    }
+    /* [end cost] */
+    /* [cost superqueens kernel] */
+    if (variant == FAMILY_SUPERQUEENS) {
         b.near = a.far | bit << 2 | bit >> 2;
         b.far = bit << 1 | bit >> 1;
     }
+    /* [end cost] */
     return b;
 }
 
@@ -263,5 +269,6 @@ QUEENS_FN int family_walk(int variant, int n, const qword *allowed, struct famil
     }
     return row;
 }
+/* [end cost] */
 
 #endif

@@ -47,6 +47,7 @@ def _x(n: int, square: Square) -> int:
 
 
 def _mzn(n: int, variant: Variant) -> Iterator[str]:
+    # [cost domination minizinc]
     yield f"""\
 % {variant.title}: x[r,c] is a queen on square (r, c), 0-based; n is in the .dzn.
 int: n;
@@ -54,6 +55,8 @@ array[0..n-1, 0..n-1] of var bool: x;
 % Every square is occupied or attacked: a queen on its row, column or a diagonal.
 constraint forall(r, c in 0..n-1)(exists(i, j in 0..n-1 where i = r \\/ j = c \\/ i - j = r - c \\/ i + j = r + c)(x[i,j]));
 """
+    # [end cost]
+    # [cost independent minizinc]
     if variant.independent:
         yield """\
 % Independent: no two queens on one row, column or diagonal.
@@ -62,10 +65,13 @@ constraint forall(c in 0..n-1)(sum(r in 0..n-1)(x[r,c]) <= 1);
 constraint forall(d in 1-n..n-1)(sum(r, c in 0..n-1 where r - c = d)(x[r,c]) <= 1);
 constraint forall(s in 0..2*n-2)(sum(r, c in 0..n-1 where r + c = s)(x[r,c]) <= 1);
 """
+    # [end cost]
+    # [cost domination minizinc]
     yield """\
 solve minimize sum(r, c in 0..n-1)(bool2int(x[r,c]));
 output [show([r * n + c + 1 | r, c in 0..n-1 where fix(x[r,c])])];
 """
+    # [end cost]
 
 
 def _dzn(n: int, variant: Variant) -> Iterator[str]:
@@ -74,6 +80,7 @@ def _dzn(n: int, variant: Variant) -> Iterator[str]:
 
 
 def _lp(n: int, variant: Variant) -> Iterator[str]:
+    # [cost domination asp]
     yield f"% {variant.title} (clingo): queen(R,C) on square (R, C), 0-based.\n#const n = {n}.\n"
     yield """\
 square(R,C) :- R = 0..n-1, C = 0..n-1.
@@ -86,6 +93,8 @@ covered(R,C) :- square(R,C), queen(I,J), I + J = R + C.
 #minimize { 1,R,C : queen(R,C) }.
 #show queen/2.
 """
+    # [end cost]
+    # [cost independent asp]
     if variant.independent:
         yield """\
 :- { queen(R,C) : square(R,C) } >= 2, R = 0..n-1.
@@ -93,6 +102,7 @@ covered(R,C) :- square(R,C), queen(I,J), I + J = R + C.
 :- { queen(R,C) : square(R,C), R - C = D } >= 2, D = 1-n..n-1.
 :- { queen(R,C) : square(R,C), R + C = S } >= 2, S = 0..2*n-2.
 """
+    # [end cost]
 
 
 def _smt2(n: int, variant: Variant) -> Iterator[str]:
@@ -133,11 +143,15 @@ def _xml(n: int, variant: Variant) -> Iterator[str]:
 def wcnf(n: int, variant: Variant) -> tuple[list[list[int]], list[list[int]]]:
     """(hard clauses, soft clauses of weight 1) over the cells: MaxSAT's view.
     Independence is pairwise (-x | -y) within each line."""
+    # [cost domination sat]
     hard = [[_x(n, s) for s in cover] for _, cover in coverers(n, variant)]
+    # [end cost]
+    # [cost independent sat]
     if variant.independent:
         for line in lines(n):
             cells = [_x(n, s) for s in line]
             hard += [[-a, -b] for i, a in enumerate(cells) for b in cells[i + 1:]]
+    # [end cost]
     return hard, [[-v] for v in range(1, n * n + 1)]
 
 

@@ -233,7 +233,7 @@ def _opb(n: int, queens: list[Placement], blocked: list[Placement], variant: Var
     def x(r: int, c: int) -> str:
         return f"x{r * n + c + 1}"
 
-    diagonals = sum(1 for line in variant.lines(n) if len(line) > 1) - 2 * n  # of two cells or more
+    diagonals = sum(1 for i, line in enumerate(variant.lines(n)) if i >= 2 * n and len(line) > 1)  # two cells or more
     pairs = sum(1 for _ in variant.pairs(n))
     constraints = 2 * n + diagonals + pairs + len(queens) + len(blocked)
     yield f"* #variable= {n * n} #constraint= {constraints}\n"

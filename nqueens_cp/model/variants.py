@@ -40,16 +40,20 @@ def queen_attacks(n: int, a: Square, b: Square) -> bool:
     return r1 == r2 or c1 == c2 or r1 - c1 == r2 - c2 or r1 + c1 == r2 + c2
 
 
+# [cost toroidal reference]
 def torus_attacks(n: int, a: Square, b: Square) -> bool:
     """Two distinct squares on one row, column or wrapped diagonal of the torus."""
     (r1, c1), (r2, c2) = a, b
     return r1 == r2 or c1 == c2 or (r1 - c1 - r2 + c2) % n == 0 or (r1 + c1 - r2 - c2) % n == 0
+# [end cost]
 
 
+# [cost superqueens reference]
 def superqueen_attacks(n: int, a: Square, b: Square) -> bool:
     """A queen's attack or a knight's move."""
     (r1, c1), (r2, c2) = a, b
     return queen_attacks(n, a, b) or {abs(r1 - r2), abs(c1 - c2)} == {1, 2}
+# [end cost]
 
 
 class Variant(NamedTuple):
@@ -101,12 +105,14 @@ class Variant(NamedTuple):
             yield [(r, c) for c in range(n)]
         for c in range(n):
             yield [(r, c) for r in range(n)]
+        # [cost toroidal cnf]
         if self.name == "toroidal":  # N wrapped diagonals each way, N squares each
             for d in range(n):
                 yield [(r, (r - d) % n) for r in range(n)]
             for s in range(n):
                 yield [(r, (s - r) % n) for r in range(n)]
             return
+        # [end cost]
         for d in range(-(n - 2), n - 1):  # r - c = d
             yield [(r, r - d) for r in range(max(d, 0), min(n + d, n))]
         for s in range(1, 2 * n - 2):  # r + c = s
@@ -115,6 +121,7 @@ class Variant(NamedTuple):
     def pairs(self, n: int) -> Iterator[tuple[Square, Square]]:
         """Pairs of squares in no common line that still may not both hold a
         queen: the knight's moves of superqueens, each once, by the upper square."""
+        # [cost superqueens cnf]
         if self.name != "superqueens":
             return
         for r in range(n):
@@ -122,6 +129,7 @@ class Variant(NamedTuple):
                 for dr, dc in ((1, -2), (1, 2), (2, -1), (2, 1)):
                     if r + dr < n and 0 <= c + dc < n:
                         yield (r, c), (r + dr, c + dc)
+        # [end cost]
 
     def covers(self, n: int, square: Square) -> list[Square]:
         """The squares a queen on ``square`` occupies or attacks (domination)."""

@@ -1,0 +1,163 @@
+"""What changing the question costs each paradigm: toroidal queens, superqueens, queen domination.
+
+Three tables, one run (docs/variants.md holds one run's):
+
+1. lines of model or search code each variant needed beyond plain N-queens,
+   per paradigm, counted from the source: the regions between the markers
+   ``[cost VARIANT PARADIGM]`` and ``[end cost]`` in nqueens_cp/ (blank lines
+   and comment lines left out; "family" is the kernel's walk that toroidal
+   queens and superqueens share);
+2. the time to count each variant (N = 12, 14, 16 by default) in every
+   engine that answers it, each run in a child process stopped at the cap,
+   its count checked against OEIS where published; and the time to prove
+   each domination optimum (N = 8..20), the optimum checked;
+3. the kernel's speed per node: its family walk of superqueens (N = 16)
+   and toroidal queens (N = 17, row 0's queen in column 0) against the
+   plain count's compiled search (N = 16 and 17, mirror-halved), one core,
+   side by side in this run.
+
+    python benchmarks/variants.py [--cap 30] [--count 12,14,16] [--optimum 8-20] [--tables lines,times,nodes]
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import re
+import time
+from pathlib import Path
+
+import nqueens_cp as nq
+from nqueens_cp import kernel, names
+from nqueens_cp.model.variants import VARIANTS
+
+from paradigms import table
+
+ROOT = Path(__file__).resolve().parent.parent / "nqueens_cp"
+MARK = re.compile(r"\[cost (\w+) (\w+)\]")
+COMMENT = ("#", "//", "/*", "*", "%", ";")
+
+
+def lines_of_code() -> dict[tuple[str, str], int]:
+    """(variant, paradigm) -> code lines between its markers, over every source file."""
+    found: dict[tuple[str, str], int] = {}
+    for path in sorted(ROOT.rglob("*")):
+        if path.suffix not in (".py", ".c", ".h", ".cu"):
+            continue
+        regions: list[tuple[str, str]] = []  # nested: a line counts for the innermost
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if match := MARK.search(line):
+                regions.append((match.group(1), match.group(2)))
+                found.setdefault(regions[-1], 0)
+            elif "[end cost]" in line:
+                regions.pop()
+            elif regions and line.strip() and not line.strip().startswith(COMMENT):
+                found[regions[-1]] += 1
+    return found
+
+
+def lines_table() -> str:
+    found = lines_of_code()
+    paradigms = sorted({p for _, p in found})
+    rows = [[variant, *[str(found.get((variant, p), "")) or "–" for p in paradigms]]
+            for variant in ("toroidal", "superqueens", "family", "domination", "independent")]
+    return table(["variant", *paradigms], rows)
+
+
+def _run(queue, what: str, n: int, variant: str, engine: str) -> None:
+    start = time.perf_counter()
+    if what == "count":
+        answer = nq.count(n, engine, variant=variant, jobs=1)
+    else:
+        found = nq.optimum(n, variant, engine)
+        answer = found.size if found.proved else None
+    queue.put((answer, time.perf_counter() - start))
+
+
+def timed(what: str, n: int, variant: str, engine: str, cap: float) -> tuple[object, float | None]:
+    """(answer, seconds) in a child process, or (None, None) past the cap."""
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_run, args=(queue, what, n, variant, engine))
+    child.start()
+    child.join(cap)
+    if child.is_alive():
+        child.kill()
+        child.join()
+        return None, None
+    return queue.get() if not queue.empty() else ("error", None)
+
+
+def times_table(what: str, variants: list[str], ns: list[int], cap: float) -> str:
+    rows = []
+    for variant in variants:
+        engines = names(counts=True, available=True, variant=variant) if what == "count" else \
+            names(available=True, variant=variant)
+        engines = [e for e in engines if nq.engine_class(e).family != "classic"]
+        for engine in engines:
+            cells, stopped = [], False
+            for n in ns:
+                if stopped:
+                    cells.append("")
+                    continue
+                answer, seconds = timed(what, n, variant, engine, cap)
+                known = VARIANTS[variant].known.get(n)
+                if seconds is None:
+                    cells.append(f"> {cap:g}")
+                    stopped = True
+                elif known is not None and answer != known:
+                    cells.append(f"WRONG {answer}")
+                else:
+                    cells.append(f"{seconds:.3g}")
+            rows.append([variant, engine, *cells])
+    return table(["variant", "engine", *[f"N = {n}" for n in ns]], rows)
+
+
+def nodes_table() -> str:
+    def rate(n: int, variant: str | None, first: int) -> tuple[float, float]:
+        allowed = [(1 << n) - 1] * n
+        allowed[0] = first
+        start = time.perf_counter()
+        if variant is None:
+            nodes = kernel.count(n, allowed).nodes
+        else:
+            walk = kernel.FamilyWalk(n, variant, allowed)
+            walk.advance()
+            nodes = walk.nodes
+        seconds = time.perf_counter() - start
+        return seconds / nodes * 1e9, seconds
+
+    rows = []
+    for n, variant, first in ((16, "superqueens", (1 << 16) - 1), (17, "toroidal", 1)):
+        plain, plain_s = rate(n, None, (1 << (n // 2)) - 1)
+        fam, fam_s = rate(n, variant, first)
+        rows.append([f"{variant}, N = {n}", f"{fam:.2f} ns ({fam_s:.2f} s)", f"{plain:.2f} ns ({plain_s:.2f} s)",
+                     f"{fam / plain:.2f}×"])
+    return table(["kernel search", "per node", "plain count, same N, per node", "ratio"], rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cap", type=float, default=30.0, help="seconds per run (default 30)")
+    parser.add_argument("--count", default="12,14,16", help="N to count (default 12,14,16)")
+    parser.add_argument("--optimum", default="8-20", help="N to prove the optimum of (default 8-20)")
+    parser.add_argument("--tables", default="lines,times,nodes")
+    args = parser.parse_args()
+    counts = [int(n) for n in args.count.split(",")]
+    low, high = map(int, args.optimum.split("-"))
+    tables = args.tables.split(",")
+    if "lines" in tables:
+        print("Lines of code each variant needed beyond plain N-queens (counted between the markers):\n")
+        print(lines_table(), "\n")
+    if "times" in tables:
+        print(f"Seconds to count (one process, cap {args.cap:g} s; '> cap': stopped, larger N not tried):\n")
+        print(times_table("count", ["toroidal", "superqueens"], counts, args.cap), "\n")
+        print(f"Seconds to prove the optimum (cap {args.cap:g} s):\n")
+        print(times_table("optimum", ["domination", "independent"], list(range(low, high + 1)), args.cap), "\n")
+    if "nodes" in tables:
+        print("The kernel's time per node, one core:\n")
+        print(nodes_table())
+
+
+if __name__ == "__main__":
+    main()
