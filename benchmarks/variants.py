@@ -65,6 +65,9 @@ def lines_table() -> str:
 
 
 def _run(queue, what: str, n: int, variant: str, engine: str) -> None:
+    from nqueens_cp import stopping
+
+    stopping.worker()  # SIGTERM at the cap runs the engines' clean-ups (MiniZinc's folder and process)
     start = time.perf_counter()
     if what == "count":
         answer = nq.count(n, engine, variant=variant, jobs=1)
@@ -82,8 +85,11 @@ def timed(what: str, n: int, variant: str, engine: str, cap: float) -> tuple[obj
     child.start()
     child.join(cap)
     if child.is_alive():
-        child.kill()
-        child.join()
+        child.terminate()
+        child.join(10)
+        if child.is_alive():
+            child.kill()
+            child.join()
         return None, None
     return queue.get() if not queue.empty() else ("error", None)
 

@@ -78,8 +78,21 @@ class ModelCountEngine(Engine):
 
         from ..model.dimacs import write_dimacs
 
+        from .. import stopping
+
         encoding = self.encoding or DEFAULT_ENCODING
-        with tempfile.TemporaryDirectory(prefix="nqueens-count-") as folder:
+        started: dict[str, Any] = {}
+
+        def cleanup() -> None:  # a worker stopped at any point of this (nqueens_cp.stopping): no child, no folder left
+            if "process" in started and started["process"].poll() is None:
+                started["process"].kill()
+            if "folder" in started:
+                import shutil
+
+                shutil.rmtree(started["folder"], ignore_errors=True)
+
+        with stopping.registered(cleanup), tempfile.TemporaryDirectory(prefix="nqueens-count-") as folder:
+            started["folder"] = folder
             path = os.path.join(folder, "nqueens.cnf")
             with open(path, "w", encoding="ascii") as handle:
                 nvars, nclauses = write_dimacs(handle, n, encoding, placed, variant=self.variant)
@@ -88,7 +101,7 @@ class ModelCountEngine(Engine):
             env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root,
                                                                              os.environ.get("PYTHONPATH")]))}
             start = time.perf_counter()
-            process = subprocess.Popen([sys.executable, "-m", __name__, path], stdout=subprocess.PIPE,
+            started["process"] = process = subprocess.Popen([sys.executable, "-m", __name__, path], stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env, text=True)
             try:
                 while True:
