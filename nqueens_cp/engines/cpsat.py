@@ -133,6 +133,20 @@ class CpSatEngine(Engine):
         from ortools.sat.python import cp_model
 
         model, q = build_model(n, placed, self.symmetry_breaking, self.variant)
+        solver, status = self._solve_once(model, time_limit, stats)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return Status.SOLVED, tuple(solver.value(v) for v in q), ""
+        if status == cp_model.INFEASIBLE:
+            return Status.NONE, None, "CP-SAT proved the model infeasible"
+        if status == cp_model.MODEL_INVALID:
+            raise NQueensError("CP-SAT rejected the model as invalid")
+        return Status.UNKNOWN, None, f"no answer within {time_limit:g} s" if time_limit else "CP-SAT gave up"
+
+    def _solve_once(self, model: Any, time_limit: float | None, stats: dict[str, Any]) -> tuple[Any, Any]:
+        """(solver, status) of one solve of ``model`` by a portfolio of workers (safe for one answer,
+        unlike enumeration), its statistics into ``stats``."""
+        from ortools.sat.python import cp_model
+
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = self.workers or 0  # 0: every core, each with its own strategy
         solver.parameters.catch_sigint_signal = False
@@ -143,13 +157,7 @@ class CpSatEngine(Engine):
         status = solver.solve(model)
         stats.update(branches=solver.num_branches, conflicts=solver.num_conflicts,
                      solver_wall_time=solver.wall_time, status=solver.status_name(status))
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return Status.SOLVED, tuple(solver.value(v) for v in q), ""
-        if status == cp_model.INFEASIBLE:
-            return Status.NONE, None, "CP-SAT proved the model infeasible"
-        if status == cp_model.MODEL_INVALID:
-            raise NQueensError("CP-SAT rejected the model as invalid")
-        return Status.UNKNOWN, None, f"no answer within {time_limit:g} s" if time_limit else "CP-SAT gave up"
+        return solver, status
 
     def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
         """CP-SAT's Minimize over Boolean cells, every square covered (a
@@ -171,16 +179,7 @@ class CpSatEngine(Engine):
         for line in lines(n) if self.variant.independent else ():
             model.add_at_most_one([x[s] for s in line])
         # [end cost]
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = self.workers or 0
-        solver.parameters.catch_sigint_signal = False
-        if time_limit is not None:
-            solver.parameters.max_time_in_seconds = time_limit
-        if self.seed is not None:
-            solver.parameters.random_seed = self.seed
-        status = solver.solve(model)
-        stats.update(branches=solver.num_branches, conflicts=solver.num_conflicts,
-                     solver_wall_time=solver.wall_time, status=solver.status_name(status))
+        solver, status = self._solve_once(model, time_limit, stats)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None, False, max(1, math.ceil(solver.best_objective_bound - 1e-6)), \
                 f"no answer within {time_limit:g} s" if time_limit else "CP-SAT gave up"

@@ -46,11 +46,3 @@ class Optimum(NamedTuple):
         placed = set(self.queens)
         return "\n".join(" ".join("Q" if (r, c) in placed else "." for c in range(self.n)) for r in range(self.n))
 
-
-# What an engine's _optimum returns: (queens found or None, proved, lower bound, reason).
-Found = tuple["list[Square] | None", bool, int, str]
-
-
-def squares(n: int, cells: Any) -> list[Square]:
-    """The squares of true cell variables (r*N + c + 1)."""
-    return [divmod(v - 1, n) for v in cells]

@@ -53,7 +53,7 @@ def translated(plan: Plan) -> list[tuple[dict[int, int], int]]:
     engine, n = plan.engine, plan.n
     if not engine.variant.translations or plan.placed or engine.symmetry_breaking:
         return []
-    return [(prefix, n) for prefix, _ in parallel.prefixes(n, {}, engine.split_rows(n)) if prefix[0] == 0]
+    return [(prefix, n) for prefix, _ in parallel.prefixes(n, {0: 0}, engine.split_rows(n))]
 
 
 def key_calls(plan: Plan) -> list[tuple[Any, ...]]:

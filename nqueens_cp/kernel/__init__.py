@@ -208,13 +208,17 @@ class Walk:
     board are here to read."""
 
     def __init__(self, n: int, allowed: Sequence[int], classify: bool = False, compiled: bool = True) -> None:
+        self.classify = classify
+        self._start(n, allowed, compiled, twin.ROW_WORDS * (n + 1))
+
+    def _start(self, n: int, allowed: Sequence[int], compiled: bool, stack_words: int) -> None:
+        """The buffers of a new search: its allowed masks, a stack of ``stack_words``, a board, its out words."""
         _check(n, allowed)
         self.n = n
-        self.classify = classify
         self._search = _chosen(n, compiled)
         full = (1 << n) - 1
         self._allowed: Sequence[int] = [mask & full for mask in allowed]
-        self._stack: MutableSequence[int] = [0] * (twin.ROW_WORDS * (n + 1))
+        self._stack: MutableSequence[int] = [0] * stack_words
         self._board: MutableSequence[int] = [0] * n
         self._out: MutableSequence[int] = [0] * twin.OUT_WORDS
         self._out[twin.ROW] = twin.NEW
@@ -270,19 +274,8 @@ class FamilyWalk(Walk):
     queens, to compare): queens.h's family_walk, stoppable as :class:`Walk`."""
 
     def __init__(self, n: int, variant: str, allowed: Sequence[int], compiled: bool = True) -> None:
-        # (not Walk's: another stack; the properties read the same words)
-        _check(n, allowed)
-        self.n, self.variant = n, twin.FAMILY[variant]
-        self._search = _chosen(n, compiled)
-        full = (1 << n) - 1
-        self._allowed: Sequence[int] = [mask & full for mask in allowed]
-        self._stack: MutableSequence[int] = [0] * (twin.FROW_WORDS * n)
-        self._board: MutableSequence[int] = [0] * n
-        self._out: MutableSequence[int] = [0] * twin.OUT_WORDS
-        self._out[twin.ROW] = twin.NEW
-        if self._search is not None:
-            self._allowed, self._stack, self._board, self._out = map(
-                _words, (self._allowed, self._stack, self._board, self._out))
+        self.variant = twin.FAMILY[variant]
+        self._start(n, allowed, compiled, twin.FROW_WORDS * n)  # its own stack rows; the out words are Walk's
 
     @property
     def found(self) -> int:
