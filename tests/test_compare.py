@@ -79,8 +79,8 @@ def test_disagreement_exits_1(monkeypatch, cli) -> None:
 
     real = cmp._run_worker
 
-    def lying(n, label, first, time_limit):
-        run = real(n, label, first, time_limit)
+    def lying(n, label, first, time_limit, question):
+        run = real(n, label, first, time_limit, question)
         if label == "sat":
             run.result["count"] -= 1
         return run
@@ -137,3 +137,78 @@ def test_a_measurement_stopped_at_its_cap_leaves_no_solver_running() -> None:
         except OSError:
             continue  # (gone meanwhile)
     assert not [line for line in running if b"nqueens-mzn" in line]
+
+
+# --- other questions of the family (--variant) ---------------------------------------------
+
+def test_variant_counts_are_checked_against_their_own_sequence(cli) -> None:
+    code, out, err = cli("compare", "5-7", "--variant", "toroidal", "--engines", "bitmask,sat,cpsat", "--json", "-")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert [(r["n"], r["engine"], r["count"], r["agrees"]) for r in rows] == [
+        (n, e, {5: 10, 6: 0, 7: 28}[n], True) for n in (5, 6, 7) for e in ("bitmask", "sat", "cpsat")]
+    rows = compare([10, 11], ["bitmask", "sat+sb"], first=True, variant="superqueens")
+    assert [(r["count"], r["agrees"]) for r in rows] == [(1, True)] * 4
+    assert [r["count"] for r in compare([9], ["bitmask"], first=True, variant="superqueens")] == [0]
+
+
+def test_a_wrong_variant_count_disagrees(monkeypatch) -> None:
+    import nqueens_cp.studies.compare as cmp
+
+    real = cmp._run_worker
+
+    def plain(n, label, first, time_limit, question):  # a worker that answered plain N-queens instead
+        return real(n, label, first, time_limit)
+
+    monkeypatch.setattr(cmp, "_run_worker", plain)
+    (row,) = compare([7], ["bitmask"], variant="toroidal")
+    assert row["count"] == 40 and row["agrees"] is False and row["status"] == "DISAGREES"
+
+
+def test_an_optimum_is_timed_and_checked_against_oeis(cli) -> None:
+    code, out, err = cli("compare", "6", "7", "--variant", "domination", "--engines", "bitmask,sat", "--json", "-")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert [(r["n"], r["engine"], r["count"], r["agrees"], r["status"]) for r in rows] == [
+        (n, e, {6: 3, 7: 4}[n], True, "ok") for n in (6, 7) for e in ("bitmask", "sat")]
+    assert all(r["solutions_per_s"] is None and r["search_s"] > 0 for r in rows)  # an optimum is no rate
+    assert all(r["nodes"] > 0 for r in rows if r["engine"] == "bitmask")
+    (row,) = compare([8], ["bitmask"], variant="independent")
+    assert (row["count"], row["agrees"]) == (5, True)
+
+
+def test_an_optimum_not_proved_in_time_says_what_was_found() -> None:
+    (row,) = compare([24], ["bitmask"], time_limit=0.5, variant="domination")
+    # The branch and bound asks k = 1, 2, ... in turn: nothing found yet, the bound it reached.
+    assert row["status"].startswith("not proved in 0.5 s (none found, at least ") and row["agrees"] is None
+    assert row["count"] is None and row["wall_s"] < 0.5 + 10
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--variant", "domination", "--first"], "asks for an optimum, not a first board: leave out --first"),
+    (["--variant", "domination", "--engines", "sat", "--symmetry-breaking"],
+     "sat+sb: symmetry breaking does not apply to an optimum"),
+    (["--variant", "toroidal", "--engines", "construct"], "engine construct does not answer toroidal"),
+    (["--variant", "superqueens", "--engines", "scan"], "engine scan does not answer superqueens"),
+    (["--variant", "nope"], "argument --variant/-V: invalid choice: 'nope'"),
+])
+def test_variant_refusals_are_one_line_exit_2(cli, args, message) -> None:
+    code, out, err = cli("compare", "6", *args)
+    assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_preset_keeps_the_engines_that_answer_the_variant() -> None:
+    from nqueens_cp.studies.compare import default_labels, expand
+
+    assert expand(["classic"], variant="toroidal") == ["backtrack", "bitmask", "cpsat", "sat"]
+    assert "scan" in expand(["classic"], first=True) and "scan" not in expand(["classic"], True, "superqueens")
+    assert default_labels(False, variant="domination") == ["backtrack", "bitmask", "cpsat", "sat"]
+    assert default_labels(False, True, "superqueens") == ["backtrack", "bitmask", "cpsat", "cpsat+sb", "sat", "sat+sb"]
+
+
+def test_rows_to_stdout_replace_the_table(cli) -> None:
+    code, out, err = cli("compare", "6", "--engines", "bitmask", "--csv", "-")
+    assert code == 0 and out.splitlines()[0].startswith("n,engine,count,agrees") and "wrote" not in err
+    assert [line.split(",")[:4] for line in out.splitlines()[1:]] == [["6", "bitmask", "4", "True"]]
+    code, out, err = cli("compare", "6", "--engines", "bitmask", "--csv", "-", "--json", "-")
+    assert code == 2 and out == "" and "--csv - and --json - would both write to stdout" in err

@@ -226,6 +226,28 @@ def test_an_engine_that_cannot_answer_refuses_in_one_line(cli):
     assert "variants" in engine_class("cpsat").capabilities()
 
 
+def test_an_option_that_does_not_apply_to_an_optimum_is_refused(cli):
+    for engine, option in (("cpsat", {"symmetry_breaking": True}), ("bitmask", {"seed": 3}),
+                           ("sat", {"encoding": "seqcounter"}), ("bitmask", {"max_nodes": 10})):
+        with pytest.raises(nq.InvalidInputError, match=f"option {next(iter(option))} .* does not apply to an optimum"):
+            nq.optimum(6, "domination", engine, **option)
+    assert nq.optimum(6, "domination", "cpsat", seed=1, workers=2).size == 3  # the options that do
+    assert nq.optimum(6, "independent", "sat", solver="glucose4").size == 4
+    code, out, err = cli("optimum", 6, "-e", "cpsat", "--symmetry-breaking")  # not offered at all
+    assert code == 2 and out == "" and "unrecognized arguments: --symmetry-breaking" in err
+    code, out, err = cli("optimum", 6, "-e", "bitmask", "--seed", 3)  # offered for cpsat only
+    assert code == 2 and out == "" and "option seed (--seed) does not apply to an optimum" in err
+
+
+def test_existence_theorems_match_the_published_counts():
+    from nqueens_cp.known import TOTAL
+
+    for name, known in (("queens", TOTAL), ("toroidal", VARIANTS["toroidal"].known),
+                        ("superqueens", VARIANTS["superqueens"].known)):
+        assert all(VARIANTS[name].exists(n) == (count > 0) for n, count in known.items()), name
+    assert VARIANTS["domination"].exists(5) is None
+
+
 def test_optimum_on_the_command_line(cli):
     code, out, err = cli("optimum", 6, "--variant", "independent", "-f", "json")
     import json

@@ -6,19 +6,23 @@ import argparse
 import sys
 from typing import Any
 
-from .options import PROG, add_outputs, name_list, positive_float, positive_int, sizes, write_files
+from .options import (PROG, add_outputs, add_variant, name_list, positive_float, positive_int, sizes, table_to_stdout,
+                      write_files)
 from .terminal import EXIT_FAILURE, EXIT_OK, CtrlC, Progress, say
 
 
 def add_compare(sub: Any) -> None:
-    from ..studies.compare import VARIANT, labels
+    from ..studies.compare import SB, labels
 
     p = sub.add_parser(
         "compare", help="time every engine side by side, each in a fresh process",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="For every N and engine, enumerate every solution (or, with --first, find one) in a\n"
-        "fresh Python process, R times, and print the medians in an aligned table:\n\n"
+        "fresh Python process, R times, and print the medians in an aligned table.  With\n"
+        "--variant, the same for another question of the family; for domination and\n"
+        "independent, the time to prove the optimum (count is the optimum).\n\n"
         "  count, agrees   the count, checked against the other engines and OEIS A000170\n"
+        "                  (or the variant's own sequence)\n"
         "  wall            the whole process\n"
         "  startup         the interpreter and nqueens_cp itself\n"
         "  import          the engine's solver package (OR-Tools, python-sat)\n"
@@ -29,41 +33,47 @@ def add_compare(sub: Any) -> None:
         "  conflicts, decisions, propagations   sat: python-sat's accumulated statistics\n"
         "  steps           minconflicts: moves made\n"
         "  variables, constraints               model size (for sat, constraints are clauses)",
-        epilog=f"engines: {', '.join(labels())}; ENGINE{VARIANT} adds symmetry breaking.\n"
+        epilog=f"engines: {', '.join(labels())}; ENGINE{SB} adds symmetry breaking.\n"
         "examples:\n"
         "  nqueens-cp compare 4-12 --repeat 3 --csv compare.csv --plot compare.png\n"
         "  nqueens-cp compare 8-11 --engines cpsat,cpsat+sb,sat,sat+sb\n"
-        "  nqueens-cp compare 10 20 50 --first --time-limit 10",
+        "  nqueens-cp compare 10 20 50 --first --time-limit 10\n"
+        "  nqueens-cp compare 5-11 --variant toroidal\n"
+        "  nqueens-cp compare 6-12 --variant domination --time-limit 10",
     )
     p.add_argument("specs", nargs="+", type=sizes, metavar="SPEC", help="N, a range 4-12, or a stepped range 4-12/2")
     p.add_argument("--engines", type=name_list, metavar="E1,E2,...",
                    help="engines to time, in order, or a preset: classic (the tutorial backtrackers and the "
                    "core engines); default: every available core engine that can answer")
     p.add_argument("--symmetry-breaking", action="store_true",
-                   help=f"also time ENGINE{VARIANT} beside every engine that has symmetry breaking")
+                   help=f"also time ENGINE{SB} beside every engine that has symmetry breaking")
     p.add_argument("--repeat", "-r", type=positive_int, default=1, metavar="R",
                    help="fresh processes per measurement; the table shows medians (default: 1)")
     p.add_argument("--first", action="store_true", help="time the first solution instead of all of them")
+    add_variant(p, both=True)
     p.add_argument("--time-limit", type=positive_float, metavar="SEC",
-                   help="stop a measurement after SEC seconds and report it as a timeout")
+                   help="stop a measurement after SEC seconds and report it as a timeout (an optimum: "
+                   "as not proved, with the best found)")
     add_outputs(p)
     p.set_defaults(handler=_cmd_compare)
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from ..studies.compare import COLUMNS, compare, default_labels, expand, problems, with_variants
+    from ..studies.compare import COLUMNS, compare, default_labels, expand, problems, with_symmetry_breaking
     from ..studies.reporting import check_outputs, compare_plot, compare_table
 
     check_outputs(args.csv, args.json, args.plot)  # before the long part, not after it
-    chosen = with_variants(expand(args.engines, args.first), args.symmetry_breaking) if args.engines else \
-        default_labels(args.first, args.symmetry_breaking)
+    table = table_to_stdout(args)
+    chosen = with_symmetry_breaking(expand(args.engines, args.first, args.variant), args.symmetry_breaking) \
+        if args.engines else default_labels(args.first, args.symmetry_breaking, args.variant)
     progress = Progress.make("compare")
     rows = compare(sorted({n for spec in args.specs for n in spec}), chosen, args.repeat, args.first,
-                   args.time_limit, progress.text if progress else None)
+                   args.time_limit, progress.text if progress else None, args.variant)
     if progress:
         progress.clear()
-    CtrlC.write(sys.stdout, compare_table(rows) + "\n")
-    write_files(args, rows, COLUMNS, lambda path: compare_plot(rows, path, args.first))
+    if table:
+        CtrlC.write(sys.stdout, compare_table(rows) + "\n")
+    write_files(args, rows, COLUMNS, lambda path: compare_plot(rows, path, args.first, args.variant))
     for problem in problems(rows):
         say(f"{PROG} compare: {problem}")
     return EXIT_FAILURE if problems(rows) else EXIT_OK

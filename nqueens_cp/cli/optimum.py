@@ -30,7 +30,7 @@ def add_optimum(sub: Any) -> None:
     add_n(p)
     add_variant(p, optimum=True)
     add_engine(p, chosen, "bitmask", "a branch and bound in C")
-    add_engine_options(p, chosen, solving=True)
+    add_engine_options(p, chosen, solving=True, optimum=True)
     p.add_argument("--time-limit", type=positive_float, metavar="SEC",
                    help="stop after SEC seconds: the best found, not proved, exit 3")
     add_format(p, RESULT_FORMATS)

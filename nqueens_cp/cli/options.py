@@ -107,11 +107,14 @@ def add_engine(p: argparse.ArgumentParser, choices: Sequence[str], default: str,
                    help=f"one of {', '.join(choices)} (default: {default}, {why})")
 
 
-def add_engine_options(p: argparse.ArgumentParser, among: Sequence[str] = ENGINE_NAMES, solving: bool = False) -> None:
+def add_engine_options(p: argparse.ArgumentParser, among: Sequence[str] = ENGINE_NAMES, solving: bool = False,
+                       optimum: bool = False) -> None:
     """A flag for every option of the engines in ``among``, from the engines'
-    own data: the options of solve only where ``solving``, with their solve help."""
+    own data: the options of solve only where ``solving``, with their solve help;
+    only those that apply to an optimum where ``optimum``."""
     for name, (option, takers) in all_options().items():
-        takers = [t for t in takers if t in among and (solving or not _option(t, name).solve_only)]
+        takers = [t for t in takers if t in among and (solving or not _option(t, name).solve_only)
+                  and (not optimum or _option(t, name).optimum)]
         if not takers:
             continue
         help_ = f"{(option.solve_help if solving and option.solve_help else option.help)} [{', '.join(takers)}]"
@@ -137,11 +140,12 @@ def engine_options(args: argparse.Namespace) -> dict[str, Any]:
     return found
 
 
-def add_variant(p: argparse.ArgumentParser, optimum: bool = False) -> None:
-    """--variant: another question of the family (model/variants.py)."""
+def add_variant(p: argparse.ArgumentParser, optimum: bool = False, both: bool = False) -> None:
+    """--variant: another question of the family (model/variants.py): boards of N
+    queens, or with ``optimum`` the domination questions, or with ``both`` either."""
     from ..model.variants import OPTIMUM, PLACE, VARIANTS
 
-    chosen = OPTIMUM if optimum else PLACE
+    chosen = PLACE + OPTIMUM if both else OPTIMUM if optimum else PLACE
     said = "; ".join(f"{name}: {VARIANTS[name].title}, OEIS {VARIANTS[name].oeis}" for name in chosen)
     p.add_argument("--variant", "-V", default=chosen[0], choices=chosen, metavar="NAME",
                    help=f"the question (default: {chosen[0]}): {said}.  An engine that cannot answer it says so "
@@ -252,8 +256,8 @@ def add_format(p: argparse.ArgumentParser, choices: Sequence[str]) -> None:
 
 
 def add_outputs(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--csv", metavar="FILE", help="also write the rows as CSV")
-    p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    p.add_argument("--csv", metavar="FILE", help="also write the rows as CSV ('-': to stdout, instead of the table)")
+    p.add_argument("--json", metavar="FILE", help="also write the rows as JSON ('-': to stdout, instead of the table)")
     p.add_argument("--plot", metavar="FILE", help="draw time against N, log scale; .png, .svg or .pdf "
                    "(needs matplotlib: pip install 'nqueens-cp[plot]')")
 
@@ -272,15 +276,28 @@ class Parser(argparse.ArgumentParser):
             (file or sys.stderr).write(message)
 
 
+def table_to_stdout(args: argparse.Namespace) -> bool:
+    """Whether the table goes to stdout: not when --csv or --json does (``-``);
+    both there would be one stream no reader could split."""
+    from ..files import STDOUT
+
+    if args.csv == args.json == STDOUT:
+        raise InvalidInputError("--csv - and --json - would both write to stdout: send one to a file")
+    return STDOUT not in (args.csv, args.json)
+
+
 def write_files(args: argparse.Namespace, rows: list[dict[str, Any]], columns: Sequence[str], plot: Any) -> None:
+    from ..files import STDOUT
     from ..studies.reporting import write_csv, write_json
 
     if args.csv:
         write_csv(rows, args.csv, columns)
-        say(f"wrote {args.csv}")
+        if args.csv != STDOUT:
+            say(f"wrote {args.csv}")
     if args.json:
         write_json(rows, args.json)
-        say(f"wrote {args.json}")
+        if args.json != STDOUT:
+            say(f"wrote {args.json}")
     if args.plot:
         plot(args.plot)
         say(f"wrote {args.plot}")

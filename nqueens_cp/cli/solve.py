@@ -10,7 +10,7 @@ from typing import Any
 from ..engines import DEFAULT_SOLVE_ENGINE, engine_class, names
 from .options import (PROG, SOLUTION_FORMATS, add_engine, add_engine_options, add_format, add_n, add_n_or_file,
                       add_outputs, add_place, add_variant, engine_options, name_list, positive_float, positive_int, problem,
-                      sizes, stats_line, json_text, whole, write_files)
+                      sizes, stats_line, json_text, table_to_stdout, whole, write_files)
 from .terminal import (EXIT_FAILURE, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, CtrlC, Progress, check_board, say,
                        solution_text, summarize)
 
@@ -208,12 +208,14 @@ def _cmd_complete_bench(args: argparse.Namespace) -> int:
     from ..studies.reporting import check_outputs, completion_plot, completion_table
 
     check_outputs(args.csv, args.json, args.plot)
+    table = table_to_stdout(args)
     progress = Progress.make("complete bench")
     rows, problems = bench(sorted({n for spec in args.specs for n in spec}), args.placed, args.instances,
                            args.engines, args.time_limit, args.seed, progress.text if progress else None)
     if progress:
         progress.clear()
-    CtrlC.write(sys.stdout, completion_table(rows) + "\n")
+    if table:
+        CtrlC.write(sys.stdout, completion_table(rows) + "\n")
     write_files(args, rows, COLUMNS, lambda path: completion_plot(rows, path, args.time_limit))
     for found in problems:
         say(f"{PROG} complete bench: {found}")
@@ -225,12 +227,15 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     from ..studies.reporting import batch_plot, batch_table, check_outputs, csv_text, to_json
 
     check_outputs(args.csv, args.json, args.plot)
+    table = table_to_stdout(args)
     progress = Progress.make("batch")
     rows, problems = run(args.paths, args.engines, args.diagonals, args.answers, args.time_limit,
                          progress.text if progress else None)
     if progress:
         progress.clear()
-    if args.format == "json":
+    if not table:
+        pass  # --csv - or --json -: the rows go to stdout that way
+    elif args.format == "json":
         CtrlC.write(sys.stdout, to_json(rows) + "\n")
     elif args.format == "csv":
         CtrlC.write(sys.stdout, csv_text(rows, COLUMNS))

@@ -38,7 +38,7 @@ class AspEngine(Engine):
     family = "field"
     options = (Option("configuration", f"clasp's preset configuration (default: {DEFAULT_CONFIGURATION}, the "
                       "fastest to enumerate here; clingo's own default is auto)", choices=CONFIGURATIONS,
-                      default=DEFAULT_CONFIGURATION),)
+                      default=DEFAULT_CONFIGURATION, optimum=True),)
     statistics = ("configuration", "atoms", "rules", "choices", "conflicts")
     additive = frozenset({"choices", "conflicts"})
     effort = "conflicts"

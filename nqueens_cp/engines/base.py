@@ -38,6 +38,7 @@ class Option(NamedTuple):
     high: int | None = None
     solve_only: bool = False  # a flag of solve (and the batches that solve), not of enumerate or count
     solve_help: str | None = None  # what it means for solve, where that differs
+    optimum: bool = False  # a flag of optimum too (the domination questions): ignored there otherwise, so refused
 
     @property
     def flag(self) -> str:
@@ -318,6 +319,11 @@ class Engine:
             raise InvalidInputError(f"N must be a positive integer, got {n!r}")
         self._check_n(n)
         check_time_limit(time_limit)
+        for option in self.options:
+            if not option.optimum and getattr(self, option.name) != option.default:
+                takes = ", ".join(o.flag for o in self.options if o.optimum) or "none"
+                raise InvalidInputError(f"option {option.name} ({option.flag}) does not apply to an optimum "
+                                        f"(engine {self.name}'s options there: {takes})")
         self._check_usable()
         start = time.perf_counter()
         stats: dict[str, Any] = {}

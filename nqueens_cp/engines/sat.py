@@ -40,7 +40,7 @@ class SatEngine(Engine):
 
     options = (
         Option("solver", f"python-sat solver (default: {DEFAULT_SOLVER}); any incremental one (kissat is not, "
-               "so it cannot enumerate)", choices=SOLVERS, default=DEFAULT_SOLVER),
+               "so it cannot enumerate)", choices=SOLVERS, default=DEFAULT_SOLVER, optimum=True),
         Option("encoding", f"at-most-one encoding of the CNF (default: {DEFAULT_ENCODING}; solve switches to "
                f"seqcounter above N={SOLVE_LARGE_N} unless one is given)", choices=tuple(ENCODINGS)),
         SYMMETRY_BREAKING,

@@ -147,9 +147,14 @@ class Variant(NamedTuple):
         return all(any(q == (r, c) or self.attacks(n, q, (r, c)) for q in placed) for r in range(n) for c in range(n))
 
     def exists(self, n: int) -> bool | None:
-        """Whether boards exist, where a theorem says so without a search."""
-        if self.name == "toroidal":
+        """Whether boards exist, where a theorem says so without a search
+        (None for the domination questions, which always have an answer)."""
+        if self.name == "toroidal":  # Pólya
             return gcd(n, 6) == 1
+        if self.name == "queens":  # explicit constructions for every other N (Pauls, 1874)
+            return n not in (2, 3)
+        if self.name == "superqueens":  # none for 2..9; constructions for every N >= 10 (Bell & Stevens, 2009)
+            return n == 1 or n >= 10
         return None
 
 

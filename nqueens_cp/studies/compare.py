@@ -5,11 +5,16 @@ the solver package's import and the search itself are timed separately:
 
     wall     the whole process, as the parent sees it
     import   importing the engine's solver package (OR-Tools, python-sat)
-    search   building the model and enumerating every solution
+    search   building the model and enumerating every solution (or finding
+             the first, or proving an optimum)
     startup  wall - import - search: the interpreter and our own modules
 
-The worker is this module: ``python -m nqueens_cp.studies.compare N LABEL [--first]``
-prints one JSON object.
+Any question of the family (``variant``: :mod:`nqueens_cp.model.variants`)
+is timed the same way; for the domination questions, ``count`` is the
+optimum, proved within the time limit or reported as not proved.
+
+The worker is this module: ``python -m nqueens_cp.studies.compare N LABEL
+[--first] [--variant NAME] [--time-limit SEC]`` prints one JSON object.
 """
 
 from __future__ import annotations
@@ -29,9 +34,11 @@ from ..execution.plan import plan, plan_solve
 from ..engines import engine_class, get_engine, names
 from ..errors import EngineUnavailableError, InvalidInputError
 from ..known import TOTAL
+from ..model import variants
+from ..model.variants import Variant
 
 STOP_GRACE_S = 10.0  # how long a worker stopped at its time limit has to end what it started
-VARIANT = "+sb"  # label suffix: the engine with symmetry breaking
+SB = "+sb"  # label suffix: the engine with symmetry breaking
 
 # Columns of every row, in order: every counter some engine reports (the engines
 # declare them), then the model size; the statistics an engine does not know stay empty.
@@ -45,18 +52,20 @@ COLUMNS = ("n", "engine", "count", "agrees", "runs", "wall_s", "startup_s", "imp
 
 def labels() -> list[str]:
     """Every label compare takes: each engine, and ENGINE+sb for those with symmetry breaking."""
-    return [*names(), *(name + VARIANT for name in names(option="symmetry_breaking"))]
+    return [*names(), *(name + SB for name in names(option="symmetry_breaking"))]
 
 
-def expand(chosen: Sequence[str], first: bool = False) -> list[str]:
+def expand(chosen: Sequence[str], first: bool = False, variant: str = "queens") -> list[str]:
     """Labels with presets ("classic", "core", "declarative") replaced by the engines they
-    stand for; with ``first``, a preset leaves out the engines that find no solution."""
+    stand for that answer ``variant``; with ``first``, a preset leaves out the engines
+    that find no solution."""
     from ..engines import PRESETS, expand_presets
 
     found: list[str] = []
     for label in chosen:
         if label in PRESETS:
-            found += [name for name in expand_presets([label]) if not first or engine_class(name).solves]
+            found += [name for name in expand_presets([label]) if (not first or engine_class(name).solves)
+                      and variant in engine_class(name).variants]
         else:
             found.append(label)
     return found
@@ -64,32 +73,41 @@ def expand(chosen: Sequence[str], first: bool = False) -> list[str]:
 
 def parse_label(label: str) -> tuple[str, dict[str, Any]]:
     """'cpsat+sb' -> ('cpsat', {'symmetry_breaking': True})."""
-    name, sb, rest = label.partition(VARIANT)
+    name, sb, rest = label.partition(SB)
     if rest or label not in labels():
         raise InvalidInputError(f"unknown engine '{label}' (choose from {', '.join(labels())})")
     return name, ({"symmetry_breaking": True} if sb else {})
 
 
-def default_labels(first: bool, symmetry_breaking: bool = False) -> list[str]:
-    """Every available engine that can answer the question (all solutions, or the first),
-    with its +sb variant beside it when ``symmetry_breaking``."""
-    chosen = names(available=True, family="core") if first else names(enumerates=True, available=True, family="core")
-    return with_variants(chosen, symmetry_breaking)
+def default_labels(first: bool, symmetry_breaking: bool = False, variant: str = "queens") -> list[str]:
+    """Every available core engine that can answer the question (all solutions, the
+    first, or the optimum of ``variant``), with its +sb label beside it when
+    ``symmetry_breaking``."""
+    question = variants.get(variant)
+    lists = not first and question.question == "place"
+    chosen = names(enumerates=True if lists else None, available=True, family="core", variant=question.name)
+    return with_symmetry_breaking(chosen, symmetry_breaking)
 
 
-def with_variants(chosen: Sequence[str], symmetry_breaking: bool) -> list[str]:
+def with_symmetry_breaking(chosen: Sequence[str], symmetry_breaking: bool) -> list[str]:
+    """The labels, each engine that has symmetry breaking followed by its +sb label."""
     if not symmetry_breaking:
         return list(chosen)
     takes = set(names(option="symmetry_breaking"))
-    return list(dict.fromkeys(x for label in chosen for x in ([label, label + VARIANT] if label in takes else [label])))
+    return list(dict.fromkeys(x for label in chosen for x in ([label, label + SB] if label in takes else [label])))
 
 
-def measure(n: int, label: str, first: bool = False) -> dict[str, Any]:
-    """One measurement in this process: import, then search (all solutions, or the first)."""
+def measure(n: int, label: str, first: bool = False, variant: str = "queens",
+            time_limit: float | None = None) -> dict[str, Any]:
+    """One measurement in this process: import, then search (all solutions, or the
+    first, or the optimum of a domination ``variant`` within ``time_limit``)."""
     name, options = parse_label(label)
+    question = variants.get(variant)
+    if question.question == "optimum":
+        return _measure_optimum(n, name, options, question, time_limit)
     if first:
-        return _measure_first(n, name, options)
-    engine = get_engine(name, **options)
+        return _measure_first(n, name, options, question)
+    engine = get_engine(name, question.name, **options)
     start = time.perf_counter()
     engine.preload()
     imported = time.perf_counter()
@@ -104,13 +122,13 @@ def measure(n: int, label: str, first: bool = False) -> dict[str, Any]:
     return {"count": count, "import_s": imported - start, "search_s": done - imported, "stats": stats}
 
 
-def _measure_first(n: int, name: str, options: dict[str, Any]) -> dict[str, Any]:
+def _measure_first(n: int, name: str, options: dict[str, Any], question: Variant) -> dict[str, Any]:
     """Time to one solution, by the ``solve`` path (CP-SAT then runs a portfolio of workers)."""
     from ..engines import Status
 
     if "seed" in {o.name for o in engine_class(name).options}:
         options = {"seed": 0, **options}  # reproducible runs
-    engine = get_engine(name, **options)
+    engine = get_engine(name, question.name, **options)
     start = time.perf_counter()
     engine.preload()
     imported = time.perf_counter()
@@ -120,6 +138,20 @@ def _measure_first(n: int, name: str, options: dict[str, Any]) -> dict[str, Any]
             "search_s": done - imported, "stats": dict(outcome.stats)}
 
 
+def _measure_optimum(n: int, name: str, options: dict[str, Any], question: Variant,
+                     time_limit: float | None) -> dict[str, Any]:
+    """Time to prove the optimum (``optimum``'s path): ``count`` is the size found,
+    ``proved`` whether one queen fewer was shown impossible within ``time_limit``."""
+    engine = get_engine(name, question.name, **options)
+    start = time.perf_counter()
+    engine.preload()
+    imported = time.perf_counter()
+    found = engine.optimum(n, time_limit)
+    done = time.perf_counter()
+    return {"count": found.size, "proved": found.proved, "bound": found.bound, "import_s": imported - start,
+            "search_s": done - imported, "stats": dict(found.stats)}
+
+
 @dataclass
 class Run:
     wall_s: float
@@ -127,13 +159,19 @@ class Run:
     error: str | None = None
 
 
-def _run_worker(n: int, label: str, first: bool, time_limit: float | None) -> Run:
-    command = [sys.executable, "-m", "nqueens_cp.studies.compare", str(n), label] + (["--first"] if first else [])
+def _run_worker(n: int, label: str, first: bool, time_limit: float | None, question: Variant = variants.PLAIN) -> Run:
+    command = [sys.executable, "-m", "nqueens_cp.studies.compare", str(n), label, "--variant", question.name]
+    command += ["--first"] if first else []
+    wait = time_limit
+    if question.question == "optimum" and time_limit is not None:
+        # The engine stops itself at the limit and says what it found by then.
+        command += ["--time-limit", repr(time_limit)]
+        wait = time_limit + STOP_GRACE_S
     start = time.perf_counter()
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                           env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}) as proc:
         try:
-            out, err = proc.communicate(timeout=time_limit)
+            out, err = proc.communicate(timeout=wait)
         except subprocess.TimeoutExpired:
             wall = time.perf_counter() - start
             # SIGTERM first: the worker then ends what its engine started (a MiniZinc
@@ -152,15 +190,26 @@ def _run_worker(n: int, label: str, first: bool, time_limit: float | None) -> Ru
 
 
 def compare(sizes: Sequence[int], labels: Sequence[str], repeat: int = 1, first: bool = False,
-            time_limit: float | None = None, progress: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
-    """One row per (N, engine): medians over ``repeat`` fresh processes."""
+            time_limit: float | None = None, progress: Callable[[str], None] | None = None,
+            variant: str = "queens") -> list[dict[str, Any]]:
+    """One row per (N, engine): medians over ``repeat`` fresh processes, for
+    one question of the family (``variant``; for domination and independent,
+    the time to prove the optimum)."""
+    question = variants.get(variant)
     if len(set(labels)) != len(labels):
         twice = next(label for label in labels if labels.count(label) > 1)
         raise InvalidInputError(f"engine {twice} is named twice")
+    if first and question.question == "optimum":
+        raise InvalidInputError(f"{question.title} asks for an optimum, not a first board: leave out --first")
     for label in labels:
         name, options = parse_label(label)
         cls = engine_class(name)
-        if not cls.enumerates and not cls.counts_only and not first:
+        if question.name not in cls.variants:
+            raise InvalidInputError(cls.refusal(question))
+        if question.question == "optimum":
+            if options:  # +sb: the lex-leader constraints are on boards of N queens
+                raise InvalidInputError(f"{label}: symmetry breaking does not apply to an optimum (name {name})")
+        elif not cls.enumerates and not cls.counts_only and not first:
             raise InvalidInputError(f"{name} finds one solution, never all of them: use it with --first")
         if first and not cls.solves:
             raise InvalidInputError(f"{name} counts solutions without finding one: leave out --first")
@@ -174,11 +223,11 @@ def compare(sizes: Sequence[int], labels: Sequence[str], repeat: int = 1, first:
             for attempt in range(repeat):
                 if progress:
                     progress(f"compare: N={n} {label} run {attempt + 1}/{repeat}")
-                runs.append(_run_worker(n, label, first, time_limit))
-                if runs[-1].result is None:
+                runs.append(_run_worker(n, label, first, time_limit, question))
+                if runs[-1].result is None or runs[-1].result.get("proved") is False:
                     break  # a timeout or failure will not get better
             rows.append(_row(n, label, runs, time_limit))
-        _check_agreement([row for row in rows if row["n"] == n], first)
+        _check_agreement([row for row in rows if row["n"] == n], first, question)
     return rows
 
 
@@ -198,23 +247,32 @@ def _row(n: int, label: str, runs: list[Run], time_limit: float | None) -> dict[
     row["import_s"] = statistics.median(r["import_s"] for r in results)
     row["search_s"] = statistics.median(r["search_s"] for r in results)
     row["startup_s"] = max(0.0, row["wall_s"] - row["import_s"] - row["search_s"])
-    if row["count"] and row["search_s"] > 0:
+    if row["count"] and row["search_s"] > 0 and "proved" not in results[-1]:  # (an optimum is no rate)
         row["solutions_per_s"] = row["count"] / row["search_s"]
     stats = results[-1]["stats"]
     for key in STAT_COLUMNS:
         if key in stats:
             row[key] = stats[key]
+    unproved = next((r for r in results if r.get("proved") is False), None)
+    if unproved is not None:  # an optimum not proved within the time limit: the best found, the bound shown
+        best = "none found" if unproved["count"] is None else f"best {unproved['count']}"
+        row["status"] = f"not proved in {time_limit:g} s ({best}, at least {unproved['bound']})"
+        return row
     row["status"] = "ok"
     return row
 
 
-def _check_agreement(rows: list[dict[str, Any]], first: bool) -> None:
-    """Counts must agree with each other and with A000170 (all solutions) or be 1 (first)."""
+def _check_agreement(rows: list[dict[str, Any]], first: bool, question: Variant = variants.PLAIN) -> None:
+    """Counts (or optima) must agree with each other and with the published
+    values (A000170 for plain N-queens, the variant's own sequence otherwise),
+    or be 1 (first) exactly where a board exists."""
+    known = TOTAL if question is variants.PLAIN else question.known
     for row in rows:
         if row["status"] != "ok":
             continue
         n = row["n"]
-        expected = (0 if TOTAL.get(n) == 0 else 1) if first else TOTAL.get(n)
+        total = known.get(n)
+        expected = int(bool(question.exists(n))) if first else total
         others = {r["count"] for r in rows if r["status"] == "ok"}
         row["agrees"] = row["count"] is not None and (expected is None or row["count"] == expected) and len(others) == 1
         if not row["agrees"]:
@@ -233,12 +291,19 @@ def problems(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def _worker(argv: list[str]) -> int:
+    import argparse
+
     from .. import stopping
 
     stopping.worker()  # (stopped at its time limit by SIGTERM: see _run_worker)
-    first = "--first" in argv
-    args = [a for a in argv if a != "--first"]
-    print(json.dumps(measure(int(args[0]), args[1], first)))
+    parser = argparse.ArgumentParser(prog="python -m nqueens_cp.studies.compare")
+    parser.add_argument("n", type=int)
+    parser.add_argument("label")
+    parser.add_argument("--first", action="store_true")
+    parser.add_argument("--variant", default="queens")
+    parser.add_argument("--time-limit", type=float)
+    args = parser.parse_args(argv)
+    print(json.dumps(measure(args.n, args.label, args.first, args.variant, args.time_limit)))
     return 0
 
 

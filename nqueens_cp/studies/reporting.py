@@ -179,14 +179,19 @@ def compare_table(rows: list[dict[str, Any]]) -> str:
     return table(printable, shown, left=("engine", "status"), headers=headers)
 
 
-def compare_plot(rows: list[dict[str, Any]], path: str, first: bool = False) -> None:
+def compare_plot(rows: list[dict[str, Any]], path: str, first: bool = False, variant: str = "queens") -> None:
     """Search time against N, log scale, one line per engine."""
-    what = "the first solution" if first else "every solution"
-    title = f"N-queens: time to find {what}, by engine"
+    from ..model import variants
+
+    question = variants.get(variant)
+    what = "prove the optimum" if question.question == "optimum" else \
+        "find the first solution" if first else "find every solution"
+    name = "N-queens" if question is variants.PLAIN else question.title.split(" (")[0].capitalize()
+    title = f"{name}: time to {what}, by engine"
     if any(row["status"] != "ok" for row in rows):
         title += " (x: stopped by the time limit)"
     plot_times(rows, path, y="search_s", stopped_y="wall_s", title=title,
-               ylabel=f"seconds to find {what} (median, log scale)")
+               ylabel=f"seconds to {what} (median, log scale)")
 
 
 def completion_table(rows: list[dict[str, Any]]) -> str:
