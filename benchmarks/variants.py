@@ -14,9 +14,11 @@ Three tables, one run (docs/variants.md holds one run's):
 3. the kernel's speed per node: its family walk of superqueens (N = 16)
    and toroidal queens (N = 17, row 0's queen in column 0) against the
    plain count's compiled search (N = 16 and 17, mirror-halved), one core,
-   side by side in this run.
+   side by side in this run;
+4. (``--tables workers``) CP-SAT proving γ with one worker per core against
+   its full portfolio of 8, N = 8, 9, 12.
 
-    python benchmarks/variants.py [--cap 30] [--count 12,14,16] [--optimum 8-20] [--tables lines,times,nodes]
+    python benchmarks/variants.py [--cap 30] [--count 12,14,16] [--optimum 8-20] [--tables lines,times,nodes,workers]
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ def lines_table() -> str:
     return table(["variant", *paradigms], rows)
 
 
-def _run(queue, what: str, n: int, variant: str, engine: str) -> None:
+def _run(queue, what: str, n: int, variant: str, engine: str, options: dict) -> None:
     from nqueens_cp import stopping
 
     stopping.worker()  # SIGTERM at the cap runs the engines' clean-ups (MiniZinc's folder and process)
@@ -72,16 +74,16 @@ def _run(queue, what: str, n: int, variant: str, engine: str) -> None:
     if what == "count":
         answer = nq.count(n, engine, variant=variant, jobs=1)
     else:
-        found = nq.optimum(n, variant, engine)
+        found = nq.optimum(n, variant, engine, **options)
         answer = found.size if found.proved else None
     queue.put((answer, time.perf_counter() - start))
 
 
-def timed(what: str, n: int, variant: str, engine: str, cap: float) -> tuple[object, float | None]:
+def timed(what: str, n: int, variant: str, engine: str, cap: float, **options) -> tuple[object, float | None]:
     """(answer, seconds) in a child process, or (None, None) past the cap."""
     context = multiprocessing.get_context("fork")
     queue = context.Queue()
-    child = context.Process(target=_run, args=(queue, what, n, variant, engine))
+    child = context.Process(target=_run, args=(queue, what, n, variant, engine, options))
     child.start()
     child.join(cap)
     if child.is_alive():
@@ -142,6 +144,20 @@ def nodes_table() -> str:
     return table(["kernel search", "per node", "plain count, same N, per node", "ratio"], rows)
 
 
+def workers_table(cap: float) -> str:
+    import os
+
+    rows = []
+    for workers in dict.fromkeys((os.cpu_count() or 1, 8)):
+        cells = []
+        for n in (8, 9, 12):
+            answer, seconds = timed("optimum", n, "domination", "cpsat", cap, workers=workers)
+            known = VARIANTS["domination"].known[n]
+            cells.append(f"> {cap:g}" if seconds is None else f"WRONG {answer}" if answer != known else f"{seconds:.3g}")
+        rows.append([f"{workers}{' (every core)' if workers == os.cpu_count() else ''}", *cells])
+    return table(["CP-SAT workers", "γ(8)", "γ(9)", "γ(12)"], rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cap", type=float, default=30.0, help="seconds per run (default 30)")
@@ -162,7 +178,10 @@ def main() -> None:
         print(times_table("optimum", ["domination", "independent"], list(range(low, high + 1)), args.cap), "\n")
     if "nodes" in tables:
         print("The kernel's time per node, one core:\n")
-        print(nodes_table())
+        print(nodes_table(), "\n")
+    if "workers" in tables:
+        print(f"Seconds for CP-SAT to prove γ, by its number of workers (cap {args.cap:g} s):\n")
+        print(workers_table(args.cap))
 
 
 if __name__ == "__main__":
