@@ -42,7 +42,7 @@ SB = "+sb"  # label suffix: the engine with symmetry breaking
 
 # Columns of every row, in order: every counter some engine reports (the engines
 # declare them), then the model size; the statistics an engine does not know stay empty.
-_NOT_COUNTERS = {"status", "solver", "encoding", "kernel", "formula", "sub_boards", "total", "fundamental",
+_NOT_COUNTERS = {"status", "solver", "counter", "encoding", "kernel", "formula", "sub_boards", "total", "fundamental",
                  "solver_wall_time", "variables", "clauses", "constraints"}
 STAT_COLUMNS = (*dict.fromkeys(stat for name in names() for stat in engine_class(name).statistics
                                if stat not in _NOT_COUNTERS), "variables", "constraints")
