@@ -248,6 +248,15 @@ def test_an_option_that_does_not_apply_to_an_optimum_is_refused(cli):
     assert code == 2 and out == "" and "option seed (--seed) does not apply to an optimum" in err
 
 
+def test_an_option_of_solve_only_is_refused_by_listing_and_counting(cli):
+    code, out, err = cli("enumerate", 8, "-e", "bitmask", "--seed", 3)  # (the flag is offered for cpsat)
+    assert code == 2 and out == "" and "option seed (--seed) does not apply to listing or counting" in err
+    with pytest.raises(nq.InvalidInputError, match="option workers .* applies to solve: listing and counting"):
+        nq.count(8, "cpsat", workers=2)
+    assert nq.solve(20, "bitmask", seed=3).status is nq.Status.SOLVED  # where it does apply
+    assert nq.count(8, "cpsat", seed=3) == 92  # cpsat's seed orders its enumeration too
+
+
 def test_existence_theorems_match_the_published_counts():
     from nqueens_cp.known import TOTAL
 

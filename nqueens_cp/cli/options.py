@@ -227,8 +227,8 @@ def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
                    help="stop after SEC seconds" + ("" if limit else ": exit 3, no count (a partial count is not the count)"))
     p.add_argument("--unique", action="store_true",
                    help="one solution per class under the 8 symmetries of the square, in canonical "
-                   "(lexicographically least) form: 12 for N=8 (OEIS A002562); plain N only (placements break "
-                   "the symmetries)")
+                   "(lexicographically least) form: 12 for N=8 (OEIS A002562); without placements (they break "
+                   "the symmetries).  The variants keep these 8; the torus's translations are not among them")
     add_jobs(p)
     p.add_argument("--scheduler", metavar="ADDRESS", dest="executor",
                    help="run the sub-problems on a Dask cluster: its scheduler's ADDRESS (tcp://host:8786), or "

@@ -277,6 +277,7 @@ class Engine:
         self._check_place()
         if not self.enumerates and not self.counts_only:
             raise InvalidInputError(f"engine {self.name} finds one solution and cannot enumerate: use solve")
+        self._check_options(lambda option: not option.solve_only, "listing or counting")
         check_limit(limit)
         check_time_limit(time_limit)
         self._check_usable()
@@ -305,6 +306,15 @@ class Engine:
         answer = self.trivial_answer(n, placed) or self._solve(n, placed, time_limit, stats)
         return self.outcome(n, placed, answer, time.perf_counter() - start, stats)
 
+    def _check_options(self, applies: Any, what: str) -> None:
+        """Refuse an option set to other than its default that does not apply to ``what``
+        (``applies(option)`` false): the engine would ignore it."""
+        for option in self.options:
+            if not applies(option) and getattr(self, option.name) != option.default:
+                takes = ", ".join(o.flag for o in self.options if applies(o)) or "none"
+                raise InvalidInputError(f"option {option.name} ({option.flag}) does not apply to {what} "
+                                        f"(engine {self.name}'s options there: {takes})")
+
     def optimum(self, n: int, time_limit: float | None = None) -> Any:
         """The fewest queens that answer the engine's domination question
         (its ``variant``: domination or independent) on an n x n board, as an
@@ -319,11 +329,7 @@ class Engine:
             raise InvalidInputError(f"N must be a positive integer, got {n!r}")
         self._check_n(n)
         check_time_limit(time_limit)
-        for option in self.options:
-            if not option.optimum and getattr(self, option.name) != option.default:
-                takes = ", ".join(o.flag for o in self.options if o.optimum) or "none"
-                raise InvalidInputError(f"option {option.name} ({option.flag}) does not apply to an optimum "
-                                        f"(engine {self.name}'s options there: {takes})")
+        self._check_options(lambda option: option.optimum, "an optimum")
         self._check_usable()
         start = time.perf_counter()
         stats: dict[str, Any] = {}
