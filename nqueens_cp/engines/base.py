@@ -152,6 +152,9 @@ class Engine:
     effort: ClassVar[str | None] = None  # the statistic that measures its work
     # The questions of the family it answers (model/variants.py): "queens" is plain N-queens.
     variants: ClassVar[frozenset[str]] = frozenset({"queens"})
+    # Options of solve only that its own check() allows some values of when listing
+    # (cpsat: workers=1, what listing runs with); any other set one is refused there.
+    checks_itself: ClassVar[frozenset[str]] = frozenset()
     # Why its answers are not yet to be trusted (never run where it must run), said
     # before every run and in the engine list; None once verified.
     experimental: ClassVar[str | None] = None
@@ -277,7 +280,6 @@ class Engine:
         self._check_place()
         if not self.enumerates and not self.counts_only:
             raise InvalidInputError(f"engine {self.name} finds one solution and cannot enumerate: use solve")
-        self._check_options(lambda option: not option.solve_only, "listing or counting")
         check_limit(limit)
         check_time_limit(time_limit)
         self._check_usable()
@@ -305,6 +307,12 @@ class Engine:
         stats: dict[str, Any] = {}
         answer = self.trivial_answer(n, placed) or self._solve(n, placed, time_limit, stats)
         return self.outcome(n, placed, answer, time.perf_counter() - start, stats)
+
+    def check_listing_options(self) -> None:
+        """Refuse an option of solve only, set, when the engine is asked to list or
+        count (the plan of a search, not the searches a solve makes of its own)."""
+        self._check_options(lambda option: not option.solve_only or option.name in self.checks_itself,
+                            "listing or counting")
 
     def _check_options(self, applies: Any, what: str) -> None:
         """Refuse an option set to other than its default that does not apply to ``what``

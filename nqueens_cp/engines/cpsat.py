@@ -41,6 +41,7 @@ class CpSatEngine(Engine):
     variants = frozenset({"queens", "toroidal", "superqueens", "domination", "independent"})
     seed: int | None
     workers: int | None
+    checks_itself = frozenset({"workers"})  # (check(): 1 is what listing runs with)
 
     def preload(self) -> None:
         from ortools.sat.python import cp_model  # noqa: F401

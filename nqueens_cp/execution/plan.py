@@ -151,6 +151,7 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     if chosen.counts_only and unique and not chosen.counts_classes:  # a usage error, whatever is installed
         _refuse_unique(chosen.name)
     placed = chosen.check(n, fixed, limit, time_limit)  # the engine's own checks
+    chosen.check_listing_options()
     if unique is True and placed:
         raise InvalidInputError("unique (one solution per class of the 8 symmetries) cannot be combined with "
                                 "pre-placed queens or blocked squares: they break the symmetries")
