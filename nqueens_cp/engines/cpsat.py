@@ -188,7 +188,8 @@ class CpSatEngine(Engine):
         # [end cost]
         # At least CP-SAT's full portfolio of 8 (time-sliced where there are fewer cores): its
         # LP and core-guided workers prove the bound, which 2 plain workers do not in any
-        # reasonable time (gamma(8): 12 s against 0.4 s on 2 cores; gamma(9), not in 20 s).
+        # reasonable time (benchmarks/variants.py --tables workers, 2 cores: gamma(8) in 0.8 s
+        # with 8 workers, not within 10 s with 2).
         solver, status = self._solve_once(model, time_limit, stats, max(OPTIMUM_WORKERS, os.cpu_count() or 1))
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None, False, max(1, math.ceil(solver.best_objective_bound - 1e-6)), \
