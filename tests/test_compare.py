@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import os
 import json
 from pathlib import Path
 
@@ -212,3 +213,47 @@ def test_rows_to_stdout_replace_the_table(cli) -> None:
     assert [line.split(",")[:4] for line in out.splitlines()[1:]] == [["6", "bitmask", "4", "True"]]
     code, out, err = cli("compare", "6", "--engines", "bitmask", "--csv", "-", "--json", "-")
     assert code == 2 and out == "" and "--csv - and --json - would both write to stdout" in err
+
+
+def _gecode_pids() -> list[int]:
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                line = handle.read()
+            with open(f"/proc/{pid}/stat", "rb") as handle:
+                state = handle.read().rsplit(b")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if b"fzn-gecode" in line and b"nqueens-mzn" in line and state != b"Z":
+            found.append(int(pid))
+    return found
+
+
+@pytest.mark.parametrize("what", ["optimum", "count"])
+def test_a_worker_stopped_while_gecode_runs_leaves_no_gecode(what) -> None:
+    """MiniZinc puts Gecode in a process group of its own: killing MiniZinc's
+    group left Gecode running after its worker was stopped."""
+    import multiprocessing
+    import time
+
+    from nqueens_cp.engines import engine_class
+
+    if engine_class("minizinc").unavailable_reason():
+        pytest.skip(f"minizinc: {engine_class('minizinc').unavailable_reason()}")
+    assert not _gecode_pids()
+
+    def run() -> None:
+        from nqueens_cp import optimum, count, stopping
+
+        stopping.worker()
+        optimum(16, "domination", "minizinc") if what == "optimum" else count(15, "minizinc", jobs=1)
+
+    child = multiprocessing.get_context("fork").Process(target=run)
+    child.start()
+    deadline = time.monotonic() + 60
+    while not _gecode_pids():  # the event itself: Gecode searching
+        assert time.monotonic() < deadline and child.is_alive()
+    child.terminate()
+    child.join()
+    assert not _gecode_pids()

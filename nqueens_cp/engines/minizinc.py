@@ -61,16 +61,7 @@ class MiniZincEngine(Engine):
         import tempfile
 
         started: dict[str, Any] = {}
-
-        def cleanup() -> None:  # a worker stopped by its pool, at any point of this (nqueens_cp.stopping)
-            if "process" in started:
-                _kill(started["process"])
-            if "folder" in started:
-                import shutil
-
-                shutil.rmtree(started["folder"], ignore_errors=True)
-
-        with stopping.registered(cleanup), tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as folder:
+        with stopping.registered(lambda: _stop(started)), tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as folder:
             started["folder"] = folder
             model, data = os.path.join(folder, "nqueens.mzn"), os.path.join(folder, "nqueens.dzn")
             for path, name in ((model, "mzn"), (data, "dzn")):
@@ -100,7 +91,9 @@ class MiniZincEngine(Engine):
         import subprocess
         import tempfile
 
-        with tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as folder:
+        started: dict[str, Any] = {}
+        with stopping.registered(lambda: _stop(started)), tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as folder:
+            started["folder"] = folder
             paths = [os.path.join(folder, "dominate.mzn"), os.path.join(folder, "dominate.dzn")]
             for path, name in zip(paths, ("mzn", "dzn")):
                 with open(path, "w", encoding="utf-8") as handle:
@@ -108,18 +101,24 @@ class MiniZincEngine(Engine):
             command = ["minizinc", "--solver", "gecode", *paths]
             if time_limit is not None:
                 command[3:3] = ["--time-limit", str(max(1, int(time_limit * 1000)))]
+            # In a session of its own, as the search's: stopped, MiniZinc and Gecode go together.
+            started["process"] = process = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                env={**os.environ, "TMPDIR": folder}, start_new_session=True)
             try:
-                done = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                                      env={**os.environ, "TMPDIR": folder},
-                                      timeout=None if time_limit is None else time_limit + _GRACE_SECONDS + 5)
+                out, err = process.communicate(timeout=None if time_limit is None else time_limit + _GRACE_SECONDS + 5)
             except subprocess.TimeoutExpired:
                 return None, False, 1, f"no answer within {time_limit:g} s (MiniZinc killed)"
-        if done.returncode != 0 or "=====ERROR=====" in done.stdout:
-            said = [line for line in done.stderr.splitlines() if line.strip()]
-            raise NQueensError(f"minizinc failed (exit {done.returncode}): {said[-1] if said else 'no message'}")
-        found = [line for line in done.stdout.splitlines() if line.startswith("[")]
+            finally:
+                if process.poll() is None:  # (the time limit, Ctrl-C)
+                    _kill(process)
+                    process.communicate()
+        if process.returncode != 0 or "=====ERROR=====" in out:
+            said = [line for line in err.splitlines() if line.strip()]
+            raise NQueensError(f"minizinc failed (exit {process.returncode}): {said[-1] if said else 'no message'}")
+        found = [line for line in out.splitlines() if line.startswith("[")]
         queens = [divmod(v - 1, n) for v in json.loads(found[-1])] if found else None
-        if queens is not None and "==========" in done.stdout:
+        if queens is not None and "==========" in out:
             return queens, True, len(queens), "Gecode searched every better solution (==========)"
         return queens, False, 1, f"not proved optimal within {time_limit:g} s"
 
@@ -176,12 +175,42 @@ class MiniZincEngine(Engine):
             raise NQueensError("minizinc stopped before its search was complete")
 
 
+def _stop(started: dict[str, Any]) -> None:
+    """A worker stopped by its pool at any point of a run (nqueens_cp.stopping): no
+    MiniZinc left running, no folder left behind."""
+    if "process" in started:
+        _kill(started["process"])
+    if "folder" in started:
+        import shutil
+
+        shutil.rmtree(started["folder"], ignore_errors=True)
+
+
 def _kill(process: subprocess.Popen) -> None:
-    """MiniZinc and the solver it started (its process group)."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    """MiniZinc and the solver it started.  MiniZinc puts the solver (fzn-gecode)
+    in a process group of its own, so killing MiniZinc's group left Gecode
+    running; both stay in the session MiniZinc was started in, so every process
+    of that session is killed."""
+    for pid in [process.pid, *_in_session(process.pid)]:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _in_session(session: int) -> list[int]:
+    """The processes of a session (Linux's /proc: field 6 of /proc/PID/stat)."""
+    found = []
+    for name in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # (gone meanwhile)
+            if len(fields) > 3 and fields[3] == str(session):
+                found.append(int(name))
+    return found
 
 
 # MiniZinc's statistics, under the names our other engines use where they mean the same
