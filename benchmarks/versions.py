@@ -2,7 +2,10 @@
 project (an older commit), side by side in one run, for each N.
 
     git worktree add /tmp/before <commit>
-    python benchmarks/versions.py /tmp/before [N ...] [--repeat R]   (default N: 12 .. 18)
+    python benchmarks/versions.py /tmp/before [N ...] [--repeat R] [--walk]   (default N: 12 .. 18)
+
+--walk times queens.h's `walk` instead (what `enumerate` and the GPU run),
+one whole board on one core through kernel.Walk, counting its solutions.
 
 Each side runs from its source tree (PYTHONPATH; Python 3.11's -P) in this
 interpreter, so this interpreter needs that version's dependencies too
@@ -42,14 +45,22 @@ def main() -> None:
     parser.add_argument("before", type=Path)
     parser.add_argument("sizes", type=int, nargs="*", default=list(range(12, 19)))
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--walk", action="store_true", help="time the walk of one board, not `count N`")
     args = parser.parse_args()
     for n in args.sizes:
         check = last_line_is(TOTAL[n])
-        command = [PYTHON, "-P", "-m", "nqueens_cp", "count", str(n)]  # -P: not the working directory's package
-        old, new = At(f"count {n}, {args.before}", command, check), At(f"count {n}, this tree", command, check)
+        # -P: not the working directory's package
+        if args.walk:
+            what, title = f"walk {n}", f"walk of the {n} x {n} board, one core: before and after"
+            command = [PYTHON, "-P", "-c", f"from nqueens_cp import kernel; w = kernel.Walk({n}, [{(1 << n) - 1}] * {n}); "
+                       "w.advance(); print(w.found)"]
+        else:
+            what, title = f"count {n}", f"count {n} on every core: before and after"
+            command = [PYTHON, "-P", "-m", "nqueens_cp", "count", str(n)]
+        old, new = At(f"{what}, {args.before}", command, check), At(f"{what}, this tree", command, check)
         old.where = args.before.resolve()
         alternate([old, new], args.repeat)
-        report(f"count {n} on every core: before and after", [old, new], old)
+        report(title, [old, new], old)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ without CuPy and an NVIDIA GPU, saying so.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -118,6 +119,64 @@ def test_the_gpu_engine_counts_plain_n_only(monkeypatch: pytest.MonkeyPatch) -> 
     assert (GpuEngine.min_n, GpuEngine.max_n) == (classes.MIN_N, classes.MAX_N)
 
 
+@pytest.fixture(scope="module")
+def gpu_on_cpu(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tests/c/gpu_on_cpu.cpp built: gpu.cu's kernel on CPU threads."""
+    compiler = shutil.which("g++") or shutil.which("clang++")
+    if compiler is None:
+        pytest.skip("no C++ compiler here (g++ or clang++)")
+    here = Path(__file__).parent / "c"
+    program = tmp_path_factory.mktemp("gpu_on_cpu") / "gpu_on_cpu"
+    result = subprocess.run([compiler, "-std=c++17", "-O2", "-Wall", "-Werror", "-pthread", "-include",
+                             str(here / "cuda_shim.h"), f"-I{gpu.KERNEL_DIR}", str(here / "gpu_on_cpu.cpp"),
+                             "-o", str(program)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return program
+
+
+@pytest.mark.parametrize(("n", "hot_rows", "threads"), [(6, 12, 128), (9, 3, 64), (12, 12, 128), (13, 1, 96),
+                                                        (13, 64, 32), (14, 12, 128)])
+def test_the_kernel_on_cpu_threads_counts_what_the_cpu_kernel_counts(gpu_on_cpu: Path, tmp_path: Path, n: int,
+                                                                     hot_rows: int, threads: int) -> None:
+    """gpu.cu itself, every thread of a block at once over one shared array,
+    each with its deepest rows there (all of them, some, one): the five
+    totals of the CPU kernel, nodes included, and so the published counts."""
+    items = gpu.work_items(n, classes.sub_boards(n))
+    packed = tmp_path / "items"
+    packed.write_bytes(items.masks.tobytes() + items.ties.tobytes() + items.classify.tobytes())
+    words = gpu.shared_words(threads, hot_rows)
+    result = subprocess.run([str(gpu_on_cpu), "run", str(n), str(len(items)), str(hot_rows), str(threads),
+                             str(words), str(packed)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    found = gpu.totals([int(word) for word in result.stdout.split()])
+    assert found == gpu.count_items_on_cpu(items)
+    eight, four, two, _, tied = found
+    tally = classes.tally(n, eight, four, two, tied, classes.symmetric_on_ties(n))
+    assert tally.total == TOTAL[n] and tally.fundamental == FUNDAMENTAL[n]
+
+
+@pytest.mark.parametrize("n", [6, 13, 22, 62])
+@pytest.mark.parametrize("hot_rows", [1, gpu.HOT_ROWS, 62])
+def test_each_thread_keeps_its_hot_rows_in_shared_memory_in_its_own_banks(gpu_on_cpu: Path, n: int,
+                                                                          hot_rows: int) -> None:
+    """Every thread writes each word of its stack: all read back their own,
+    exactly the hot rows are in the shared memory a launch asks for
+    (gpu.shared_words), nothing past it, and each thread's words there are in
+    its lane's banks, whatever row it is at."""
+    words = gpu.shared_words(gpu.THREADS_PER_BLOCK, hot_rows)
+    result = subprocess.run([str(gpu_on_cpu), "layout", str(n), str(hot_rows), str(gpu.THREADS_PER_BLOCK),
+                             str(words)], capture_output=True, text=True, timeout=120)
+    assert (result.returncode, result.stdout) == (0, "ok\n")
+    if n >= hot_rows:  # the last thread's last hot word is the block's last (else a row or more is spare)
+        fewer = subprocess.run([str(gpu_on_cpu), "layout", str(n), str(hot_rows), str(gpu.THREADS_PER_BLOCK),
+                                str(words - 1)], capture_output=True, text=True, timeout=120)
+        assert fewer.returncode == 1 and "past the block's shared memory" in fewer.stdout
+
+
+def test_a_launch_asks_for_the_shared_memory_any_gpu_gives_without_opting_in() -> None:
+    assert gpu.shared_words() * gpu.WORD_BYTES <= 48 * 1024
+
+
 def test_the_cuda_source_compiles_with_the_shared_header(tmp_path: Path) -> None:
     nvcc = shutil.which("nvcc")
     if nvcc is None:
@@ -127,7 +186,12 @@ def test_the_cuda_source_compiles_with_the_shared_header(tmp_path: Path) -> None
     result = subprocess.run([nvcc, "-ptx", f"-I{gpu.KERNEL_DIR}", str(source), "-o", str(tmp_path / "gpu.ptx")],
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
-    assert ".entry count_items" in (tmp_path / "gpu.ptx").read_text()
+    ptx = (tmp_path / "gpu.ptx").read_text()
+    assert ".entry count_items" in ptx
+    # the hot rows of the stack are read and written as shared memory, not
+    # through generic addresses (which would not know they are)
+    assert "ld.shared.u64" in ptx and "st.shared.u64" in ptx
+    assert not re.search(r"\b(ld|st)\.u64\b", ptx)
 
 
 def test_the_cuda_source_is_valid_cuda_cpp_with_the_shared_header() -> None:

@@ -29,17 +29,25 @@ from .classes import SubBoard, Values
 
 KERNEL_DIR = Path(__file__).resolve().parent.parent / "kernel"
 THREADS_PER_BLOCK = 128
-BLOCKS_PER_SM = 8
+# A thread's deepest rows, where its search spends its time, are on its stack
+# in shared memory (queens.h, struct stack): 12 rows of 4 words for each of
+# 128 threads are the 48 KiB a launch may ask for without opting in to more;
+# the rows above stay in the thread's local memory.
+HOT_ROWS = 12
+WORD_BYTES = 8
+# Blocks an SM of an H100 (228 KiB of shared memory) holds at 48 KiB a block;
+# more would only wait for the queue to be empty.
+BLOCKS_PER_SM = 4
 ITEMS_PER_LAUNCH = 1 << 20  # a launch at a time, so that a deadline and progress are seen between them
 
 
 def depth(n: int) -> int:
-    """Rows fixed in a work item: 5 from N = 13 (about 640,000 items at
-    N = 17, 1.2 million at N = 22: every thread of a large GPU gets several,
-    and the atomic queue evens out their lengths).  One row more would give
-    ten times as many: listed on the host in C (kernel.expand, about 1.6
-    million items a second here, benchmarks/work_items.py), 12 million at
-    N = 22 would take longer than the launches should."""
+    """Rows fixed in a work item: 5 from N = 13 (about 113,000 items at
+    N = 17, 416,000 at N = 20, 844,000 at N = 22: every thread of a large GPU
+    gets several, and the atomic queue evens out their lengths).  One row
+    more gives eight to nine times as many: 7.7 million at N = 22, which
+    kernel.expand lists in 5.4 s here, longer than the launches should take
+    (benchmarks/work_items.py measures the listing)."""
     return 4 if n <= 12 else 5
 
 
@@ -115,6 +123,13 @@ def count_sub_boards(n: int, chunk: list[SubBoard],
     return totals(found)
 
 
+def shared_words(threads: int = THREADS_PER_BLOCK, hot_rows: int = HOT_ROWS) -> int:
+    """The words of shared memory a block of ``threads`` needs for their stacks' hot rows."""
+    from ..kernel import twin
+
+    return threads * hot_rows * twin.ROW_WORDS
+
+
 _compiled: dict[str, Any] = {}
 
 
@@ -140,7 +155,8 @@ def _kernel() -> Callable[[Items], list[int]]:
         found = cupy.zeros(5, dtype=numpy.uint64)
         taken = cupy.zeros(1, dtype=numpy.int32)
         function((blocks,), (THREADS_PER_BLOCK,),
-                 (numpy.int32(items.n), numpy.int32(len(items)), masks, ties, classify, found, taken))
+                 (numpy.int32(items.n), numpy.int32(len(items)), numpy.int32(HOT_ROWS), masks, ties, classify,
+                  found, taken), shared_mem=shared_words() * WORD_BYTES)
         return [int(x) for x in found.get()]
 
     return launch

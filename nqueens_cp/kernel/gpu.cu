@@ -1,13 +1,27 @@
 /* gpu.cu: the count by symmetry classes on a GPU, compiled by NVRTC through
  * CuPy (nqueens_cp/counting/gpu.py).  The search is queens.h's `walk`, the
  * CPU's own; here are only the launch, the fetching of work items (n masks
- * each, from one atomic counter) and the reduction.  Not yet run on a GPU. */
+ * each, from one atomic counter), where each thread keeps its stack, and the
+ * reduction.  tests/c/gpu_on_cpu.cpp runs this file on CPU threads; it has
+ * not yet run on a GPU. */
 #include "queens.h"
 
-extern "C" __global__ void count_items(int n, int items, const qword *masks, const qword *ties,
+/* This thread's stack (queens.h, struct stack): its last `hot_rows` rows in
+ * the block's dynamic shared memory, hot_rows * ROW_WORDS words a thread, a
+ * warp's threads interleaved word by word; the rows above in `cold`. */
+static __device__ __forceinline__ struct stack thread_stack(qword *shared, qword *cold, int n, int hot_rows) {
+    int warp = threadIdx.x / QUEENS_WARP, lane = threadIdx.x % QUEENS_WARP;
+    struct stack s = {cold, shared + (long long)warp * hot_rows * ROW_WORDS * QUEENS_WARP + lane,
+                      n > hot_rows ? n - hot_rows : 0};
+    return s;
+}
+
+extern "C" __global__ void count_items(int n, int items, int hot_rows, const qword *masks, const qword *ties,
                                        const unsigned char *classify, unsigned long long *totals, int *next) {
+    extern __shared__ qword shared[];
+    qword cold[QUEENS_MAX_N * ROW_WORDS];
+    struct stack stack = thread_stack(shared, cold, n, hot_rows);
     struct rowmask rows[QUEENS_MAX_N];
-    struct row stack[QUEENS_MAX_N + 1];
     qword board[QUEENS_MAX_N];
     int inverse[QUEENS_MAX_N];
     struct tallies t = {0, 0, 0, 0, 0};

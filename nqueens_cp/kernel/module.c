@@ -48,7 +48,8 @@ static PyObject *py_walk(PyObject *self, PyObject *args) {
             fill_masks(n, allowed.buf, masks);
             Py_BEGIN_ALLOW_THREADS
             if (row != -1)
-                row = walk(n, masks, stack.buf, board.buf, inverse, classify, tie, limit, stop_at, row, &t);
+                row = walk(n, masks, (struct stack){stack.buf}, board.buf, inverse, classify, tie, limit, stop_at, row,
+                           &t);
             Py_END_ALLOW_THREADS
             o[OUT_EIGHT] = t.eight, o[OUT_FOUR] = t.four, o[OUT_TWO] = t.two, o[OUT_NODES] = t.nodes;
             o[OUT_TIED] = t.tied, o[OUT_ROW] = (qword)(int64_t)row;
@@ -307,8 +308,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_search", "The compiled searches of nqueens_cp.", -1,
                                     methods};
 
-/* A stack row is the ROW_* words, in order. */
-_Static_assert(sizeof(struct row) == ROW_WORDS * sizeof(qword), "struct row is ROW_WORDS words");
+/* A family stack row is the FROW_* words, in order (the walk's stack is words already: struct stack). */
 _Static_assert(sizeof(struct family_row) == FROW_WORDS * sizeof(qword), "struct family_row is FROW_WORDS words");
 
 PyMODINIT_FUNC PyInit__search(void) {

@@ -53,7 +53,7 @@ typedef uint64_t qword;
  * row to resume from (ROW_NEW: not started; -1: searched). */
 enum { OUT_EIGHT, OUT_FOUR, OUT_TWO, OUT_NODES, OUT_TIED, OUT_ROW, OUT_WORDS };
 #define ROW_NEW (-2)
-/* A row on the walk's stack (struct row), word by word. */
+/* A row on the walk's stack (see struct stack), word by word. */
 enum { ROW_COLS, ROW_LEFT, ROW_RIGHT, ROW_TODO, ROW_WORDS };
 /* A board of a batch (count_boards): n allowed masks, then these two words. */
 enum { BOARD_TIE, BOARD_CLASSIFY, BOARD_EXTRA };
@@ -75,11 +75,59 @@ struct tallies {
     qword eight, four, two, nodes, tied;
 };
 
-/* The state of a row in an explicit stack: its attacks, and its cells not yet tried. */
-struct row {
-    struct attacks a;
-    qword todo;
+/* --- A walk's stack: for each row, the attacks on it and its cells not yet
+ * tried, the ROW_* words (word w of row r: stack_get, stack_set).  On the
+ * CPU the rows lie one after another (Python's buffers hold them between
+ * calls, module.c).  On a GPU a search spends its time in its deepest rows,
+ * so the rows from `from` on live in shared memory, the rows above in the
+ * thread's own (local) memory.  In shared memory the 32 threads of a warp
+ * interleave word by word: a thread's words are 32 words apart, and thread
+ * (lane) l's are all l words past a multiple of 32.  Each of 32 banks serves
+ * one 4-byte word of every 128 bytes, so the 16 threads of a half-warp, which
+ * one access of 8-byte words serves, reach 16 different pairs of banks
+ * whatever rows they are at: no access waits on another (bank conflicts). */
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define QUEENS_WARP 32
+struct stack {
+    qword *cold; /* rows 0 .. from-1, ROW_WORDS words a row */
+    qword *hot;  /* this thread's word 0 of row `from` in the block's shared memory */
+    int from;
 };
+
+QUEENS_FN qword stack_get(struct stack s, int r, int w) {
+    return r >= s.from ? s.hot[((r - s.from) * ROW_WORDS + w) * QUEENS_WARP] : s.cold[r * ROW_WORDS + w];
+}
+
+QUEENS_FN void stack_set(struct stack s, int r, int w, qword value) {
+    if (r >= s.from)
+        s.hot[((r - s.from) * ROW_WORDS + w) * QUEENS_WARP] = value;
+    else
+        s.cold[r * ROW_WORDS + w] = value;
+}
+#else
+struct stack {
+    qword (*rows)[ROW_WORDS]; /* n + 1 rows */
+};
+
+QUEENS_FN qword stack_get(struct stack s, int r, int w) {
+    return s.rows[r][w];
+}
+
+QUEENS_FN void stack_set(struct stack s, int r, int w, qword value) {
+    s.rows[r][w] = value;
+}
+#endif
+
+QUEENS_FN struct attacks stack_attacks(struct stack s, int r) {
+    struct attacks a = {stack_get(s, r, ROW_COLS), stack_get(s, r, ROW_LEFT), stack_get(s, r, ROW_RIGHT)};
+    return a;
+}
+
+QUEENS_FN void stack_set_attacks(struct stack s, int r, struct attacks a) {
+    stack_set(s, r, ROW_COLS, a.cols);
+    stack_set(s, r, ROW_LEFT, a.left);
+    stack_set(s, r, ROW_RIGHT, a.right);
+}
 
 /* A row's free cells, restricted by its needed columns (see above). */
 QUEENS_FN qword restricted(struct attacks a, struct rowmask mask) {
@@ -149,32 +197,32 @@ QUEENS_FN void tally(struct tallies *t, int n, const qword *board, int *inverse,
  * nodes (0: never).  Starts at `row` (ROW_NEW, or what the last call
  * returned); returns the row to resume from, -1 once searched.  stack: n + 1
  * rows.  The row before the last also places the last (a node too). */
-QUEENS_FN int walk(int n, const struct rowmask *masks, struct row *stack, qword *board, int *inverse,
+QUEENS_FN int walk(int n, const struct rowmask *masks, struct stack stack, qword *board, int *inverse,
                    int classify, qword tie, qword limit, qword stop_at, int row, struct tallies *t) {
     int last = n - 1;
     if (row == ROW_NEW) {
         struct attacks none = {0, 0, 0};
-        stack[0].a = none;
-        stack[0].todo = restricted(none, masks[0]);
+        stack_set_attacks(stack, 0, none);
+        stack_set(stack, 0, ROW_TODO, restricted(none, masks[0]));
         row = 0;
     }
     while (row >= 0 && (stop_at == 0 || t->nodes < stop_at)) {
-        qword free = stack[row].todo;
+        qword free = stack_get(stack, row, ROW_TODO);
         if (free == 0) {
             row--;
             continue;
         }
         qword bit = free & (0 - free); /* the lowest free cell */
-        stack[row].todo = free ^ bit;
+        stack_set(stack, row, ROW_TODO, free ^ bit);
         t->nodes++;
         qword leaf = bit;
         if (row != last) { /* (row 0 is the last only when n == 1) */
-            struct attacks below = QUEENS_STEP(stack[row].a, bit);
-            stack[row + 1].a = below;
+            struct attacks above = stack_attacks(stack, row), below = QUEENS_STEP(above, bit);
+            stack_set_attacks(stack, row + 1, below);
             leaf = restricted(below, masks[row + 1]);
             if (row + 1 != last) {
                 row++;
-                stack[row].todo = QUEENS_AHEAD(below, masks[row + 1].allowed) ? leaf : 0;
+                stack_set(stack, row, ROW_TODO, QUEENS_AHEAD(below, masks[row + 1].allowed) ? leaf : 0);
                 continue;
             }
             if (leaf == 0)
@@ -184,7 +232,7 @@ QUEENS_FN int walk(int n, const struct rowmask *masks, struct row *stack, qword 
         board[last] = leaf;
         if (classify || limit) /* the board, read off the stack's columns */
             for (int r = 0; r < last; r++)
-                board[r] = stack[r + 1].a.cols & ~stack[r].a.cols;
+                board[r] = stack_get(stack, r + 1, ROW_COLS) & ~stack_get(stack, r, ROW_COLS);
         tally(t, n, board, inverse, classify, tie);
         if (limit && t->eight + t->four + t->two >= limit)
             break;

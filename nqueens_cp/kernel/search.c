@@ -86,9 +86,9 @@ static qword rows_classes(struct search *s, int row, qword cols, qword left, qwo
 
 void count_tree(int n, const struct rowmask *masks, int classify, qword tie, struct tallies *t) {
     if (n < 3) { /* no row above the one before the last: the walk does it */
-        struct row stack[3];
-        qword board[2];
+        qword rows[3][ROW_WORDS], board[2];
         int inverse[2];
+        struct stack stack = {rows};
         walk(n, masks, stack, board, inverse, classify, tie, 0, 0, ROW_NEW, t);
         return;
     }

@@ -1,17 +1,23 @@
 /* cuda_shim.h: just enough of CUDA for g++ to compile gpu.cu as C++ on a
  * machine without the CUDA toolkit (tests/test_gpu.py): the qualifiers as
- * nothing, the device built-ins as their host equivalents.  Catches C-only
- * code in queens.h (compound literals, designated initializers) before a GPU
- * does. */
+ * nothing, the device built-ins as their host equivalents, and a thread's
+ * index a thread_local that gpu_on_cpu.cpp sets, one CPU thread a GPU
+ * thread.  Catches C-only code in queens.h (compound literals, designated
+ * initializers) before a GPU does. */
 #define __CUDACC__ 1
 #define __device__
 #define __forceinline__ inline
 #define __global__
+#define __shared__ /* the block's shared memory: gpu_on_cpu.cpp defines the array */
+
+struct dim3 {
+    unsigned x, y, z;
+};
+static thread_local dim3 threadIdx;
+
 static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
-static inline int atomicAdd(int *p, int v) { int old = *p; *p += v; return old; }
+static inline int atomicAdd(int *p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
 static inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) {
-    unsigned long long old = *p;
-    *p += v;
-    return old;
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
 }

@@ -99,7 +99,7 @@ int main(void) {
             print(&t);
             printf("\n");
         } else {
-            struct row *stack = malloc(sizeof(struct row) * (size_t)(n + 1));
+            struct stack stack = {malloc(sizeof(qword[ROW_WORDS]) * (size_t)(n + 1))};
             qword *board = malloc(sizeof(qword) * (size_t)n);
             int *inverse = malloc(sizeof(int) * (size_t)n), row = -2;
             long calls = 0;
@@ -111,7 +111,7 @@ int main(void) {
             }
             print(&t);
             printf(" %ld\n", calls);
-            free(stack);
+            free(stack.rows);
             free(board);
             free(inverse);
         }
