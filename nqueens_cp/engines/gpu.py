@@ -40,7 +40,10 @@ class GpuEngine(Engine):
     additive = frozenset({"nodes"})
     effort = "nodes"
     count_rate = 1e9  # a rough guess until measured on a GPU (issue 22)
-    min_n = 6  # the smallest N counted by classes (counting/classes.py's MIN_N; a test keeps them equal)
+    # Every N by classes, the smallest too (N = 4 and 5 are one and four work
+    # items; 1 to 3, none: the tallies alone), so that a run on a GPU checks
+    # the whole table from N = 1.
+    classes_from = 1
     max_n = 62
     max_n_why = "the count by classes works on 64-bit words"
 
@@ -64,8 +67,6 @@ class GpuEngine(Engine):
         placed = super().check(n, fixed, limit, time_limit, part)
         if placed:
             raise InvalidInputError("engine gpu counts plain N only: no pre-placed queens or blocked squares")
-        if n < self.min_n:
-            raise InvalidInputError(f"engine gpu counts N from {self.min_n} (smaller N: any other engine)")
         return placed
 
     def _make_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,

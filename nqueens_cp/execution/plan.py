@@ -162,7 +162,7 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     split = splits(n) and not chosen.counts_only  # a model counter counts the whole question at once
     # Counting plain N: one board per class of the 8 symmetries, where the engine can.
     by_classes = chosen.counts_classes and not placed and not chosen.symmetry_breaking \
-        and classes.MIN_N <= n <= classes.MAX_N and chosen.variant.name == "queens"
+        and chosen.classes_from <= n <= classes.MAX_N and chosen.variant.name == "queens"
     if chosen.counts_only and unique and not by_classes:
         _refuse_unique(chosen.name)
     if checkpoint is not None and not by_classes:
