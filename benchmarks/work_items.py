@@ -2,7 +2,8 @@
 count, every sub-board split five rows deep and packed for the device, in
 C (kernel.expand, what counting/gpu.py's work_items uses) beside the Python
 listing it replaced (classes.fix_rows), alternately in this process; items
-per second and the ratio.  Everything up to the launch: no GPU is needed.
+per second and the ratio; then the time to order them biggest first.
+Everything up to the launch: no GPU is needed.
 
     python benchmarks/work_items.py [N ...] [--repeat R]     (default: 20 22)
 """
@@ -57,6 +58,12 @@ def main() -> None:
                   f"max {max(times[name]):.3f})")
         print(f"  N={n}: C takes {statistics.median(times['C']) / statistics.median(times['Python']):.2f}x "
               "the time of the Python listing")
+        ordering = []
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            gpu.biggest_first(c, gpu.depth(n))
+            ordering.append(time.perf_counter() - start)
+        print(f"  N={n}: their order, biggest first (gpu.biggest_first, numpy): {statistics.median(ordering):.3f} s")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from array import array
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,34 @@ def test_work_items_add_up_to_the_sub_boards_they_split(n: int) -> None:
     assert (eight, four, two, tied) == (want[0], want[1], want[2], want[4])
     tally = classes.tally(n, eight, four, two, tied, classes.symmetric_on_ties(n))
     assert tally.total == TOTAL[n] and tally.fundamental == FUNDAMENTAL[n]
+
+
+@pytest.mark.parametrize("n", [4, 8, 13, 15])
+def test_the_threads_take_every_item_once_biggest_first(n: int) -> None:
+    """biggest_first is a permutation, ordered by its estimate: a dead item
+    (a row left no open cell) comes after every live one, and on the whole
+    the items taken first search more nodes than those taken last."""
+    import numpy
+
+    from nqueens_cp import kernel
+
+    items = gpu.work_items(n, classes.sub_boards(n))
+    order = gpu.biggest_first(items, gpu.depth(n))
+    assert order.dtype == numpy.int32 and sorted(order.tolist()) == list(range(len(items)))
+    assert gpu.count_items_on_cpu(items, order) == gpu.count_items_on_cpu(items)
+    boards = gpu.unpack(items)
+    nodes = [kernel.count_boards(n, [(boards[i].allowed, boards[i].tie, boards[i].classify)]).nodes for i in order]
+    if len(nodes) >= 100:
+        tenth = len(nodes) // 10
+        assert sum(nodes[:tenth]) > 3 * sum(nodes[-tenth:])
+
+
+def test_an_item_with_a_row_left_no_cell_goes_last() -> None:
+    n, full = 8, (1 << 8) - 1
+    live = (1, 1 << 2, 1 << 4) + (full,) * 5  # queens on (0,0), (1,2), (2,4): every row after has a cell
+    dead = (1, 1 << 2, 1 << 4, full, full, full, 1 << 6, full)  # row 6 may take only (6,6), on (0,0)'s diagonal
+    items = gpu.Items(n, array("Q", dead + live), array("Q", [0, 0]), array("B", [0, 0]))
+    assert gpu.biggest_first(items, 3).tolist() == [1, 0]
 
 
 def test_items_keep_their_sub_board_class_test_and_tie_square() -> None:
@@ -66,6 +95,14 @@ def test_work_items_in_c_are_the_twins_and_fix_rows_in_order(n: int) -> None:
         reference = [item for board in boards for item in classes.fix_rows(n, board, depth) if all(item)]
         assert [tuple(c_items[i * n:(i + 1) * n]) for i in range(len(c_items) // n)] == reference
         assert sum(c_counts) == len(reference)
+
+
+@pytest.mark.parametrize("n", [6, 13, 20, 22, 23])
+def test_up_to_n_22_a_gpu_count_is_one_launch(n: int) -> None:
+    """A launch lasts as long as its slowest thread (benchmarks/gpu_schedule.py):
+    the targets' sizes are one task; beyond, tasks of 1,024 sub-boards."""
+    tasks = classes.chunks(n, GpuEngine().task_size(n) or 0)
+    assert len(tasks) == 1 if n <= 22 else len(tasks) == -(-len(classes.sub_boards(n)) // 1024) > 1
 
 
 def test_enough_items_for_a_large_gpu() -> None:
@@ -137,11 +174,13 @@ def gpu_on_cpu(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_kernel_on_cpu_threads_counts_what_the_cpu_kernel_counts(gpu_on_cpu: Path, tmp_path: Path, n: int,
                                                                      hot_rows: int, threads: int) -> None:
     """gpu.cu itself, every thread of a block at once over one shared array,
-    each with its deepest rows there (all of them, some, one): the five
-    totals of the CPU kernel, nodes included, and so the published counts."""
+    each with its deepest rows there (all of them, some, one), taking the
+    items biggest first: the five totals of the CPU kernel, nodes included,
+    and so the published counts."""
     items = gpu.work_items(n, classes.sub_boards(n))
     packed = tmp_path / "items"
-    packed.write_bytes(items.masks.tobytes() + items.ties.tobytes() + items.classify.tobytes())
+    order = gpu.biggest_first(items, gpu.depth(n))
+    packed.write_bytes(items.masks.tobytes() + items.ties.tobytes() + items.classify.tobytes() + order.tobytes())
     words = gpu.shared_words(threads, hot_rows)
     result = subprocess.run([str(gpu_on_cpu), "run", str(n), str(len(items)), str(hot_rows), str(threads),
                              str(words), str(packed)], capture_output=True, text=True, timeout=120)

@@ -20,12 +20,18 @@ caches it.  Everything but the launch runs on the CPU too
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .classes import SubBoard, Values
+
+if TYPE_CHECKING:
+    import numpy
+    import numpy.typing
+
+    Order = numpy.typing.NDArray[numpy.int32]  # item indices, in the order the threads take them
 
 KERNEL_DIR = Path(__file__).resolve().parent.parent / "kernel"
 THREADS_PER_BLOCK = 128
@@ -78,6 +84,38 @@ def work_items(n: int, sub_boards: Sequence[SubBoard], rows: int | None = None) 
     return Items(n, masks, ties, classify)
 
 
+def biggest_first(items: Items, fixed: int) -> Order:
+    """The items' indices in order of their estimated work, the largest
+    first: the order in which the kernel's threads take them.
+
+    The threads take items from one queue, and a launch lasts as long as its
+    slowest thread: taken as listed, a long item started late keeps its
+    thread busy while the others idle.  Taken biggest first, the long
+    searches start at once and the short ones fill the end (the "longest
+    processing time first" rule).  The estimate is the logarithm of the
+    product, over the rows after the ``fixed`` ones, of the cells the fixed
+    queens leave open in each (its rank agrees with that of the nodes the
+    CPU kernel counts at about 0.83, Spearman, for N = 16 to 18); an item
+    with a row left no cell is dead and goes last.  What it gains, simulated
+    from the CPU kernel's nodes per item: benchmarks/gpu_schedule.py."""
+    import numpy
+
+    n, count = items.n, len(items)
+    rows = numpy.frombuffer(items.masks, dtype=numpy.uint64).reshape(count, n).T.copy()  # row r of every item
+    cols, left, right = (numpy.zeros(count, dtype=numpy.uint64) for _ in range(3))
+    one = numpy.uint64(1)
+    for r in range(min(fixed, n)):  # QUEENS_STEP, row by row
+        cols, left, right = cols | rows[r], (left | rows[r]) << one, (right | rows[r]) >> one
+    logs = numpy.log(numpy.maximum(numpy.arange(65), 1))  # by the number of open cells
+    logs[0] = -numpy.inf
+    estimate = numpy.zeros(count)
+    for r in range(min(fixed, n), n):
+        estimate += logs[numpy.bitwise_count(rows[r] & ~(cols | left | right))]
+        left <<= one
+        right >>= one
+    return numpy.argsort(-estimate, kind="stable").astype(numpy.int32)
+
+
 def unpack(items: Items) -> list[SubBoard]:
     """The items as sub-boards again (for the CPU's loop; family and first are not kept)."""
     n = items.n
@@ -92,32 +130,36 @@ def totals(found: Sequence[int]) -> Values:
     return eight - tied, four, two, nodes, tied
 
 
-def count_items_on_cpu(items: Items) -> Values:
-    """What the kernel computes for ``items``, by the CPU kernel: the check of
-    the decomposition and the packing without a GPU."""
+def count_items_on_cpu(items: Items, order: Iterable[int] | None = None) -> Values:
+    """What the kernel computes for ``items`` (those of ``order``, in its
+    order, if given), by the CPU kernel: the check of the decomposition, the
+    packing and the order without a GPU."""
     from .. import kernel
 
-    t = kernel.count_boards(items.n, [(b.allowed, b.tie, b.classify) for b in unpack(items)])
+    boards = unpack(items)
+    taken = boards if order is None else [boards[i] for i in order]
+    t = kernel.count_boards(items.n, [(b.allowed, b.tie, b.classify) for b in taken])
     return totals((t.eight, t.four, t.two, t.nodes, t.tied))
 
 
 def count_sub_boards_on_cpu(n: int, chunk: list[SubBoard]) -> Values:
     """:func:`count_sub_boards` with the launch replaced by the CPU kernel: a
     task function of the same contract, so that a whole GPU count (items,
-    packing, bookkeeping, checks) runs on a machine without a GPU."""
-    return count_items_on_cpu(work_items(n, chunk))
+    packing, order, bookkeeping, checks) runs on a machine without a GPU."""
+    items = work_items(n, chunk)
+    return count_items_on_cpu(items, biggest_first(items, depth(n)))
 
 
 def count_sub_boards(n: int, chunk: list[SubBoard],
                      progress: Callable[[int, int], None] | None = None) -> Values:
-    """:func:`classes.count_sub_boards` on this process's GPU."""
+    """:func:`classes.count_sub_boards` on this process's GPU: the items sent
+    once, then launches of ITEMS_PER_LAUNCH of them, biggest first."""
     items = work_items(n, chunk)
+    order = biggest_first(items, depth(n))
     found = [0] * 5
-    launch = _kernel()
+    launch = _kernel(items)
     for start in range(0, len(items), ITEMS_PER_LAUNCH):
-        part = Items(n, items.masks[start * n:(start + ITEMS_PER_LAUNCH) * n],
-                     items.ties[start:start + ITEMS_PER_LAUNCH], items.classify[start:start + ITEMS_PER_LAUNCH])
-        found = [a + b for a, b in zip(found, launch(part))]
+        found = [a + b for a, b in zip(found, launch(order[start:start + ITEMS_PER_LAUNCH]))]
         if progress:
             progress(min(start + ITEMS_PER_LAUNCH, len(items)), len(items))
     return totals(found)
@@ -133,8 +175,10 @@ def shared_words(threads: int = THREADS_PER_BLOCK, hot_rows: int = HOT_ROWS) -> 
 _compiled: dict[str, Any] = {}
 
 
-def _kernel() -> Callable[[Items], list[int]]:
-    """The launch of ``count_items`` (compiled once a process; CuPy caches the binary on disk)."""
+def _kernel(items: Items) -> Callable[[Order], list[int]]:
+    """Launches of ``count_items`` on ``items``, sent to the device now, each
+    taking the items of the order it is given (compiled once a process; CuPy
+    caches the binary on disk)."""
     import cupy
     import numpy
 
@@ -145,18 +189,18 @@ def _kernel() -> Callable[[Items], list[int]]:
     function = _compiled["function"]
     device = cupy.cuda.Device()
     blocks = device.attributes["MultiProcessorCount"] * BLOCKS_PER_SM
+    masks = cupy.asarray(numpy.frombuffer(items.masks, dtype=numpy.uint64))
+    ties = cupy.asarray(numpy.frombuffer(items.ties, dtype=numpy.uint64))
+    classify = cupy.asarray(numpy.frombuffer(items.classify, dtype=numpy.uint8))
 
-    def launch(items: Items) -> list[int]:
-        if not len(items):
+    def launch(order: Order) -> list[int]:
+        if not len(order):
             return [0] * 5
-        masks = cupy.asarray(numpy.frombuffer(items.masks, dtype=numpy.uint64))
-        ties = cupy.asarray(numpy.frombuffer(items.ties, dtype=numpy.uint64))
-        classify = cupy.asarray(numpy.frombuffer(items.classify, dtype=numpy.uint8))
         found = cupy.zeros(5, dtype=numpy.uint64)
         taken = cupy.zeros(1, dtype=numpy.int32)
         function((blocks,), (THREADS_PER_BLOCK,),
-                 (numpy.int32(items.n), numpy.int32(len(items)), numpy.int32(HOT_ROWS), masks, ties, classify,
-                  found, taken), shared_mem=shared_words() * WORD_BYTES)
+                 (numpy.int32(items.n), numpy.int32(len(order)), numpy.int32(HOT_ROWS), cupy.asarray(order), masks,
+                  ties, classify, found, taken), shared_mem=shared_words() * WORD_BYTES)
         return [int(x) for x in found.get()]
 
     return launch

@@ -237,6 +237,10 @@ class Engine:
         sends it, the engine with it."""
         return classes.count_sub_boards(n, chunk)
 
+    def task_size(self, n: int) -> int | None:
+        """Sub-boards to a task of a count by classes of N (None: the CPU's
+        measured best, execution/execute.py)."""
+        return self.sub_boards_per_task
     def split_rows(self, n: int) -> int:
         """Rows fixed per sub-problem when a search of n-queens is split:
         two rows (about n*n tasks) balance the cores best."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import InvalidInputError
+from ..counting import classes
 from ..counting.classes import SubBoard, Values
 from ..model.board import Position
 from .base import Engine
@@ -33,9 +34,14 @@ class GpuEngine(Engine):
     solves = False
     takes_fixed = False
     counts_classes = True
-    # A task is a launch: big enough to fill a GPU (about 120,000 items at
-    # N = 20), small enough that a checkpoint records progress now and then.
+    # A task is a launch, and a launch lasts as long as its slowest thread:
+    # up to N = 22 (the targets' sizes, minutes at most) a count is one
+    # launch, which the simulation of benchmarks/gpu_schedule.py finds 2.5x
+    # as busy as a launch per 1,024 sub-boards at N = 18 on an H100's threads;
+    # beyond, tasks of 1,024 sub-boards, so that a checkpoint records
+    # progress now and then and a cluster's GPUs share the count.
     sub_boards_per_task = 1024
+    one_launch_max_n = 22
     statistics = ("nodes", "kernel", "sub_boards", "total", "fundamental")
     additive = frozenset({"nodes"})
     effort = "nodes"
@@ -46,6 +52,9 @@ class GpuEngine(Engine):
     classes_from = 1
     max_n = 62
     max_n_why = "the count by classes works on 64-bit words"
+
+    def task_size(self, n: int) -> int | None:
+        return (len(classes.sub_boards(n)) or 1) if n <= self.one_launch_max_n else self.sub_boards_per_task
 
     def count_sub_boards(self, n: int, chunk: list[SubBoard]) -> Values:
         """The task of a count by classes on this process's GPU."""

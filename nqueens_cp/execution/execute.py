@@ -93,7 +93,7 @@ def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str,
     def counter(stats: dict[str, Any], deadline: float | None) -> int:
         from . import pools
 
-        per_task = plan.engine.sub_boards_per_task or SUB_BOARDS_PER_TASK
+        per_task = plan.engine.task_size(plan.n) or SUB_BOARDS_PER_TASK
         chunks = classes.chunks(plan.n, per_task)
         # On a cluster (a Dask scheduler, or an executor given) as many tasks in flight as jobs,
         # even for an engine that searches unsplit here (gpu: one process per GPU).

@@ -1,8 +1,8 @@
 /* gpu.cu: the count by symmetry classes on a GPU, compiled by NVRTC through
  * CuPy (nqueens_cp/counting/gpu.py).  The search is queens.h's `walk`, the
  * CPU's own; here are only the launch, the fetching of work items (n masks
- * each, from one atomic counter), where each thread keeps its stack, and the
- * reduction.  tests/c/gpu_on_cpu.cpp runs this file on CPU threads; it has
+ * each, in the order given, from one atomic counter), where each thread keeps
+ * its stack, and the reduction.  tests/c/gpu_on_cpu.cpp runs this file on CPU threads; it has
  * not yet run on a GPU. */
 #include "queens.h"
 
@@ -16,8 +16,11 @@ static __device__ __forceinline__ struct stack thread_stack(qword *shared, qword
     return s;
 }
 
-extern "C" __global__ void count_items(int n, int items, int hot_rows, const qword *masks, const qword *ties,
-                                       const unsigned char *classify, unsigned long long *totals, int *next) {
+/* The items order[0 .. items-1] (indices into masks, ties and classify), in
+ * that order (counting/gpu.py's biggest_first: the longest searches first). */
+extern "C" __global__ void count_items(int n, int items, int hot_rows, const int *order, const qword *masks,
+                                       const qword *ties, const unsigned char *classify,
+                                       unsigned long long *totals, int *next) {
     extern __shared__ qword shared[];
     qword cold[QUEENS_MAX_N * ROW_WORDS];
     struct stack stack = thread_stack(shared, cold, n, hot_rows);
@@ -26,9 +29,10 @@ extern "C" __global__ void count_items(int n, int items, int hot_rows, const qwo
     int inverse[QUEENS_MAX_N];
     struct tallies t = {0, 0, 0, 0, 0};
     for (;;) {
-        int i = atomicAdd(next, 1);
-        if (i >= items)
+        int taken = atomicAdd(next, 1);
+        if (taken >= items)
             break;
+        int i = order[taken];
         fill_masks(n, masks + (long long)i * n, rows);
         walk(n, rows, stack, board, inverse, classify[i], ties[i], 0, 0, ROW_NEW, &t);
     }

@@ -4,7 +4,8 @@
  *
  *   gpu_on_cpu run N ITEMS HOT_ROWS THREADS SHARED_WORDS FILE
  *     count_items on the items in FILE (the masks, the ties, the classify
- *     bytes, as counting/gpu.py packs them); prints the five totals.
+ *     bytes, as counting/gpu.py packs them, then the order: ITEMS 32-bit
+ *     indices); prints the five totals.
  *   gpu_on_cpu layout N HOT_ROWS THREADS SHARED_WORDS
  *     every thread writes every word of its stack, each a different value;
  *     prints "ok" if each reads back its own, every shared word written is
@@ -44,16 +45,18 @@ static const qword UNTOUCHED = 0x5a5a5a5a5a5a5a5aULL;
 static int run(int n, int items, int hot_rows, int threads, const char *path) {
     std::vector<qword> masks((size_t)items * n), ties(items);
     std::vector<unsigned char> classify(items);
+    std::vector<int> order(items);
     FILE *file = std::fopen(path, "rb");
     if (!file || std::fread(masks.data(), sizeof(qword), masks.size(), file) != masks.size() ||
         std::fread(ties.data(), sizeof(qword), ties.size(), file) != ties.size() ||
-        std::fread(classify.data(), 1, classify.size(), file) != classify.size())
+        std::fread(classify.data(), 1, classify.size(), file) != classify.size() ||
+        std::fread(order.data(), sizeof(int), order.size(), file) != order.size())
         return fail("cannot read the items");
     std::fclose(file);
     unsigned long long totals[5] = {0, 0, 0, 0, 0};
     int next = 0;
     launch(threads, [&](int) {
-        count_items(n, items, hot_rows, masks.data(), ties.data(), classify.data(), totals, &next);
+        count_items(n, items, hot_rows, order.data(), masks.data(), ties.data(), classify.data(), totals, &next);
     });
     std::printf("%llu %llu %llu %llu %llu\n", totals[0], totals[1], totals[2], totals[3], totals[4]);
     return 0;
