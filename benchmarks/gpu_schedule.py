@@ -61,13 +61,12 @@ def main() -> None:
     for n in args.sizes:
         start = time.perf_counter()
         boards = classes.sub_boards(n)
-        items, task = [], []
-        for index, board in enumerate(boards):
-            listed = gpu.work_items(n, [board])
-            items.extend(gpu.unpack(listed))
-            task.extend([index // OLD_TASK] * len(listed))
-        nodes = [kernel.count_boards(n, [(item.allowed, item.tie, item.classify)]).nodes for item in items]
-        order = gpu.biggest_first(gpu.work_items(n, boards), gpu.depth(n)).tolist()
+        items = gpu.work_items(n, boards)
+        # the task each item was in before (the sub-boards' items come in their order)
+        _, per_board = kernel.expand(n, [board.allowed for board in boards], gpu.depth(n))
+        task = [index // OLD_TASK for index, count in enumerate(per_board) for _ in range(count)]
+        nodes = gpu.item_nodes(items)
+        order = gpu.biggest_first(items, gpu.depth(n)).tolist()
         total = sum(nodes)
         ideal = total / threads
 

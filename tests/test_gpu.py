@@ -37,19 +37,16 @@ def test_work_items_add_up_to_the_sub_boards_they_split(n: int) -> None:
 
 @pytest.mark.parametrize("n", [4, 8, 13, 15])
 def test_the_threads_take_every_item_once_biggest_first(n: int) -> None:
-    """biggest_first is a permutation, ordered by its estimate: a dead item
-    (a row left no open cell) comes after every live one, and on the whole
-    the items taken first search more nodes than those taken last."""
+    """biggest_first is a permutation, and on the whole the items it puts
+    first search more nodes than those it puts last."""
     import numpy
-
-    from nqueens_cp import kernel
 
     items = gpu.work_items(n, classes.sub_boards(n))
     order = gpu.biggest_first(items, gpu.depth(n))
     assert order.dtype == numpy.int32 and sorted(order.tolist()) == list(range(len(items)))
     assert gpu.count_items_on_cpu(items, order) == gpu.count_items_on_cpu(items)
-    boards = gpu.unpack(items)
-    nodes = [kernel.count_boards(n, [(boards[i].allowed, boards[i].tie, boards[i].classify)]).nodes for i in order]
+    searched = gpu.item_nodes(items)
+    nodes = [searched[i] for i in order]
     if len(nodes) >= 100:
         tenth = len(nodes) // 10
         assert sum(nodes[:tenth]) > 3 * sum(nodes[-tenth:])
@@ -169,6 +166,10 @@ def gpu_on_cpu(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return program
 
 
+def _run(program: Path, *args: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(program), *map(str, args)], capture_output=True, text=True, timeout=120)
+
+
 @pytest.mark.parametrize(("n", "hot_rows", "threads"), [(6, 12, 128), (9, 3, 64), (12, 12, 128), (13, 1, 96),
                                                         (13, 64, 32), (14, 12, 128)])
 def test_the_kernel_on_cpu_threads_counts_what_the_cpu_kernel_counts(gpu_on_cpu: Path, tmp_path: Path, n: int,
@@ -181,9 +182,7 @@ def test_the_kernel_on_cpu_threads_counts_what_the_cpu_kernel_counts(gpu_on_cpu:
     packed = tmp_path / "items"
     order = gpu.biggest_first(items, gpu.depth(n))
     packed.write_bytes(items.masks.tobytes() + items.ties.tobytes() + items.classify.tobytes() + order.tobytes())
-    words = gpu.shared_words(threads, hot_rows)
-    result = subprocess.run([str(gpu_on_cpu), "run", str(n), str(len(items)), str(hot_rows), str(threads),
-                             str(words), str(packed)], capture_output=True, text=True, timeout=120)
+    result = _run(gpu_on_cpu, "run", n, len(items), hot_rows, threads, gpu.shared_words(threads, hot_rows), packed)
     assert result.returncode == 0, result.stdout + result.stderr
     found = gpu.totals([int(word) for word in result.stdout.split()])
     assert found == gpu.count_items_on_cpu(items)
@@ -200,13 +199,12 @@ def test_each_thread_keeps_its_hot_rows_in_shared_memory_in_its_own_banks(gpu_on
     exactly the hot rows are in the shared memory a launch asks for
     (gpu.shared_words), nothing past it, and each thread's words there are in
     its lane's banks, whatever row it is at."""
-    words = gpu.shared_words(gpu.THREADS_PER_BLOCK, hot_rows)
-    result = subprocess.run([str(gpu_on_cpu), "layout", str(n), str(hot_rows), str(gpu.THREADS_PER_BLOCK),
-                             str(words)], capture_output=True, text=True, timeout=120)
+    threads = gpu.THREADS_PER_BLOCK
+    words = gpu.shared_words(threads, hot_rows)
+    result = _run(gpu_on_cpu, "layout", n, hot_rows, threads, words)
     assert (result.returncode, result.stdout) == (0, "ok\n")
     if n >= hot_rows:  # the last thread's last hot word is the block's last (else a row or more is spare)
-        fewer = subprocess.run([str(gpu_on_cpu), "layout", str(n), str(hot_rows), str(gpu.THREADS_PER_BLOCK),
-                                str(words - 1)], capture_output=True, text=True, timeout=120)
+        fewer = _run(gpu_on_cpu, "layout", n, hot_rows, threads, words - 1)
         assert fewer.returncode == 1 and "past the block's shared memory" in fewer.stdout
 
 

@@ -142,6 +142,14 @@ def count_items_on_cpu(items: Items, order: Iterable[int] | None = None) -> Valu
     return totals((t.eight, t.four, t.two, t.nodes, t.tied))
 
 
+def item_nodes(items: Items) -> list[int]:
+    """Each item's nodes, searched alone by the CPU kernel (the same walk as
+    the GPU's): what an item costs a thread (benchmarks/gpu_schedule.py)."""
+    from .. import kernel
+
+    return [kernel.count_boards(items.n, [(b.allowed, b.tie, b.classify)]).nodes for b in unpack(items)]
+
+
 def count_sub_boards_on_cpu(n: int, chunk: list[SubBoard]) -> Values:
     """:func:`count_sub_boards` with the launch replaced by the CPU kernel: a
     task function of the same contract, so that a whole GPU count (items,

@@ -241,6 +241,7 @@ class Engine:
         """Sub-boards to a task of a count by classes of N (None: the CPU's
         measured best, execution/execute.py)."""
         return self.sub_boards_per_task
+
     def split_rows(self, n: int) -> int:
         """Rows fixed per sub-problem when a search of n-queens is split:
         two rows (about n*n tasks) balance the cores best."""

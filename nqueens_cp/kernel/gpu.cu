@@ -2,8 +2,8 @@
  * CuPy (nqueens_cp/counting/gpu.py).  The search is queens.h's `walk`, the
  * CPU's own; here are only the launch, the fetching of work items (n masks
  * each, in the order given, from one atomic counter), where each thread keeps
- * its stack, and the reduction.  tests/c/gpu_on_cpu.cpp runs this file on CPU threads; it has
- * not yet run on a GPU. */
+ * its stack, and the reduction.  tests/c/gpu_on_cpu.cpp runs this file on
+ * CPU threads; it has not yet run on a GPU. */
 #include "queens.h"
 
 /* This thread's stack (queens.h, struct stack): its last `hot_rows` rows in

@@ -94,6 +94,8 @@ struct stack {
     int from;
 };
 
+/* (Values, not a pointer to the word: a pointer that may be local or shared
+ * would be a generic address, and the hot rows' loads no longer ld.shared.) */
 QUEENS_FN qword stack_get(struct stack s, int r, int w) {
     return r >= s.from ? s.hot[((r - s.from) * ROW_WORDS + w) * QUEENS_WARP] : s.cold[r * ROW_WORDS + w];
 }
