@@ -1,12 +1,15 @@
-"""What changing the question costs each paradigm: toroidal queens, superqueens, queen domination.
+"""What changing the question costs each paradigm: toroidal queens, superqueens, rooks, toroidal
+semi-queens, queen domination.
 
 Three tables, one run (docs/variants.md holds one run's):
 
 1. lines of model or search code each variant needed beyond plain N-queens,
    per paradigm, counted from the source: the regions between the markers
    ``[cost VARIANT PARADIGM]`` and ``[end cost]`` in nqueens_cp/ (blank lines
-   and comment lines left out; "family" is the kernel's walk that toroidal
-   queens and superqueens share);
+   and comment lines left out).  A member of the family that places pieces
+   is data only (its entry in model/variants.py, the "data" column); the
+   "family" row is the code each paradigm has, once, to read any member's
+   data;
 2. the time to count each variant (N = 12, 14, 16 by default) in every
    engine that answers it, each run in a child process stopped at the cap,
    its count checked against OEIS where published; and the time to prove
@@ -62,7 +65,7 @@ def lines_table() -> str:
     found = lines_of_code()
     paradigms = sorted({p for _, p in found})
     rows = [[variant, *[str(found.get((variant, p), "")) or "–" for p in paradigms]]
-            for variant in ("toroidal", "superqueens", "family", "domination", "independent")]
+            for variant in ("toroidal", "superqueens", "rooks", "semiqueens", "family", "domination", "independent")]
     return table(["variant", *paradigms], rows)
 
 
@@ -129,7 +132,7 @@ def nodes_table() -> str:
         if variant is None:
             nodes = kernel.count(n, allowed).nodes
         else:
-            walk = kernel.FamilyWalk(n, variant, allowed)
+            walk = kernel.FamilyWalk(n, VARIANTS[variant], allowed)
             walk.advance()
             nodes = walk.nodes
         seconds = time.perf_counter() - start
@@ -173,7 +176,8 @@ def main() -> None:
         print(lines_table(), "\n")
     if "times" in tables:
         print(f"Seconds to count (one process, cap {args.cap:g} s; '> cap': stopped, larger N not tried):\n")
-        print(times_table("count", ["toroidal", "superqueens"], counts, args.cap), "\n")
+        # (not rooks: their count is N!, and counting them is listing the permutations)
+        print(times_table("count", ["toroidal", "superqueens", "semiqueens"], counts, args.cap), "\n")
         print(f"Seconds to prove the optimum (cap {args.cap:g} s):\n")
         print(times_table("optimum", ["domination", "independent"], list(range(low, high + 1)), args.cap), "\n")
     if "nodes" in tables:

@@ -42,7 +42,7 @@ def test_readme_python_examples_run(tmp_path: Path, monkeypatch) -> None:
             exec(compile(block, "README.md", "exec"), namespace)
     text = out.getvalue()
     assert "724 4 1787" in text and "\n352\n" in text
-    assert text.count("True") == 5 and "solved (3," in text
+    assert text.count("True") == 6 and "solved (3," in text and "\n40320 37851\n" in text
     assert "option 'solver' (--solver) applies to the sat engine, not bitmask" in text
     assert "['modelcount', 'gpu', 'construct', 'minconflicts'] ['cpsat', 'sat', 'asp', 'minizinc', 'smt', 'modelcount']" in text
     assert "\n92 92\n" in text

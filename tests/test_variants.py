@@ -1,10 +1,14 @@
-"""The family (model/variants.py): toroidal queens, superqueens, queen domination.
+"""The family (model/variants.py): toroidal queens, superqueens, rooks, toroidal
+semi-queens, queen domination.
 
 Counts against OEIS in every engine that answers each variant, exact solution
 sets against the oracle (the backtracker, generic in the attack relation),
 every board and every dominating set through the variants' validators, each
 validator against the plain pairwise definition, the kernel's C against its
-twin node for node, optima proved, and refusals in one line, exit 2."""
+twin node for node, optima proved, and refusals in one line, exit 2.  The
+sizes come from the published counts (:func:`sizes`), not from a table per
+member: a dense member (rooks: N! boards) is tested where it is small.
+tests/test_family.py draws random members from the data's vocabulary."""
 
 from __future__ import annotations
 
@@ -28,6 +32,14 @@ OPTIMUM = list(variants.OPTIMUM)
 # Up to here every engine that answers a variant counts it in a second or two.
 QUICK_N = {"backtrack": 12, "bitmask": 13, "cpsat": 12, "sat": 12, "asp": 12, "minizinc": 12, "smt": 12,
            "modelcount": 10}  # (modelcount: Ganak takes 8 s for superqueens N = 11, 31 s for the torus's)
+LISTED = 15_000  # boards an engine lists in a second or two (plain N = 12 has 14,200)
+
+
+def sizes(name: str, boards: int = LISTED, top: int = 99, some: bool = False) -> list[int]:
+    """The N up to ``top`` whose published count is at most ``boards`` (and, with
+    ``some``, not 0): a test's sizes, from the data."""
+    known = VARIANTS[name].known
+    return [n for n in sorted(known) if n <= top and known[n] <= boards and (known[n] or not some)]
 
 
 @lru_cache(maxsize=None)
@@ -43,8 +55,13 @@ def test_the_published_values_are_recorded():
     assert VARIANTS["toroidal"].known[17] == 140692
     assert [VARIANTS["superqueens"].known[n] for n in range(10, 14)] == [4, 44, 156, 1876]
     assert VARIANTS["superqueens"].known[16] == 202900
-    assert [VARIANTS["domination"].known[n] for n in range(1, 12)] == [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5]
+    assert [VARIANTS["domination"].known[n] for n in range(1, 19)] == \
+        [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7, 8, 9, 9, 9, 9]  # (gamma(18) was kept as 10: A075458 has 9)
     assert [VARIANTS["independent"].known[n] for n in range(1, 10)] == [1, 1, 1, 3, 3, 4, 4, 5, 5]
+    assert [VARIANTS["rooks"].known[n] for n in range(1, 9)] == [1, 2, 6, 24, 120, 720, 5040, 40320]
+    assert [VARIANTS["rooks"].classes[n] for n in range(1, 9)] == [1, 1, 2, 7, 23, 115, 694, 5282]
+    assert [VARIANTS["semiqueens"].known[n] for n in range(1, 14)] == \
+        [1, 0, 3, 0, 15, 0, 133, 0, 2025, 0, 37851, 0, 1030367]
 
 
 @pytest.mark.parametrize("name", ["queens", *PLACE])
@@ -70,7 +87,7 @@ def test_the_oracle_backtracker_gives_the_brute_force_sets(name):
 def test_every_engine_counts_the_published_values(engine_name, name):
     usable(engine_name)
     v = VARIANTS[name]
-    for n in range(1, QUICK_N[engine_name] + 1):
+    for n in sizes(name, top=QUICK_N[engine_name]):
         assert nq.count(n, engine_name, variant=name) == v.known[n], (engine_name, name, n)
 
 
@@ -85,9 +102,10 @@ def test_modelcount_asks_a_sat_solver_whether_any_model_exists_first():
 
 @pytest.mark.parametrize("name", PLACE)
 def test_the_kernel_counts_the_larger_published_values(name):
-    n = 17 if name == "toroidal" else 16
+    n = sizes(name, 2_000_000, some=True)[-1]  # the largest published count the walk takes in seconds
     assert nq.count(n, "bitmask", variant=name) == VARIANTS[name].known[n]
-    assert nq.count(13, "bitmask", variant=name, jobs=1) == VARIANTS[name].known[13]
+    split = sizes(name, 200_000, top=13, some=True)[-1]
+    assert nq.count(split, "bitmask", variant=name, jobs=1) == VARIANTS[name].known[split]
 
 
 @pytest.mark.parametrize("name", PLACE)
@@ -95,9 +113,10 @@ def test_crosscheck_compares_exact_sets_across_every_engine(name):
     from nqueens_cp.studies.crosscheck import crosscheck
 
     engines = names(enumerates=True, available=True, variant=name)
-    report = crosscheck(range(1, 11), engines, variant=name)
+    chosen = sizes(name, 5000, top=10)
+    report = crosscheck(chosen, engines, variant=name)
     assert report.ok, report.problems
-    assert [row.results[0].count for row in report.rows] == [VARIANTS[name].known[n] for n in range(1, 11)]
+    assert [row.results[0].count for row in report.rows] == [VARIANTS[name].known[n] for n in chosen]
 
 
 @lru_cache(maxsize=None)
@@ -108,7 +127,7 @@ def searched(name: str, n: int) -> frozenset[tuple[int, ...]]:
 @pytest.mark.parametrize("name", PLACE)
 @pytest.mark.parametrize("engine_name", ["bitmask", "cpsat", "sat"])
 def test_sets_with_placements_and_splits_are_the_oracles(engine_name, name):
-    for n in (5, 7, 11) if name == "toroidal" else (10, 11):
+    for n in sizes(name, 500, some=True)[-2:]:
         boards = oracle(name, n) if n < 9 else searched(name, n)
         assert frozenset(nq.solutions(n, engine_name, variant=name)) == boards
         first = min(boards)
@@ -119,12 +138,15 @@ def test_sets_with_placements_and_splits_are_the_oracles(engine_name, name):
 
 @pytest.mark.parametrize("name", PLACE)
 def test_solve_is_validated_by_the_variant(name):
+    v = VARIANTS[name]
+    yes = sizes(name, 5000, top=13, some=True)[-1]
+    no = [n for n in sizes(name, top=yes) if not v.known[n]][-1:]  # where none exists, proved
     for engine_name in ("bitmask", "cpsat", "backtrack"):
-        outcome = nq.solve(13, engine_name, variant=name)
-        assert outcome.status is nq.Status.SOLVED and VARIANTS[name].is_solution(outcome.solution, 13)
+        outcome = nq.solve(yes, engine_name, variant=name)
+        assert outcome.status is nq.Status.SOLVED and v.is_solution(outcome.solution, yes)
         assert outcome.to_dict()["variant"] == name
-        assert nq.solve(12, engine_name, variant=name).status is \
-            (nq.Status.NONE if name == "toroidal" else nq.Status.SOLVED)
+        for n in no:
+            assert nq.solve(n, engine_name, variant=name).status is nq.Status.NONE
     # two pre-placed queens a knight's move apart: none, proved by the placements alone
     if name == "superqueens":
         assert nq.solve(12, "cpsat", {0: 0, 1: 2}, variant=name).reason.startswith("the pre-placed queens")
@@ -137,9 +159,10 @@ def test_the_family_walk_is_its_twin_node_for_node(name):
         n = rng.randint(1, 12)
         allowed = [rng.getrandbits(n) | rng.getrandbits(n) for _ in range(n)]
         budget = rng.randint(1, 5000)
-        c, p = FamilyWalk(n, name, allowed), FamilyWalk(n, name, allowed, compiled=False)
+        v = VARIANTS[name]
+        c, p = FamilyWalk(n, v, allowed), FamilyWalk(n, v, allowed, compiled=False)
         assert c.compiled and not p.compiled
-        while True:
+        for _ in range(500):  # solutions, one a step (rooks have thousands)
             done = c.advance(limit=1, nodes=budget), p.advance(limit=1, nodes=budget)
             assert (c.found, c.nodes, done[0]) == (p.found, p.nodes, done[1])
             if c.found:
@@ -148,11 +171,21 @@ def test_the_family_walk_is_its_twin_node_for_node(name):
                 assert all(allowed[r] >> col & 1 for r, col in enumerate(board))
             if done[0]:
                 break
-    assert twin.FAMILY == {"queens": 0, "toroidal": 1, "superqueens": 2}
+
+
+def test_the_family_walks_descriptor_is_read_from_the_data():
+    from nqueens_cp.kernel import family_words
+
+    assert family_words(8, VARIANTS["queens"]) == [twin.LINE_EDGE, twin.LINE_EDGE, 0, 0, 0, 0]
+    assert family_words(8, VARIANTS["toroidal"]) == [twin.LINE_WRAP, twin.LINE_WRAP, 0, 0, 0, 0]
+    assert family_words(8, VARIANTS["rooks"]) == [twin.LINE_NONE, twin.LINE_NONE, 0, 0, 0, 0]
+    assert family_words(8, VARIANTS["semiqueens"]) == [twin.LINE_NONE, twin.LINE_WRAP, 0, 0, 0, 0]
+    assert family_words(8, VARIANTS["superqueens"]) == [twin.LINE_EDGE, twin.LINE_EDGE, 4, 4, 2, 2]
+    assert family_words(2, VARIANTS["superqueens"])[2:] == [0, 0, 2, 2]  # two columns across never land
 
 
 def test_the_family_walk_of_plain_queens_counts_them():
-    walk = FamilyWalk(10, "queens", [(1 << 10) - 1] * 10)
+    walk = FamilyWalk(10, VARIANTS["queens"], [(1 << 10) - 1] * 10)
     walk.advance()
     assert walk.found == 724
 
@@ -187,7 +220,7 @@ def test_an_optimum_cut_short_says_so():
 
 @pytest.mark.parametrize("name", PLACE)
 def test_model_files_of_each_variant_answer_with_the_published_counts(name, tmp_path):
-    n = 7 if name == "toroidal" else 10
+    n = sizes(name, 5000, top=10, some=True)[-1]
     import subprocess
 
     clingo = program("clingo", "pip install clingo")
@@ -197,7 +230,8 @@ def test_model_files_of_each_variant_answer_with_the_published_counts(name, tmp_
     opb = formats.text("opb", n, None, VARIANTS[name])
     assert opb.splitlines()[0] == f"* #variable= {n * n} #constraint= {len(opb.splitlines()) - 2}"
     xml = formats.text("xml", n, None, VARIANTS[name])
-    assert ("mod(add(" in xml) == (name == "toroidal") and ("dist(" in xml) == (name == "superqueens")
+    v = VARIANTS[name]
+    assert ("mod(add(" in xml) == ("wrapping" in v.parts) and ("ne(sub(q[" in xml) == bool(v.offsets)
 
 
 def test_dimacs_of_a_variant_decodes_through_its_validator(cli, tmp_path):
@@ -205,7 +239,7 @@ def test_dimacs_of_a_variant_decodes_through_its_validator(cli, tmp_path):
     cnf = tmp_path / "t7.cnf"
     code, _, err = cli("dimacs", 7, "--variant", "toroidal", "-o", cnf)
     assert code == 0, err
-    assert cnf.read_text().startswith("c nqueens n=7 encoding=pairwise variant=toroidal\n")
+    assert cnf.read_text().startswith("c nqueens n=7 encoding=pairwise variant=toroidal family=0,-1w,1w\n")
     answer = tmp_path / "t7.out"
     answer.write_text(run_program([picosat, "--all", cnf], ok=(10, 20)))
     code, out, err = cli("decode", cnf, answer, "--format", "line")
@@ -260,8 +294,8 @@ def test_an_option_of_solve_only_is_refused_by_listing_and_counting(cli):
 def test_existence_theorems_match_the_published_counts():
     from nqueens_cp.known import TOTAL
 
-    for name, known in (("queens", TOTAL), ("toroidal", VARIANTS["toroidal"].known),
-                        ("superqueens", VARIANTS["superqueens"].known)):
+    for name in variants.PLACE:
+        known = TOTAL if name == "queens" else VARIANTS[name].known
         assert all(VARIANTS[name].exists(n) == (count > 0) for n, count in known.items()), name
     assert VARIANTS["domination"].exists(5) is None
 

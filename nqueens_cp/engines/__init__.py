@@ -63,12 +63,12 @@ def _load(name: str) -> type[Engine]:
 def names(*, enumerates: bool | None = None, proves_none: bool | None = None, takes_fixed: bool | None = None,
           available: bool | None = None, option: str | None = None, family: str | None = None,
           declarative: bool | None = None, counts: bool | None = None, solves: bool | None = None,
-          variant: str | None = None) -> list[str]:
+          variant: Any = None) -> list[str]:
     """The engines with the given capabilities, in registry order."""
     found = []
     for name in ENGINE_NAMES:
         cls = engine_class(name)
-        if variant is not None and variant not in cls.variants:
+        if variant is not None and not cls.answers(variant):
             continue
         if family is not None and cls.family != family:
             continue

@@ -48,7 +48,7 @@ class AspEngine(Engine):
     # 16 s at 300 (solve --time-limit 2, measured here); N = 1000 grounded for minutes.
     max_n = 150
     max_n_why = "clingo's grounding cannot be interrupted: beyond, it outlasts any time limit; cpsat takes any N"
-    variants = frozenset({"queens", "toroidal", "superqueens", "domination", "independent"})
+    expresses = frozenset({"lines", "wrapping", "offsets", "optimum"})
     configuration: str
 
     def preload(self) -> None:

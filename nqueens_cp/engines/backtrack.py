@@ -33,7 +33,7 @@ class BacktrackEngine(Engine):
     first_solution_max_n = 32
     max_n = 500  # one level of recursion a row, within Python's default limit of 1000 frames
     max_n_why = "one level of Python recursion a row; bitmask and cpsat take any N"
-    variants = frozenset({"queens", "toroidal", "superqueens", "domination", "independent"})
+    expresses = frozenset({"lines", "wrapping", "offsets", "optimum"})
 
     def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
@@ -43,7 +43,7 @@ class BacktrackEngine(Engine):
         anti_diagonal_used = [False] * (2 * n - 1)  # row + col is the same along an anti-diagonal
         nodes = tries = 0  # queens placed, placements tried
         columns = [fixed.columns(row, n) for row in range(n)]  # the pre-placed column, or the open ones
-        if self.variant.name != "queens":
+        if not self.variant.is_plain:
             return self._search_any(n, columns, stats, deadline)
 
         def place(row: int) -> Iterator[Solution]:
@@ -75,6 +75,7 @@ class BacktrackEngine(Engine):
         finally:
             stats.update(nodes=effort()[0], tries=effort()[1])
 
+    # [cost family reference]
     def _search_any(self, n: int, columns: list[list[int]], stats: dict[str, Any],
                     deadline: float | None) -> Iterator[Solution]:
         """The same search for any attack relation: a square is safe when no queen above attacks it."""
@@ -98,6 +99,7 @@ class BacktrackEngine(Engine):
                     queens.pop()
 
         return self._searched(place(0), stats, lambda: (nodes, tries))
+    # [end cost]
 
     def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
         """k = 1, 2, ...: the first k for which :func:`dominating` finds queens;

@@ -151,8 +151,10 @@ class Engine:
     sub_boards_per_task: ClassVar[int | None] = None  # None: the CPU's measured best (execution/execute.py)
     splits_solve: ClassVar[bool] = False  # solve can run as sub-problems on a pool or cluster (solve_parts)
     effort: ClassVar[str | None] = None  # the statistic that measures its work
-    # The questions of the family it answers (model/variants.py): "queens" is plain N-queens.
-    variants: ClassVar[frozenset[str]] = frozenset({"queens"})
+    # What of a question's data it can state (model/variants.py's PARTS: other line families,
+    # wrapping lines, offsets, an optimum); the plain question needs none.  Which questions it
+    # answers is computed from this (answers, questions), never listed.
+    expresses: ClassVar[frozenset[str]] = frozenset()
     # Options of solve only that its own check() allows some values of when listing
     # (cpsat: workers=1, what listing runs with); any other set one is refused there.
     checks_itself: ClassVar[frozenset[str]] = frozenset()
@@ -172,7 +174,7 @@ class Engine:
 
     def __init__(self, variant: str | Variant = "queens", **options: Any) -> None:
         self.variant = variants.get(variant)
-        if self.variant.name not in self.variants:
+        if not self.answers(self.variant):
             raise InvalidInputError(self.refusal(self.variant))
         known = {option.name: option for option in self.options}
         for key in options:
@@ -182,6 +184,9 @@ class Engine:
         for option in self.options:
             value = options.get(option.name, option.default)
             setattr(self, option.name, option.check(self.name, value))
+        if self.symmetry_breaking and not self.variant.symmetric:
+            raise InvalidInputError(f"symmetry breaking states the 8 symmetries of the square, and {self.variant.title} "
+                                    f"keeps only {', '.join(self.variant.symmetries)}")
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -189,14 +194,29 @@ class Engine:
         return {option.name: getattr(self, option.name) for option in self.options}
 
     @classmethod
+    def cannot_express(cls, variant: Variant) -> str | None:
+        """What of ``variant``'s data this engine cannot state, in words, or None."""
+        missing = sorted(variant.parts - cls.expresses)
+        return variants.PARTS[missing[0]] if missing else None
+
+    @classmethod
+    def answers(cls, variant: str | Variant) -> bool:
+        """Whether the engine answers this question of the family (from its data)."""
+        return cls.cannot_express(variants.get(variant)) is None
+
+    @classmethod
+    def questions(cls) -> list[str]:
+        """The members of :data:`~nqueens_cp.model.variants.VARIANTS` it answers."""
+        return [name for name, variant in variants.VARIANTS.items() if cls.answers(variant)]
+
+    @classmethod
     def refusal(cls, variant: Variant) -> str:
         """Why this engine does not answer ``variant``, and which engines do (one line)."""
         from . import ENGINE_NAMES, engine_class
 
-        others = [name for name in ENGINE_NAMES if variant.name in engine_class(name).variants]
-        takes = ", ".join(sorted(cls.variants, key=list(variants.VARIANTS).index))
-        return f"engine {cls.name} does not answer {variant.title} (it answers: {takes}); engines that do: " \
-            f"{', '.join(others) or 'none'}"
+        others = [name for name in ENGINE_NAMES if engine_class(name).answers(variant)]
+        return f"engine {cls.name} does not answer {variant.title}: it cannot express {cls.cannot_express(variant)} " \
+            f"(it answers: {', '.join(cls.questions())}); engines that do: {', '.join(others) or 'none'}"
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
@@ -226,7 +246,7 @@ class Engine:
             "statistics": list(cls.statistics), "additive": sorted(cls.additive), "effort": cls.effort,
             "counts_classes": cls.counts_classes, "classes_from": cls.classes_from, "splits_solve": cls.splits_solve,
             "experimental": cls.experimental,
-            "variants": sorted(cls.variants, key=list(variants.VARIANTS).index),
+            "variants": cls.questions(), "expresses": sorted(cls.expresses),
         }
 
     def count_sub_boards(self, n: int, chunk: list[SubBoard]) -> Values:
@@ -353,7 +373,7 @@ class Engine:
             raise NQueensError(f"engine {self.name} returned queens that do not answer {self.variant.title}: "
                                f"{list(placed)}")
         size = len(placed) if queens is not None else None
-        return Optimum(n, self.variant.name, self.name, size, placed, proved, size if proved and size else bound,
+        return Optimum(n, str(self.variant), self.name, size, placed, proved, size if proved and size else bound,
                        time.perf_counter() - start, stats, reason)
 
     def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
@@ -382,7 +402,7 @@ class Engine:
         """"None", proven by the placements alone (two queens that attack each
         other, a queen on a blocked square); else None: search."""
         queens = sorted(placed.items())
-        pair = attacking_pair(queens) if self.variant is variants.PLAIN else self.variant.attacking_pair(n, queens)
+        pair = attacking_pair(queens) if self.variant.is_plain else self.variant.attacking_pair(n, queens)
         if pair is not None:
             (r1, c1), (r2, c2) = pair
             return Status.NONE, None, f"the pre-placed queens at {r1}:{c1} and {r2}:{c2} attack each other"
@@ -405,7 +425,7 @@ class Engine:
             on = next(((r, c) for r, c in enumerate(solution) if (r, c) in placed.blocked), None)
             if on is not None:
                 raise NQueensError(f"engine {self.name} put a queen on the blocked square {on[0]}:{on[1]}")
-        return Outcome(n, self.name, status, solution, seconds, stats, reason, placed, self.variant.name)
+        return Outcome(n, self.name, status, solution, seconds, stats, reason, placed, str(self.variant))
 
     # -- for subclasses -------------------------------------------------------
 
@@ -467,7 +487,7 @@ class Engine:
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.settings.items() if v != next(o.default for o in self.options if o.name == k)}
         options = "".join(f" {k}={v!r}" for k, v in changed.items())
-        variant = f" variant={self.variant.name}" if self.variant is not variants.PLAIN else ""
+        variant = f" variant={self.variant}" if self.variant is not variants.PLAIN else ""
         return f"<engine {self.name}{variant}{options}>"
 
 

@@ -9,12 +9,15 @@ whole sub-board.  ``solve`` runs the kernel's decision search (dynamic
 ordering, least constraining value, seeded restarts: docs/decision.md) and,
 up to 62 rows, the lexicographic walk beside it (:func:`decide`).
 
-Toroidal queens and superqueens go through the kernel's family walk
-(queens.h's ``family_walk``): the torus rotates the diagonal words within N
-columns instead of shifting them, and a superqueen adds the knights' squares
-from the two rows above.  Their counts search the whole board (the classes
-of the square's symmetries are plain N's), the torus's only row 0's queen
-in column 0, N times (its translations); ``solve`` takes their first board.
+Every other question of the family goes through the kernel's family walk
+(queens.h's ``family_walk``), over a descriptor read from the question's
+data (:func:`nqueens_cp.kernel.family_words`): a wrapping line family
+rotates its word within N columns instead of shifting it, a missing one
+attacks nothing, and offsets (a superqueen's knight moves) add their
+squares from the two rows above.  Their counts search the whole board (the
+classes of the square's symmetries are plain N's), a question with
+translations only row 0's piece in column 0, N times; ``solve`` takes
+their first board.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..model.board import Position, Solution
+from ..model.variants import PLAIN, Variant
 from ..errors import InvalidInputError, TimeLimitReached
 from .base import SEED, Answer, Engine, Option, Status
 
@@ -103,11 +107,18 @@ def _count(n: int, allowed: list[int]) -> tuple[int, int]:
     return tallies.found, tallies.nodes
 
 
-def sub_board(n: int, placed: Position) -> list[int]:
+def sub_board(n: int, placed: Position, variant: Variant = PLAIN) -> list[int]:
     """One mask of allowed columns per row: the pre-placed queen's column, or
-    the open squares; minus every square a pre-placed queen attacks (no
-    solution can use those), so that the search prunes from the first row."""
+    the open squares; minus every square a pre-placed queen attacks by
+    ``variant``'s relation (no solution can use those), so that the search
+    prunes from the first row."""
     masks = [placed.mask(r, n) for r in range(n)]
+    if not variant.is_plain:
+        for qr, qc in placed.items():
+            for r in range(n):
+                if r != qr:
+                    masks[r] &= ~sum(1 << c for c in range(n) if variant.attacks(n, (qr, qc), (r, c)))
+        return masks
     for qr, qc in placed.items():
         for r in range(n):
             if r != qr:
@@ -141,7 +152,17 @@ class BitmaskEngine(Engine):
     max_n = 10_000
     max_n_why = ("a search holds N words of N bits (N^2 memory: 125 GB at N = 1,000,000); 'solve N -e construct' "
                  "gives a board of any N")
-    variants = frozenset({"queens", "toroidal", "superqueens", "domination", "independent"})
+    expresses = frozenset({"lines", "wrapping", "offsets", "optimum"})
+
+    @classmethod
+    def cannot_express(cls, variant: Variant) -> str | None:
+        """The family walk carries offsets two rows down at most (queens.h)."""
+        from ..kernel import OFFSET_ROWS
+
+        far = [offset for offset in variant.offsets if offset[0] > OFFSET_ROWS]
+        if far:
+            return f"offsets more than {OFFSET_ROWS} rows down, such as {far[0]}"
+        return super().cannot_express(variant)
 
     def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
@@ -149,9 +170,8 @@ class BitmaskEngine(Engine):
         every NODES_PER_CHECK nodes as well to look at the clock)."""
         from .. import kernel
 
-        family = self.variant.name != "queens"
-        walk: Any = kernel.FamilyWalk(n, self.variant.name, sub_board(n, fixed)) if family else \
-            kernel.Walk(n, sub_board(n, fixed))
+        allowed = sub_board(n, fixed, self.variant)
+        walk: Any = kernel.Walk(n, allowed) if self.variant.is_plain else kernel.FamilyWalk(n, self.variant, allowed)
         stats["kernel"] = "c" if walk.compiled else "python"
         step = 0 if deadline is None else NODES_PER_CHECK if walk.compiled else NODES_PER_CHECK >> TWIN_SLOWER
         try:
@@ -199,16 +219,16 @@ class BitmaskEngine(Engine):
     def _solve(self, n: int, placed: Position, time_limit: float | None,
                stats: dict[str, Any]) -> Answer:
         """:func:`decide`, reading the clock between its slices (the family's: the first board of its walk)."""
-        if self.variant.name != "queens":
+        if not self.variant.is_plain:
             return Engine._solve(self, n, placed, time_limit, stats)
         return decide(n, sub_board(n, placed) if placed else None, self.seed or 0, time_limit, self.max_nodes, stats)
 
     def _count(self, n: int, fixed: Position, stats: dict[str, Any]) -> int | None:
         from .. import kernel
 
-        allowed = sub_board(n, fixed)
+        allowed = sub_board(n, fixed, self.variant)
         stats["kernel"] = "c" if kernel.compiled(n) else "python"
-        if self.variant.name != "queens":
+        if not self.variant.is_plain:
             return self._count_family(n, allowed, not fixed and self.variant.translations, stats)
         if fixed or n == 1:
             total, nodes = _count(n, allowed)
@@ -231,7 +251,7 @@ class BitmaskEngine(Engine):
 
         if translate:
             allowed[0] = 1
-        walk = kernel.FamilyWalk(n, self.variant.name, allowed)
+        walk = kernel.FamilyWalk(n, self.variant, allowed)
         walk.advance()
         stats["nodes"] = walk.nodes
         return walk.found * (n if translate else 1)
@@ -263,5 +283,5 @@ class BitmaskEngine(Engine):
 
         super()._check_n(n)
         if self.variant.question == "optimum" and n > DOMINATE_MAX_N:
-            raise InvalidInputError(f"engine bitmask answers {self.variant.name} up to N = {DOMINATE_MAX_N} (the "
+            raise InvalidInputError(f"engine bitmask answers {self.variant} up to N = {DOMINATE_MAX_N} (the "
                                     "kernel's sets of squares are 1,024 bits); cpsat takes any N")

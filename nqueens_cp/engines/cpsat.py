@@ -38,7 +38,7 @@ class CpSatEngine(Engine):
     effort = "conflicts"
     enumeration_rate = count_rate = 3e3
     first_solution_max_n = 100
-    variants = frozenset({"queens", "toroidal", "superqueens", "domination", "independent"})
+    expresses = frozenset({"lines", "wrapping", "offsets", "optimum"})
     seed: int | None
     workers: int | None
     checks_itself = frozenset({"workers"})  # (check(): 1 is what listing runs with)

@@ -50,7 +50,7 @@ class MiniZincEngine(Engine):
     effort = "nodes"
     enumeration_rate = count_rate = 1.5e4
     first_solution_max_n = 60
-    variants = frozenset({"queens", "toroidal", "superqueens", "domination", "independent"})
+    expresses = frozenset({"lines", "wrapping", "offsets", "optimum"})
 
     def split_rows(self, n: int) -> int:
         return 1  # each part starts MiniZinc (tens of ms): N parts, not N^2

@@ -49,7 +49,7 @@ class ModelCountEngine(Engine):
     statistics = ("encoding", "variables", "clauses", "counter", "counter_seconds")
     effort = "counter_seconds"
     count_rate = 1e2  # boards per second, roughly: its time does not grow with the boards but with N
-    variants = frozenset({"queens", "toroidal", "superqueens"})
+    expresses = frozenset({"lines", "wrapping", "offsets"})
     encoding: str | None
 
     def check(self, n: int, fixed: Any = None, limit: int | None = None, time_limit: float | None = None,

@@ -53,7 +53,7 @@ class SatEngine(Engine):
     effort = "conflicts"
     enumeration_rate = count_rate = 4e3
     first_solution_max_n = 100
-    variants = frozenset({"queens", "toroidal", "superqueens", "domination", "independent"})
+    expresses = frozenset({"lines", "wrapping", "offsets", "optimum"})
     solver: str
     encoding: str | None
     proof: str | None

@@ -58,7 +58,7 @@ class SmtEngine(Engine):
     # N = 100, 4.2 s at 150, 24 s at 400 (solve --time-limit 2, measured here).
     max_n = 100
     max_n_why = "building the model in Z3 cannot be interrupted: beyond, it outlasts any time limit; cpsat takes any N"
-    variants = frozenset({"queens", "toroidal", "superqueens", "domination", "independent"})
+    expresses = frozenset({"lines", "wrapping", "offsets", "optimum"})
     theory: str
 
     def preload(self) -> None:
@@ -207,11 +207,11 @@ def _cells(z3: Any, context: Any, n: int, fixed: Any, variant: Any) -> tuple[Any
     solver = z3.SolverFor("QF_FD", ctx=context)
     for r in range(n):
         solver.add(z3.PbEq([(cell[r][c], 1) for c in range(n)], 1))
-    for line in itertools.islice(lines(n, variant), n, None):  # the columns and both kinds of diagonal
+    for line in itertools.islice(lines(n, variant), n, None):  # the columns and the family's other lines
         if len(line) > 1:
             solver.add(z3.AtMost(*[cell[r][c] for r, c in line], 1))
-    # [cost superqueens smt]
-    for (r1, c1), (r2, c2) in variant.pairs(n):  # a knight's move apart
+    # [cost family smt]
+    for (r1, c1), (r2, c2) in variant.pairs(n):  # an offset apart (a knight's move)
         solver.add(z3.Or(z3.Not(cell[r1][c1]), z3.Not(cell[r2][c2])))
     # [end cost]
     for r, c in fixed.items():

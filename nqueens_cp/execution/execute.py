@@ -36,8 +36,8 @@ Progress = Callable[[int, int], None]  # (sub-problems done, sub-problems in all
 def subproblems(engine: Engine, n: int, placed: dict[int, int]) -> list[tuple[dict[int, int], int]]:
     """(prefix, weight) of every sub-problem of a split search: weight 2 means
     the mirror images of its solutions stand for the other half of the first row."""
-    mirror = not placed and not engine.symmetry_breaking
-    found = parallel.prefixes(n, placed, engine.split_rows(n), mirror=mirror)
+    mirror = not placed and not engine.symmetry_breaking and "mirror" in engine.variant.symmetries
+    found = parallel.prefixes(n, placed, engine.split_rows(n), mirror=mirror, variant=engine.variant)
     if engine.symmetry_breaking:
         # Survivors keep s[0] <= n-1 - s[0] (the mirror's lex-leader
         # constraint): prefixes right of the centre hold none.
@@ -53,7 +53,7 @@ def translated(plan: Plan) -> list[tuple[dict[int, int], int]]:
     engine, n = plan.engine, plan.n
     if not engine.variant.translations or plan.placed or engine.symmetry_breaking:
         return []
-    return [(prefix, n) for prefix, _ in parallel.prefixes(n, {0: 0}, engine.split_rows(n))]
+    return [(prefix, n) for prefix, _ in parallel.prefixes(n, {0: 0}, engine.split_rows(n), variant=engine.variant)]
 
 
 def key_calls(plan: Plan) -> list[tuple[Any, ...]]:

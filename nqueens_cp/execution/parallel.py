@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..model.board import Position, Solution, is_solution, pack
+from ..model.variants import PLAIN, Variant
 from .. import stopping
 from ..errors import InvalidInputError, TimeLimitReached
 
@@ -42,10 +43,12 @@ def check_jobs(jobs: int | None) -> int:
     return jobs or default_jobs()
 
 
-def prefixes(n: int, fixed: dict[int, int], rows: int, mirror: bool = False) -> list[tuple[dict[int, int], int]]:
-    """(prefix, weight) for every non-attacking placement of the first rows
-    that honours ``fixed`` (a :class:`Position`'s blocked squares too; each
-    prefix is a Position that keeps them).  With ``mirror``, only first-row columns left of
+def prefixes(n: int, fixed: dict[int, int], rows: int, mirror: bool = False,
+             variant: Variant = PLAIN) -> list[tuple[dict[int, int], int]]:
+    """(prefix, weight) for every placement of the first rows in which no two
+    pieces attack each other by ``variant``'s relation, and that honours
+    ``fixed`` (a :class:`Position`'s blocked squares too; each prefix is a
+    Position that keeps them).  With ``mirror``, only first-row columns left of
     the centre are kept, with weight 2 (the centre column, odd n, weight 1)."""
     rows = min(rows, n)
     position = fixed if isinstance(fixed, Position) else Position(fixed)
@@ -63,7 +66,7 @@ def prefixes(n: int, fixed: dict[int, int], rows: int, mirror: bool = False) -> 
             found.append((position.with_queens(prefix), weight))
             return
         for col in position.columns(row, n):
-            if all(c != col and abs(c - col) != row - r for r, c in prefix.items()):
+            if not any(variant.attacks(n, (r, c), (row, col)) for r, c in prefix.items()):
                 prefix[row] = col
                 extend(prefix)
                 del prefix[row]

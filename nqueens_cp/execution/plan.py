@@ -158,11 +158,14 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     workers = parallel.check_jobs(jobs)
     if type(unique) is not bool:
         raise InvalidInputError(f"unique takes True or False, got {unique!r}")
+    if unique and not chosen.variant.symmetric:
+        raise InvalidInputError(f"unique counts classes of the 8 symmetries of the square, and {chosen.variant.title} "
+                                f"keeps only {', '.join(chosen.variant.symmetries)}")
     check_executor(executor)
     split = splits(n) and not chosen.counts_only  # a model counter counts the whole question at once
     # Counting plain N: one board per class of the 8 symmetries, where the engine can.
     by_classes = chosen.counts_classes and not placed and not chosen.symmetry_breaking \
-        and chosen.classes_from <= n <= classes.MAX_N and chosen.variant.name == "queens"
+        and chosen.classes_from <= n <= classes.MAX_N and chosen.variant.is_plain
     if chosen.counts_only and unique and not by_classes:
         _refuse_unique(chosen.name)
     if checkpoint is not None and not by_classes:
@@ -180,7 +183,8 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
                      "sub-problem is started, and more processes than cores only add overhead")
     pooled = split and limit is None and n <= parallel.KEY_MAX_N and (workers > 1 or executor is not None)
     return Plan(n, chosen, placed, limit, time_limit, workers, unique, executor, split, pooled,
-                mirror=split and not placed and not chosen.symmetry_breaking, classes=by_classes,
+                mirror=split and not placed and not chosen.symmetry_breaking and "mirror" in chosen.variant.symmetries,
+                classes=by_classes,
                 checkpoint=checkpoint, notes=tuple(notes))
 
 
@@ -232,5 +236,5 @@ def plan_solve(n: int, engine: str | Engine, fixed: Mapping[int, int] | None = N
     check_executor(executor)
     chosen = _engine(engine, options)
     split = chosen.splits_solve and ((jobs or 1) > 1 or executor is not None) and n >= SPLIT_SOLVE_MIN_N \
-        and chosen.variant.name == "queens"  # (the parts are the plain decision search's)
+        and chosen.variant.is_plain  # (the parts are the plain decision search's)
     return SolvePlan(n, chosen, position(n, fixed, blocked), time_limit, jobs, executor, split)

@@ -68,7 +68,7 @@ def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | N
     chosen = plan(n, engine, position(n, fixed, blocked), limit=limit, time_limit=time_limit, jobs=jobs,
                   unique=unique, executor=executor, **options)
     if notify:
-        plain = not chosen.placed and chosen.engine.variant.name == "queens"  # (advice knows plain N's totals)
+        plain = not chosen.placed and chosen.engine.variant.is_plain  # (advice knows plain N's totals)
         for note in [*chosen.notes, *(advice(n, engine, limit=limit, jobs=chosen.jobs) if plain else [])]:
             notify(note)
     return execute.search(chosen, progress)
@@ -102,14 +102,14 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
     chosen = plan(n, engine, position(n, fixed, blocked), time_limit=time_limit, jobs=jobs, unique=unique,
                   executor=executor, checkpoint=checkpoint, **options)
     if notify:
-        plain = not chosen.placed and chosen.engine.variant.name == "queens"
+        plain = not chosen.placed and chosen.engine.variant.is_plain
         for note in [*chosen.notes, *(advice(n, engine, counting=not unique, jobs=chosen.jobs) if plain else [])]:
             notify(note)
     start = time.perf_counter()
     search = execute.search(chosen, progress)
     found = search.count()
     return Count(n, chosen.engine.name, found, unique, time.perf_counter() - start, chosen.placed,
-                 chosen.engine.settings, search.stats, chosen.engine.variant.name)
+                 chosen.engine.settings, search.stats, str(chosen.engine.variant))
 
 
 def solve(n: int, engine: str = DEFAULT_SOLVE_ENGINE, fixed: Mapping[int, int] | None = None, *,

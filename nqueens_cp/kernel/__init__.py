@@ -269,13 +269,40 @@ class Walk:
 DOMINATE_MAX_N = 32  # dominate.c's DOMINATE_MAX_N (a test checks the compiled module's)
 
 
-class FamilyWalk(Walk):
-    """The walk of one board for toroidal queens or superqueens (or plain
-    queens, to compare): queens.h's family_walk, stoppable as :class:`Walk`."""
+# [cost family kernel]
+OFFSET_ROWS = 2  # the family walk carries offsets' attacks one and two rows down (queens.h)
 
-    def __init__(self, n: int, variant: str, allowed: Sequence[int], compiled: bool = True) -> None:
-        self.variant = twin.FAMILY[variant]
+
+def family_words(n: int, variant: Any) -> list[int]:
+    """The family walk's descriptor (queens.h's FAM_* words) of a question of
+    the family (:class:`~nqueens_cp.model.variants.Variant`), read from its
+    data: how each diagonal direction attacks, and the offsets as shifts.
+    Offsets more than OFFSET_ROWS rows down cannot be stated (the engine
+    refuses such a question before any search); those as wide as the board
+    never land on it."""
+    words = [0] * twin.FAM_WORDS
+    for slope, at in ((-1, twin.FAM_LEFT), (1, twin.FAM_RIGHT)):
+        lines = variant.family_of(slope)
+        words[at] = twin.LINE_NONE if lines is None else twin.LINE_WRAP if lines.wraps else twin.LINE_EDGE
+    for dr, dc in variant.offsets:
+        if dr > OFFSET_ROWS:
+            raise ValueError(f"the family walk carries offsets {OFFSET_ROWS} rows down at most, got ({dr}, {dc})")
+        if abs(dc) < n:
+            words[(twin.FAM_ONE_LEFT if dr == 1 else twin.FAM_TWO_LEFT) + (dc < 0)] |= 1 << abs(dc)
+    return words
+# [end cost]
+
+
+class FamilyWalk(Walk):
+    """The walk of one board for any question of the family (plain queens too,
+    to compare): queens.h's family_walk over the question's descriptor
+    (:func:`family_words`), stoppable as :class:`Walk`."""
+
+    def __init__(self, n: int, variant: Any, allowed: Sequence[int], compiled: bool = True) -> None:
         self._start(n, allowed, compiled, twin.FROW_WORDS * n)  # its own stack rows; the out words are Walk's
+        self.family: Sequence[int] = family_words(n, variant)
+        if self._search is not None:
+            self.family = _words(self.family)
 
     @property
     def found(self) -> int:
@@ -288,7 +315,7 @@ class FamilyWalk(Walk):
             return True
         stop_at = self.nodes + nodes if nodes else 0
         until = self.found + limit if limit else 0
-        (self._search or twin).family_walk(self.variant, self.n, self._allowed, self._stack, self._board,
+        (self._search or twin).family_walk(self.family, self.n, self._allowed, self._stack, self._board,
                                            self._out, until, stop_at)
         return self.finished
 

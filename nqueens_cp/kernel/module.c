@@ -63,33 +63,35 @@ static PyObject *py_walk(PyObject *self, PyObject *args) {
     return result;
 }
 
-/* family_walk(variant, n, allowed, stack, board, out, limit, stop_at): out holds the
- * OUT_* words (queens.h), the solutions in OUT_EIGHT. */
+/* family_walk(family, n, allowed, stack, board, out, limit, stop_at): family is the
+ * FAM_WORDS descriptor, out holds the OUT_* words (queens.h), the solutions in OUT_EIGHT. */
 static PyObject *py_family_walk(PyObject *self, PyObject *args) {
-    int variant, n;
+    int n;
     unsigned long long limit, stop_at;
-    Py_buffer allowed, stack, board, out;
-    if (!PyArg_ParseTuple(args, "iiy*w*w*w*KK", &variant, &n, &allowed, &stack, &board, &out, &limit, &stop_at))
+    Py_buffer family, allowed, stack, board, out;
+    if (!PyArg_ParseTuple(args, "y*iy*w*w*w*KK", &family, &n, &allowed, &stack, &board, &out, &limit, &stop_at))
         return NULL;
     PyObject *result = NULL;
-    if (size_ok(n) && words_of(&allowed, n, "allowed") && words_of(&stack, FROW_WORDS * n, "stack") &&
-        words_of(&board, n, "board") && words_of(&out, OUT_WORDS, "out")) {
+    if (size_ok(n) && words_of(&family, FAM_WORDS, "family") && words_of(&allowed, n, "allowed") &&
+        words_of(&stack, FROW_WORDS * n, "stack") && words_of(&board, n, "board") && words_of(&out, OUT_WORDS, "out")) {
         qword *o = out.buf;
         struct tallies t = {o[OUT_EIGHT], o[OUT_FOUR], o[OUT_TWO], o[OUT_NODES], o[OUT_TIED]};
         int row = (int)(int64_t)o[OUT_ROW];
-        if (variant < FAMILY_QUEENS || variant > FAMILY_SUPERQUEENS) {
-            PyErr_Format(PyExc_ValueError, "variant: 0..%d, got %d", FAMILY_SUPERQUEENS, variant);
+        const qword *f = family.buf;
+        if (f[FAM_LEFT] > LINE_WRAP || f[FAM_RIGHT] > LINE_WRAP) {
+            PyErr_Format(PyExc_ValueError, "family: a line word is %d..%d", LINE_NONE, LINE_WRAP);
         } else if (row < ROW_NEW || row >= n) {
             PyErr_Format(PyExc_ValueError, "out[%d]: a row to resume from, got %d", OUT_ROW, row);
         } else {
             Py_BEGIN_ALLOW_THREADS
             if (row != -1)
-                row = family_walk(variant, n, allowed.buf, stack.buf, board.buf, limit, stop_at, row, &t);
+                row = family_walk(f, n, allowed.buf, stack.buf, board.buf, limit, stop_at, row, &t);
             Py_END_ALLOW_THREADS
             o[OUT_EIGHT] = t.eight, o[OUT_NODES] = t.nodes, o[OUT_ROW] = (qword)(int64_t)row;
             result = Py_NewRef(Py_None);
         }
     }
+    PyBuffer_Release(&family);
     PyBuffer_Release(&allowed);
     PyBuffer_Release(&stack);
     PyBuffer_Release(&board);
@@ -295,7 +297,7 @@ static PyObject *py_decide_board(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"walk", py_walk, METH_VARARGS, "The stoppable search of one sub-board (queens.h's walk)."},
     {"dominate", py_dominate, METH_VARARGS, "Whether k queens dominate the board (dominate.c)."},
-    {"family_walk", py_family_walk, METH_VARARGS, "The walk of toroidal queens and superqueens (queens.h)."},
+    {"family_walk", py_family_walk, METH_VARARGS, "The walk of any question of the family, by its descriptor (queens.h)."},
     {"count_boards", py_count_boards, METH_VARARGS, "Count whole sub-boards (search.c's count_boards)."},
     {"count_half_turn", py_count_half_turn, METH_VARARGS, "The half-turn-symmetric boards (search.c)."},
     {"expand", py_expand, METH_VARARGS, "Boards split into work items, rows 0 .. depth-1 fixed (search.c)."},
@@ -322,8 +324,10 @@ PyMODINIT_FUNC PyInit__search(void) {
         {"DECIDE_ORDER", DECIDE_ORDER}, {"DECIDE_VALUES", DECIDE_VALUES}, {"DECIDE_RESTARTS", DECIDE_RESTARTS},
         {"DECIDE_DESCEND", DECIDE_DESCEND}, {"DECIDE_NEXT", DECIDE_NEXT}, {"DECIDE_FOUND", DECIDE_FOUND},
         {"DECIDE_NONE", DECIDE_NONE}, {"DECIDE_FIRST_CUTOFF", DECIDE_FIRST_CUTOFF},
-        {"FAMILY_QUEENS", FAMILY_QUEENS}, {"FAMILY_TOROIDAL", FAMILY_TOROIDAL},
-        {"FAMILY_SUPERQUEENS", FAMILY_SUPERQUEENS}, {"FROW_WORDS", FROW_WORDS}, {"DOMINATE_MAX_N", DOMINATE_MAX_N},
+        {"LINE_NONE", LINE_NONE}, {"LINE_EDGE", LINE_EDGE}, {"LINE_WRAP", LINE_WRAP},
+        {"FAM_LEFT", FAM_LEFT}, {"FAM_RIGHT", FAM_RIGHT}, {"FAM_ONE_LEFT", FAM_ONE_LEFT},
+        {"FAM_ONE_RIGHT", FAM_ONE_RIGHT}, {"FAM_TWO_LEFT", FAM_TWO_LEFT}, {"FAM_TWO_RIGHT", FAM_TWO_RIGHT},
+        {"FAM_WORDS", FAM_WORDS}, {"FROW_WORDS", FROW_WORDS}, {"DOMINATE_MAX_N", DOMINATE_MAX_N},
     };
     PyObject *m = PyModule_Create(&module);
     for (size_t i = 0; m != NULL && i < sizeof constants / sizeof constants[0]; i++)

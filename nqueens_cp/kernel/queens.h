@@ -242,13 +242,18 @@ QUEENS_FN int walk(int n, const struct rowmask *masks, struct stack stack, qword
     return row;
 }
 
-/* --- The family (model/variants.py) by one more walk: toroidal queens, whose
- * diagonals wrap around the board (the words rotate within n columns instead
- * of shifting), and superqueens, which also move like knights (`near`: the
- * knights' squares in this row, from the two rows above; `far`: those in the
- * next row, from the row above).  Plain queens run it too, for comparison. */
+/* --- The family (model/variants.py) by one more walk, over a descriptor of the
+ * question's data, FAM_WORDS words: how the diagonals (c - r: the left word, which
+ * moves one column left a row) and the anti-diagonals (c + r: the right word)
+ * attack, LINE_NONE, LINE_EDGE or LINE_WRAP (what leaves one edge comes back at
+ * the other: the word rotates within n columns); and the offsets one and two rows
+ * down as column shifts: bit k of FAM_ONE_LEFT is the offset (1, +k), a queen's
+ * bit shifted left by k.  The columns always attack.  `near` holds the offsets'
+ * attacks on this row (from the two rows above), `far` those on the next (from
+ * the row above).  Plain queens run it too, for comparison. */
 /* [cost family kernel] */
-enum { FAMILY_QUEENS, FAMILY_TOROIDAL, FAMILY_SUPERQUEENS };
+enum { LINE_NONE, LINE_EDGE, LINE_WRAP };
+enum { FAM_LEFT, FAM_RIGHT, FAM_ONE_LEFT, FAM_ONE_RIGHT, FAM_TWO_LEFT, FAM_TWO_RIGHT, FAM_WORDS };
 /* A row on the family walk's stack, word by word (struct family_row). */
 enum { FROW_COLS, FROW_LEFT, FROW_RIGHT, FROW_NEAR, FROW_FAR, FROW_TODO, FROW_WORDS };
 
@@ -261,21 +266,36 @@ struct family_row {
     qword todo;
 };
 
-/* A queen on `bit`: the attacks on the row below, for the variant. */
-QUEENS_FN struct family_attacks family_step(int variant, int n, struct family_attacks a, qword bit) {
-    struct family_attacks b = {a.cols | bit, (a.left | bit) << 1, (a.right | bit) >> 1, 0, 0};
-    /* [cost toroidal kernel] */
-    if (variant == FAMILY_TOROIDAL) { /* what leaves one edge comes back at the other */
-        b.left = (b.left | (a.left | bit) >> (n - 1)) & (((qword)1 << n) - 1);
-        b.right |= ((a.right | bit) & 1) << (n - 1);
+/* A line family's word one row on (left: towards higher columns). */
+QUEENS_FN qword family_line(qword mode, int n, qword word, int left) {
+    if (mode == LINE_NONE)
+        return 0;
+    if (mode == LINE_EDGE)
+        return left ? word << 1 : word >> 1;
+    qword full = ((qword)1 << n) - 1; /* LINE_WRAP: n <= QUEENS_MAX_N, so the shift is defined */
+    return left ? ((word << 1) | (word >> (n - 1))) & full : (word >> 1) | ((word & 1) << (n - 1));
+}
+
+/* The squares a queen on `bit` attacks by the offsets of one row's shifts. */
+QUEENS_FN qword family_offsets(qword bit, qword left, qword right) {
+    qword out = 0;
+    for (int k = 1; k < 64 && ((left | right) >> k) != 0; k++) {
+        if (left >> k & 1)
+            out |= bit << k;
+        if (right >> k & 1)
+            out |= bit >> k;
     }
-    /* [end cost] */
-    /* [cost superqueens kernel] */
-    if (variant == FAMILY_SUPERQUEENS) {
-        b.near = a.far | bit << 2 | bit >> 2;
-        b.far = bit << 1 | bit >> 1;
-    }
-    /* [end cost] */
+    return out;
+}
+
+/* A queen on `bit`: the attacks on the row below, for the family. */
+QUEENS_FN struct family_attacks family_step(const qword *family, int n, struct family_attacks a, qword bit) {
+    struct family_attacks b;
+    b.cols = a.cols | bit;
+    b.left = family_line(family[FAM_LEFT], n, a.left | bit, 1);
+    b.right = family_line(family[FAM_RIGHT], n, a.right | bit, 0);
+    b.near = a.far | family_offsets(bit, family[FAM_ONE_LEFT], family[FAM_ONE_RIGHT]);
+    b.far = family_offsets(bit, family[FAM_TWO_LEFT], family[FAM_TWO_RIGHT]);
     return b;
 }
 
@@ -283,7 +303,7 @@ QUEENS_FN struct family_attacks family_step(int variant, int n, struct family_at
  * stoppable as `walk` is: after `limit` solutions in all (0: none; `board`
  * holds the last) or at `stop_at` nodes (0: never); every queen placed is a
  * node, and solutions are tallied in t->eight.  stack: n rows. */
-QUEENS_FN int family_walk(int variant, int n, const qword *allowed, struct family_row *stack, qword *board,
+QUEENS_FN int family_walk(const qword *family, int n, const qword *allowed, struct family_row *stack, qword *board,
                           qword limit, qword stop_at, int row, struct tallies *t) {
     int last = n - 1;
     if (row == ROW_NEW) {
@@ -312,7 +332,7 @@ QUEENS_FN int family_walk(int variant, int n, const qword *allowed, struct famil
             }
             continue;
         }
-        struct family_attacks below = family_step(variant, n, stack[row].a, bit);
+        struct family_attacks below = family_step(family, n, stack[row].a, bit);
         row++;
         stack[row].a = below;
         stack[row].todo = ~(below.cols | below.left | below.right | below.near) & allowed[row];

@@ -21,7 +21,8 @@ LAYOUT = {
     "OUT_EIGHT": 0, "OUT_FOUR": 1, "OUT_TWO": 2, "OUT_NODES": 3, "OUT_TIED": 4, "OUT_ROW": 5, "OUT_WORDS": 6,
     "ROW_NEW": -2, "ROW_COLS": 0, "ROW_LEFT": 1, "ROW_RIGHT": 2, "ROW_TODO": 3, "ROW_WORDS": 4,
     "BOARD_TIE": 0, "BOARD_CLASSIFY": 1, "BOARD_EXTRA": 2,
-    "FAMILY_QUEENS": 0, "FAMILY_TOROIDAL": 1, "FAMILY_SUPERQUEENS": 2, "FROW_WORDS": 6,
+    "LINE_NONE": 0, "LINE_EDGE": 1, "LINE_WRAP": 2, "FAM_LEFT": 0, "FAM_RIGHT": 1, "FAM_ONE_LEFT": 2,
+    "FAM_ONE_RIGHT": 3, "FAM_TWO_LEFT": 4, "FAM_TWO_RIGHT": 5, "FAM_WORDS": 6, "FROW_WORDS": 6,
 }
 # A walk's out words: its tallies, then the row to resume from (NEW before
 # the first step; -1 once the sub-board is searched).
@@ -32,11 +33,13 @@ COLS, LEFT, RIGHT, TODO = (LAYOUT[f"ROW_{name}"] for name in ("COLS", "LEFT", "R
 ROW_WORDS = LAYOUT["ROW_WORDS"]
 # A board of a batch (count_boards): n masks, then the tie square and classify.
 BOARD_TIE, BOARD_CLASSIFY, BOARD_EXTRA = LAYOUT["BOARD_TIE"], LAYOUT["BOARD_CLASSIFY"], LAYOUT["BOARD_EXTRA"]
-# The family walk (queens.h): its variants, and a row of its stack (the ROW_*
-# words' attacks, then the knights' NEAR and FAR, then TODO).
-FAMILY = {"queens": LAYOUT["FAMILY_QUEENS"], "toroidal": LAYOUT["FAMILY_TOROIDAL"],
-          "superqueens": LAYOUT["FAMILY_SUPERQUEENS"]}
-FROW_WORDS = LAYOUT["FROW_WORDS"]
+# The family walk (queens.h): its descriptor's words (how each diagonal word
+# moves, the offsets' shifts one and two rows down), and a row of its stack
+# (the ROW_* words' attacks, then the offsets' NEAR and FAR, then TODO).
+LINE_NONE, LINE_EDGE, LINE_WRAP = LAYOUT["LINE_NONE"], LAYOUT["LINE_EDGE"], LAYOUT["LINE_WRAP"]
+FAM_LEFT, FAM_RIGHT, FAM_ONE_LEFT, FAM_ONE_RIGHT, FAM_TWO_LEFT, FAM_TWO_RIGHT = (
+    LAYOUT[f"FAM_{name}"] for name in ("LEFT", "RIGHT", "ONE_LEFT", "ONE_RIGHT", "TWO_LEFT", "TWO_RIGHT"))
+FAM_WORDS, FROW_WORDS = LAYOUT["FAM_WORDS"], LAYOUT["FROW_WORDS"]
 
 Attacks = tuple[int, int, int]  # cols, left, right: what the queens above attack in a row
 
@@ -252,20 +255,38 @@ def expand(n: int, allowed: Sequence[int], depth: int) -> list[list[int]]:
     return items
 
 
-def family_step(variant: int, n: int, a: tuple[int, ...], bit: int) -> tuple[int, ...]:
+def family_line(mode: int, n: int, word: int, left: bool) -> int:
+    """queens.h's family_line: a line family's word one row on."""
+    if mode == LINE_NONE:
+        return 0
+    if mode == LINE_EDGE:
+        return word << 1 if left else word >> 1
+    full = (1 << n) - 1
+    return ((word << 1) | (word >> (n - 1))) & full if left else (word >> 1) | ((word & 1) << (n - 1))
+
+
+def family_offsets(bit: int, left: int, right: int) -> int:
+    """queens.h's family_offsets: the squares a queen on ``bit`` attacks by one row's offsets."""
+    out, k = 0, 1
+    while k < 64 and (left | right) >> k:
+        if left >> k & 1:
+            out |= bit << k
+        if right >> k & 1:
+            out |= bit >> k
+        k += 1
+    return out
+
+
+def family_step(family: Sequence[int], n: int, a: tuple[int, ...], bit: int) -> tuple[int, ...]:
     """queens.h's family_step: (cols, left, right, near, far) on the row below a queen on ``bit``."""
     cols, left, right, near, far = a
-    b = [cols | bit, (left | bit) << 1, (right | bit) >> 1, 0, 0]
-    if variant == FAMILY["toroidal"]:  # what leaves one edge comes back at the other
-        b[1] = (b[1] | (left | bit) >> (n - 1)) & ((1 << n) - 1)
-        b[2] |= ((right | bit) & 1) << (n - 1)
-    elif variant == FAMILY["superqueens"]:
-        b[3] = far | bit << 2 | bit >> 2
-        b[4] = bit << 1 | bit >> 1
-    return tuple(b)
+    return (cols | bit, family_line(family[FAM_LEFT], n, left | bit, True),
+            family_line(family[FAM_RIGHT], n, right | bit, False),
+            far | family_offsets(bit, family[FAM_ONE_LEFT], family[FAM_ONE_RIGHT]),
+            family_offsets(bit, family[FAM_TWO_LEFT], family[FAM_TWO_RIGHT]))
 
 
-def family_walk(variant: int, n: int, allowed: Sequence[int], stack: MutableSequence[int],
+def family_walk(family: Sequence[int], n: int, allowed: Sequence[int], stack: MutableSequence[int],
                 board: MutableSequence[int], out: MutableSequence[int], limit: int, stop_at: int) -> None:
     """queens.h's family_walk, node for node: the solutions in out[EIGHT]."""
     last, row, w = n - 1, out[ROW], FROW_WORDS
@@ -289,7 +310,7 @@ def family_walk(variant: int, n: int, allowed: Sequence[int], stack: MutableSequ
                 if out[EIGHT] >= limit:
                     break
             continue
-        below = family_step(variant, n, tuple(stack[w * row:w * row + w - 1]), bit)
+        below = family_step(family, n, tuple(stack[w * row:w * row + w - 1]), bit)
         row += 1
         stack[w * row:w * row + w] = [*below, ~(below[0] | below[1] | below[2] | below[3]) & allowed[row]]
     out[ROW] = row

@@ -7,10 +7,11 @@ at-most-one group), diagonals and anti-diagonals of two or more cells get
 after the N*N cells.  Clause order is fixed: rows, columns, diagonals, then
 anti-diagonals, so the same arguments always give the same formula.
 
-Another question of the family changes only its lines and pairs
-(:mod:`nqueens_cp.model.variants`): the toroidal board's wrapped diagonals
-are lines of N cells, and a superqueen's knight moves are binary clauses
-(-x | -y), added after the lines.
+Another question of the family changes only its lines and pairs, read from
+its data (:mod:`nqueens_cp.model.variants`): the toroidal board's wrapped
+diagonals are lines of N cells, the rooks' board has no diagonal lines, and
+a superqueen's knight moves (offsets) are binary clauses (-x | -y), added
+after the lines.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ class CNF:
     encoding: str
     nvars: int
     clauses: list[Clause] = field(repr=False)
-    variant: str = "queens"
+    variant: Variant = PLAIN
 
     def cell(self, row: int, col: int) -> int:
         return row * self.n + col + 1
@@ -62,7 +63,7 @@ def encode(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | 
     found = list(clauses(n, encoding, fixed, symmetry_breaking, variant))
     # Every auxiliary variable appears in a clause: the largest one is the count.
     nvars = max((abs(lit) for clause in found for lit in clause), default=0)
-    return CNF(n, _amo(encoding)[0], max(nvars, n * n), found, variant.name)
+    return CNF(n, _amo(encoding)[0], max(nvars, n * n), found, variant)
 
 
 def _amo(encoding: str):
@@ -94,8 +95,8 @@ def clauses(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] |
             yield lits
         if len(lits) > 1:
             yield from amo(lits, fresh)
-    # [cost superqueens cnf]
-    for (r1, c1), (r2, c2) in variant.pairs(n):  # a knight's move apart
+    # [cost family cnf]
+    for (r1, c1), (r2, c2) in variant.pairs(n):  # an offset apart (a knight's move)
         yield [-var(r1, c1), -var(r2, c2)]
     # [end cost]
     if symmetry_breaking:
@@ -114,37 +115,15 @@ def size(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | No
     _amo(encoding)
     cost = COSTS[encoding]
     nvars, nclauses = n * n, 2 * n  # the cells; one at-least-one clause per row and column
-    for k in _line_lengths(n, variant):
+    for k in variant.line_lengths(n):
         if k > 1:
             aux, count = cost(k)
             nvars += aux
             nclauses += count
-    nclauses += _pairs(n, variant)
+    nclauses += variant.pair_count(n)
     if symmetry_breaking:
         nclauses += len(_symmetry_breaking(n, lambda r, c: r * n + c + 1))
     return nvars, nclauses + len(placed) + len(placed.blocked)
-
-
-def _line_lengths(n: int, variant: Variant = PLAIN) -> Iterator[int]:
-    """The lengths of lines(n), in order, without listing their cells."""
-    yield from [n] * (2 * n)
-    # [cost toroidal cnf]
-    if variant.name == "toroidal":  # N wrapped diagonals of N cells, each way
-        yield from [n] * (2 * n)
-        return
-    # [end cost]
-    for _ in range(2):  # diagonals, then anti-diagonals
-        yield from range(1, n + 1)
-        yield from range(n - 1, 0, -1)
-
-
-def _pairs(n: int, variant: Variant) -> int:
-    """How many pairs :meth:`Variant.pairs` gives: a knight's moves, each once."""
-    # [cost superqueens cnf]
-    if variant.name == "superqueens":
-        return 2 * max(n - 1, 0) * max(n - 2, 0) + 2 * max(n - 2, 0) * max(n - 1, 0)
-    # [end cost]
-    return 0
 
 
 def _symmetry_breaking(n: int, var) -> list[Clause]:

@@ -1,5 +1,5 @@
-"""The CP-SAT model of N-queens: three all-different constraints over the
-queens' columns, built as a pure function (the engine in engines/cpsat.py
+"""The CP-SAT model of N-queens: an all-different constraint over the
+queens' columns per line family (three for the queens), built as a pure function (the engine in engines/cpsat.py
 solves it; artifacts.py exports it to models/)."""
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ def build_model(n: int, fixed: dict[int, int] | None = None, symmetry_breaking: 
 
     It carries its search strategy: the first unbound row, smallest column.
 
-    ``variant`` asks another question of the family (toroidal queens,
-    superqueens): the lines it adds are marked below.
+    ``variant`` asks another question of the family, read from its data: an
+    AllDifferent over ``q[i] + k*i`` for each line family of slope k (taken
+    modulo n where it wraps), and ``q[i + dr] - q[i] != dc`` for each offset.
 
     ``symmetry_breaking`` adds the inverse permutation p (p[c] is the row of
     column c's queen) and the first-row lex-leader constraints of
@@ -26,23 +27,19 @@ def build_model(n: int, fixed: dict[int, int] | None = None, symmetry_breaking: 
 
     model = cp_model.CpModel()
     q = [model.new_int_var(0, n - 1, f"q{i}") for i in range(n)]
-    model.add_all_different(q)
-    model.add_all_different([q[i] + i for i in range(n)])
-    model.add_all_different([q[i] - i for i in range(n)])
-    # [cost toroidal cpsat]
-    if variant.name == "toroidal":  # the diagonals wrap: (q[i] +- i) mod n all different (the above follow)
-        for sign in (1, -1):
-            wrapped = [model.new_int_var(0, n - 1, f"t{sign}_{i}") for i in range(n)]
+    # [cost family cpsat]
+    for lines in variant.integer_order:  # q[i] + k*i all different, modulo n where the lines wrap
+        _, k, modulus = lines.term("q", 0, n)
+        if modulus is None:
+            model.add_all_different([q[i] + k * i if k else q[i] for i in range(n)])
+        else:
+            keys = [model.new_int_var(0, n - 1, f"w{k}_{i}") for i in range(n)]
             for i in range(n):
-                model.add_modulo_equality(wrapped[i], q[i] + sign * i + n, n)
-            model.add_all_different(wrapped)
-    # [end cost]
-    # [cost superqueens cpsat]
-    if variant.name == "superqueens":  # no knight's move between rows one or two apart
-        for d in (1, 2):
-            for i in range(n - d):
-                model.add(q[i] - q[i + d] != 3 - d)
-                model.add(q[i + d] - q[i] != 3 - d)
+                model.add_modulo_equality(keys[i], q[i] + k * i + n, n)
+            model.add_all_different(keys)
+    for dr, dc in variant.offsets:  # no two queens an offset apart
+        for i in range(n - dr):
+            model.add(q[i + dr] - q[i] != dc)
     # [end cost]
     if symmetry_breaking:
         from .symmetry import breaking_terms

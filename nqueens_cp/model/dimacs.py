@@ -25,7 +25,7 @@ from .cnf import CNF, clauses, size
 from . import variants
 from .encodings import DEFAULT_ENCODING
 from .variants import PLAIN, Variant
-from ..errors import NQueensError
+from ..errors import InvalidInputError, NQueensError
 
 MAX_DIGITS = 12  # no variable, count or board size of ours is longer; longer numbers are refused, not parsed
 MAX_LINE = 1 << 26  # characters: a solver's 'v' line for N = 1,000 is 8 to 50 MB; an endless line is refused
@@ -41,20 +41,14 @@ def header_text(n: int, encoding: str, nvars: int, nclauses: int, variant: Varia
     """The header of our DIMACS files, in pieces of bounded size (newlines
     included): at N = 10,000 it maps 10^8 cells, a gigabyte of text that is
     never held at once.  Another question of the family than plain N-queens
-    is named on the first line (``variant=toroidal``)."""
+    is named on the first line with its data (``variant=toroidal family=0,-1w,1w``:
+    :attr:`Variant.spec`), so that a reader can rebuild a member it does not keep."""
     cells = n * n
-    named = f" variant={variant.name}" if variant is not PLAIN else ""
+    named = f" variant={variant} family={variant.spec}" if variant is not PLAIN else ""
     yield f"c nqueens n={n} encoding={encoding}{named}\n"
     yield f"c cells are variables 1..{cells} (row*{n} + col + 1); {nvars - cells} auxiliary variables follow\n"
-    yield "c rows and columns: exactly one queen; diagonals and anti-diagonals: at most one\n"
-    # [cost toroidal cnf]
-    if variant.name == "toroidal":
-        yield "c the diagonals wrap around the board's edges (a torus)\n"
-    # [end cost]
-    # [cost superqueens cnf]
-    if variant.name == "superqueens":
-        yield "c and no two queens a knight's move apart\n"
-    # [end cost]
+    yield "c rows and columns: exactly one queen; diagonals and anti-diagonals: at most one\n" if variant.is_plain \
+        else f"c rows and columns: exactly one queen; at most one on each line and offset of: {variant.describe}\n"
     for row in range(n):
         yield "".join(f"c q {row} {col} {row * n + col + 1}\n" for col in range(n))
     yield "c p show"
@@ -112,7 +106,7 @@ def write_dimacs_file(path: str, n: int, encoding: str = DEFAULT_ENCODING, fixed
 def dimacs_text(cnf: CNF) -> str:
     """A CNF held in memory as DIMACS text (small formulas: model files, tests)."""
     body = [" ".join(map(str, clause)) + " 0" for clause in cnf.clauses]
-    head = header_text(cnf.n, cnf.encoding, cnf.nvars, len(cnf.clauses), variants.get(cnf.variant))
+    head = header_text(cnf.n, cnf.encoding, cnf.nvars, len(cnf.clauses), cnf.variant)
     return "".join(head) + "".join(line + "\n" for line in body)
 
 
@@ -136,7 +130,7 @@ class CnfHeader:
 
 
 _NUMBER = rf"(\d{{1,{MAX_DIGITS}}})"
-_HEADER = re.compile(rf"c nqueens n={_NUMBER} encoding=(\S+)(?: variant=(\S+))?\s*")
+_HEADER = re.compile(rf"c nqueens n={_NUMBER} encoding=(\S+)(?: variant=(\S+)(?: family=(\S+))?)?\s*")
 _CELL = re.compile(rf"c q {_NUMBER} {_NUMBER} {_NUMBER}\s*")
 _PROBLEM = re.compile(rf"p cnf {_NUMBER} {_NUMBER}\s*")
 
@@ -179,9 +173,17 @@ def read_cnf(source: str | Iterable[str], name: str = "CNF", clauses: bool = Fal
             n, encoding = int(match.group(1)), match.group(2)
             if n < 1:
                 raise DimacsError(f"{where}: board size must be positive")
-            if match.group(3) not in (None, *variants.PLACE):
-                raise DimacsError(f"{where}: unknown variant {match.group(3)!r} (one of {', '.join(variants.PLACE)})")
-            variant = variants.get(match.group(3) or "queens")
+            name, spec = match.group(3), match.group(4)
+            if spec is not None:
+                try:
+                    variant = variants.from_spec(name, spec)
+                except InvalidInputError as error:
+                    raise DimacsError(f"{where}: {error}") from None
+            elif name not in (None, *variants.PLACE):
+                raise DimacsError(f"{where}: unknown variant {name!r} (one of {', '.join(variants.PLACE)}, "
+                                  "or any with its data: family=...)")
+            else:
+                variant = variants.get(name or "queens")
         elif line.startswith("c nqueens"):
             raise DimacsError(f"{where}: malformed header (want 'c nqueens n=<N> encoding=<NAME>', "
                               f"N of at most {MAX_DIGITS} digits)")

@@ -75,7 +75,7 @@ output [show([r * n + c + 1 | r, c in 0..n-1 where fix(x[r,c])])];
 
 
 def _dzn(n: int, variant: Variant) -> Iterator[str]:
-    yield f"% data for the {variant.name} model (nqueens-cp model N --variant {variant.name} --format mzn)\n"
+    yield f"% data for the {variant} model (nqueens-cp model N --variant {variant} --format mzn)\n"
     yield f"n = {n};\n"
 
 
@@ -158,7 +158,7 @@ def wcnf(n: int, variant: Variant) -> tuple[list[list[int]], list[list[int]]]:
 def _cnf(n: int, variant: Variant) -> Iterator[str]:
     hard, soft = wcnf(n, variant)
     top = len(soft) + 1
-    yield f"c nqueens n={n} variant={variant.name}: weighted MaxSAT (WCNF), cell (r, c) is r*{n} + c + 1\n"
+    yield f"c nqueens n={n} variant={variant}: weighted MaxSAT (WCNF), cell (r, c) is r*{n} + c + 1\n"
     yield f"p wcnf {n * n} {len(hard) + len(soft)} {top}\n"
     for clause in hard:
         yield f"{top} {' '.join(map(str, clause))} 0\n"

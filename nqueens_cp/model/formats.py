@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .board import Placement, check_placements
-from .variants import PLAIN, Variant
+from .variants import PLAIN, Lines, Variant
 
 # format name -> (file suffix, what it is); the order of ``model --help``.
 FORMATS: dict[str, tuple[str, str]] = {
@@ -100,40 +100,34 @@ array[int] of int: blocked_col;
 
 array[0..n-1] of var 0..n-1: q;
 
-constraint alldifferent(q);
-constraint alldifferent(r in 0..n-1)(q[r] + r);
-constraint alldifferent(r in 0..n-1)(q[r] - r);
-constraint forall(k in index_set(placed_row))(q[placed_row[k]] = placed_col[k]);
+{lines}constraint forall(k in index_set(placed_row))(q[placed_row[k]] = placed_col[k]);
 constraint forall(k in index_set(blocked_row))(q[blocked_row[k]] != blocked_col[k]);
-""" + "{variant}" + """
+
 solve :: int_search(q, first_fail, indomain_min) satisfy;
 
 output ["q = \\(q);\\n"];
 """
 
 
-# What another question of the family adds to the model, before its solve item.
-MZN_VARIANT = {
-    "queens": "",
-    # [cost toroidal minizinc]
-    "toroidal": """\
-% Toroidal: the diagonals wrap around the board's edges.
-constraint alldifferent(r in 0..n-1)((q[r] + r) mod n);
-constraint alldifferent(r in 0..n-1)((q[r] - r + n) mod n);
-""",
-    # [end cost]
-    # [cost superqueens minizinc]
-    "superqueens": """\
-% Superqueens: no two queens a knight's move apart.
-constraint forall(r in 0..n-2)(abs(q[r] - q[r+1]) != 2);
-constraint forall(r in 0..n-3)(abs(q[r] - q[r+2]) != 1);
-""",
-    # [end cost]
-}
+# [cost family minizinc]
+def _mzn_lines(variant: Variant) -> Iterator[str]:
+    """The model's constraints from the family's data: an alldifferent per line
+    family (mod n where it wraps), a disequality per offset."""
+    for lines in variant.integer_order:
+        term = {0: "q[r]", 1: "q[r] + r", -1: "q[r] - r"}[lines.slope]
+        if not lines.slope:
+            yield "constraint alldifferent(q);\n"
+        elif lines.wraps:  # (mod of a negative number is negative in MiniZinc: + n first)
+            yield f"constraint alldifferent(r in 0..n-1)(({term}{' + n' * (lines.slope < 0)}) mod n);\n"
+        else:
+            yield f"constraint alldifferent(r in 0..n-1)({term});\n"
+    for dr, dc in variant.offsets:
+        yield f"constraint forall(r in 0..n-{dr + 1})(q[r+{dr}] - q[r] != {dc});\n"
+# [end cost]
 
 
 def _mzn(n: int, queens: list[Placement], blocked: list[Placement], variant: Variant) -> Iterator[str]:
-    yield MZN_MODEL.replace("{variant}", MZN_VARIANT[variant.name])
+    yield MZN_MODEL.replace("{lines}", "".join(_mzn_lines(variant)))
 
 
 def _dzn(n: int, queens: list[Placement], blocked: list[Placement], variant: Variant) -> Iterator[str]:
@@ -154,34 +148,31 @@ def _dzn(n: int, queens: list[Placement], blocked: list[Placement], variant: Var
 LP_RULES = """\
 { queen(R,0..n-1) } = 1 :- R = 0..n-1.
 { queen(0..n-1,C) } = 1 :- C = 0..n-1.
-:- { queen(D-C,C) } >= 2, D = 0..2*n-2.
-:- { queen(D+C,C) } >= 2, D = 1-n..n-1.
-:- placed(R,C), not queen(R,C).
+{lines}:- placed(R,C), not queen(R,C).
 :- blocked(R,C), queen(R,C).
 #defined placed/2.
 #defined blocked/2.
 #show queen/2.
 """
 
-LP_VARIANT = {
-    "queens": "",
-    # [cost toroidal asp]
-    "toroidal": """\
-% Toroidal: at most one queen on each wrapped diagonal.
-:- { queen((D+C) \\ n,C) : C = 0..n-1 } >= 2, D = 0..n-1.
-:- { queen((D-C+n) \\ n,C) : C = 0..n-1 } >= 2, D = 0..n-1.
-""",
-    # [end cost]
-    # [cost superqueens asp]
-    "superqueens": """\
-% Superqueens: no two queens a knight's move apart.
-:- queen(R,C), queen(R+1,C+2).
-:- queen(R,C), queen(R+1,C-2).
-:- queen(R,C), queen(R+2,C+1).
-:- queen(R,C), queen(R+2,C-1).
-""",
-    # [end cost]
+# [cost family asp]
+# At most one queen on each line of a family beyond the columns (the rows
+# are R, so R - C = D on a diagonal and R + C = D on an anti-diagonal).
+LP_LINES = {
+    (1, False): ":- { queen(D-C,C) } >= 2, D = 0..2*n-2.\n",
+    (-1, False): ":- { queen(D+C,C) } >= 2, D = 1-n..n-1.\n",
+    (1, True): ":- { queen((D-C+n) \\ n,C) : C = 0..n-1 } >= 2, D = 0..n-1.\n",
+    (-1, True): ":- { queen((D+C) \\ n,C) : C = 0..n-1 } >= 2, D = 0..n-1.\n",
 }
+
+
+def _lp_lines(variant: Variant) -> Iterator[str]:
+    for lines in variant.integer_order:
+        if lines.slope:
+            yield LP_LINES[lines.slope, lines.wraps]
+    for dr, dc in variant.offsets:
+        yield f":- queen(R,C), queen(R+{dr},C{dc:+d}).\n"
+# [end cost]
 
 
 def _lp(n: int, queens: list[Placement], blocked: list[Placement], variant: Variant) -> Iterator[str]:
@@ -192,7 +183,7 @@ def _lp(n: int, queens: list[Placement], blocked: list[Placement], variant: Vari
         yield f"placed({r},{c}).\n"
     for r, c in blocked:
         yield f"blocked({r},{c}).\n"
-    yield LP_RULES + LP_VARIANT[variant.name]
+    yield LP_RULES.replace("{lines}", "".join(_lp_lines(variant)))
 
 
 # --- SMT-LIB 2 ---------------------------------------------------------------------------------
@@ -205,26 +196,31 @@ def _smt2(n: int, queens: list[Placement], blocked: list[Placement], variant: Va
         yield f"(declare-const {name} Int)\n"
     for name in q:
         yield f"(assert (and (<= 0 {name}) (< {name} {n})))\n"
+    # [cost family smt]
     if n > 1:  # distinct takes two terms or more
-        yield f"(assert (distinct {' '.join(q)}))\n"
-        yield f"(assert (distinct {' '.join(f'(+ {name} {r})' for r, name in enumerate(q))}))\n"
-        yield f"(assert (distinct {' '.join(f'(- {name} {r})' for r, name in enumerate(q))}))\n"
-    # [cost toroidal smt]
-    if variant.name == "toroidal" and n > 1:  # the diagonals wrap: mod n
-        yield f"(assert (distinct {' '.join(f'(mod (+ {name} {r}) {n})' for r, name in enumerate(q))}))\n"
-        yield f"(assert (distinct {' '.join(f'(mod (+ {name} {n - r}) {n})' for r, name in enumerate(q))}))\n"
-    # [end cost]
-    # [cost superqueens smt]
-    if variant.name == "superqueens":  # no knight's move between rows one or two apart
-        for d in (1, 2):
-            for r in range(n - d):
-                yield f"(assert (and (distinct (- q{r} q{r + d}) {3 - d}) (distinct (- q{r + d} q{r}) {3 - d})))\n"
+        for lines in variant.integer_order:
+            yield f"(assert (distinct {' '.join(_smt2_term(lines, name, r, n) for r, name in enumerate(q))}))\n"
+    for dr, dc in variant.offsets:  # no two queens an offset apart (the constant written positive)
+        for r in range(n - dr):
+            low, high = (r, r + dr) if dc > 0 else (r + dr, r)
+            yield f"(assert (distinct (- q{high} q{low}) {abs(dc)}))\n"
     # [end cost]
     for r, c in queens:
         yield f"(assert (= q{r} {c}))\n"
     for r, c in blocked:
         yield f"(assert (not (= q{r} {c})))\n"
     yield f"(check-sat)\n(get-value ({' '.join(q)}))\n(exit)\n"
+
+
+# [cost family smt]
+def _smt2_term(lines: Lines, name: str, r: int, n: int) -> str:
+    """Row r's key in a line family: q, (+ q r), (- q r); wrapped, (mod (+ q r) n) and (mod (+ q n-r) n)."""
+    if not lines.slope:
+        return name
+    if not lines.wraps:
+        return f"({'+' if lines.slope > 0 else '-'} {name} {r})"
+    return f"(mod (+ {name} {r if lines.slope > 0 else n - r}) {n})"
+# [end cost]
 
 
 # --- pseudo-Boolean -----------------------------------------------------------------------------
@@ -262,19 +258,19 @@ def _xml(n: int, queens: list[Placement], blocked: list[Placement], variant: Var
     yield '<instance format="XCSP3" type="CSP">\n  <variables>\n'
     yield f'    <array id="q" size="[{n}]"> 0..{n - 1} </array>\n'
     yield "  </variables>\n  <constraints>\n"
+    # [cost family xcsp]
     if n > 1:
-        yield "    <allDifferent> q[] </allDifferent>\n"
-        yield f"    <allDifferent> {' '.join(f'add(q[{r}],{r})' for r in range(n))} </allDifferent>\n"
-        yield f"    <allDifferent> {' '.join(f'sub(q[{r}],{r})' for r in range(n))} </allDifferent>\n"
-    # [cost toroidal xcsp]
-    if variant.name == "toroidal" and n > 1:
-        yield f"    <allDifferent> {' '.join(f'mod(add(q[{r}],{r}),{n})' for r in range(n))} </allDifferent>\n"
-        yield f"    <allDifferent> {' '.join(f'mod(add(q[{r}],{n - r}),{n})' for r in range(n))} </allDifferent>\n"
-    # [end cost]
-    # [cost superqueens xcsp]
-    for d in (1, 2) if variant.name == "superqueens" else ():
-        for r in range(n - d):
-            yield f"    <intension> ne(dist(q[{r}],q[{r + d}]),{3 - d}) </intension>\n"
+        for lines in variant.integer_order:
+            if not lines.slope:
+                yield "    <allDifferent> q[] </allDifferent>\n"
+                continue
+            terms = (f"{'add' if lines.slope > 0 else 'sub'}(q[{r}],{r})" if not lines.wraps else
+                     f"mod(add(q[{r}],{r if lines.slope > 0 else n - r}),{n})" for r in range(n))
+            yield f"    <allDifferent> {' '.join(terms)} </allDifferent>\n"
+    for dr, dc in variant.offsets:  # no two queens an offset apart (the constant written positive)
+        for r in range(n - dr):
+            low, high = (r, r + dr) if dc > 0 else (r + dr, r)
+            yield f"    <intension> ne(sub(q[{high}],q[{low}]),{abs(dc)}) </intension>\n"
     # [end cost]
     for r, c in queens:
         yield f"    <intension> eq(q[{r}],{c}) </intension>\n"

@@ -1,76 +1,218 @@
 """The N-queens family as data: what changes when the question changes.
 
-A :class:`Variant` is one question about queens on an N x N board, defined
-once here and read by every engine, model writer, command and test:
+A :class:`Variant` is one question about pieces on an N x N board, stated as
+data once here and read by every engine, model writer, command and test.
+A piece attacks along **line families** and by **offsets**:
 
-- ``queens``: the plain question, N queens none of which attacks another.
-- ``toroidal``: the board's edges are glued (a torus), so the diagonals
-  wrap around: squares (r, c) and (r', c') share one when r - c = r' - c'
-  or r + c = r' + c' modulo N.  Boards exist exactly when gcd(N, 6) = 1
-  (Pólya, 1918).  Besides the square's 8 symmetries, the torus has its N^2
-  translations: moving every queen one column right gives a board again,
-  so the boards with row 0's queen in column j are as many for every j,
-  and a count need search only j = 0 (N times less).
-- ``superqueens``: a queen that also moves like a knight (some call it an
-  amazon), so two queens a knight's move apart attack each other too.
-- ``domination`` and ``independent``: not N queens but the fewest queens
-  that occupy or attack every square, γ(Q_n), and the fewest that do so
-  without attacking each other, i(Q_n).  An optimum, not a count.
+- a line family (:class:`Lines`) is the set of parallel lines on which
+  ``c + slope * r`` is constant, modulo N where it ``wraps`` (the board's
+  edges glued: a torus).  Slope 0 gives the columns, -1 the diagonals
+  (``c - r``), +1 the anti-diagonals (``c + r``);
+- an offset ``(dr, dc)`` joins the squares ``(r, c)`` and ``(r + dr, c + dc)``
+  (a knight's move is four of them), on the board, never wrapping.
 
-The attack relation of each is written here once, plainly, for the
-reference backtracker and the validators; the engines and model writers
-express the same relation in their own languages, and the tests hold them
-to these counts and optima (OEIS), which come from the literature.
+Two pieces attack each other when they share a row, a line of one of the
+families, or an offset.  Every "place" question puts N pieces one a row and
+one a column (the columns are always a family: a solution is a permutation,
+a tuple of columns by row), so the rows need no family of their own.
+
+The members:
+
+- ``queens``: the plain question: columns, diagonals and anti-diagonals.
+- ``toroidal``: the same lines wrapping around the torus.  Boards exist
+  exactly when gcd(N, 6) = 1 (Pólya, 1918).
+- ``superqueens``: queens that also move like knights (amazons).
+- ``rooks``: the columns only: every permutation, N! boards.
+- ``semiqueens``: toroidal semi-queens: the columns and one diagonal
+  direction, wrapping (OEIS A006717; boards exist exactly for odd N).
+- ``domination`` and ``independent``: not N pieces but the fewest queens that
+  occupy or attack every square, γ(Q_n), and the fewest that do so without
+  attacking each other, i(Q_n).  An optimum, not a count.
+
+Everything else is derived from the data: the attack relation, the lines and
+pairs that the Boolean models state (:meth:`Variant.lines`,
+:meth:`Variant.pairs`), the integer terms that the integer models declare all
+different (:meth:`Lines.term`), which symmetries of the square keep the
+question (:attr:`Variant.symmetries`), whether the torus's translations do,
+and the parts (:attr:`Variant.parts`) an engine must be able to express to
+answer it.  Adding a member is one entry in :data:`VARIANTS` and its
+published counts; nothing outside this module compares a variant's name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from math import gcd
+import functools
+from collections.abc import Callable, Iterable, Iterator
+from math import factorial, gcd
 from typing import NamedTuple
 
 from ..errors import InvalidInputError
 
 Square = tuple[int, int]  # (row, column), 0-based
+Offset = tuple[int, int]  # (rows down, columns across): dr >= 1
+
+# --- the vocabulary ------------------------------------------------------------------
+
+SLOPES = (0, -1, 1)  # the line families a model can state: columns, diagonals, anti-diagonals
+MAX_OFFSET_ROWS = 2  # the hand-written searches carry offsets' attacks two rows down (queens.h)
 
 
-def queen_attacks(n: int, a: Square, b: Square) -> bool:
-    """Two distinct squares on one row, column or diagonal of the square board."""
-    (r1, c1), (r2, c2) = a, b
-    return r1 == r2 or c1 == c2 or r1 - c1 == r2 - c2 or r1 + c1 == r2 + c2
+class Lines(NamedTuple):
+    """A family of parallel lines: the squares (r, c) that share one value of
+    ``c + slope * r`` (modulo N where it ``wraps``) hold at most one piece."""
+
+    slope: int  # 0: columns; -1: diagonals (c - r); 1: anti-diagonals (c + r)
+    wraps: bool = False
+
+    def key(self, n: int, r: int, c: int) -> int:
+        """The line of square (r, c) in this family."""
+        value = c + self.slope * r
+        return value % n if self.wraps else value
+
+    def term(self, q: str, r: int, n: int) -> tuple[str, int, int | None]:
+        """How an integer model states row r's key: (variable, coefficient
+        of r, modulus or None): ``q + slope * r``, taken modulo n where the
+        lines wrap.  Writers render it in their own syntax."""
+        return q, self.slope, n if self.wraps and self.slope else None
+
+    def lengths(self, n: int) -> list[int]:
+        """The number of squares on each line of the family, in line order
+        (lines of one square included), without listing a square."""
+        if self.slope == 0 or self.wraps:
+            return [n] * n
+        return [*range(1, n), n, *range(n - 1, 0, -1)]  # |slope| 1: the diagonals of the square
+
+    @property
+    def words(self) -> str:
+        kind = {0: "columns", -1: "diagonals (c - r)", 1: "anti-diagonals (c + r)"}[self.slope]
+        return f"wrapped {kind}" if self.wraps and self.slope else kind
 
 
-# [cost toroidal reference]
-def torus_attacks(n: int, a: Square, b: Square) -> bool:
-    """Two distinct squares on one row, column or wrapped diagonal of the torus."""
-    (r1, c1), (r2, c2) = a, b
-    return r1 == r2 or c1 == c2 or (r1 - c1 - r2 + c2) % n == 0 or (r1 + c1 - r2 - c2) % n == 0
-# [end cost]
+COLUMNS = Lines(0)
+QUEEN_LINES = (COLUMNS, Lines(-1), Lines(1))
+KNIGHT = ((1, -2), (1, 2), (2, -1), (2, 1))
 
+# The symmetries of the square, as maps of squares (the names of board.SYMMETRIES).
+SQUARE_MAPS: dict[str, Callable[[int, int, int], Square]] = {
+    "identity": lambda n, r, c: (r, c),
+    "rotate90": lambda n, r, c: (c, n - 1 - r),
+    "rotate180": lambda n, r, c: (n - 1 - r, n - 1 - c),
+    "rotate270": lambda n, r, c: (n - 1 - c, r),
+    "mirror": lambda n, r, c: (r, n - 1 - c),
+    "flip": lambda n, r, c: (n - 1 - r, c),
+    "transpose": lambda n, r, c: (c, r),
+    "antitranspose": lambda n, r, c: (n - 1 - c, n - 1 - r),
+}
 
-# [cost superqueens reference]
-def superqueen_attacks(n: int, a: Square, b: Square) -> bool:
-    """A queen's attack or a knight's move."""
-    (r1, c1), (r2, c2) = a, b
-    return queen_attacks(n, a, b) or {abs(r1 - r2), abs(c1 - c2)} == {1, 2}
-# [end cost]
+# The parts of a question that an engine must be able to express (Engine.expresses).  The plain
+# question has none: every engine answers it.
+PARTS = {
+    "lines": "line families other than the queens' columns, diagonals and anti-diagonals",
+    "wrapping": "lines that wrap around the board (a torus)",
+    "offsets": "attacks by offsets (a knight's moves)",
+    "optimum": "an optimum (the fewest queens), not boards of N pieces",
+}
 
 
 class Variant(NamedTuple):
-    """One question of the family (the module's docstring says which)."""
+    """One question of the family, as data (the module's docstring says how it reads)."""
 
     name: str
     title: str  # in messages: "engine sat does not answer <title>"
-    question: str  # "place": N queens, enumerate / count / solve; "optimum": the fewest queens (optimum)
+    question: str  # "place": N pieces, enumerate / count / solve; "optimum": the fewest queens (optimum)
     oeis: str
     known: dict[int, int]  # N -> the count ("place") or the optimum ("optimum"), published
-    symmetries: str  # its symmetry group, in words
+    families: tuple[Lines, ...] = QUEEN_LINES  # the line families besides the rows
+    offsets: tuple[Offset, ...] = ()
     independent: bool = False  # "optimum": the queens must not attack each other
-    translations: bool = False  # the torus's column translations map boards to boards
+    classes: dict[int, int] = {}  # N -> boards up to the symmetries the question keeps, published
+    classes_oeis: str = ""
+    exists_rule: Callable[[int], bool] | None = None  # a theorem: whether boards exist for N
+    source: str = ""  # where the published numbers come from
 
+    def __str__(self) -> str:
+        return self.name
+
+    # -- derived from the data ---------------------------------------------------
+
+    @property
+    def is_plain(self) -> bool:
+        """The plain question: N queens, the queens' lines, no wrapping, no offsets."""
+        return not self.parts
+
+    @property
+    def parts(self) -> frozenset[str]:
+        """What an engine must express to answer this question (:data:`PARTS`)."""
+        found = set()
+        if self.question == "optimum":
+            found.add("optimum")
+        if {line.slope for line in self.families} != set(SLOPES):
+            found.add("lines")
+        if any(line.wraps and line.slope for line in self.families):
+            found.add("wrapping")
+        if self.offsets:
+            found.add("offsets")
+        return frozenset(found)
+
+    @property
+    def diagonal_families(self) -> tuple[Lines, ...]:
+        """The families beyond the columns (the diagonal directions), as the models state them."""
+        return tuple(line for line in self.families if line.slope)
+
+    def family_of(self, slope: int) -> Lines | None:
+        """This question's family of that slope, or None."""
+        return next((line for line in self.families if line.slope == slope), None)
+
+    @property
+    def integer_order(self) -> list[Lines]:
+        """The line families in the order the integer models state them: the
+        columns, then the anti-diagonals (q + r), then the diagonals (q - r),
+        as the tutorials write their three alldifferent constraints."""
+        return sorted(self.families, key=lambda lines: (lines.slope != 0, -lines.slope))
+
+    @property
+    def symmetries(self) -> tuple[str, ...]:
+        """The symmetries of the square that map every board of this question
+        to a board (those that keep its attack relation, on boards of 7 and 8)."""
+        return _symmetries(self.families, self.offsets)
+
+    @property
+    def symmetric(self) -> bool:
+        """Whether all 8 symmetries of the square keep the question (what
+        ``unique``, symmetry breaking and the class count rest on)."""
+        return len(self.symmetries) == 8
+
+    @property
+    def translations(self) -> bool:
+        """Whether moving every piece one column on (around the torus) gives a
+        board again: every line family wraps and there are no offsets.  A
+        count then searches row 0's piece in column 0 only, N times."""
+        return self.question == "place" and not self.offsets and all(line.wraps or not line.slope
+                                                                     for line in self.families)
+
+    @property
+    def spec(self) -> str:
+        """The data as one word, for file headers (:func:`from_spec` reads it back):
+        the slopes, 'w' after a wrapping one, then '/' and the offsets as dr:dc.
+        Toroidal queens: ``0,-1w,1w``; superqueens: ``0,-1,1/1:-2,1:2,2:-1,2:1``."""
+        lines = ",".join(f"{line.slope}{'w' * (line.wraps and line.slope != 0)}" for line in self.families)
+        return lines + ("/" + ",".join(f"{dr}:{dc}" for dr, dc in self.offsets) if self.offsets else "")
+
+    @property
+    def describe(self) -> str:
+        """The data in words: '... columns, wrapped diagonals (c - r); offsets (1, 2) ...'."""
+        offsets = f"; offsets {', '.join(f'({dr}, {dc})' for dr, dc in self.offsets)}" if self.offsets else ""
+        return f"rows, {', '.join(line.words for line in self.families)}{offsets}"
+
+    # [cost family reference]
     def attacks(self, n: int, a: Square, b: Square) -> bool:
-        """Whether queens on the distinct squares ``a`` and ``b`` attack each other."""
-        return _RELATIONS[self.name](n, a, b)
+        """Whether pieces on the distinct squares ``a`` and ``b`` attack each other."""
+        (r1, c1), (r2, c2) = a, b
+        if r1 == r2 or any(line.key(n, r1, c1) == line.key(n, r2, c2) for line in self.families):
+            return True
+        dr, dc = r2 - r1, c2 - c1
+        return (dr, dc) in self.offsets or (-dr, -dc) in self.offsets
+    # [end cost]
 
     def attacking_pair(self, n: int, squares: Iterable[Square]) -> tuple[Square, Square] | None:
         """The first two of ``squares`` that attack each other (or share a square), else None."""
@@ -83,53 +225,56 @@ class Variant(NamedTuple):
         return None
 
     def is_solution(self, solution: Iterable[int], n: int) -> bool:
-        """True when ``solution`` (a column by row) places n queens none of which
+        """True when ``solution`` (a column by row) places n pieces none of which
         attacks another: linear time, as :func:`nqueens_cp.model.board.is_solution`."""
         cols = tuple(solution)
-        if self.question != "place" or len(cols) != n or not all(type(c) is int for c in cols) \
-                or set(cols) != set(range(n)):
+        if self.question != "place" or len(cols) != n or not all(type(c) is int and 0 <= c < n for c in cols):
             return False
-        if self.name == "toroidal":
-            return len({(c - r) % n for r, c in enumerate(cols)}) == n == len({(c + r) % n for r, c in enumerate(cols)})
-        if len({c - r for r, c in enumerate(cols)}) != n or len({c + r for r, c in enumerate(cols)}) != n:
+        if any(len({line.key(n, r, c) for r, c in enumerate(cols)}) != n for line in self.families):
             return False
-        if self.name == "superqueens":  # a knight's move joins rows one or two apart
-            return all(abs(cols[r] - cols[r + d]) != 3 - d for d in (1, 2) for r in range(n - d))
-        return True
+        return all(cols[r + dr] - cols[r] != dc for dr, dc in self.offsets for r in range(n - dr))
 
     def lines(self, n: int) -> Iterator[list[Square]]:
-        """The groups of squares that hold at most one queen, cells by row:
-        the N rows and N columns first (they hold exactly one), then the
-        diagonals of two squares or more, then the anti-diagonals."""
+        """The groups of squares that hold at most one piece, cells by row:
+        the N rows and N columns first (they hold exactly one), then each
+        further family's lines of two squares or more, ordered by
+        ``slope * key`` (modulo N where they wrap)."""
         for r in range(n):
             yield [(r, c) for c in range(n)]
         for c in range(n):
             yield [(r, c) for r in range(n)]
-        # [cost toroidal cnf]
-        if self.name == "toroidal":  # N wrapped diagonals each way, N squares each
-            for d in range(n):
-                yield [(r, (r - d) % n) for r in range(n)]
-            for s in range(n):
-                yield [(r, (s - r) % n) for r in range(n)]
-            return
-        # [end cost]
-        for d in range(-(n - 2), n - 1):  # r - c = d
-            yield [(r, r - d) for r in range(max(d, 0), min(n + d, n))]
-        for s in range(1, 2 * n - 2):  # r + c = s
-            yield [(r, s - r) for r in range(max(s - n + 1, 0), min(s, n - 1) + 1)]
+        for line in self.diagonal_families:  # |slope| 1: the line of order o holds c = slope * (o - r)
+            k = line.slope
+            if line.wraps:
+                for o in range(n):
+                    yield [(r, k * (o - r) % n) for r in range(n)]
+                continue
+            for o in range(min(0, k * (n - 1)), max(0, k * (n - 1)) + n):
+                cells = [(r, k * (o - r)) for r in range(max(0, o - (n - 1) if k > 0 else o), n)
+                         if 0 <= k * (o - r) < n]
+                if len(cells) > 1:
+                    yield cells
+
+    def line_lengths(self, n: int) -> Iterator[int]:
+        """The lengths of :meth:`lines`'s groups (one-square lines too), without listing a cell."""
+        yield from [n] * n  # the rows
+        for line in self.families:
+            yield from line.lengths(n)
 
     def pairs(self, n: int) -> Iterator[tuple[Square, Square]]:
-        """Pairs of squares in no common line that still may not both hold a
-        queen: the knight's moves of superqueens, each once, by the upper square."""
-        # [cost superqueens cnf]
-        if self.name != "superqueens":
+        """Pairs of squares that may not both hold a piece though no line joins
+        them: the offsets, each pair once, by its upper square."""
+        if not self.offsets:
             return
         for r in range(n):
             for c in range(n):
-                for dr, dc in ((1, -2), (1, 2), (2, -1), (2, 1)):
+                for dr, dc in self.offsets:
                     if r + dr < n and 0 <= c + dc < n:
                         yield (r, c), (r + dr, c + dc)
-        # [end cost]
+
+    def pair_count(self, n: int) -> int:
+        """How many pairs :meth:`pairs` gives, without listing them."""
+        return sum(max(n - dr, 0) * max(n - abs(dc), 0) for dr, dc in self.offsets)
 
     def covers(self, n: int, square: Square) -> list[Square]:
         """The squares a queen on ``square`` occupies or attacks (domination)."""
@@ -148,44 +293,133 @@ class Variant(NamedTuple):
 
     def exists(self, n: int) -> bool | None:
         """Whether boards exist, where a theorem says so without a search
-        (None for the domination questions, which always have an answer)."""
-        if self.name == "toroidal":  # Pólya
-            return gcd(n, 6) == 1
-        if self.name == "queens":  # explicit constructions for every other N (Pauls, 1874)
-            return n not in (2, 3)
-        if self.name == "superqueens":  # none for 2..9; constructions for every N >= 10 (Bell & Stevens, 2009)
-            return n == 1 or n >= 10
-        return None
+        (None where no theorem is kept, and for the optima, which always exist)."""
+        return None if self.exists_rule is None else self.exists_rule(n)
 
 
-_RELATIONS = {"queens": queen_attacks, "toroidal": torus_attacks, "superqueens": superqueen_attacks,
-              "domination": queen_attacks, "independent": queen_attacks}
+@functools.lru_cache(maxsize=None)
+def _symmetries(families: tuple[Lines, ...], offsets: tuple[Offset, ...]) -> tuple[str, ...]:
+    probe = Variant("", "", "place", "", {}, families, offsets)
+    kept = []
+    for name, image in SQUARE_MAPS.items():
+        for n in (7, 8):  # larger than every offset of the vocabulary's use, of both parities
+            squares = [(r, c) for r in range(n) for c in range(n)]
+            if any(probe.attacks(n, a, b) != probe.attacks(n, image(n, *a), image(n, *b))
+                   for i, a in enumerate(squares) for b in squares[i + 1:]):
+                break
+        else:
+            kept.append(name)
+    return tuple(kept)
 
-_D4 = "the 8 symmetries of the square (rotations and reflections)"
 
-PLAIN = Variant("queens", "plain N-queens", "place", "A000170", {}, _D4)
+def family(name: str, lines: Iterable[Lines], offsets: Iterable[Offset] = (), title: str | None = None,
+           known: dict[int, int] | None = None, oeis: str = "") -> Variant:
+    """A question of N pieces made from the vocabulary, validated once here: the
+    columns and any of the diagonal directions (each wrapping or not), and
+    offsets.  The tests draw random ones; a new member of :data:`VARIANTS` is
+    one call."""
+    chosen = tuple(lines)
+    moves = tuple(offsets)
+    slopes = [line.slope for line in chosen]
+    if not chosen or chosen[0] != COLUMNS:
+        raise InvalidInputError("a family's first line family is the columns (one piece a column)")
+    if any(type(s) is not int or s not in SLOPES for s in slopes) or len(set(slopes)) != len(slopes):
+        raise InvalidInputError(f"line families: slopes {SLOPES}, each once, got {slopes}")
+    for dr, dc in moves:
+        if type(dr) is not int or type(dc) is not int or dr < 1 or dc == 0:
+            raise InvalidInputError(f"an offset goes down 1 row or more and across (off the column): got ({dr}, {dc})")
+    if len(set(moves)) != len(moves):
+        raise InvalidInputError(f"offsets repeat: {moves}")
+    return Variant(name, title or f"the family {name}", "place", oeis, known or {}, chosen, moves)
+
+
+# The theorems that say whether boards exist (functions of the module, so that a
+# question pickles to a worker process).
+def _pauls(n: int) -> bool:  # explicit constructions for every other N (Pauls, 1874)
+    return n not in (2, 3)
+
+
+def _polya(n: int) -> bool:  # Pólya (1918): toroidal boards exactly when gcd(N, 6) = 1
+    return gcd(n, 6) == 1
+
+
+def _bell_stevens(n: int) -> bool:  # none for 2..9; constructions for every N >= 10 (Bell & Stevens, 2009)
+    return n == 1 or n >= 10
+
+
+def _always(n: int) -> bool:  # a permutation is a rooks' board
+    return True
+
+
+def _odd(n: int) -> bool:  # toroidal semi-queens: the identity's shifts for odd N; none for even N
+    return n % 2 == 1
+
+
+PLAIN = Variant("queens", "plain N-queens", "place", "A000170", {}, exists_rule=_pauls,
+                source="explicit constructions for every other N (Pauls, 1874); counts in nqueens_cp.known")
 
 VARIANTS: dict[str, Variant] = {
     "queens": PLAIN,
+    # [cost toroidal data]
     "toroidal": Variant(
         "toroidal", "toroidal (modular) queens", "place", "A007705",
         # N = 1..13 and 17 (OEIS A007705); the zeros where gcd(N, 6) > 1 are Pólya's theorem.
         {1: 1, 2: 0, 3: 0, 4: 0, 5: 10, 6: 0, 7: 28, 8: 0, 9: 0, 10: 0, 11: 88, 12: 0, 13: 4524,
          14: 0, 15: 0, 16: 0, 17: 140692, 18: 0},
-        _D4 + " and the N^2 translations of the torus (and more: the maps (r, c) -> (ar, ac) for a prime to N)",
-        translations=True),
+        families=(COLUMNS, Lines(-1, True), Lines(1, True)), exists_rule=_polya,
+        source="OEIS A007705; zeros: Pólya (1918), boards exactly when gcd(N, 6) = 1"),
+    # [end cost]
+    # [cost superqueens data]
     "superqueens": Variant(
         "superqueens", "superqueens (queens that also move like knights)", "place", "A051223",
         {1: 1, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 4, 11: 44, 12: 156, 13: 1876, 16: 202900},
-        _D4),
+        offsets=KNIGHT, exists_rule=_bell_stevens,
+        source="OEIS A051223; none for 2..9, constructions for every N >= 10 (Bell & Stevens, 2009)"),
+    # [end cost]
+    # [cost rooks data]
+    "rooks": Variant(
+        "rooks", "non-attacking rooks (rows and columns only)", "place", "A000142",
+        {n: factorial(n) for n in range(1, 13)}, families=(COLUMNS,),
+        classes={n + 1: k for n, k in enumerate((1, 1, 2, 7, 23, 115, 694, 5282))}, classes_oeis="A000903",
+        exists_rule=_always, source="N! (A000142): every permutation; classes under the square's "
+        "symmetries OEIS A000903"),
+    # [end cost]
+    # [cost semiqueens data]
+    "semiqueens": Variant(
+        "semiqueens", "toroidal semi-queens (columns and one diagonal direction, wrapping)", "place", "A006717",
+        {n + 1: k for n, k in enumerate((1, 0, 3, 0, 15, 0, 133, 0, 2025, 0, 37851, 0, 1030367))},
+        families=(COLUMNS, Lines(1, True)), exists_rule=_odd,
+        source="OEIS A006717 (N = 1..13); none for even N: the keys c + r of a permutation sum to 0 "
+        "modulo N, the N different keys to N/2"),
+    # [end cost]
     "domination": Variant(
         "domination", "queen domination (the fewest queens that occupy or attack every square)", "optimum",
-        "A075458", {n + 1: g for n, g in enumerate((1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7, 8, 9, 9, 9, 10))}, _D4),
+        "A075458", {n + 1: g for n, g in enumerate((1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7, 8, 9, 9, 9, 9))},
+        source="OEIS A075458 (N = 1..18)"),
     "independent": Variant(
         "independent", "independent queen domination (the fewest queens that attack every square and not each "
         "other)", "optimum", "A075324",
-        {n + 1: i for n, i in enumerate((1, 1, 1, 3, 3, 4, 4, 5, 5, 5, 5, 7, 7, 8, 9))}, _D4, independent=True),
+        {n + 1: i for n, i in enumerate((1, 1, 1, 3, 3, 4, 4, 5, 5, 5, 5, 7, 7, 8, 9))}, independent=True,
+        source="OEIS A075324 (N = 1..15)"),
 }
+
+
+def from_spec(name: str, spec: str) -> Variant:
+    """The question a file header names: the member of that name, which must
+    have that data, or (a member that is not kept here) one made from the data."""
+    try:
+        lines, _, offsets = spec.partition("/")
+        made = family(name, [Lines(int(word.rstrip("w")), word.endswith("w")) for word in lines.split(",")],
+                      [(int(dr), int(dc)) for dr, dc in (word.split(":") for word in offsets.split(",") if offsets)])
+    except (ValueError, TypeError) as error:
+        raise InvalidInputError(f"the family {name!r}: cannot read its data {spec!r} ({error})") from None
+    kept = VARIANTS.get(name)
+    if kept is None:
+        return made
+    if kept.question != "place" or kept.spec != made.spec:
+        raise InvalidInputError(f"the family {name!r} is {kept.spec!r} here, not {spec!r}")
+    return kept
+
 
 PLACE = tuple(name for name, v in VARIANTS.items() if v.question == "place")
 OPTIMUM = tuple(name for name, v in VARIANTS.items() if v.question == "optimum")

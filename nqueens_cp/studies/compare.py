@@ -65,7 +65,7 @@ def expand(chosen: Sequence[str], first: bool = False, variant: str = "queens") 
     for label in chosen:
         if label in PRESETS:
             found += [name for name in expand_presets([label]) if (not first or engine_class(name).solves)
-                      and variant in engine_class(name).variants]
+                      and engine_class(name).answers(variant)]
         else:
             found.append(label)
     return found
@@ -204,7 +204,7 @@ def compare(sizes: Sequence[int], labels: Sequence[str], repeat: int = 1, first:
     for label in labels:
         name, options = parse_label(label)
         cls = engine_class(name)
-        if question.name not in cls.variants:
+        if not cls.answers(question):
             raise InvalidInputError(cls.refusal(question))
         if question.question == "optimum":
             if options:  # +sb: the lex-leader constraints are on boards of N queens

@@ -101,7 +101,7 @@ def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: 
     skipped = {}
     variant = variants.get(options.get("variant", "queens"))
     if engines is None:  # the core engines that answer the variant
-        engines = names(enumerates=True, available=True, family="core", variant=variant.name)
+        engines = names(enumerates=True, available=True, family="core", variant=variant)
         skipped = {name: engine_class(name).unavailable_reason() or ""
                    for name in names(enumerates=True, available=False, family="core")}
     engines = expand_presets(list(engines))
@@ -224,7 +224,8 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
     if deadline is not None and time.monotonic() >= deadline:
         raise TimeLimitReached
     variant = next(iter(engines.values())).variant
-    row = Row(n, TOTAL.get(n), FUNDAMENTAL.get(n)) if variant is variants.PLAIN else Row(n, variant.known.get(n), None)
+    row = Row(n, TOTAL.get(n), FUNDAMENTAL.get(n)) if variant is variants.PLAIN else \
+        Row(n, variant.known.get(n), variant.classes.get(n))
     reference: tuple[str, Sequence[int]] | None = None
     # How each engine searches n is plan()'s to say, as for enumerate and count:
     # split (in key-shipping parts, n <= 16) only where every plan splits.
@@ -252,8 +253,9 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
                 reference = (name, ordered)
                 # Engines that agree with the reference share its symmetry, so
                 # this runs once per N, on a core of its own while the other
-                # engines search.
-                symmetry_check = pool.submit(_check_symmetry, n, ordered, row.known_unique)
+                # engines search (where the question keeps the square's 8).
+                if variant.symmetric:
+                    symmetry_check = pool.submit(_check_symmetry, n, ordered, row.known_unique)
             else:
                 ref_name, ref_keys = reference
                 diff = _first_difference(ref_keys, ordered)
@@ -306,7 +308,7 @@ def _check_symmetry(n: int, ordered: Sequence[int], known_unique: int | None) ->
     give back exactly the full set."""
     fundamental = list(symmetry.fundamental(unpack(key, n) for key in ordered))
     if known_unique is not None and len(fundamental) != known_unique:
-        return len(fundamental), f"{len(fundamental)} fundamental solutions, the published total (A002562) is {known_unique}"
+        return len(fundamental), f"{len(fundamental)} fundamental solutions, the published number of classes is {known_unique}"
     expanded = _sorted_keys((pack(image, n) for s in fundamental for image in orbit(s)), n)
     diff = _first_difference(ordered, expanded)
     if diff is not None or len(expanded) != len(ordered):
