@@ -8,8 +8,7 @@ from typing import Any
 
 from ..engines import names
 from .options import (PROG, RESULT_FORMATS, add_engine_options, add_format, add_jobs, add_variant, engine_options,
-                      name_list,
-                      positive_float, sizes, json_text)
+                      json_text, name_list, positive_float, question_keywords, sizes)
 from .terminal import EXIT_FAILURE, EXIT_OK, CtrlC, Progress, say
 
 
@@ -55,7 +54,7 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
     report = crosscheck([n for spec in args.specs for n in spec], args.engines, jobs=args.jobs,
                         progress=progress.text if progress else None, rows=row_done if text else None,
                         notify=lambda note: say(f"{PROG}: note: {note}"), time_limit=args.time_limit,
-                        **engine_options(args))
+                        **question_keywords(args), **engine_options(args))
     if progress:
         progress.clear()
     for name, reason in report.skipped.items():

@@ -48,7 +48,7 @@ examples:
   nqueens-cp model 8 -o q8.lp                the model for clingo (also .mzn .dzn .smt2 .opb .xml)
   nqueens-cp trace 4                         the textbook search, step by step
   nqueens-cp sample 16 -k 3 --seed 1         uniformly random solutions
-  nqueens-cp count 13 --variant toroidal     4524: the diagonals wrap (also superqueens)
+  nqueens-cp count 13 --variant toroidal     4524: the diagonals wrap (and superqueens, rooks, semiqueens)
   nqueens-cp optimum 8                       5 queens dominate the board, proved
 
 exit codes:

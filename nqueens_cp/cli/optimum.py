@@ -41,9 +41,7 @@ def add_optimum(sub: Any) -> None:
 def _cmd_optimum(args: argparse.Namespace) -> int:
     from ..execution.run import optimum
 
-    options = engine_options(args)
-    options.pop("variant", None)
-    result = optimum(args.n, args.variant, args.engine, time_limit=args.time_limit, **options)
+    result = optimum(args.n, args.variant, args.engine, time_limit=args.time_limit, **engine_options(args))
     if args.format == "json":
         text = json_text(result) + "\n"
     elif result.size is None:

@@ -133,11 +133,14 @@ def _option(engine: str, name: str) -> Any:
 
 
 def engine_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The engine options given on the command line, as keywords (the variant among them, where given)."""
-    found = {name: getattr(args, name) for name in all_options() if getattr(args, name, None) is not None}
-    if getattr(args, "variant", None) not in (None, "queens"):
-        found["variant"] = args.variant
-    return found
+    """The engine options given on the command line, as keywords (the question's
+    variant is not one of them: :func:`question_keywords`)."""
+    return {name: getattr(args, name) for name in all_options() if getattr(args, name, None) is not None}
+
+
+def question_keywords(args: argparse.Namespace) -> dict[str, Any]:
+    """The part of the question a command's flags give beyond N and the placements: its variant."""
+    return {"variant": args.variant} if getattr(args, "variant", None) is not None else {}
 
 
 def add_variant(p: argparse.ArgumentParser, optimum: bool = False, both: bool = False) -> None:

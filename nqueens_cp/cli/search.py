@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from .options import (PROG, RESULT_FORMATS, SOLUTION_FORMATS, add_format, add_search_options, engine_options,
-                      fixed_placements, stats_line, json_text)
+                      fixed_placements, json_text, question_keywords, stats_line)
 from .terminal import EXIT_OK, CtrlC, Progress, check_board, emit, say, solutions_word, summarize
 
 
@@ -39,7 +39,8 @@ def add_count(sub: Any) -> None:
 
 def _search_keywords(args: argparse.Namespace) -> dict[str, Any]:
     return dict(fixed=fixed_placements(args), time_limit=args.time_limit, jobs=args.jobs, unique=args.unique,
-                executor=args.executor, notify=lambda note: say(f"{PROG}: note: {note}"), **engine_options(args))
+                executor=args.executor, notify=lambda note: say(f"{PROG}: note: {note}"), **question_keywords(args),
+                **engine_options(args))
 
 
 def _cmd_enumerate(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ from typing import Any
 from ..engines import DEFAULT_SOLVE_ENGINE, engine_class, names
 from .options import (PROG, SOLUTION_FORMATS, add_engine, add_engine_options, add_format, add_n, add_n_or_file,
                       add_outputs, add_place, add_variant, engine_options, name_list, positive_float, positive_int, problem,
-                      sizes, stats_line, json_text, table_to_stdout, whole, write_files)
+                      question_keywords, sizes, stats_line, json_text, table_to_stdout, whole, write_files)
 from .terminal import (EXIT_FAILURE, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, CtrlC, Progress, check_board, say,
                        solution_text, summarize)
 
@@ -151,7 +151,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     n, position, instance = problem(args)
     check_board(args.format, n)
     outcome = solve(n, args.engine, position, time_limit=args.time_limit, jobs=args.jobs, executor=args.executor,
-                    **engine_options(args))
+                    **question_keywords(args), **engine_options(args))
     blocked = f", {len(position.blocked)} blocked squares" if position.blocked else ""
     source = f"{instance.name}: " if instance else ""
     where = f"{source}N={n}, {len(outcome.placed)} pre-placed{blocked}, engine {args.engine}, {outcome.seconds:.2f} s"

@@ -9,6 +9,7 @@ appear in it, so they cannot multiply solutions (unlike PySAT's
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Iterator
@@ -64,6 +65,15 @@ class SatEngine(Engine):
 
     def preload(self) -> None:
         import pysat.solvers  # noqa: F401
+
+    def _check_usable(self) -> None:
+        """Refuse, before any work, a solver name this build of python-sat lacks (it lists
+        names it was not compiled with: minisatgh in 1.8), naming the ones it has."""
+        super()._check_usable()
+        if not _built(self.solver):
+            have = [name for name in SOLVERS if _built(name)]
+            raise InvalidInputError(f"engine sat: solver {self.solver} is not in this build of python-sat "
+                                    f"(choose from {', '.join(have)})")
 
     def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
@@ -184,6 +194,9 @@ class SatEngine(Engine):
         limit it runs in a child process, stopped at the limit."""
         from ..model.domination import wcnf
 
+        if not _limited(self.solver):  # RC2 asks its oracle for limited solves
+            raise InvalidInputError(f"engine sat: RC2 cannot run on {self.solver}, which has no limited solve "
+                                    f"(choose from {', '.join(name for name in SOLVERS if _limited(name))})")
         hard, soft = wcnf(n, self.variant)
         stats.update(solver="rc2/" + self.solver, hard=len(hard), soft=len(soft))
         if time_limit is None:
@@ -194,6 +207,33 @@ class SatEngine(Engine):
                 return None, False, 1, f"no answer within {time_limit:g} s (RC2 stopped)"
         queens = [divmod(v - 1, n) for v in model if 0 < v <= n * n]
         return queens, True, len(queens), "RC2 proved the cost optimal (MaxSAT cores)"
+
+
+@functools.lru_cache(maxsize=None)
+def _built(name: str) -> bool:
+    """Whether this build of python-sat has the solver (made once, empty: milliseconds)."""
+    from pysat.solvers import NoSuchSolverError, Solver
+
+    try:
+        with Solver(name=name):
+            return True
+    except NoSuchSolverError:
+        return False
+
+
+@functools.lru_cache(maxsize=None)
+def _limited(name: str) -> bool:
+    """Whether the solver takes limited solves (RC2 and a time limit need them; lingeling does not)."""
+    from pysat.solvers import Solver
+
+    if not _built(name):
+        return False
+    with Solver(name=name, bootstrap_with=[[1, 2]]) as solver:  # (some crash on an empty formula)
+        try:
+            solver.solve_limited()
+            return True
+        except NotImplementedError:
+            return False
 
 
 def _rc2(hard: list[list[int]], soft: list[list[int]], solver: str) -> list[int]:

@@ -38,6 +38,8 @@ from ..engines import DEFAULT_ENGINE, Engine, engine_class, get_engine
 from ..errors import InvalidInputError
 from ..known import TOTAL
 from ..model.board import check_placements
+from ..model.question import Question, board_size, question
+from ..model.variants import Variant
 from . import parallel
 
 if TYPE_CHECKING:
@@ -68,6 +70,7 @@ class Plan(NamedTuple):
     classes: bool  # counted once per class of the 8 symmetries (classes.py)
     checkpoint: str | None = None
     notes: tuple[str, ...] = ()  # warnings for the caller, before any work
+    question: Question | None = None  # what was asked, as one value (N, the member, placements)
 
 
 class SolvePlan(NamedTuple):
@@ -80,6 +83,7 @@ class SolvePlan(NamedTuple):
     jobs: int | None
     executor: Executor | str | None
     split: bool  # into the engine's solve_parts, on a pool or cluster
+    question: Question | None = None  # what was asked, as one value
 
 
 def check_executor(executor: Any) -> None:
@@ -141,13 +145,16 @@ def splits(n: int) -> bool:
 
 
 def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
-         limit: int | None = None, time_limit: float | None = None, jobs: int | None = None,
-         unique: bool = False, executor: Executor | str | None = None, checkpoint: str | None = None,
-         **options: Any) -> Plan:
+         variant: str | Variant | None = None, limit: int | None = None, time_limit: float | None = None,
+         jobs: int | None = None, unique: bool = False, executor: Executor | str | None = None,
+         checkpoint: str | None = None, **options: Any) -> Plan:
     """What was asked, checked, and how it will be searched (the rules above),
     for :func:`solutions` and :func:`counted` alike, and for the studies
-    (an engine may be given made, its options set).  Nothing runs."""
-    chosen = _engine(engine, options)
+    (an engine may be given made, its options and its variant set; ``variant``
+    None means the engine's, plain N-queens for a name).  Nothing runs."""
+    asked = _question(n, fixed, variant, engine)
+    n = asked.n
+    chosen = _engine(engine, options, asked.variant)
     if chosen.counts_only and unique and not chosen.counts_classes:  # a usage error, whatever is installed
         _refuse_unique(chosen.name)
     placed = chosen.check(n, fixed, limit, time_limit)  # the engine's own checks
@@ -185,13 +192,25 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     return Plan(n, chosen, placed, limit, time_limit, workers, unique, executor, split, pooled,
                 mirror=split and not placed and not chosen.symmetry_breaking and "mirror" in chosen.variant.symmetries,
                 classes=by_classes,
-                checkpoint=checkpoint, notes=tuple(notes))
+                checkpoint=checkpoint, notes=tuple(notes), question=asked)
 
 
-def _engine(engine: str | Engine, options: dict[str, Any]) -> Engine:
-    """The engine named, with its options; or one given made (then no options)."""
+def _question(n: Any, fixed: Mapping[int, int] | None, variant: str | Variant | None,
+              engine: str | Engine) -> Question:
+    """The question asked, checked once: a made engine's variant unless ``variant`` names one."""
+    made = engine.variant if isinstance(engine, Engine) else None
+    asked = question(n, fixed, None, made if variant is None and made is not None else variant or "queens")
+    if made is not None and asked.variant != made:
+        raise InvalidInputError(f"the engine given was made for {made.title}, not {asked.variant.title}")
+    return asked
+
+
+def _engine(engine: str | Engine, options: dict[str, Any], variant: Variant) -> Engine:
+    """The engine named, for the question's variant, with its options; or one given made (then no options)."""
+    if "variant" in options:  # (a keyword of plan itself: it cannot arrive here)
+        raise InvalidInputError("variant is the question's, not an engine option")
     if not isinstance(engine, Engine):
-        return get_engine(engine, **options)
+        return get_engine(engine, variant, **options)
     if options:
         raise InvalidInputError(f"options {', '.join(options)} go to get_engine, not to a made engine")
     return engine
@@ -230,11 +249,14 @@ def _duration(log_seconds: float) -> str:
 
 def plan_solve(n: int, engine: str | Engine, fixed: Mapping[int, int] | None = None, *, time_limit: float | None = None,
                blocked: Iterable[tuple[int, int]] | None = None, jobs: int | None = None,
-               executor: Executor | str | None = None, **options: Any) -> SolvePlan:
+               executor: Executor | str | None = None, variant: str | Variant | None = None,
+               **options: Any) -> SolvePlan:
     """What a decision asks, and whether it is split (the rules above).  Nothing runs."""
     parallel.check_jobs(jobs)
     check_executor(executor)
-    chosen = _engine(engine, options)
+    asked = _question(n, position(board_size(n), fixed, blocked), variant, engine)
+    n = asked.n
+    chosen = _engine(engine, options, asked.variant)
     split = chosen.splits_solve and ((jobs or 1) > 1 or executor is not None) and n >= SPLIT_SOLVE_MIN_N \
         and chosen.variant.is_plain  # (the parts are the plain decision search's)
-    return SolvePlan(n, chosen, position(n, fixed, blocked), time_limit, jobs, executor, split)
+    return SolvePlan(n, chosen, position(n, fixed, blocked), time_limit, jobs, executor, split, asked)

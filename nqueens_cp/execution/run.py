@@ -13,6 +13,8 @@ from ..engines.optimum import Optimum
 from ..errors import InvalidInputError
 from . import execute
 from .execute import Progress
+from ..model.question import board_size
+from ..model.variants import Variant
 from .plan import Notify, advice, plan, plan_solve, position
 
 if TYPE_CHECKING:
@@ -40,7 +42,8 @@ class Count(NamedTuple):
 
 
 def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
-              limit: int | None = None, time_limit: float | None = None, jobs: int | None = None,
+              variant: str | Variant | None = None, limit: int | None = None, time_limit: float | None = None,
+              jobs: int | None = None,
               unique: bool = False, executor: Executor | str | None = None, progress: Progress | None = None,
               notify: Notify | None = None, blocked: Iterable[tuple[int, int]] | None = None,
               **options: Any) -> Search:
@@ -59,14 +62,19 @@ def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | N
     ``unique`` gives one solution per class of the 8 symmetries, canonical.
     ``progress(done, total)`` is called as sub-problems finish, and
     ``notify(message)`` with warnings before any work starts.
-    ``variant`` asks another question of the family: 'toroidal' or
-    'superqueens' (:mod:`nqueens_cp.model.variants`), where the engine
-    answers it (``Engine.variants``); the others refuse in one line.
+    ``variant`` asks another question of the family: a name in
+    :data:`nqueens_cp.model.variants.VARIANTS` ('toroidal', 'superqueens',
+    'rooks', 'semiqueens') or a member made with
+    :func:`nqueens_cp.model.variants.family`, where the engine answers it
+    (``Engine.answers``, from what it can express); the others refuse in
+    one line; None asks plain N-queens (or a made engine's own question).
+    N may be any integer type (NumPy's too).
     """
     if engine_class(engine).counts_only:
         raise InvalidInputError(f"engine {engine} counts solutions without listing them: use count")
-    chosen = plan(n, engine, position(n, fixed, blocked), limit=limit, time_limit=time_limit, jobs=jobs,
-                  unique=unique, executor=executor, **options)
+    n = board_size(n)
+    chosen = plan(n, engine, position(n, fixed, blocked), variant=variant, limit=limit, time_limit=time_limit,
+                  jobs=jobs, unique=unique, executor=executor, **options)
     if notify:
         plain = not chosen.placed and chosen.engine.variant.is_plain  # (advice knows plain N's totals)
         for note in [*chosen.notes, *(advice(n, engine, limit=limit, jobs=chosen.jobs) if plain else [])]:
@@ -75,23 +83,23 @@ def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | N
 
 
 def count(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
-          time_limit: float | None = None, jobs: int | None = None, unique: bool = False,
-          executor: Executor | str | None = None, progress: Progress | None = None, checkpoint: str | None = None,
-          blocked: Iterable[tuple[int, int]] | None = None, **options: Any) -> int:
+          variant: str | Variant | None = None, time_limit: float | None = None, jobs: int | None = None,
+          unique: bool = False, executor: Executor | str | None = None, progress: Progress | None = None,
+          checkpoint: str | None = None, blocked: Iterable[tuple[int, int]] | None = None, **options: Any) -> int:
     """The number of solutions of n-queens that honour ``fixed`` (fundamental ones with ``unique``).
 
     Takes the keywords of :func:`solutions` but ``limit``.  Raises
     :class:`TimeLimitReached` if ``time_limit`` comes first: a partial
     number is never returned as the count."""
-    return counted(n, engine, fixed, time_limit=time_limit, jobs=jobs, unique=unique, executor=executor,
-                   progress=progress, checkpoint=checkpoint, blocked=blocked, **options).count
+    return counted(n, engine, fixed, variant=variant, time_limit=time_limit, jobs=jobs, unique=unique,
+                   executor=executor, progress=progress, checkpoint=checkpoint, blocked=blocked, **options).count
 
 
 def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
-            time_limit: float | None = None, jobs: int | None = None, unique: bool = False,
-            executor: Executor | str | None = None, progress: Progress | None = None, notify: Notify | None = None,
-            checkpoint: str | None = None, blocked: Iterable[tuple[int, int]] | None = None,
-            **options: Any) -> Count:
+            variant: str | Variant | None = None, time_limit: float | None = None, jobs: int | None = None,
+            unique: bool = False, executor: Executor | str | None = None, progress: Progress | None = None,
+            notify: Notify | None = None, checkpoint: str | None = None,
+            blocked: Iterable[tuple[int, int]] | None = None, **options: Any) -> Count:
     """:func:`count` as a :class:`Count`: the number with its statistics and timing.
 
     ``checkpoint`` names a file where finished tasks are recorded as they
@@ -99,8 +107,9 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
     if "limit" in options:  # (plan() takes it: it must not reach it from here)
         raise InvalidInputError("count takes no limit: a count stopped early is not the count "
                                 "(solutions(n, limit=K) lists the first K)")
-    chosen = plan(n, engine, position(n, fixed, blocked), time_limit=time_limit, jobs=jobs, unique=unique,
-                  executor=executor, checkpoint=checkpoint, **options)
+    n = board_size(n)
+    chosen = plan(n, engine, position(n, fixed, blocked), variant=variant, time_limit=time_limit, jobs=jobs,
+                  unique=unique, executor=executor, checkpoint=checkpoint, **options)
     if notify:
         plain = not chosen.placed and chosen.engine.variant.is_plain
         for note in [*chosen.notes, *(advice(n, engine, counting=not unique, jobs=chosen.jobs) if plain else [])]:
@@ -113,20 +122,21 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
 
 
 def solve(n: int, engine: str = DEFAULT_SOLVE_ENGINE, fixed: Mapping[int, int] | None = None, *,
-          time_limit: float | None = None, blocked: Iterable[tuple[int, int]] | None = None,
-          jobs: int | None = None, executor: Executor | str | None = None, **options: Any) -> Outcome:
+          variant: str | Variant | None = None, time_limit: float | None = None,
+          blocked: Iterable[tuple[int, int]] | None = None, jobs: int | None = None,
+          executor: Executor | str | None = None, **options: Any) -> Outcome:
     """One solution of n-queens that keeps every pre-placed queen and leaves
     every ``blocked`` square empty, or a proof that none exists, or "unknown"
     (see :class:`Status`); validated.  Engines that split their search
     (``splits_solve``: bitmask) split it when given ``jobs`` > 1 processes or
     an ``executor`` (as :func:`solutions` runs its sub-problems); the answer
-    does not depend on how many."""
+    does not depend on how many.  ``variant`` as for :func:`solutions`."""
     return execute.solve(plan_solve(n, engine, fixed, time_limit=time_limit, blocked=blocked, jobs=jobs,
-                                    executor=executor, **options))
+                                    executor=executor, variant=variant, **options))
 
 
-def optimum(n: int, variant: str = "domination", engine: str = DEFAULT_ENGINE, *, time_limit: float | None = None,
-            **options: Any) -> Optimum:
+def optimum(n: int, variant: str | Variant = "domination", engine: str = DEFAULT_ENGINE, *,
+            time_limit: float | None = None, **options: Any) -> Optimum:
     """The fewest queens that answer a domination question on an n x n board:
     ``variant`` 'domination' (every square occupied or attacked, γ(Q_n),
     OEIS A075458) or 'independent' (and no queen attacking another, i(Q_n),
@@ -134,4 +144,4 @@ def optimum(n: int, variant: str = "domination", engine: str = DEFAULT_ENGINE, *
     branch and bound, cpsat, sat (MaxSAT), asp, minizinc, smt, backtrack).
     Proved optimal, or the best found when ``time_limit`` came first
     (:class:`~nqueens_cp.engines.optimum.Optimum`); validated."""
-    return get_engine(engine, variant, **options).optimum(n, time_limit)
+    return get_engine(engine, variant, **options).optimum(board_size(n), time_limit)

@@ -1,0 +1,72 @@
+"""The question, as one value: the board's size, the member of the family,
+the pre-placed queens and the blocked squares.
+
+A :class:`Question` is made and checked once, where it is asked
+(:func:`question`), and then carried whole: the plan holds it, and it says
+which engines can answer it.  For an optimum (the domination questions) the
+member says what is optimised.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
+
+from ..errors import InvalidInputError
+from . import variants
+from .board import Position, check_placements
+from .variants import Square, Variant
+
+
+class Question(NamedTuple):
+    """One question: immutable, checked where it is made (:func:`question`)."""
+
+    n: int
+    variant: Variant
+    placed: tuple[Square, ...] = ()  # the pre-placed queens, (row, column), by row
+    blocked: tuple[Square, ...] = ()  # the squares that hold no queen, sorted
+
+    def position(self) -> Position:
+        """The placements as the engines take them (a fresh Position: row -> column, and the blocked squares)."""
+        return check_placements(self.n, dict(self.placed), self.blocked)
+
+    @property
+    def optimum(self) -> bool:
+        """Whether it asks for the fewest queens (domination), not for boards of N pieces."""
+        return self.variant.question == "optimum"
+
+    def __str__(self) -> str:
+        said = [f"N={self.n}"] + ([f"variant={self.variant}"] if self.variant is not variants.PLAIN else [])
+        said += [f"fixed={dict(self.placed)}"] if self.placed else []
+        said += [f"blocked={len(self.blocked)} squares"] if self.blocked else []
+        return " ".join(said)
+
+
+def board_size(n: Any) -> int:
+    """N as an int: any integer type (NumPy's too, as notebooks pass), checked positive."""
+    if isinstance(n, bool):
+        raise InvalidInputError(f"N must be a positive integer, got {n!r}")
+    try:
+        size = operator.index(n)
+    except TypeError:
+        raise InvalidInputError(f"N must be a positive integer, got {n!r}") from None
+    if size < 1:
+        raise InvalidInputError(f"N must be a positive integer, got {n!r}")
+    return size
+
+
+def question(n: Any, fixed: Mapping[int, int] | None = None, blocked: Iterable[Square] | None = None,
+             variant: str | Variant = "queens") -> Question:
+    """The question asked, checked once: N, the member (a name in
+    :data:`~nqueens_cp.model.variants.VARIANTS` or a :class:`Variant`), the
+    pre-placed queens (row -> column; a Position brings its blocked squares)
+    and the blocked squares."""
+    size = board_size(n)
+    member = variants.get(variant)
+    if blocked is not None and (isinstance(blocked, (str, bytes)) or not isinstance(blocked, Iterable)):
+        raise InvalidInputError(f"blocked takes (row, column) squares, got {blocked!r}")
+    squares = None if blocked is None else [tuple(square) if isinstance(square, list) else square
+                                            for square in blocked]
+    placed = check_placements(size, fixed, squares)
+    return Question(size, member, tuple(sorted(placed.items())), tuple(sorted(placed.blocked)))
