@@ -98,7 +98,8 @@ def test_the_kernel_refuses_only_what_it_cannot_carry():
     for member in FAMILIES:
         far = any(dr > 2 for dr, _ in member.offsets)
         assert engine_class("bitmask").answers(member) is not far, member.name
-    with pytest.raises(nq.InvalidInputError, match=r"cannot express offsets more than 2 rows down, such as \(3, 1\)"):
+    with pytest.raises(nq.InvalidInputError, match=r"cannot express offsets more than 2 rows down or 8 columns "
+                       r"across, such as \(3, 1\)"):
         nq.count(5, "bitmask", variant=FAMILIES[-1])
 
 

@@ -176,12 +176,14 @@ def test_the_family_walk_is_its_twin_node_for_node(name):
 def test_the_family_walks_descriptor_is_read_from_the_data():
     from nqueens_cp.kernel import family_words
 
-    assert family_words(8, VARIANTS["queens"]) == [twin.LINE_EDGE, twin.LINE_EDGE, 0, 0, 0, 0]
-    assert family_words(8, VARIANTS["toroidal"]) == [twin.LINE_WRAP, twin.LINE_WRAP, 0, 0, 0, 0]
-    assert family_words(8, VARIANTS["rooks"]) == [twin.LINE_NONE, twin.LINE_NONE, 0, 0, 0, 0]
-    assert family_words(8, VARIANTS["semiqueens"]) == [twin.LINE_NONE, twin.LINE_WRAP, 0, 0, 0, 0]
-    assert family_words(8, VARIANTS["superqueens"]) == [twin.LINE_EDGE, twin.LINE_EDGE, 4, 4, 2, 2]
-    assert family_words(2, VARIANTS["superqueens"])[2:] == [0, 0, 2, 2]  # two columns across never land
+    centre = twin.FAM_CENTER
+    assert family_words(8, VARIANTS["queens"]) == [twin.LINE_EDGE, twin.LINE_EDGE, 0, 0]
+    assert family_words(8, VARIANTS["toroidal"]) == [twin.LINE_WRAP, twin.LINE_WRAP, 0, 0]
+    assert family_words(8, VARIANTS["rooks"]) == [twin.LINE_NONE, twin.LINE_NONE, 0, 0]
+    assert family_words(8, VARIANTS["semiqueens"]) == [twin.LINE_NONE, twin.LINE_WRAP, 0, 0]
+    assert family_words(8, VARIANTS["superqueens"]) == [twin.LINE_EDGE, twin.LINE_EDGE,
+                                                         1 << (centre - 2) | 1 << (centre + 2),
+                                                         1 << (centre - 1) | 1 << (centre + 1)]
 
 
 def test_the_family_walk_of_plain_queens_counts_them():

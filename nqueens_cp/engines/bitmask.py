@@ -156,12 +156,12 @@ class BitmaskEngine(Engine):
 
     @classmethod
     def cannot_express(cls, variant: Variant) -> str | None:
-        """The family walk carries offsets two rows down at most (queens.h)."""
-        from ..kernel import OFFSET_ROWS
+        """The family walk carries offsets two rows down and eight columns across at most (queens.h)."""
+        from ..kernel import OFFSET_COLUMNS, OFFSET_ROWS
 
-        far = [offset for offset in variant.offsets if offset[0] > OFFSET_ROWS]
+        far = [(dr, dc) for dr, dc in variant.offsets if dr > OFFSET_ROWS or abs(dc) > OFFSET_COLUMNS]
         if far:
-            return f"offsets more than {OFFSET_ROWS} rows down, such as {far[0]}"
+            return f"offsets more than {OFFSET_ROWS} rows down or {OFFSET_COLUMNS} columns across, such as {far[0]}"
         return super().cannot_express(variant)
 
     def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],

@@ -270,25 +270,26 @@ DOMINATE_MAX_N = 32  # dominate.c's DOMINATE_MAX_N (a test checks the compiled m
 
 
 # [cost family kernel]
-OFFSET_ROWS = 2  # the family walk carries offsets' attacks one and two rows down (queens.h)
+OFFSET_ROWS = 2  # the family walk carries offsets' attacks one and two rows down (queens.h) ...
+OFFSET_COLUMNS = 8  # ... and as many columns across as FAM_CENTER
 
 
 def family_words(n: int, variant: Any) -> list[int]:
     """The family walk's descriptor (queens.h's FAM_* words) of a question of
     the family (:class:`~nqueens_cp.model.variants.Variant`), read from its
-    data: how each diagonal direction attacks, and the offsets as shifts.
-    Offsets more than OFFSET_ROWS rows down cannot be stated (the engine
-    refuses such a question before any search); those as wide as the board
-    never land on it."""
+    data: how each diagonal direction attacks, and the offsets one and two
+    rows down as patterns centred on column FAM_CENTER.  Offsets beyond
+    OFFSET_ROWS rows or OFFSET_COLUMNS columns cannot be stated (the engine
+    refuses such a question before any search)."""
     words = [0] * twin.FAM_WORDS
     for slope, at in ((-1, twin.FAM_LEFT), (1, twin.FAM_RIGHT)):
         lines = variant.family_of(slope)
         words[at] = twin.LINE_NONE if lines is None else twin.LINE_WRAP if lines.wraps else twin.LINE_EDGE
     for dr, dc in variant.offsets:
-        if dr > OFFSET_ROWS:
-            raise ValueError(f"the family walk carries offsets {OFFSET_ROWS} rows down at most, got ({dr}, {dc})")
-        if abs(dc) < n:
-            words[(twin.FAM_ONE_LEFT if dr == 1 else twin.FAM_TWO_LEFT) + (dc < 0)] |= 1 << abs(dc)
+        if dr > OFFSET_ROWS or abs(dc) > OFFSET_COLUMNS:
+            raise ValueError(f"the family walk carries offsets {OFFSET_ROWS} rows down and {OFFSET_COLUMNS} "
+                             f"across at most, got ({dr}, {dc})")
+        words[twin.FAM_ONE if dr == 1 else twin.FAM_TWO] |= 1 << (twin.FAM_CENTER + dc)
     return words
 # [end cost]
 

@@ -10,12 +10,14 @@
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 #define QUEENS_FN static __device__ __forceinline__
+#define QUEENS_INLINED QUEENS_FN /* compiled into each caller, its constant arguments folded in */
 typedef unsigned long long qword;
 #define QUEENS_CTZ(x) (__ffsll((long long)(x)) - 1)
 #define QUEENS_POPCOUNT(x) __popcll(x)
 #else
 #include <stdint.h>
 #define QUEENS_FN static inline
+#define QUEENS_INLINED static inline __attribute__((always_inline))
 typedef uint64_t qword;
 #define QUEENS_CTZ(x) __builtin_ctzll(x)
 #define QUEENS_POPCOUNT(x) __builtin_popcountll(x)
@@ -247,13 +249,15 @@ QUEENS_FN int walk(int n, const struct rowmask *masks, struct stack stack, qword
  * moves one column left a row) and the anti-diagonals (c + r: the right word)
  * attack, LINE_NONE, LINE_EDGE or LINE_WRAP (what leaves one edge comes back at
  * the other: the word rotates within n columns); and the offsets one and two rows
- * down as column shifts: bit k of FAM_ONE_LEFT is the offset (1, +k), a queen's
- * bit shifted left by k.  The columns always attack.  `near` holds the offsets'
- * attacks on this row (from the two rows above), `far` those on the next (from
- * the row above).  Plain queens run it too, for comparison. */
+ * down, each as a pattern centred on column FAM_CENTER: bit FAM_CENTER + dc of
+ * FAM_ONE is the offset (1, dc).  A queen's offsets are its row's pattern moved
+ * to its column.  The columns always attack.  `near` holds the offsets' attacks
+ * on this row (from the two rows above), `far` those on the next (from the row
+ * above).  Plain queens run it too, for comparison. */
 /* [cost family kernel] */
 enum { LINE_NONE, LINE_EDGE, LINE_WRAP };
-enum { FAM_LEFT, FAM_RIGHT, FAM_ONE_LEFT, FAM_ONE_RIGHT, FAM_TWO_LEFT, FAM_TWO_RIGHT, FAM_WORDS };
+enum { FAM_LEFT, FAM_RIGHT, FAM_ONE, FAM_TWO, FAM_WORDS };
+#define FAM_CENTER 8 /* bit FAM_CENTER + dc of FAM_ONE: the offset (1, dc), |dc| <= FAM_CENTER */
 /* A row on the family walk's stack, word by word (struct family_row). */
 enum { FROW_COLS, FROW_LEFT, FROW_RIGHT, FROW_NEAR, FROW_FAR, FROW_TODO, FROW_WORDS };
 
@@ -266,36 +270,40 @@ struct family_row {
     qword todo;
 };
 
-/* A line family's word one row on (left: towards higher columns). */
-QUEENS_FN qword family_line(qword mode, int n, qword word, int left) {
-    if (mode == LINE_NONE)
-        return 0;
-    if (mode == LINE_EDGE)
-        return left ? word << 1 : word >> 1;
-    qword full = ((qword)1 << n) - 1; /* LINE_WRAP: n <= QUEENS_MAX_N, so the shift is defined */
-    return left ? ((word << 1) | (word >> (n - 1))) & full : (word >> 1) | ((word & 1) << (n - 1));
+/* The descriptor, read once into a walk's locals: each line word's masks
+ * (family_left, family_right) and the offsets' shifts. */
+struct family {
+    qword left_keep, left_wrap, right_keep, right_wrap, one, two;
+};
+
+/* A line family's word one row on, without a branch: `keep` is the board's n
+ * columns for a family that attacks (LINE_EDGE, LINE_WRAP), 0 for LINE_NONE;
+ * `wrap` all ones for LINE_WRAP, where what leaves one edge comes back at the other. */
+QUEENS_FN qword family_left(qword word, int n, qword keep, qword wrap) {
+    return ((word << 1) | ((word >> (n - 1)) & wrap)) & keep;
 }
 
-/* The squares a queen on `bit` attacks by the offsets of one row's shifts. */
-QUEENS_FN qword family_offsets(qword bit, qword left, qword right) {
-    qword out = 0;
-    for (int k = 1; k < 64 && ((left | right) >> k) != 0; k++) {
-        if (left >> k & 1)
-            out |= bit << k;
-        if (right >> k & 1)
-            out |= bit >> k;
+QUEENS_FN qword family_right(qword word, int n, qword keep, qword wrap) {
+    return ((word >> 1) | (((word & 1) << (n - 1)) & wrap)) & keep;
+}
+
+/* The squares a queen in column `col` attacks by a row's offsets: the pattern
+ * moved from column FAM_CENTER to `col` (what falls off the board is dropped). */
+QUEENS_FN qword family_offsets(int col, qword pattern) {
+    return col >= FAM_CENTER ? pattern << (col - FAM_CENTER) : pattern >> (FAM_CENTER - col);
+}
+
+/* A queen on `bit`: the attacks on the row below, for the family (`offsets`:
+ * whether it has any; a constant where the walk is compiled for it). */
+QUEENS_INLINED struct family_attacks family_step(struct family f, int offsets, int n, struct family_attacks a,
+                                                 qword bit) {
+    struct family_attacks b = {a.cols | bit, family_left(a.left | bit, n, f.left_keep, f.left_wrap),
+                               family_right(a.right | bit, n, f.right_keep, f.right_wrap), 0, 0};
+    if (offsets) {
+        int col = QUEENS_CTZ(bit);
+        b.near = a.far | family_offsets(col, f.one);
+        b.far = family_offsets(col, f.two);
     }
-    return out;
-}
-
-/* A queen on `bit`: the attacks on the row below, for the family. */
-QUEENS_FN struct family_attacks family_step(const qword *family, int n, struct family_attacks a, qword bit) {
-    struct family_attacks b;
-    b.cols = a.cols | bit;
-    b.left = family_line(family[FAM_LEFT], n, a.left | bit, 1);
-    b.right = family_line(family[FAM_RIGHT], n, a.right | bit, 0);
-    b.near = a.far | family_offsets(bit, family[FAM_ONE_LEFT], family[FAM_ONE_RIGHT]);
-    b.far = family_offsets(bit, family[FAM_TWO_LEFT], family[FAM_TWO_RIGHT]);
     return b;
 }
 
@@ -303,8 +311,9 @@ QUEENS_FN struct family_attacks family_step(const qword *family, int n, struct f
  * stoppable as `walk` is: after `limit` solutions in all (0: none; `board`
  * holds the last) or at `stop_at` nodes (0: never); every queen placed is a
  * node, and solutions are tallied in t->eight.  stack: n rows. */
-QUEENS_FN int family_walk(const qword *family, int n, const qword *allowed, struct family_row *stack, qword *board,
-                          qword limit, qword stop_at, int row, struct tallies *t) {
+QUEENS_INLINED int family_walk_of(struct family f, int offsets, int n, const qword *allowed,
+                                   struct family_row *stack, qword *board, qword limit, qword stop_at, int row,
+                                   struct tallies *t) {
     int last = n - 1;
     if (row == ROW_NEW) {
         struct family_attacks none = {0, 0, 0, 0, 0};
@@ -332,12 +341,25 @@ QUEENS_FN int family_walk(const qword *family, int n, const qword *allowed, stru
             }
             continue;
         }
-        struct family_attacks below = family_step(family, n, stack[row].a, bit);
+        struct family_attacks below = family_step(f, offsets, n, stack[row].a, bit);
         row++;
         stack[row].a = below;
         stack[row].todo = ~(below.cols | below.left | below.right | below.near) & allowed[row];
     }
     return row;
+}
+
+QUEENS_FN int family_walk(const qword *family, int n, const qword *allowed, struct family_row *stack, qword *board,
+                          qword limit, qword stop_at, int row, struct tallies *t) {
+    /* in locals: the stack's stores cannot change them (family is a qword pointer like the stack) */
+    qword full = ((qword)1 << n) - 1; /* n <= QUEENS_MAX_N */
+    struct family f = {family[FAM_LEFT] == LINE_NONE ? 0 : full, family[FAM_LEFT] == LINE_WRAP ? ~(qword)0 : 0,
+                       family[FAM_RIGHT] == LINE_NONE ? 0 : full, family[FAM_RIGHT] == LINE_WRAP ? ~(qword)0 : 0,
+                       family[FAM_ONE], family[FAM_TWO]};
+    /* a walk compiled for members with offsets and one for those without (a constant in each) */
+    if (f.one | f.two)
+        return family_walk_of(f, 1, n, allowed, stack, board, limit, stop_at, row, t);
+    return family_walk_of(f, 0, n, allowed, stack, board, limit, stop_at, row, t);
 }
 /* [end cost] */
 

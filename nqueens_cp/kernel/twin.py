@@ -21,8 +21,8 @@ LAYOUT = {
     "OUT_EIGHT": 0, "OUT_FOUR": 1, "OUT_TWO": 2, "OUT_NODES": 3, "OUT_TIED": 4, "OUT_ROW": 5, "OUT_WORDS": 6,
     "ROW_NEW": -2, "ROW_COLS": 0, "ROW_LEFT": 1, "ROW_RIGHT": 2, "ROW_TODO": 3, "ROW_WORDS": 4,
     "BOARD_TIE": 0, "BOARD_CLASSIFY": 1, "BOARD_EXTRA": 2,
-    "LINE_NONE": 0, "LINE_EDGE": 1, "LINE_WRAP": 2, "FAM_LEFT": 0, "FAM_RIGHT": 1, "FAM_ONE_LEFT": 2,
-    "FAM_ONE_RIGHT": 3, "FAM_TWO_LEFT": 4, "FAM_TWO_RIGHT": 5, "FAM_WORDS": 6, "FROW_WORDS": 6,
+    "LINE_NONE": 0, "LINE_EDGE": 1, "LINE_WRAP": 2, "FAM_LEFT": 0, "FAM_RIGHT": 1, "FAM_ONE": 2, "FAM_TWO": 3,
+    "FAM_WORDS": 4, "FAM_CENTER": 8, "FROW_WORDS": 6,
 }
 # A walk's out words: its tallies, then the row to resume from (NEW before
 # the first step; -1 once the sub-board is searched).
@@ -34,13 +34,14 @@ ROW_WORDS = LAYOUT["ROW_WORDS"]
 # A board of a batch (count_boards): n masks, then the tie square and classify.
 BOARD_TIE, BOARD_CLASSIFY, BOARD_EXTRA = LAYOUT["BOARD_TIE"], LAYOUT["BOARD_CLASSIFY"], LAYOUT["BOARD_EXTRA"]
 # The family walk (queens.h): its descriptor's words (how each diagonal word
-# moves, the offsets' shifts one and two rows down), and a row of its stack
-# (the ROW_* words' attacks, then the offsets' NEAR and FAR, then TODO).
+# moves, the offsets one and two rows down as patterns centred on FAM_CENTER),
+# and a row of its stack (the ROW_* words' attacks, then the offsets' NEAR and
+# FAR, then TODO).
 LINE_NONE, LINE_EDGE, LINE_WRAP = LAYOUT["LINE_NONE"], LAYOUT["LINE_EDGE"], LAYOUT["LINE_WRAP"]
-FAM_LEFT, FAM_RIGHT, FAM_ONE_LEFT, FAM_ONE_RIGHT, FAM_TWO_LEFT, FAM_TWO_RIGHT = (
-    LAYOUT[f"FAM_{name}"] for name in ("LEFT", "RIGHT", "ONE_LEFT", "ONE_RIGHT", "TWO_LEFT", "TWO_RIGHT"))
-FAM_WORDS, FROW_WORDS = LAYOUT["FAM_WORDS"], LAYOUT["FROW_WORDS"]
+FAM_LEFT, FAM_RIGHT, FAM_ONE, FAM_TWO = (LAYOUT[f"FAM_{name}"] for name in ("LEFT", "RIGHT", "ONE", "TWO"))
+FAM_WORDS, FAM_CENTER, FROW_WORDS = LAYOUT["FAM_WORDS"], LAYOUT["FAM_CENTER"], LAYOUT["FROW_WORDS"]
 
+MASK64 = (1 << 64) - 1  # a C word
 Attacks = tuple[int, int, int]  # cols, left, right: what the queens above attack in a row
 
 
@@ -256,34 +257,30 @@ def expand(n: int, allowed: Sequence[int], depth: int) -> list[list[int]]:
 
 
 def family_line(mode: int, n: int, word: int, left: bool) -> int:
-    """queens.h's family_line: a line family's word one row on."""
+    """queens.h's family_left and family_right: a line family's word one row on
+    (none attacks nothing; a wrapping one brings back what leaves an edge)."""
     if mode == LINE_NONE:
         return 0
-    if mode == LINE_EDGE:
-        return word << 1 if left else word >> 1
-    full = (1 << n) - 1
-    return ((word << 1) | (word >> (n - 1))) & full if left else (word >> 1) | ((word & 1) << (n - 1))
+    wrap = mode == LINE_WRAP
+    if left:
+        return ((word << 1) | ((word >> (n - 1)) if wrap else 0)) & ((1 << n) - 1)
+    return (word >> 1) | (((word & 1) << (n - 1)) if wrap else 0)
 
 
-def family_offsets(bit: int, left: int, right: int) -> int:
-    """queens.h's family_offsets: the squares a queen on ``bit`` attacks by one row's offsets."""
-    out, k = 0, 1
-    while k < 64 and (left | right) >> k:
-        if left >> k & 1:
-            out |= bit << k
-        if right >> k & 1:
-            out |= bit >> k
-        k += 1
-    return out
+def family_offsets(col: int, pattern: int) -> int:
+    """queens.h's family_offsets: a row's offsets pattern moved from column FAM_CENTER to ``col``."""
+    return (pattern << (col - FAM_CENTER) if col >= FAM_CENTER else pattern >> (FAM_CENTER - col)) & MASK64
 
 
 def family_step(family: Sequence[int], n: int, a: tuple[int, ...], bit: int) -> tuple[int, ...]:
     """queens.h's family_step: (cols, left, right, near, far) on the row below a queen on ``bit``."""
     cols, left, right, near, far = a
+    col = bit.bit_length() - 1
+    offsets = family[FAM_ONE] | family[FAM_TWO]
     return (cols | bit, family_line(family[FAM_LEFT], n, left | bit, True),
             family_line(family[FAM_RIGHT], n, right | bit, False),
-            far | family_offsets(bit, family[FAM_ONE_LEFT], family[FAM_ONE_RIGHT]),
-            family_offsets(bit, family[FAM_TWO_LEFT], family[FAM_TWO_RIGHT]))
+            far | family_offsets(col, family[FAM_ONE]) if offsets else 0,
+            family_offsets(col, family[FAM_TWO]) if offsets else 0)
 
 
 def family_walk(family: Sequence[int], n: int, allowed: Sequence[int], stack: MutableSequence[int],

@@ -54,7 +54,6 @@ Offset = tuple[int, int]  # (rows down, columns across): dr >= 1
 # --- the vocabulary ------------------------------------------------------------------
 
 SLOPES = (0, -1, 1)  # the line families a model can state: columns, diagonals, anti-diagonals
-MAX_OFFSET_ROWS = 2  # the hand-written searches carry offsets' attacks two rows down (queens.h)
 
 
 class Lines(NamedTuple):
