@@ -121,6 +121,15 @@ def check_regular(path: str, what: str) -> None:
         raise InvalidInputError(f"{path}: {what} must be a regular file, and this is {kind}")
 
 
+def check_not_input(output: str, *inputs: str | None) -> None:
+    """Refuse an output that is one of the command's inputs: it would be overwritten with
+    what was read from it (dimacs same.param -D 8 -o same.param replaced the instance)."""
+    for source in inputs:
+        if source is not None and not is_stream(output) and os.path.exists(output) and os.path.exists(source) \
+                and os.path.samefile(output, source):
+            raise InvalidInputError(f"cannot write {output}: it is the input {source}; name another file")
+
+
 def check_writable(*paths: str) -> None:
     """Refuse output paths that cannot be written, before any work."""
     for path in paths:
@@ -129,6 +138,9 @@ def check_writable(*paths: str) -> None:
 
 def _check_writable(path: str) -> None:
     if is_stream(path):
+        if str(path) != STDOUT and not os.path.exists(path):  # (written in place: it must be there)
+            raise InvalidInputError(f"cannot write {path}: there is no such device or file (nothing is made "
+                                    "under /dev or /proc)")
         return
     target = Path(os.path.realpath(path))
     if target.is_dir():
@@ -140,3 +152,14 @@ def _check_writable(path: str) -> None:
         raise InvalidInputError(f"cannot write {path}: the directory {directory} is not writable")
     if target.exists() and not os.access(target, os.W_OK):
         raise InvalidInputError(f"cannot write {path}: permission denied")
+    if not target.exists() or target.is_file():
+        # Where a file would be made, make one: access() answers yes for root in /proc and
+        # on a read-only mount, where every write then fails (exit 1 after the work).
+        import tempfile
+
+        try:
+            handle, probe = tempfile.mkstemp(dir=directory, prefix=".nqueens-probe-")
+        except OSError as error:
+            raise InvalidInputError(f"cannot write {path}: {error.strerror or error}") from None
+        os.close(handle)
+        os.unlink(probe)

@@ -17,6 +17,9 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
+
+from .errors import NQueensError
 
 _CLEANUPS: dict[int, Callable[[], None]] = {}
 _worker = False
@@ -51,3 +54,64 @@ def stop(signum: int, frame: object) -> None:
         except Exception:  # noqa: BLE001 - the others still run, and the process exits anyway
             pass
     os._exit(128 + signum)
+
+
+def die_with_parent() -> None:
+    """Ask Linux to kill this process (SIGKILL) when its parent dies, however it
+    dies (SIGKILL included, which runs no clean-up): a child that searches in
+    native code for its parent must not outlive it.  Elsewhere, nothing."""
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:  # the parent died before the request: no signal will come
+        os._exit(128 + signal.SIGKILL)
+
+
+def in_child(fn: Any, args: tuple[Any, ...], seconds: float | None) -> Any:
+    """fn(*args) in a forked child process, or None once ``seconds`` pass (None: no
+    limit).  The child is killed then, and when this process is stopped (Ctrl-C,
+    SIGTERM: the wait here is interruptible, where a native solve is not), and
+    when it dies (the child asks Linux for SIGKILL when its parent goes)."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    reader, writer = context.Pipe(duplex=False)
+
+    def run() -> None:
+        die_with_parent()
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # (the parent decides: it kills this process)
+        try:
+            writer.send((True, fn(*args)))
+        except BaseException as error:  # noqa: BLE001 - said to the parent, never a traceback here
+            try:
+                writer.send((False, error if isinstance(error, NQueensError) else NQueensError(
+                    f"the solver's process failed: {type(error).__name__}: {error}")))
+            finally:
+                os._exit(1)
+
+    child = context.Process(target=run, daemon=True)
+    child.start()
+    writer.close()  # (the child's copy is the only one: its end is seen as EOF)
+    try:
+        if not reader.poll(seconds):
+            return None
+        try:
+            ok, value = reader.recv()
+        except EOFError:
+            raise NQueensError(f"the solver's process ended without an answer (exit {child.exitcode})") from None
+        if not ok:
+            raise value
+        return value
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        reader.close()

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import atexit
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
@@ -43,6 +46,26 @@ def _tree_status() -> set[str]:
 
 
 TREE_BEFORE = _tree_status()
+SESSION_START = time.time()
+# Files the suite never writes: an editor's swap, backup and lock files, and the benchmarks'
+# outputs (no test runs a benchmark, and a developer may run one beside the suite).
+NOT_OURS = re.compile(r"(^|/)(\.#[^/]*|#[^/]*#|[^/]*~|\.[^/]*\.sw[a-p]|4913)$|^benchmarks/")
+
+
+def written_by_the_suite(new: Iterable[str], root: Path = ROOT, since: float | None = None) -> list[str]:
+    """Of the untracked files that appeared (git status lines '?? path'), those the
+    suite could have written: written since it started, and none of NOT_OURS."""
+    since = SESSION_START if since is None else since
+    found = []
+    for line in sorted(new):
+        path = line[3:].strip('"')
+        try:
+            recent = (root / path).stat().st_mtime >= since - 1
+        except OSError:
+            recent = True  # (gone again: still a sign)
+        if recent and not NOT_OURS.search(path):
+            found.append(line)
+    return found
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -51,7 +74,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     # (multiprocessing's folder of this process, removed when it exits)
     own = os.path.basename(multiprocessing.process.current_process()._config.get("tempdir") or "")
     left = sorted(name for name in os.listdir(SUITE_TMP) if not name.startswith("pytest-of-") and name != own)
-    new = sorted(_tree_status() - TREE_BEFORE)
+    new = written_by_the_suite(_tree_status() - TREE_BEFORE)
     if left or new:
         print(f"\nleft behind by the suite: in the temporary directory {left}, in the working tree {new}",
               file=sys.stderr)

@@ -128,7 +128,8 @@ def test_engines_lists_every_engine_with_what_each_can_do(cli) -> None:
     assert code == 0
     assert out.splitlines()[2].startswith("bitmask *") and "default" in err
     assert out.splitlines()[0].split()[:6] == ["engine", "available", "paradigm", "enumerates", "counts", "proves"]
-    names = [line.replace(" *", "").split()[0] for line in out.splitlines()[1:]]
+    names = [line.replace(" *", "").split()[0] for line in out.split("\n\n")[0].splitlines()[1:]]
+    assert max(map(len, out.splitlines()[:18])) <= 180 and "variants" in out.splitlines()[0]  # (it was 422 wide)
     assert names == ["backtrack", "bitmask", "cpsat", "sat", "asp", "minizinc", "smt", "modelcount", "gpu", "scan",
                      "copy", "undo", "iterative", "generator", "nested", "construct", "minconflicts"]
     code, out, _ = cli("engines", "--format", "json")
@@ -365,7 +366,7 @@ def test_a_missing_solver_package_is_reported_not_a_traceback(cli, monkeypatch) 
 
     monkeypatch.setattr(CpSatEngine, "requires", "no_such_solver_package")
     code, out, _ = cli("engines")
-    assert code == 0 and "no: needs the Python package providing 'no_such_solver_package'" in out
+    assert code == 0 and "cpsat: needs the Python package providing 'no_such_solver_package'" in out
     code, out, err = cli("crosscheck", "6")
     assert code == 0 and "skipped engine cpsat" in err and "cpsat" not in out
     code, out, err = cli("crosscheck", "6", "--engines", "bitmask,cpsat")

@@ -189,7 +189,7 @@ def test_an_optimum_not_proved_in_time_says_what_was_found() -> None:
     (["--variant", "domination", "--first"], "asks for an optimum, not a first board: leave out --first"),
     (["--variant", "domination", "--engines", "sat", "--symmetry-breaking"],
      "sat+sb: symmetry breaking does not apply to an optimum"),
-    (["--variant", "toroidal", "--engines", "construct"], "engine construct does not answer toroidal"),
+    (["--variant", "superqueens", "--engines", "construct"], "engine construct does not answer superqueens"),
     (["--variant", "superqueens", "--engines", "scan"], "engine scan does not answer superqueens"),
     (["--variant", "nope"], "argument --variant/-V: invalid choice: 'nope'"),
 ])

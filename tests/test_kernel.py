@@ -245,9 +245,20 @@ def _half_turn_arguments(n: int, allowed: list[int]) -> str:
     return f"{n} {captured['cols']} {captured['diag']} {captured['anti']} {' '.join(map(str, captured['masks']))}"
 
 
+def _address_space_limit() -> int | None:
+    """The address-space limit of this process (ulimit -v), if one is set."""
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
 def test_the_c_searches_run_clean_under_address_and_undefined_behaviour_sanitizers(tmp_path: Path) -> None:
     if COMPILER is None:
         pytest.skip("no C compiler here to build the sanitized driver")
+    if _address_space_limit() is not None:  # AddressSanitizer reserves terabytes of address space at start
+        pytest.skip(f"an address-space limit is set (ulimit -v: {_address_space_limit():,} bytes), and "
+                    "AddressSanitizer cannot start under one")
     binary = tmp_path / "driver"
     build = subprocess.run([COMPILER, "-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
                             "-fno-sanitize-recover=all", f"-I{SOURCES}", "-o", str(binary),
@@ -261,6 +272,19 @@ def test_the_c_searches_run_clean_under_address_and_undefined_behaviour_sanitize
                          env={**os.environ, "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0"})
     assert run.returncode == 0 and run.stderr == "", run.stderr[-3000:]
     assert run.stdout.splitlines() == answers
+
+
+def test_the_sanitizer_test_skips_with_its_reason_under_an_address_space_limit(tmp_path: Path) -> None:
+    """It failed where ulimit -v was set (AddressSanitizer's shadow memory cannot be mapped)."""
+    import resource
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (16 << 30, resource.getrlimit(resource.RLIMIT_AS)[1]))
+
+    test = "tests/test_kernel.py::test_the_c_searches_run_clean_under_address_and_undefined_behaviour_sanitizers"
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", test], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300, preexec_fn=limited)
+    assert "1 skipped" in run.stdout and "an address-space limit is set" in run.stdout, run.stdout[-2000:]
 
 
 # --- without the compiled module ----------------------------------------------------------------

@@ -152,6 +152,8 @@ def test_hopeless_runs_say_so() -> None:
     assert "unknown: the time limit of 1 s came before the count was complete" in result.stderr
     result = run_process("enumerate", "64", "-k", "1", "-f", "line", "--time-limit", "1")
     assert "'solve 64 --engine bitmask' gives a board now" in result.stderr
+    # the limit came before the board asked for: unknown, exit 3 (it was 0, "0 solutions")
+    assert result.returncode == 3 and result.stdout == "" and "stopped at --time-limit 1 s" in result.stderr
 
 
 @pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="waits on the workers' exit through Linux pidfds")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
 from pathlib import Path
 
@@ -92,3 +93,20 @@ def test_the_files_the_help_examples_read_exist(cli) -> None:
             word = word.strip("(),;")
             if re.search(r"\.(param|tsv)$|^tests/data", word) and not word.startswith("*") and word not in written:
                 assert glob.glob(str(ROOT / word)), f"{command} --help reads {word}, which is not in the checkout"
+
+
+def test_the_suites_leftover_check_looks_only_at_what_the_suite_could_write(tmp_path: Path) -> None:
+    """An editor's swap file or a benchmark's output beside the run failed the whole suite."""
+    import time
+
+    from conftest import written_by_the_suite
+
+    names = ["q8.cnf", "docs/.notes.md.swp", "README.md~", ".#README.md", "benchmarks/out.csv", "old.cnf",
+             "tests/4913"]
+    for name in names:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x")
+    started = time.time()
+    old = tmp_path / "old.cnf"
+    os.utime(old, (started - 3600, started - 3600))  # there before the run began
+    assert written_by_the_suite([f"?? {name}" for name in names], tmp_path, started) == ["?? q8.cnf"]

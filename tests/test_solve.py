@@ -199,8 +199,11 @@ def test_a_sat_solve_stops_at_its_time_limit_with_every_solver(cli, tmp_path: Pa
 
 
 def test_a_solver_that_cannot_stop_at_a_time_limit_says_so(cli, tmp_path: Path) -> None:
-    code, out, err = cli("solve", 12, "-e", "sat", "--solver", "lingeling", "--time-limit", 5)
+    code, out, err = cli("count", 12, "-e", "sat", "--solver", "lingeling", "--time-limit", 5)
     assert code == 2 and out == "" and "cannot stop at a time limit" in err and err.count("\n") == 1
+    # solve runs such a solver in a child process, stopped at the limit: it keeps one
+    code, out, err = cli("solve", 12, "-e", "sat", "--solver", "lingeling", "--time-limit", 5, "-f", "line")
+    assert code == 0 and len(out.split()) == 12, err
 
 
 def test_a_large_completion_instance_is_generated_valid() -> None:

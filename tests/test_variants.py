@@ -328,3 +328,29 @@ def test_kernel_dominate_against_the_reference():
                 assert found == 0 or VARIANTS[name].is_dominating([tuple(q) for q in queens], n)
     with pytest.raises(ValueError):
         kernel._module().dominate(33, 0, 1, array("q", [0]), array("q", [0]), array("q", [0]))
+
+
+def test_construct_gives_the_torus_like_members_a_board_of_any_size():
+    """q(r) = k*r mod N from the data (toroidal: no board of N = 119 within a minute from bitmask or CP-SAT)."""
+    for name in ("toroidal", "semiqueens", "rooks"):
+        v = VARIANTS[name]
+        for n in (*range(1, 30), 119, 2003, 100_003):
+            outcome = nq.solve(n, "construct", variant=name)
+            if v.exists(n):
+                assert outcome.status is nq.Status.SOLVED and v.is_solution(outcome.solution, n), (name, n)
+            else:
+                assert outcome.status is nq.Status.NONE and "a theorem" in outcome.reason, (name, n)
+    with pytest.raises(nq.InvalidInputError, match="engine construct does not answer superqueens .* offsets"):
+        nq.solve(20, "construct", variant="superqueens")
+    assert engine_class("construct").answers("semiqueens") and not engine_class("construct").answers("domination")
+
+
+def test_a_lexicographic_first_board_of_a_large_member_names_a_better_engine(cli):
+    """bitmask walked on for the superqueens of N = 60 and the torus of N = 2,003 without a word."""
+    code, out, err = cli("solve", 2003, "-V", "toroidal", "-e", "bitmask", "-f", "line", "--time-limit", 0.2)
+    assert code == 3 and "note: bitmask finds a first board of toroidal" in err
+    assert "'solve 2003 --engine construct --variant toroidal' gives one at once" in err
+    code, out, err = cli("solve", 60, "-V", "superqueens", "-e", "bitmask", "-f", "line", "--time-limit", 0.2)
+    assert "'solve 60 --engine cpsat --variant superqueens' may give one sooner" in err
+    code, out, err = cli("solve", 20, "-V", "superqueens", "-e", "bitmask", "-f", "line")
+    assert code == 0 and "note" not in err

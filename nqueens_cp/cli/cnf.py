@@ -82,11 +82,12 @@ def add_encodings(sub: Any) -> None:
 
 def _cmd_dimacs(args: argparse.Namespace) -> int:
     from ..model.cnf import size
-    from ..files import check_writable
+    from ..files import check_not_input, check_writable
     from ..model.dimacs import write_dimacs, write_dimacs_file
 
     from ..model.variants import get
 
+    source = args.n if isinstance(args.n, str) else None  # (an instance file: problem() reads N from it)
     _, fixed, _ = problem(args)
     variant = get(args.variant)
     nvars, nclauses = size(args.n, args.encoding, fixed, variant=variant)
@@ -97,6 +98,7 @@ def _cmd_dimacs(args: argparse.Namespace) -> int:
         write_dimacs(sys.stdout, args.n, args.encoding, fixed, variant=variant)
         return EXIT_OK
     check_writable(args.output)
+    check_not_input(args.output, source)
     progress = Progress.make(f"dimacs {args.n}")
     try:
         write_dimacs_file(args.output, args.n, args.encoding, fixed,
@@ -190,11 +192,12 @@ def add_model(sub: Any) -> None:
 
 
 def _cmd_model(args: argparse.Namespace) -> int:
-    from ..files import check_writable
+    from ..files import check_not_input, check_writable
     from ..model.formats import save, write
 
     from ..model.variants import get
 
+    source = args.n if isinstance(args.n, str) else None  # (an instance file: problem() reads N from it)
     _, placed, _ = problem(args)
     variant = get(args.variant)
     if args.output == "-":
@@ -204,6 +207,7 @@ def _cmd_model(args: argparse.Namespace) -> int:
             CtrlC.write(sys.stdout, piece)
         return EXIT_OK
     check_writable(args.output)
+    check_not_input(args.output, source)
     written = save(args.output, args.format, args.n, placed, variant)
     say(f"wrote {args.output}: N={args.n}, {written}")
     return EXIT_OK

@@ -23,7 +23,7 @@ def add_trace(sub: Any) -> None:
         "  nqueens-cp trace 5 --plot tree.svg",
     )
     add_n(p)
-    add_place(p)
+    add_place(p, blocks=False)  # (the textbook search has no blocked squares)
     p.add_argument("--limit", "-k", type=positive_int, metavar="STEPS", help="stop after STEPS events")
     add_format(p, RESULT_FORMATS)
     p.add_argument("--plot", metavar="FILE.svg", help="draw the search tree as SVG instead (N <= 8)")

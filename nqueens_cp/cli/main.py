@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -137,3 +138,21 @@ def _stderr_to_devnull_if_closed() -> None:
 
 def _warning_line(message: Warning | str, category: type[Warning], *_: Any, **__: Any) -> None:
     say(f"{PROG}: warning: {message}")
+
+
+def entry() -> int:
+    """The process's entry (``nqueens-cp``, ``python -m nqueens_cp``): :func:`main`, and
+    after Ctrl-C or SIGTERM an immediate exit.  A native solver stopped in mid-search
+    (CP-SAT's threads) can abort in its static destructors as the interpreter ends
+    ("terminate called without an active exception", exit -6 in about one interrupted
+    enumeration in ten); by then the command has stopped its work, closed its
+    searches and pools and said so, so the process leaves without them."""
+    code = main()
+    if code in (EXIT_INTERRUPTED, EXIT_TERMINATED):
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+    return code

@@ -167,9 +167,13 @@ def diagonals(text: str) -> list[tuple[str, int]]:
     return found
 
 
-def add_place(p: argparse.ArgumentParser) -> None:
+def add_place(p: argparse.ArgumentParser, blocks: bool = True) -> None:
+    """--place, and (``blocks``: where the command takes blocked squares) --block and --block-diagonal."""
     p.add_argument("--place", type=placements, action="append", default=[], metavar="R:C,...",
                    help="pre-placed queens, 0-based row:column pairs; may be repeated (they combine)")
+    if not blocks:
+        p.set_defaults(block=[], block_diagonal=[])
+        return
     p.add_argument("--block", type=placements, action="append", default=[], metavar="R:C,...",
                    help="blocked squares, where no queen may stand: 0-based row:column pairs; may be repeated")
     p.add_argument("--block-diagonal", type=diagonals, action="append", default=[], metavar="r+c=K,r-c=K,...",

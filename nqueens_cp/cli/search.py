@@ -9,7 +9,7 @@ from typing import Any
 
 from .options import (PROG, RESULT_FORMATS, SOLUTION_FORMATS, add_format, add_search_options, engine_options,
                       fixed_placements, json_text, question_keywords, stats_line)
-from .terminal import EXIT_OK, CtrlC, Progress, check_board, emit, say, solutions_word, summarize
+from .terminal import EXIT_OK, EXIT_UNKNOWN, CtrlC, Progress, check_board, emit, say, solutions_word, summarize
 
 
 def add_enumerate(sub: Any) -> None:
@@ -57,8 +57,9 @@ def _cmd_enumerate(args: argparse.Namespace) -> int:
     summarize(args.format, f"{what} (engine {args.engine}, {seconds:.2f} s{stopped})")
     if args.stats:
         say(stats_line(search.stats))
-    return EXIT_OK
-
+    # The time limit came before what was asked (every solution, or the first K): the list is
+    # what was found, the answer unknown (the README's exit 3), as for count and solve.
+    return EXIT_UNKNOWN if search.timed_out else EXIT_OK
 
 
 

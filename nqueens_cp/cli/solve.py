@@ -151,7 +151,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     n, position, instance = problem(args)
     check_board(args.format, n)
     outcome = solve(n, args.engine, position, time_limit=args.time_limit, jobs=args.jobs, executor=args.executor,
-                    **question_keywords(args), **engine_options(args))
+                    notify=lambda note: say(f"{PROG}: note: {note}"), **question_keywords(args),
+                    **engine_options(args))
     blocked = f", {len(position.blocked)} blocked squares" if position.blocked else ""
     source = f"{instance.name}: " if instance else ""
     where = f"{source}N={n}, {len(outcome.placed)} pre-placed{blocked}, engine {args.engine}, {outcome.seconds:.2f} s"

@@ -10,6 +10,7 @@ exactly once, which the cross-check verifies.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -105,30 +106,53 @@ class AspEngine(Engine):
 
     def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
         """clingo's #minimize (the program of model/domination.py), in
-        clasp's optimisation mode: an exhausted search proves the last model optimal."""
-        import clingo
+        clasp's optimisation mode: an exhausted search proves the last model
+        optimal.  Grounding cannot be interrupted (114 s at N = 150 for a 3 s
+        limit) and a search waited for in one call holds Ctrl-C: both run in a
+        child process, which ends its search at the limit with the best model
+        found, and is killed a moment later if grounding outlasted it, at
+        Ctrl-C or SIGTERM, and with this process."""
+        from ..stopping import in_child
 
-        from ..model.domination import write
-
-        control = clingo.Control(["--opt-mode=opt", f"--configuration={self.configuration}"],
-                                 logger=lambda code, message: None)
-        control.add("base", [], "".join(write("lp", n, None, self.variant)))
-        control.ground([("base", [])])
-        best: dict[str, Any] = {}
-
-        def record(model: Any) -> None:
-            best["queens"] = [(a.arguments[0].number, a.arguments[1].number) for a in model.symbols(shown=True)]
-
-        with control.solve(on_model=record, async_=True) as handle:
-            finished = handle.wait(time_limit if time_limit is not None else -1)
-            if not finished:
-                handle.cancel()
-            result = handle.get()
-        _statistics(control, stats)
-        queens = best.get("queens")
-        if finished and result.exhausted and queens is not None:
+        answer = in_child(_optimise, (n, self.variant, self.configuration, time_limit),
+                          None if time_limit is None else time_limit + _GRACE)
+        if answer is None:
+            return None, False, 1, f"no answer within {time_limit:g} s (clingo was still grounding)"
+        queens, finished, exhausted, found = answer
+        stats.update(found)
+        if finished and exhausted and queens is not None:
             return queens, True, len(queens), "clasp exhausted the search: the last model is optimal"
         return queens, False, 1, f"not proved optimal within {time_limit:g} s"
+
+
+def _optimise(n: int, variant: Any, configuration: str, time_limit: float | None) -> tuple[Any, ...]:
+    """Ground and search in this (child) process: (best queens or None, finished,
+    exhausted, statistics); the search is cancelled at the limit, counted from here."""
+    import clingo
+
+    from ..model.domination import write
+
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    control = clingo.Control(["--opt-mode=opt", f"--configuration={configuration}"],
+                             logger=lambda code, message: None)
+    control.add("base", [], "".join(write("lp", n, None, variant)))
+    control.ground([("base", [])])
+    best: dict[str, Any] = {}
+
+    def record(model: Any) -> None:
+        best["queens"] = [(a.arguments[0].number, a.arguments[1].number) for a in model.symbols(shown=True)]
+
+    with control.solve(on_model=record, async_=True) as handle:
+        finished = handle.wait(-1 if deadline is None else max(0.0, deadline - time.monotonic()))
+        if not finished:
+            handle.cancel()
+        result = handle.get()
+    stats: dict[str, Any] = {}
+    _statistics(control, stats)
+    return best.get("queens"), finished, result.exhausted, stats
+
+
+_GRACE = 1.0  # seconds past the limit for the child to hand over its best model before it is killed
 
 
 def _statistics(control: Any, stats: dict[str, Any]) -> None:

@@ -31,6 +31,7 @@ class BacktrackEngine(Engine):
     effort = "nodes"
     enumeration_rate = count_rate = 6e3
     first_solution_max_n = 32
+    lexicographic_solve = True
     max_n = 500  # one level of recursion a row, within Python's default limit of 1000 frames
     max_n_why = "one level of Python recursion a row; bitmask and cpsat take any N"
     expresses = frozenset({"lines", "wrapping", "offsets", "optimum"})
@@ -127,7 +128,11 @@ def dominating(n: int, variant: Any, k: int, deadline: float | None, counter: li
     Some queen must cover the first uncovered square, so the search tries
     every square that covers it; once a square's subtree is searched, its
     siblings' leave it out (each set is looked at once)."""
-    covers = {(r, c): frozenset(variant.covers(n, (r, c))) for r in range(n) for c in range(n)}
+    covers: dict[Square, frozenset[Square]] = {}
+    for r in range(n):  # (seconds at N = 150: the deadline is looked at as they are listed)
+        if deadline is not None and time.monotonic() > deadline:
+            raise TimeLimitReached
+        covers.update(((r, c), frozenset(variant.covers(n, (r, c)))) for c in range(n))
     order = sorted(covers)
 
     def search(covered: frozenset[Square], queens: list[Square], left: int,

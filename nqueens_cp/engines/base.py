@@ -165,6 +165,9 @@ class Engine:
     # only to warn before runs that cannot finish: solutions listed, or
     # counted, per second; and the N beyond which finding the first few
     # solutions by enumeration may take very long.
+    # Its solve of a question beyond plain N is the first board in lexicographic order
+    # (a trap for large N: plan_solve then names an engine that gives one sooner).
+    lexicographic_solve: ClassVar[bool] = False
     enumeration_rate: ClassVar[float] = 0.0
     count_rate: ClassVar[float] = 0.0
     first_solution_max_n: ClassVar[int] = 10**9

@@ -146,6 +146,7 @@ class BitmaskEngine(Engine):
     enumeration_rate = 1e5  # solutions a second on one core: the compiled walk, a call a solution
     count_rate = 4e6  # the compiled loop over symmetry classes
     first_solution_max_n = 32
+    lexicographic_solve = True  # (its decision search is plain N's; the family walk answers the others)
     # A search holds a row's words for every row it has placed: n words of n
     # bits, 37 MB at N = 10,000 and 125 GB at N = 1,000,000.  Beyond, no
     # backtracking search finishes anyway ('solve --engine construct' does).

@@ -1,14 +1,21 @@
 """An explicit solution for every N except 2 and 3, in O(N): the classic rule by N mod 6.
 
-It finds one solution of plain N and nothing else: it cannot enumerate and
+For a member of the family whose every line family wraps and which has no
+offsets (toroidal queens, toroidal semi-queens, rooks: the members with the
+torus's translations), the modular rule q(r) = k·r mod N, from the data:
+row r's key on a family of slope s is (k + s)·r mod N, a permutation of the
+N lines exactly when gcd(k + s, N) = 1 (Pólya's construction for the torus
+is k = 2).  It finds one solution and nothing else: it cannot enumerate and
 cannot take pre-placed queens.
 """
 
 from __future__ import annotations
 
+from math import gcd
 from typing import Any
 
 from ..model.board import Position, Solution
+from ..model.variants import Variant
 from .base import Engine, Status
 
 
@@ -38,17 +45,44 @@ def construct(n: int) -> Solution | None:
     return tuple(solution)
 
 
+def modular(n: int, variant: Variant) -> tuple[int, Solution] | None:
+    """(k, the board q(r) = k·r mod n) for the least k that makes every family's
+    keys a permutation, or None where no k does (a member with translations)."""
+    for k in range(n):
+        if all(gcd(k + lines.slope, n) == 1 for lines in variant.families):
+            return k, tuple(k * r % n for r in range(n))
+    return None
+
+
 class ConstructEngine(Engine):
     name = "construct"
     paradigm = "construction"
-    summary = "an O(N) formula by N mod 6: one solution of plain N, a million queens in about a second"
+    summary = ("an O(N) formula by N mod 6: one solution of plain N, a million queens in about a second; "
+               "q(r) = k*r mod N for the torus-like members")
     enumerates = False
     takes_fixed = False
     proves_none = True  # only N = 2 and 3 have no solution, a known fact
     statistics = ("formula",)
+    expresses = frozenset({"lines", "wrapping"})
+
+    @classmethod
+    def cannot_express(cls, variant: Variant) -> str | None:
+        """The mod-6 rule is plain N's; the modular rule needs the torus's translations."""
+        if not variant.is_plain and variant.question == "place" and not variant.translations and not variant.offsets:
+            return "line families that do not wrap (beyond plain N's), for which it has no formula"
+        return super().cannot_express(variant)
 
     def _solve(self, n: int, placed: Position, time_limit: float | None,
                stats: dict[str, Any]) -> tuple[Status, Solution | None, str]:
+        if not self.variant.is_plain:
+            found = modular(n, self.variant)
+            if found is None:
+                if self.variant.exists(n) is False:
+                    return Status.NONE, None, f"N={n} has no solution of {self.variant.title} (a theorem: " \
+                        f"{self.variant.source})"
+                return Status.UNKNOWN, None, f"no k makes q(r) = k*r mod {n} a board of {self.variant.title}"
+            stats["formula"] = f"q(r) = {found[0]}*r mod {n}"
+            return Status.SOLVED, found[1], ""
         solution = construct(n)
         if solution is None:
             return Status.NONE, None, f"N={n} has no solution (the only such N are 2 and 3)"

@@ -137,8 +137,9 @@ class CpSatEngine(Engine):
         """One solution: unlike enumeration, a portfolio of workers is safe and fast here."""
         from ortools.sat.python import cp_model
 
+        deadline = None if time_limit is None else time.monotonic() + time_limit
         model, q = build_model(n, placed, self.symmetry_breaking, self.variant)
-        solver, status = self._solve_once(model, time_limit, stats)
+        solver, status = self._solve_once(model, deadline, stats)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return Status.SOLVED, tuple(solver.value(v) for v in q), ""
         if status == cp_model.INFEASIBLE:
@@ -147,21 +148,22 @@ class CpSatEngine(Engine):
             raise NQueensError("CP-SAT rejected the model as invalid")
         return Status.UNKNOWN, None, f"no answer within {time_limit:g} s" if time_limit else "CP-SAT gave up"
 
-    def _solve_once(self, model: Any, time_limit: float | None, stats: dict[str, Any],
+    def _solve_once(self, model: Any, deadline: float | None, stats: dict[str, Any],
                     workers: int = 0) -> tuple[Any, Any]:
         """(solver, status) of one solve of ``model`` by a portfolio of workers (safe for one answer,
         unlike enumeration), its statistics into ``stats``; ``workers`` when the option is not set
-        (0: every core, each with its own strategy)."""
+        (0: every core, each with its own strategy).  ``deadline`` (time.monotonic()) covers the
+        model's building too: the solve gets what is left of it."""
         from ortools.sat.python import cp_model
 
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = self.workers or workers
         solver.parameters.catch_sigint_signal = False
-        if time_limit is not None:
-            solver.parameters.max_time_in_seconds = time_limit
+        if deadline is not None:
+            solver.parameters.max_time_in_seconds = max(deadline - time.monotonic(), 0.001)
         if self.seed is not None:
             solver.parameters.random_seed = self.seed
-        status = solver.solve(model)
+        status = _stoppable(solver, model, deadline)
         stats.update(branches=solver.num_branches, conflicts=solver.num_conflicts,
                      solver_wall_time=solver.wall_time, status=solver.status_name(status))
         return solver, status
@@ -175,11 +177,14 @@ class CpSatEngine(Engine):
 
         from ..model.domination import coverers, lines
 
+        deadline = None if time_limit is None else time.monotonic() + time_limit
         model = cp_model.CpModel()
         x = {(r, c): model.new_bool_var(f"x{r}_{c}") for r in range(n) for c in range(n)}
         # [cost domination cpsat]
         for _, cover in coverers(n, self.variant):
             model.add_bool_or([x[s] for s in cover])
+            if deadline is not None and time.monotonic() > deadline:  # (N = 200: minutes of building)
+                return None, False, 1, f"no answer within {time_limit:g} s (the model was not built)"
         model.minimize(sum(x.values()))
         # [end cost]
         # [cost independent cpsat]
@@ -190,7 +195,7 @@ class CpSatEngine(Engine):
         # LP and core-guided workers prove the bound, which 2 plain workers do not in any
         # reasonable time (benchmarks/variants.py --tables workers, 2 cores: gamma(8) in 0.8 s
         # with 8 workers, not within 10 s with 2).
-        solver, status = self._solve_once(model, time_limit, stats, max(OPTIMUM_WORKERS, os.cpu_count() or 1))
+        solver, status = self._solve_once(model, deadline, stats, max(OPTIMUM_WORKERS, os.cpu_count() or 1))
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None, False, max(1, math.ceil(solver.best_objective_bound - 1e-6)), \
                 f"no answer within {time_limit:g} s" if time_limit else "CP-SAT gave up"
@@ -199,3 +204,39 @@ class CpSatEngine(Engine):
             return queens, True, len(queens), "CP-SAT proved the objective optimal"
         return queens, False, max(1, math.ceil(solver.best_objective_bound - 1e-6)), \
             f"not proved optimal within {time_limit:g} s"
+
+
+STOP_GRACE = 0.5  # seconds past a deadline before a solve that has not kept it is stopped
+
+
+def _stoppable(solver: Any, model: Any, deadline: float | None) -> Any:
+    """``solver.solve(model)`` in a thread, so that this one stays free to take Ctrl-C
+    and SIGTERM (a solve in the main thread held them for its whole length: solve 3000
+    ignored both for 20 s) and to stop a solve that overruns its deadline (presolve
+    does not always look at the clock).  Stopped, the solve returns what it has."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["status"] = solver.solve(model)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=run, name="cpsat-solve", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            if deadline is None:
+                worker.join()
+            elif time.monotonic() > deadline + STOP_GRACE:
+                solver.stop_search()
+                worker.join(0.05)
+            else:
+                worker.join(max(deadline + STOP_GRACE - time.monotonic(), 0.0))
+    finally:
+        while worker.is_alive():  # (a signal came: stop it before the exception goes on; a stop
+            solver.stop_search()  # asked before solve() starts is lost, so it is asked again)
+            worker.join(0.05)
+    if "error" in outcome:
+        raise NQueensError(f"CP-SAT failed: {outcome['error']}") from outcome["error"]
+    return outcome["status"]

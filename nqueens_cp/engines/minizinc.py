@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 _STAT = "%%%mzn-stat: "
 _GRACE_SECONDS = 2.0  # after MiniZinc's own time limit, before the process is killed
+_GONE_SECONDS = 10.0  # for a killed MiniZinc and its solver to end (a SIGKILL; a bound, not a wait)
 
 
 class MiniZincEngine(Engine):
@@ -187,15 +188,39 @@ def _stop(started: dict[str, Any]) -> None:
 
 
 def _kill(process: subprocess.Popen) -> None:
-    """MiniZinc and the solver it started.  MiniZinc puts the solver (fzn-gecode)
-    in a process group of its own, so killing MiniZinc's group left Gecode
-    running; both stay in the session MiniZinc was started in, so every process
-    of that session is killed."""
-    for pid in [process.pid, *_in_session(process.pid)]:
+    """MiniZinc and the solver it started, gone when this returns.  MiniZinc puts
+    the solver (fzn-gecode) in a process group of its own, so killing MiniZinc's
+    group left Gecode running; both stay in the session MiniZinc was started in,
+    so every process of that session is killed.  A kill is delivered when the
+    process next runs, which on a busy machine can be a while after the worker
+    that sent it has exited: the worker waits for each to end (its exit, not a
+    moment: a pidfd becomes readable when the process is gone)."""
+    pids = [process.pid, *_in_session(process.pid)]
+    for pid in pids:
         try:
             os.kill(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+    _wait_gone(pids, _GONE_SECONDS)
+
+
+def _wait_gone(pids: list[int], seconds: float) -> None:
+    """Wait until each process has ended (at most ``seconds`` in all)."""
+    import select
+    import time
+
+    if not hasattr(os, "pidfd_open"):
+        return
+    deadline = time.monotonic() + seconds
+    for pid in pids:
+        try:
+            handle = os.pidfd_open(pid)
+        except OSError:  # (gone already)
+            continue
+        try:
+            select.select([handle], [], [], max(0.0, deadline - time.monotonic()))
+        finally:
+            os.close(handle)
 
 
 def _in_session(session: int) -> list[int]:

@@ -18,6 +18,7 @@ from typing import Any
 from ..model.board import Position, Solution
 from ..model.encodings import DEFAULT_ENCODING, ENCODINGS
 from ..errors import InvalidInputError, NQueensError, TimeLimitReached
+from ..stopping import in_child
 from .base import SYMMETRY_BREAKING, Engine, Option, Status
 
 # python-sat solvers that can add clauses between calls, so they can enumerate.
@@ -135,7 +136,19 @@ class SatEngine(Engine):
         if self.proof is not None:
             return self._solve_with_proof(n, placed, time_limit, stats, encoding, self.proof)
         engine = SatEngine(self.variant, solver=self.solver, encoding=encoding, symmetry_breaking=self.symmetry_breaking)
-        status, solution, reason = Engine._solve(engine, n, placed, time_limit, stats)
+        if not _interruptible(self.solver):
+            # CaDiCaL takes neither an interrupt nor a budget of propagations, and a slice of
+            # conflicts took up to 2 s on a large board (solve 250 with a 2 s limit answered
+            # after 3.6 s; SIGTERM waited for the solve to end, 31 s at N = 200): the whole
+            # decision, model building included, runs in a child process, killed at the
+            # limit or when this process is stopped.
+            answer = in_child(_solve_whole, (engine, n, placed), time_limit)
+            if answer is None:
+                return Status.UNKNOWN, None, f"no answer within {time_limit:g} s (the solver was stopped)"
+            status, solution, reason, found = answer
+            stats.update(found)
+        else:
+            status, solution, reason = Engine._solve(engine, n, placed, time_limit, stats)
         if status is Status.NONE:
             reason = "the SAT solver proved the CNF unsatisfiable"
         return status, solution, reason
@@ -192,19 +205,18 @@ class SatEngine(Engine):
         model/domination.py, every cell a soft clause (-x) of weight 1; RC2's
         optimum is proved by its cores.  RC2 cannot be interrupted: with a time
         limit it runs in a child process, stopped at the limit."""
-        from ..model.domination import wcnf
-
         if not _limited(self.solver):  # RC2 asks its oracle for limited solves
             raise InvalidInputError(f"engine sat: RC2 cannot run on {self.solver}, which has no limited solve "
                                     f"(choose from {', '.join(name for name in SOLVERS if _limited(name))})")
-        hard, soft = wcnf(n, self.variant)
-        stats.update(solver="rc2/" + self.solver, hard=len(hard), soft=len(soft))
-        if time_limit is None:
-            model = _rc2(hard, soft, self.solver)
-        else:
-            model = _in_child(_rc2, (hard, soft, self.solver), time_limit)
-            if model is None:
-                return None, False, 1, f"no answer within {time_limit:g} s (RC2 stopped)"
+        # RC2 cannot be interrupted: the WCNF is built and solved in a child process, killed
+        # at the limit (the building counts: N = 150 took minutes), at Ctrl-C or SIGTERM (in
+        # this process, RC2 held both: a traceback or 10 s), and with this process.
+        stats["solver"] = "rc2/" + self.solver
+        answer = in_child(_rc2, (n, self.variant, self.solver), time_limit)
+        if answer is None:
+            return None, False, 1, f"no answer within {time_limit:g} s (RC2 stopped)"
+        model, sizes = answer
+        stats.update(sizes)
         queens = [divmod(v - 1, n) for v in model if 0 < v <= n * n]
         return queens, True, len(queens), "RC2 proved the cost optimal (MaxSAT cores)"
 
@@ -236,10 +248,14 @@ def _limited(name: str) -> bool:
             return False
 
 
-def _rc2(hard: list[list[int]], soft: list[list[int]], solver: str) -> list[int]:
+def _rc2(n: int, variant: Any, solver: str) -> tuple[list[int], dict[str, int]]:
+    """RC2's optimal model of the domination question's WCNF, and the WCNF's sizes."""
     from pysat.examples.rc2 import RC2
     from pysat.formula import WCNF
 
+    from ..model.domination import wcnf
+
+    hard, soft = wcnf(n, variant)
     formula = WCNF()
     for clause in hard:
         formula.append(clause)
@@ -247,27 +263,28 @@ def _rc2(hard: list[list[int]], soft: list[list[int]], solver: str) -> list[int]
         formula.append(clause, weight=1)
     # RC2 takes its own oracle names ("cd19" is CaDiCaL 1.9.5)
     with RC2(formula, solver="cd19" if solver.startswith("cadical") else solver) as rc2:
-        return list(rc2.compute() or [])
+        return list(rc2.compute() or []), {"hard": len(hard), "soft": len(soft)}
 
 
-def _in_child(fn: Any, args: tuple[Any, ...], seconds: float) -> Any:
-    """fn(*args) in a forked child process, or None once ``seconds`` pass (the child is killed)."""
-    import multiprocessing
+def _solve_whole(engine: SatEngine, n: int, placed: Position) -> tuple[Any, ...]:
+    """A decision searched whole, for a child process: (status, solution, reason, statistics)."""
+    stats: dict[str, Any] = {}
+    status, solution, reason = Engine._solve(engine, n, placed, None, stats)
+    return status, solution, reason, stats
 
-    context = multiprocessing.get_context("fork")
-    reader, writer = context.Pipe(duplex=False)
 
-    def run() -> None:
-        writer.send(fn(*args))
+@functools.lru_cache(maxsize=None)
+def _interruptible(name: str) -> bool:
+    """Whether the solver stops at an interrupt from another thread (CaDiCaL does not)."""
+    from pysat.solvers import Solver
 
-    child = context.Process(target=run, daemon=True)
-    child.start()
-    try:
-        return reader.recv() if reader.poll(seconds) else None
-    finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
+    with Solver(name=name, bootstrap_with=[[1, 2]]) as solver:
+        try:
+            solver.interrupt()
+            solver.clear_interrupt()
+            return True
+        except NotImplementedError:
+            return False
 
 
 # How each python-sat solver stops at a deadline: most take an interrupt from

@@ -137,21 +137,33 @@ def _optimise(z3: Any, n: int, variant: Any, time_limit: float | None, stats: di
     """Z3's Optimize over Boolean cells: every square covered, minimise the queens."""
     from ..model.domination import coverers, lines
 
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     context = z3.Context()
     cell = {(r, c): z3.Bool(f"x_{r}_{c}", context) for r in range(n) for c in range(n)}
     opt = z3.Optimize(ctx=context)
     # [cost domination smt]
     for _, cover in coverers(n, variant):
         opt.add(z3.Or([cell[s] for s in cover]))
+        if deadline is not None and time.monotonic() > deadline:  # (building takes minutes at N = 100)
+            return None, False, 1, f"no answer within {time_limit:g} s (the model was not built)"
     objective = opt.minimize(z3.Sum([z3.If(x, 1, 0) for x in cell.values()]))
     # [end cost]
     # [cost independent smt]
     for line in lines(n) if variant.independent else ():
         opt.add(z3.AtMost(*[cell[s] for s in line], 1))
     # [end cost]
-    if time_limit is not None:
-        opt.set("timeout", max(1, int(time_limit * 1000)))
-    answer = opt.check()
+    if deadline is not None:
+        opt.set("timeout", max(1, int((deadline - time.monotonic()) * 1000)))
+    # In a thread, so that Ctrl-C and SIGTERM reach Python at once (a check in this
+    # thread held them for its whole length); on either, or past the deadline, the
+    # context is interrupted (thread-safe: the check answers 'unknown' at once).
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1, thread_name_prefix="z3-optimize") as pool:
+        try:
+            answer = _wait(pool.submit(opt.check), {"context": context}, deadline)
+        except TimeLimitReached:
+            answer = z3.unknown
     stats["status"] = str(answer)
     lower = objective.lower()
     bound = lower.as_long() if z3.is_int_value(lower) else 1

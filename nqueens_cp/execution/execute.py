@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 # Sub-boards per task of a count by classes: fewer pay the pool's per-task overhead,
 # more leave a core idle at the end (benchmarks/task_size.py; docs/counting.md).
+INLINE_MAX_N = 15  # a count by classes of one worker runs in this process up to here (0.1 s at N = 15)
 SUB_BOARDS_PER_TASK = 32  # 71 tasks at N = 17, 58 at N = 16: measured best of 1..128 for both
 
 Progress = Callable[[int, int], None]  # (sub-problems done, sub-problems in all)
@@ -110,9 +111,11 @@ def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str,
         # the engine's task (the CPU's loop, or the GPU's), the engine travelling with it
         calls = [(plan.engine.count_sub_boards, plan.n, chunks[i]) for i in todo]
         tallies = [sum(column) for column in zip((0,) * classes.VALUES, *done_before.values())]
-        # The compiled loop cannot be interrupted: under a time limit even
-        # one worker is a process, which the deadline can stop.
-        inline = workers == 1 and deadline is None and plan.executor is None
+        # The compiled loop cannot be interrupted: under a time limit, and where
+        # the count takes long enough for a Ctrl-C to matter (count 18 -j 1 held
+        # one for 11 s), even one worker is a process, which a deadline or a
+        # signal stops at once.
+        inline = workers == 1 and deadline is None and plan.executor is None and plan.n <= INLINE_MAX_N
         n = plan.n
 
         def side_work() -> tuple[tuple[int, int], int]:

@@ -84,6 +84,7 @@ class SolvePlan(NamedTuple):
     executor: Executor | str | None
     split: bool  # into the engine's solve_parts, on a pool or cluster
     question: Question | None = None  # what was asked, as one value
+    notes: tuple[str, ...] = ()  # warnings for the caller, before any work
 
 
 def check_executor(executor: Any) -> None:
@@ -176,8 +177,14 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     if chosen.counts_only and unique and not by_classes:
         _refuse_unique(chosen.name)
     if checkpoint is not None and not by_classes:
-        raise InvalidInputError("checkpoints are kept for counts by symmetry classes: the bitmask engine, "
-                                "plain N (no pre-placed queens, no symmetry breaking)")
+        why = (f"engine {chosen.name} does not count by classes (bitmask does)" if not chosen.counts_classes else
+               "there are pre-placed queens or blocked squares" if placed else
+               "symmetry breaking is on" if chosen.symmetry_breaking else
+               f"the question is {chosen.variant.title}" if not chosen.variant.is_plain else
+               f"N={n} is below {chosen.classes_from}, where a plain count is quicker and keeps no record"
+               if n < chosen.classes_from else f"N={n} is beyond {classes.MAX_N}")
+        raise InvalidInputError(f"checkpoints are kept for counts by symmetry classes (the bitmask engine, plain "
+                                f"N from {chosen.classes_from}, nothing fixed, no symmetry breaking), and here {why}")
     if checkpoint is not None:
         from ..files import check_regular, check_writable
 
@@ -259,4 +266,22 @@ def plan_solve(n: int, engine: str | Engine, fixed: Mapping[int, int] | None = N
     chosen = _engine(engine, options, asked.variant)
     split = chosen.splits_solve and ((jobs or 1) > 1 or executor is not None) and n >= SPLIT_SOLVE_MIN_N \
         and chosen.variant.is_plain  # (the parts are the plain decision search's)
-    return SolvePlan(n, chosen, position(n, fixed, blocked), time_limit, jobs, executor, split, asked)
+    return SolvePlan(n, chosen, position(n, fixed, blocked), time_limit, jobs, executor, split, asked,
+                     tuple(_solve_advice(chosen, n)))
+
+
+def _solve_advice(engine: Engine, n: int) -> list[str]:
+    """A note where a decision of another question than plain N goes by the lexicographic
+    walk beyond where it answers in reasonable time (bitmask: no superqueens board of
+    N = 60 in 20 s), naming an engine that gives one now."""
+    from ..engines.construct import modular
+
+    variant = engine.variant
+    if variant.is_plain or not engine.lexicographic_solve or n <= engine.first_solution_max_n:
+        return []
+    construct = engine_class("construct")
+    better = f"'solve {n} --engine construct --variant {variant}' gives one at once" \
+        if construct.answers(variant) and modular(n, variant) is not None else \
+        f"'solve {n} --engine cpsat --variant {variant}' may give one sooner (its portfolio, not the first board)"
+    return [f"{engine.name} finds a first board of {variant.title} in lexicographic order, a trap beyond "
+            f"N = {engine.first_solution_max_n}; {better}"]

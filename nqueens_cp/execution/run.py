@@ -124,15 +124,19 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
 def solve(n: int, engine: str = DEFAULT_SOLVE_ENGINE, fixed: Mapping[int, int] | None = None, *,
           variant: str | Variant | None = None, time_limit: float | None = None,
           blocked: Iterable[tuple[int, int]] | None = None, jobs: int | None = None,
-          executor: Executor | str | None = None, **options: Any) -> Outcome:
+          executor: Executor | str | None = None, notify: Notify | None = None, **options: Any) -> Outcome:
     """One solution of n-queens that keeps every pre-placed queen and leaves
     every ``blocked`` square empty, or a proof that none exists, or "unknown"
     (see :class:`Status`); validated.  Engines that split their search
     (``splits_solve``: bitmask) split it when given ``jobs`` > 1 processes or
     an ``executor`` (as :func:`solutions` runs its sub-problems); the answer
-    does not depend on how many.  ``variant`` as for :func:`solutions`."""
-    return execute.solve(plan_solve(n, engine, fixed, time_limit=time_limit, blocked=blocked, jobs=jobs,
-                                    executor=executor, variant=variant, **options))
+    does not depend on how many.  ``variant`` as for :func:`solutions`;
+    ``notify(message)`` is told warnings before any work."""
+    chosen = plan_solve(n, engine, fixed, time_limit=time_limit, blocked=blocked, jobs=jobs, executor=executor,
+                        variant=variant, **options)
+    for note in chosen.notes if notify else ():
+        notify(note)  # type: ignore[misc]
+    return execute.solve(chosen)
 
 
 def optimum(n: int, variant: str | Variant = "domination", engine: str = DEFAULT_ENGINE, *,

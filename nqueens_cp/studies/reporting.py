@@ -276,11 +276,31 @@ def crosscheck_row(row: Any, header: bool = False) -> str:
 
 
 def engines_table(capabilities: list[dict[str, Any]], default: str) -> str:
-    """What every engine can do, one row each; the default marked with a star."""
-    rows = [{**c, "engine": c["name"] + (" *" if c["name"] == default else ""),
-             "available": c["available"] if c["available"] else f"no: {c['unavailable_reason']}",
-             "counts": c["enumerates"] or c["counts_only"], "proves none": c["proves_none"],
-             "fixed": c["takes_fixed"], "options": ",".join(o["flag"] for o in c["options"].values()) or "-"}
-            for c in capabilities]
-    columns = ["engine", "available", "paradigm", "enumerates", "counts", "proves none", "fixed", "options", "summary"]
-    return table(rows, columns, left=columns)
+    """What every engine can do, one row each; the default marked with a star.  Why
+    an engine cannot run here is a note below the table (a long reason made the
+    table 422 characters wide); what each is, is in ``--help`` and the JSON."""
+    from ..model.variants import VARIANTS
+
+    from ..model.variants import PLACE
+
+    notes: list[str] = []
+
+    def noted(text: str) -> str:
+        notes.append(text)
+        return f" ({len(notes)})"
+
+    rows = []
+    for c in capabilities:
+        available = "yes" if c["available"] else "no" + noted(f"{c['name']}: {c['unavailable_reason']}")
+        if c["experimental"]:
+            available += noted(f"{c['name']}: EXPERIMENTAL, {c['experimental'].split(': ', 1)[-1]}")
+        answered = set(c["variants"])
+        rows.append({**c, "engine": c["name"] + (" *" if c["name"] == default else ""), "available": available,
+                     "counts": c["enumerates"] or c["counts_only"], "proves none": c["proves_none"],
+                     "fixed": c["takes_fixed"], "options": ",".join(o["flag"] for o in c["options"].values()) or "-",
+                     "variants": "all" if answered == set(VARIANTS) else "all but optima" if answered == set(PLACE)
+                     else ",".join(c["variants"])})
+    columns = ["engine", "available", "paradigm", "enumerates", "counts", "proves none", "fixed", "variants",
+               "options"]
+    text = table(rows, columns, left=columns)
+    return text + ("\n" if notes else "") + "".join(f"\n({i}) {note}" for i, note in enumerate(notes, 1))

@@ -1,0 +1,142 @@
+"""Every engine stops when told (issue 44): Ctrl-C exits 130 and SIGTERM 143,
+at once, with one line on stderr, nothing left running.
+
+Each row runs the command line on a question the engine cannot finish soon
+(test_limits' sizes), waits for the event that it is searching (its process
+tree has used CPU_SECONDS of processor time: an event, not a moment, so a
+busy machine only makes the wait longer), sends the signal to the command's
+process alone (as `kill` does; a terminal's Ctrl-C reaches the whole group,
+which the child processes ignore or die with), and waits for it to exit.
+CP-SAT, Z3, clingo's grounding and RC2 each held both signals for their
+whole run before (20 s and more; RC2 ended in a traceback).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import CLI
+from nqueens_cp import engine_class, names
+from test_limits import HARD, OPTIMUM_HARD, OPTIMUM_N
+
+CPU_SECONDS = 1.5  # processor time of the command's processes before the signal: it is searching
+WITHIN = 10.0  # seconds from the signal to the exit, on a busy machine (a second or two here)
+TICK = os.sysconf("SC_CLK_TCK")
+
+# The engines that search in native code (or start processes) for a long time: each with a
+# question it cannot finish, one signal per row, both signals per engine across its rows.
+NATIVE = ["bitmask", "cpsat", "sat", "asp", "minizinc", "smt", "modelcount", "backtrack"]
+
+
+def _rows() -> list[tuple[str, list[str], signal.Signals]]:
+    rows = []
+    for engine in NATIVE:
+        optimum = engine in names(variant="domination")
+        extra = ["-f", "line"] if HARD[engine][0] == "solve" else []
+        if engine == "bitmask":  # (its solve of 5000 answers in a second: a count of N = 18 does not)
+            search = ["count", "18", "-j", "1", "-e", engine]
+        else:
+            search = [*HARD[engine], "-e", engine, *extra]
+        rows.append((f"{engine}-search", search, signal.SIGINT))
+        if optimum:
+            size = OPTIMUM_N.get(engine, OPTIMUM_HARD if engine != "backtrack" else "20")
+            rows.append((f"{engine}-optimum", ["optimum", size, "-e", engine], signal.SIGTERM))
+        else:
+            rows.append((f"{engine}-search-term", search, signal.SIGTERM))
+    return rows
+
+
+def _tree(root: int) -> list[int]:
+    """The process and its descendants, now."""
+    parents: dict[int, int] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as handle:
+                    parents[int(name)] = int(handle.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    found, frontier = [root], [root]
+    while frontier:
+        frontier = [pid for pid, parent in parents.items() if parent in frontier]
+        found += frontier
+    return found
+
+
+def _cpu(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        except (OSError, ValueError, IndexError):
+            continue
+    return total / TICK
+
+
+def _gone(pids: list[int], seconds: float) -> list[int]:
+    """Of ``pids``, those still running (not zombies) after waiting up to ``seconds`` for each to end."""
+    import select
+
+    deadline = time.monotonic() + seconds
+    left = []
+    for pid in pids:
+        try:
+            handle = os.pidfd_open(pid)
+        except OSError:
+            continue
+        try:
+            ready, _, _ = select.select([handle], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                left.append(pid)
+        finally:
+            os.close(handle)
+    return left
+
+
+@pytest.mark.skipif(not hasattr(os, "pidfd_open") or not os.path.isdir("/proc"),
+                    reason="reads the process tree from Linux's /proc and waits on pidfds")
+def test_every_engine_stops_at_ctrl_c_and_sigterm() -> None:
+    """Four rows at a time (the suite's time); each signal timed on its own."""
+    rows, failures = _rows(), []
+    for start in range(0, len(rows), 4):
+        running = []
+        for name, argv, sig in rows[start:start + 4]:
+            if engine_class(argv[argv.index("-e") + 1]).unavailable_reason():
+                continue
+            process = subprocess.Popen([*CLI, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            running.append((name, argv, sig, process))
+        for *_, process in running:  # wait until each is searching (or has ended)
+            while process.poll() is None and _cpu(_tree(process.pid)) < CPU_SECONDS:
+                time.sleep(0.05)
+        for name, argv, sig, process in running:
+            said = f"{name}: {' '.join(argv)}"
+            if process.poll() is not None:
+                failures.append(f"{said}: ended before the signal, exit {process.returncode}: {process.stderr.read()}")
+                continue
+            tree = _tree(process.pid)
+            sent = time.monotonic()
+            process.send_signal(sig)
+            try:
+                _, err = process.communicate(timeout=WITHIN)
+            except subprocess.TimeoutExpired:
+                for pid in _tree(process.pid):
+                    os.kill(pid, signal.SIGKILL)
+                process.communicate()
+                failures.append(f"{said}: still running {WITHIN:g} s after {sig.name}")
+                continue
+            seconds = time.monotonic() - sent
+            expected = 130 if sig == signal.SIGINT else 143
+            if process.returncode != expected or "Traceback" in err or err.count("\n") > 2:
+                failures.append(f"{said}: {sig.name} gave exit {process.returncode} after {seconds:.1f} s: "
+                                f"{err.strip()[-300:]}")
+            left = _gone(tree, WITHIN)
+            if left:
+                failures.append(f"{said}: processes {left} still running after {sig.name}")
+    assert not failures, "\n".join(failures)
