@@ -30,7 +30,7 @@ def test_a_question_is_made_and_checked_once_and_is_immutable():
 
 def test_the_plan_carries_the_question():
     chosen = plan(8, "cpsat", {0: 0}, variant="rooks")
-    assert chosen.question == nq.question(8, {0: 0}, None, "rooks") and chosen.engine.variant.name == "rooks"
+    assert chosen.question == nq.question(8, {0: 0}, None, "rooks") and chosen.engine.variant is nq.VARIANTS["rooks"]
     assert plan_solve(8, "bitmask", variant="superqueens").question.variant is nq.VARIANTS["superqueens"]
     made = nq.get_engine("cpsat", "rooks")
     assert plan(6, made).question.variant is made.variant  # a made engine's question
