@@ -112,9 +112,7 @@ class CpSatEngine(Engine):
             yield from handover.receive()
         finally:
             handover.cancel()
-            while worker.is_alive():  # stop_search before solve() starts is lost: repeat it
-                solver.stop_search()
-                worker.join(0.05)
+            _stop(solver, worker)
             stats.update(
                 variables=len(model.proto.variables),
                 constraints=len(model.proto.constraints),
@@ -225,18 +223,17 @@ def _stoppable(solver: Any, model: Any, deadline: float | None) -> Any:
     worker = threading.Thread(target=run, name="cpsat-solve", daemon=True)
     worker.start()
     try:
-        while worker.is_alive():
-            if deadline is None:
-                worker.join()
-            elif time.monotonic() > deadline + STOP_GRACE:
-                solver.stop_search()
-                worker.join(0.05)
-            else:
-                worker.join(max(deadline + STOP_GRACE - time.monotonic(), 0.0))
-    finally:
-        while worker.is_alive():  # (a signal came: stop it before the exception goes on; a stop
-            solver.stop_search()  # asked before solve() starts is lost, so it is asked again)
-            worker.join(0.05)
+        worker.join(None if deadline is None else max(deadline + STOP_GRACE - time.monotonic(), 0.0))
+    finally:  # past the deadline, or a signal came: stopped before anything goes on
+        _stop(solver, worker)
     if "error" in outcome:
         raise NQueensError(f"CP-SAT failed: {outcome['error']}") from outcome["error"]
     return outcome["status"]
+
+
+def _stop(solver: Any, worker: threading.Thread) -> None:
+    """Stop the solve running in ``worker`` and wait for it to end (a stop asked
+    before solve() starts is lost, so it is asked again until the thread ends)."""
+    while worker.is_alive():
+        solver.stop_search()
+        worker.join(0.05)

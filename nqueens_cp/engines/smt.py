@@ -171,9 +171,9 @@ def _optimise(z3: Any, n: int, variant: Any, time_limit: float | None, stats: di
     # [end cost]
     if deadline is not None:
         opt.set("timeout", max(1, int((deadline - time.monotonic()) * 1000)))
-    # In a thread, so that Ctrl-C and SIGTERM reach Python at once (a check in this
-    # thread held them for its whole length); on either, or past the deadline, the
-    # context is interrupted (thread-safe: the check answers 'unknown' at once).
+    # In a thread, so that past the deadline the context is interrupted (Z3's own
+    # timeout is not always kept) and the check answers 'unknown' with its bound,
+    # before the parent kills this (child) process a second later.
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(1, thread_name_prefix="z3-optimize") as pool:

@@ -261,13 +261,13 @@ def plan_solve(n: int, engine: str | Engine, fixed: Mapping[int, int] | None = N
     """What a decision asks, and whether it is split (the rules above).  Nothing runs."""
     parallel.check_jobs(jobs)
     check_executor(executor)
-    asked = _question(n, position(board_size(n), fixed, blocked), variant, engine)
+    placed = position(board_size(n), fixed, blocked)
+    asked = _question(n, placed, variant, engine)
     n = asked.n
     chosen = _engine(engine, options, asked.variant)
     split = chosen.splits_solve and ((jobs or 1) > 1 or executor is not None) and n >= SPLIT_SOLVE_MIN_N \
         and chosen.variant.is_plain  # (the parts are the plain decision search's)
-    return SolvePlan(n, chosen, position(n, fixed, blocked), time_limit, jobs, executor, split, asked,
-                     tuple(_solve_advice(chosen, n)))
+    return SolvePlan(n, chosen, placed, time_limit, jobs, executor, split, asked, tuple(_solve_advice(chosen, n)))
 
 
 def _solve_advice(engine: Engine, n: int) -> list[str]:

@@ -29,8 +29,8 @@ def build_model(n: int, fixed: dict[int, int] | None = None, symmetry_breaking: 
     q = [model.new_int_var(0, n - 1, f"q{i}") for i in range(n)]
     # [cost family cpsat]
     for lines in variant.integer_order:  # q[i] + k*i all different, modulo n where the lines wrap
-        _, k, modulus = lines.term("q", 0, n)
-        if modulus is None:
+        k = lines.slope
+        if not (lines.wraps and k):
             model.add_all_different([q[i] + k * i if k else q[i] for i in range(n)])
         else:
             keys = [model.new_int_var(0, n - 1, f"w{k}_{i}") for i in range(n)]

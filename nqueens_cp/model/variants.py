@@ -31,8 +31,8 @@ The members:
 
 Everything else is derived from the data: the attack relation, the lines and
 pairs that the Boolean models state (:meth:`Variant.lines`,
-:meth:`Variant.pairs`), the integer terms that the integer models declare all
-different (:meth:`Lines.term`), which symmetries of the square keep the
+:meth:`Variant.pairs`), the order in which the integer models declare the
+terms ``q[r] + slope * r`` all different (:attr:`Variant.integer_order`), which symmetries of the square keep the
 question (:attr:`Variant.symmetries`), whether the torus's translations do,
 and the parts (:attr:`Variant.parts`) an engine must be able to express to
 answer it.  Adding a member is one entry in :data:`VARIANTS` and its
@@ -67,12 +67,6 @@ class Lines(NamedTuple):
         """The line of square (r, c) in this family."""
         value = c + self.slope * r
         return value % n if self.wraps else value
-
-    def term(self, q: str, r: int, n: int) -> tuple[str, int, int | None]:
-        """How an integer model states row r's key: (variable, coefficient
-        of r, modulus or None): ``q + slope * r``, taken modulo n where the
-        lines wrap.  Writers render it in their own syntax."""
-        return q, self.slope, n if self.wraps and self.slope else None
 
     def lengths(self, n: int) -> list[int]:
         """The number of squares on each line of the family, in line order
