@@ -14,10 +14,12 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp import kernel
-from nqueens_cp.kernel import twin_decide
+from nqueens_cp.kernel import twin_decide, twin_repair
 from nqueens_cp.model.board import is_solution
 from nqueens_cp.engines.construct import construct
 from nqueens_cp.known import TOTAL
+from nqueens_cp.model.variants import KNIGHT
+from nqueens_cp.studies.completion import generate
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "nqueens_cp" / "kernel"
@@ -221,6 +223,20 @@ def _driver_input(rng: random.Random) -> tuple[str, list[str]]:
             lines.append(f"decide {n} {seed} {flags} {budget} {int(allowed is not None)} {' '.join(map(str, packed))}")
             answers.append(" ".join(map(str, [search.state, search.nodes, search.run, calls,
                                               *(search.solution() if search.found else ())])))
+    for n, down, up, offsets in [(1, 1, 1, ()), (8, 1, 1, ()), (40, 1, 1, ()), (30, 1, 1, KNIGHT),
+                                 (20, 0, 0, ()), (25, 0, 1, ((1, 2),)), (200, 1, 1, ())]:
+        fixed = sorted(generate(n, n // 10, seed=n).items()) if n >= 8 and not offsets else []
+        blocked = sorted({rng.randrange(n * n) for _ in range(n // 4)} - {r * n + c for r, c in fixed})
+        seed, budget = rng.getrandbits(64), rng.choice([1, 50, 1000])
+        search = twin_repair.Repair(n, down, up, offsets, fixed, blocked, seed)
+        calls = 1
+        while search.advance(budget) != twin_repair.FOUND and calls < 100:
+            calls += 1
+        words = [n, down, up, seed, budget, len(offsets), *(x for p in offsets for x in p),
+                 len(fixed), *(x for p in fixed for x in p), len(blocked), *blocked]
+        lines.append("repair " + " ".join(map(str, words)))
+        answers.append(" ".join(map(str, [search.state, search.swaps, search.moves, search.restarts, search.attacked,
+                                          calls, *search.q])))
     return "\n".join(lines) + "\n", answers
 
 
@@ -262,7 +278,8 @@ def test_the_c_searches_run_clean_under_address_and_undefined_behaviour_sanitize
     binary = tmp_path / "driver"
     build = subprocess.run([COMPILER, "-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
                             "-fno-sanitize-recover=all", f"-I{SOURCES}", "-o", str(binary),
-                            str(ROOT / "tests" / "c" / "driver.c"), str(SOURCES / "search.c"), str(SOURCES / "decide.c")],
+                            str(ROOT / "tests" / "c" / "driver.c"), str(SOURCES / "search.c"), str(SOURCES / "decide.c"),
+                            str(SOURCES / "repair.c")],
                            capture_output=True, text=True)
     if build.returncode and "sanitize" in build.stderr and "unrecognized" in build.stderr:
         pytest.skip(f"this compiler has no sanitizers: {build.stderr.strip()[:200]}")
@@ -382,9 +399,10 @@ def test_the_layouts_python_shares_with_c_are_the_same_on_both_sides() -> None:
 
     assert {name: getattr(_search, name) for name in twin.LAYOUT} == twin.LAYOUT
     # ... and the other way: every layout the module exports is the twin's (the decision search's
-    # DECIDE_* are twin_decide's, tests/test_decision.py; the two maxima are checked here and there)
+    # DECIDE_* are twin_decide's, tests/test_decision.py; REPAIR_* twin_repair's, tests/test_repair.py;
+    # the two maxima are checked here and there)
     exported = {name for name in dir(_search) if name.isupper() and isinstance(getattr(_search, name), int)}
-    assert {name for name in exported - set(twin.LAYOUT) if not name.startswith("DECIDE_")} == \
+    assert {name for name in exported - set(twin.LAYOUT) if not name.startswith(("DECIDE_", "REPAIR_"))} == \
         {"MAX_N", "DOMINATE_MAX_N"}
     assert _search.MAX_N == kernel.MAX_N
     # and the rules' own numbering: the tallies first, the row last

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import honours, reference, usable
+from nqueens_cp.kernel.twin_repair import START_TRIES
 from nqueens_cp import Status, is_solution, names, solve
 from nqueens_cp.studies.completion import bench, generate, placed_count
 from nqueens_cp.engines.construct import construct
@@ -91,12 +92,14 @@ def test_minconflicts_solves_1000_with_a_fixed_seed() -> None:
 def test_minconflicts_honours_the_time_limit_over_its_step_budget() -> None:
     # 8 queens with 0:0 and 1:2 placed has no completion: local search can only give up.
     budget = solve(8, "minconflicts", {0: 0, 1: 2}, seed=1)
-    assert budget.status is UNKNOWN and "steps" in budget.reason and budget.stats["steps"] == 200 * 8 + 10_000 + 1
+    # (a row of the start draws up to START_TRIES times before the budget is looked at again)
+    assert budget.status is UNKNOWN and "11600 swaps" in budget.reason
+    assert budget.stats["steps"] - (200 * 8 + 10_000) in range(START_TRIES)
     timed = solve(8, "minconflicts", {0: 0, 1: 2}, seed=1, time_limit=0.5)
     assert timed.status is UNKNOWN and "within 0.5 s" in timed.reason
     assert timed.stats["steps"] > budget.stats["steps"], "the step budget does not cut a time limit short"
     capped = solve(8, "minconflicts", {0: 0, 1: 2}, seed=1, time_limit=30, max_steps=50)
-    assert capped.status is UNKNOWN and capped.stats["steps"] == 51
+    assert capped.status is UNKNOWN and capped.stats["steps"] - 50 in range(START_TRIES)
 
 
 def test_minconflicts_keeps_pre_placed_queens() -> None:

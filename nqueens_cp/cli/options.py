@@ -257,9 +257,9 @@ def add_jobs(p: argparse.ArgumentParser) -> None:
                    "output order never depends on J")
 
 
-def add_format(p: argparse.ArgumentParser, choices: Sequence[str]) -> None:
+def add_format(p: argparse.ArgumentParser, choices: Sequence[str], extra: str = "") -> None:
     p.add_argument("--format", "-f", default=choices[0], choices=choices, metavar="FORMAT",
-                   help=f"{' or '.join(choices)} (default: {choices[0]})")
+                   help=f"{' or '.join(choices)} (default: {choices[0]}){extra}")
 
 
 def add_outputs(p: argparse.ArgumentParser) -> None:

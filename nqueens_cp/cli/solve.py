@@ -12,7 +12,7 @@ from .options import (PROG, SOLUTION_FORMATS, add_engine, add_engine_options, ad
                       add_outputs, add_place, add_variant, engine_options, name_list, positive_float, positive_int, problem,
                       question_keywords, sizes, stats_line, json_text, table_to_stdout, whole, write_files)
 from .terminal import (EXIT_FAILURE, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, CtrlC, Progress, check_board, say,
-                       solution_text, summarize)
+                       stream_values, summarize, write_solution)
 
 
 def add_solve(sub: Any) -> None:
@@ -55,7 +55,9 @@ examples:
                    "first sub-board's with a board, the same for any J (not the board of the unsplit search)")
     p.add_argument("--scheduler", metavar="ADDRESS", dest="executor",
                    help="run those sub-boards on a Dask cluster (see count --help)")
-    add_format(p, SOLUTION_FORMATS)
+    add_format(p, SOLUTION_FORMATS + ("summary",),
+               extra="; summary: one line, the answer and its numbers, and no board (a validated board of "
+               "millions of queens, without writing it)")
     p.add_argument("--stats", action="store_true", help="print the engine's statistics on stderr")
     p.set_defaults(handler=_cmd_solve)
 
@@ -156,13 +158,21 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     blocked = f", {len(position.blocked)} blocked squares" if position.blocked else ""
     source = f"{instance.name}: " if instance else ""
     where = f"{source}N={n}, {len(outcome.placed)} pre-placed{blocked}, engine {args.engine}, {outcome.seconds:.2f} s"
-    if args.format == "json":
+    if args.format == "summary":
+        reason = f": {outcome.reason}" if outcome.reason else ""
+        CtrlC.write(sys.stdout, f"{outcome.status} ({where}){reason}\n")
+    elif args.format == "json" and outcome.solution is not None:  # the board streamed, last
+        stream_values(json_text(outcome.to_dict(solution=False))[:-1] + ', "solution": [', ", ", outcome.solution,
+                      "]}\n")
+    elif args.format == "json":
         CtrlC.write(sys.stdout, json_text(outcome) + "\n")
     elif outcome.solution is not None:
-        CtrlC.write(sys.stdout, solution_text(args.format, args.n, 1, outcome.solution))
+        write_solution(args.format, args.n, 1, outcome.solution)
     else:
         CtrlC.write(sys.stdout, f"{outcome.status}: {outcome.reason}\n")
-    if outcome.solution is not None:
+    if args.format == "summary":
+        pass
+    elif outcome.solution is not None:
         summarize(args.format, f"{outcome.status} ({where})")
     else:
         sys.stdout.flush()

@@ -9,7 +9,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
 from ..errors import EngineUnavailableError, InvalidInputError, NQueensError, TimeLimitReached
@@ -72,6 +72,29 @@ def solution_text(fmt: str, n: int, index: int, solution: tuple[int, ...]) -> st
         return " ".join(map(str, solution)) + "\n"
     # json.dumps's own output for these integers, written without the json module (start-up)
     return f'{{"n": {n}, "index": {index}, "solution": [{", ".join(map(str, solution))}]}}\n'
+
+
+STREAM_CHUNK = 1 << 16  # queens a write when a board is streamed
+
+
+def write_solution(fmt: str, n: int, index: int, solution: Sequence[int]) -> None:
+    """One solution to stdout as :func:`solution_text` writes it; a large one
+    streamed in pieces of STREAM_CHUNK queens, so that the text of a hundred
+    million queens is never held whole."""
+    if len(solution) <= STREAM_CHUNK or fmt == "board":
+        CtrlC.write(sys.stdout, solution_text(fmt, n, index, tuple(solution)))
+        return
+    head, tail = ("", "\n") if fmt == "line" else (f'{{"n": {n}, "index": {index}, "solution": [', "]}\n")
+    stream_values(head, " " if fmt == "line" else ", ", solution, tail)
+
+
+def stream_values(head: str, separator: str, values: Sequence[int], tail: str) -> None:
+    """``head``, the values joined by ``separator``, then ``tail``, to stdout
+    a piece at a time."""
+    CtrlC.write(sys.stdout, head)
+    for start in range(0, len(values), STREAM_CHUNK):
+        CtrlC.write(sys.stdout, (separator if start else "") + separator.join(map(str, values[start:start + STREAM_CHUNK])))
+    CtrlC.write(sys.stdout, tail)
 
 
 def emit(solutions: Iterable[tuple[int, ...]], fmt: str, n: int, flush: bool = False) -> int:

@@ -18,12 +18,25 @@ from typing import Any, ClassVar, NamedTuple
 from ..counting import classes
 from ..counting.classes import SubBoard, Values
 from ..model import variants
-from ..model.board import Position, Solution, attacking_pair, check_placements
+from ..model.board import AnySolution, Position, Solution, attacking_pair, check_placements
 from ..model.variants import PLAIN, Variant
 from ..errors import EngineUnavailableError, InvalidInputError, NQueensError
 from .search import Counter, Search, check_limit, check_time_limit
 
 SEED_MAX = 2**31 - 1  # OR-Tools' random_seed is a signed 32-bit integer; minconflicts takes the same range
+
+
+def available_memory() -> int | None:
+    """The bytes this machine can give a process now without swapping
+    (/proc/meminfo's MemAvailable), or None where that is not known."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 class Option(NamedTuple):
@@ -84,13 +97,16 @@ class Status(enum.Enum):
 
 # The records here and in the execution layer are NamedTuples, not dataclasses: importing
 # dataclasses (it imports inspect) took longer than enumerating N = 8 (benchmarks/startup.py).
+SVG_MAX_N = 200  # Jupyter draws a solved board up to this size
+
+
 class Outcome(NamedTuple):
     """The answer of ``solve``: a status, the solution if any, why not otherwise."""
 
     n: int
     engine: str
     status: Status
-    solution: Solution | None
+    solution: AnySolution | None  # a tuple; Columns above board.TUPLE_MAX_N queens
     seconds: float
     stats: dict[str, Any]
     reason: str  # why "none" or "unknown"
@@ -101,12 +117,14 @@ class Outcome(NamedTuple):
         """In Jupyter, a solved outcome shows its board."""
         from ..model.board import board_svg
 
-        return None if self.solution is None else board_svg(self.solution)
+        return None if self.solution is None or len(self.solution) > SVG_MAX_N else board_svg(tuple(self.solution))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, solution: bool = True) -> dict[str, Any]:
+        """The outcome as plain data (without the board, ``solution`` false:
+        the command line streams a large one)."""
         record: dict[str, Any] = {"n": self.n, "status": self.status.value, "engine": self.engine,
                                   "variant": self.variant}
-        if self.solution is not None:
+        if self.solution is not None and solution:
             record["solution"] = list(self.solution)
         if self.reason:
             record["reason"] = self.reason
@@ -425,7 +443,7 @@ class Engine:
             moved = next(((r, c) for r, c in placed.items() if solution[r] != c), None)
             if moved is not None:
                 raise NQueensError(f"engine {self.name} moved the pre-placed queen at {moved[0]}:{moved[1]}")
-            on = next(((r, c) for r, c in enumerate(solution) if (r, c) in placed.blocked), None)
+            on = next(((r, c) for r, c in sorted(placed.blocked) if solution[r] == c), None)
             if on is not None:
                 raise NQueensError(f"engine {self.name} put a queen on the blocked square {on[0]}:{on[1]}")
         return Outcome(n, self.name, status, solution, seconds, stats, reason, placed, str(self.variant))
@@ -495,4 +513,4 @@ class Engine:
 
 
 # What a decision found: (Status, solution or None, reason).
-Answer = tuple["Status", "Solution | None", str]
+Answer = tuple["Status", "AnySolution | None", str]

@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..model.board import Position, Solution
+from ..model.board import AnySolution, Position, Solution
 from ..model.variants import PLAIN, Variant
 from ..errors import InvalidInputError, TimeLimitReached
 from .base import SEED, Answer, Engine, Option, Status
@@ -90,7 +90,7 @@ def decide(n: int, masks: list[int] | None, seed: int = 0, time_limit: float | N
                          kernel="c" if search.compiled else "python")
 
 
-def decide_position(n: int, placed: Position, seed: int = 0) -> tuple[Solution | None, int]:
+def decide_position(n: int, placed: Position, seed: int = 0) -> tuple[AnySolution | None, int]:
     """:func:`decide` of a part of a split decision: its sub-board is built
     where the part runs, so that N parts hold N positions, not N boards of N
     masks (N^3 bits).  (solution or None, nodes)."""

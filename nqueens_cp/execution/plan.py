@@ -274,14 +274,17 @@ def _solve_advice(engine: Engine, n: int) -> list[str]:
     """A note where a decision of another question than plain N goes by the lexicographic
     walk beyond where it answers in reasonable time (bitmask: no superqueens board of
     N = 60 in 20 s), naming an engine that gives one now."""
-    from ..engines.construct import modular
+    from ..engines.construct import modular_factor
 
     variant = engine.variant
     if variant.is_plain or not engine.lexicographic_solve or n <= engine.first_solution_max_n:
         return []
     construct = engine_class("construct")
-    better = f"'solve {n} --engine construct --variant {variant}' gives one at once" \
-        if construct.answers(variant) and modular(n, variant) is not None else \
-        f"'solve {n} --engine cpsat --variant {variant}' may give one sooner (its portfolio, not the first board)"
+    if construct.answers(variant) and modular_factor(n, variant) is not None:
+        better = f"'solve {n} --engine construct --variant {variant}' gives one at once"
+    elif engine_class("minconflicts").answers(variant):
+        better = f"'solve {n} --engine minconflicts --variant {variant}' gives one in well under a second"
+    else:
+        better = f"'solve {n} --engine cpsat --variant {variant}' may give one sooner (its portfolio, not the first board)"
     return [f"{engine.name} finds a first board of {variant.title} in lexicographic order, a trap beyond "
             f"N = {engine.first_solution_max_n}; {better}"]

@@ -30,7 +30,7 @@ from collections.abc import Iterable, MutableSequence, Sequence
 from types import ModuleType
 from typing import Any, NamedTuple
 
-from . import twin, twin_decide
+from . import twin, twin_decide, twin_repair
 
 MAX_N = 62  # the C searches work on 64-bit words
 HALF_TURN_MAX_N = 32  # the half-turn search keeps 2n - 1 diagonals in a word
@@ -284,7 +284,7 @@ def family_words(n: int, variant: Any) -> list[int]:
     words = [0] * twin.FAM_WORDS
     for slope, at in ((-1, twin.FAM_LEFT), (1, twin.FAM_RIGHT)):
         lines = variant.family_of(slope)
-        words[at] = twin.LINE_NONE if lines is None else twin.LINE_WRAP if lines.wraps else twin.LINE_EDGE
+        words[at] = _line_mode(lines)
     for dr, dc in variant.offsets:
         if dr > OFFSET_ROWS or abs(dc) > OFFSET_COLUMNS:
             raise ValueError(f"the family walk carries offsets {OFFSET_ROWS} rows down and {OFFSET_COLUMNS} "
@@ -407,3 +407,86 @@ class Decision:
         if self._twin is not None:
             return self._twin.solution()
         return tuple(self._search.decide_board(self._capsule, self.n))  # type: ignore[union-attr]
+
+
+REPAIR_MAX_N = (1 << 30) - 1  # repair.c counts up to 2n - 1 lines in ints
+
+
+def repair_bytes(n: int, variant: Any, fixed: int = 0) -> int:
+    """The memory a local search of n rows takes, the board's n ints included
+    (repair.c's repair_bytes, restated: it is asked before the module loads)."""
+    total = 4 * n + 1024 * 4
+    for slope in (-1, 1):
+        lines = variant.family_of(slope)
+        if lines is not None:
+            total += 4 * (n if lines.wraps else 2 * n - 1)
+    if fixed:
+        total += 4 * (n - fixed) + (n + 63) // 64 * 8
+    return total
+
+
+def _line_mode(lines: Any) -> int:
+    """How a family of lines attacks, in the kernel's words (queens.h's LINE_*)."""
+    return twin.LINE_NONE if lines is None else twin.LINE_WRAP if lines.wraps else twin.LINE_EDGE
+
+
+class Repair:
+    """One local search of a board (``repair.c``, or its twin
+    :mod:`.twin_repair`): a permutation repaired by swaps until no piece
+    attacks another, stoppable every so many swaps.  The question's data
+    (``variant``): its two diagonal families (none, edge or wrapping) and its
+    offsets; ``fixed`` queens never move, ``blocked`` squares are never taken.
+    The same seed gives the same board.  :attr:`board` is the board, n ints
+    (4 bytes a queen), written in place as the search goes."""
+
+    def __init__(self, n: int, variant: Any, fixed: Iterable[tuple[int, int]] = (),
+                 blocked: Iterable[tuple[int, int]] = (), seed: int = 0, compiled: bool = True) -> None:
+        if not 1 <= n <= REPAIR_MAX_N:
+            raise ValueError(f"a local search takes 1 <= n <= {REPAIR_MAX_N}, got n={n}")
+        down, up = (_line_mode(variant.family_of(slope)) for slope in (-1, 1))
+        fixed = sorted(fixed)
+        squares = sorted(r * n + c for r, c in blocked)
+        self.n = n
+        self.state, self.swaps, self.moves, self.restarts, self.attacked = twin_repair.START, 0, 0, 0, 0
+        self._search = _module() if compiled else None
+        if self._search is None:
+            self._twin: twin_repair.Repair | None = twin_repair.Repair(n, down, up, variant.offsets, fixed, squares,
+                                                                       seed)
+            return
+        self._twin = None
+        self.board = array("i", [0]) * n
+        self._capsule = self._search.repair_new(
+            n, self.board, down, up, array("i", [x for pair in variant.offsets for x in pair]),
+            array("i", [x for pair in fixed for x in pair]), array("Q", squares), seed & twin_decide.MASK64)
+
+    @property
+    def compiled(self) -> bool:
+        """Whether this search runs in C (else the Python twin)."""
+        return self._search is not None
+
+    @property
+    def found(self) -> bool:
+        return self.state == twin_repair.FOUND
+
+    def advance(self, swaps: int = 0) -> bool:
+        """Search on for about ``swaps`` more swaps tried (0: until a board is
+        found, which may be never); True once one is."""
+        if self._twin is not None:
+            self._twin.advance(swaps)
+            twin_ = self._twin
+            self.state, self.swaps, self.moves = twin_.state, twin_.swaps, twin_.moves
+            self.restarts, self.attacked = twin_.restarts, twin_.attacked
+        elif not self.found:
+            self.state, self.swaps, self.moves, self.restarts, self.attacked = \
+                self._search.repair_advance(self._capsule, swaps)  # type: ignore[union-attr]
+        return self.found
+
+    def solution(self) -> array:
+        """The board found: n ints, row r's column at [r].  The search's state
+        beside it is freed."""
+        if not self.found:
+            raise ValueError("no board was found")
+        if self._twin is not None:
+            return array("i", self._twin.q)
+        self._capsule = None  # the lines' counts go; the board stays
+        return self.board

@@ -7,6 +7,7 @@
 
 #include "decide.h"
 #include "dominate.h"
+#include "repair.h"
 #include "search.h"
 
 /* A buffer of exactly `words` 64-bit words, or an exception. */
@@ -294,6 +295,139 @@ static PyObject *py_decide_board(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* --- the local search (repair.c): a capsule holds one search and the board
+ * it writes into (the caller's int array, held until the search is freed) -- */
+
+#define REPAIR_CAPSULE "nqueens_cp.kernel.repair"
+#define REPAIR_MAX_N (1 << 30) /* lines are counted in ints, up to 2n - 1 of them */
+
+struct repair_hold {
+    struct repair *search;
+    Py_buffer board;
+};
+
+static void repair_capsule_free(PyObject *capsule) {
+    struct repair_hold *hold = PyCapsule_GetPointer(capsule, REPAIR_CAPSULE);
+    repair_free(hold->search);
+    PyBuffer_Release(&hold->board);
+    PyMem_Free(hold);
+}
+
+/* A buffer of exactly `count` items of `size` bytes, or an exception. */
+static int items_of(Py_buffer *view, Py_ssize_t count, Py_ssize_t size, const char *name) {
+    if (view->len != count * size) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd items of %zd bytes expected, got %zd bytes", name, count, size,
+                     view->len);
+        return 0;
+    }
+    return 1;
+}
+
+/* repair_new(n, board, down, up, offsets, fixed, blocked, seed) -> a search.
+ * board: n writable ints; offsets and fixed: pairs of ints; blocked: the
+ * squares r * n + c, ascending, as 64-bit words. */
+static PyObject *py_repair_new(PyObject *self, PyObject *args) {
+    int n, down, up;
+    unsigned long long seed;
+    PyObject *board_arg, *offsets_arg, *fixed_arg, *blocked_arg;
+    if (!PyArg_ParseTuple(args, "iOiiOOOK", &n, &board_arg, &down, &up, &offsets_arg, &fixed_arg, &blocked_arg,
+                          &seed))
+        return NULL;
+    if (n < 1 || n >= REPAIR_MAX_N)
+        return PyErr_Format(PyExc_ValueError, "n must be within 1..%d, got %d", REPAIR_MAX_N - 1, n);
+    struct repair_hold *hold = PyMem_Calloc(1, sizeof *hold);
+    if (hold == NULL)
+        return PyErr_NoMemory();
+    Py_buffer offsets = {0}, fixed = {0}, blocked = {0};
+    PyObject *capsule = NULL;
+    if (PyObject_GetBuffer(board_arg, &hold->board, PyBUF_WRITABLE) < 0) {
+        PyMem_Free(hold);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(offsets_arg, &offsets, PyBUF_SIMPLE) < 0 ||
+        PyObject_GetBuffer(fixed_arg, &fixed, PyBUF_SIMPLE) < 0 ||
+        PyObject_GetBuffer(blocked_arg, &blocked, PyBUF_SIMPLE) < 0)
+        goto done;
+    Py_ssize_t noffsets = offsets.len / (2 * (Py_ssize_t)sizeof(int)), nfixed = fixed.len / (2 * (Py_ssize_t)sizeof(int));
+    Py_ssize_t nblocked = blocked.len / (Py_ssize_t)sizeof(qword);
+    if (!items_of(&hold->board, n, sizeof(int), "board") || !items_of(&offsets, 2 * noffsets, sizeof(int), "offsets") ||
+        !items_of(&fixed, 2 * nfixed, sizeof(int), "fixed") || !items_of(&blocked, nblocked, sizeof(qword), "blocked"))
+        goto done;
+    if (noffsets > REPAIR_MAX_OFFSETS || nfixed > n || nblocked > INT32_MAX || down < LINE_NONE || down > LINE_WRAP ||
+        up < LINE_NONE || up > LINE_WRAP) {
+        PyErr_SetString(PyExc_ValueError, "repair_new: offsets, fixed queens, blocked squares or line modes out of range");
+        goto done;
+    }
+    const int *o = offsets.buf, *f = fixed.buf;
+    for (Py_ssize_t i = 0; i < noffsets; i++)
+        if (o[2 * i] < 1 || o[2 * i] > REPAIR_MAX_N || o[2 * i + 1] < -REPAIR_MAX_N || o[2 * i + 1] > REPAIR_MAX_N) {
+            PyErr_Format(PyExc_ValueError, "offset (%d, %d): 1 <= dr and |dc| <= %d", o[2 * i], o[2 * i + 1],
+                         REPAIR_MAX_N);
+            goto done;
+        }
+    for (Py_ssize_t i = 0; i < nfixed; i++)
+        if (f[2 * i] < 0 || f[2 * i] >= n || f[2 * i + 1] < 0 || f[2 * i + 1] >= n) {
+            PyErr_Format(PyExc_ValueError, "fixed queen %d:%d is off the board", f[2 * i], f[2 * i + 1]);
+            goto done;
+        }
+    const qword *b = blocked.buf;
+    for (Py_ssize_t i = 0; i < nblocked; i++)
+        if (b[i] >= (qword)n * (qword)n || (i && b[i] <= b[i - 1])) {
+            PyErr_SetString(PyExc_ValueError, "blocked squares must be on the board and ascending");
+            goto done;
+        }
+    Py_BEGIN_ALLOW_THREADS
+    hold->search = repair_new(n, hold->board.buf, down, up, offsets.buf, (int)noffsets, fixed.buf, (int)nfixed,
+                              blocked.buf, (int)nblocked, seed);
+    Py_END_ALLOW_THREADS
+    if (hold->search == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    capsule = PyCapsule_New(hold, REPAIR_CAPSULE, repair_capsule_free);
+done:
+    if (offsets.obj)
+        PyBuffer_Release(&offsets);
+    if (fixed.obj)
+        PyBuffer_Release(&fixed);
+    if (blocked.obj)
+        PyBuffer_Release(&blocked);
+    if (capsule == NULL) {
+        repair_free(hold->search);
+        PyBuffer_Release(&hold->board);
+        PyMem_Free(hold);
+    }
+    return capsule;
+}
+
+/* repair_advance(search, swaps) -> (state, swaps, moves, restarts, attacked) */
+static PyObject *py_repair_advance(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    unsigned long long swaps;
+    if (!PyArg_ParseTuple(args, "OK", &capsule, &swaps))
+        return NULL;
+    struct repair_hold *hold = PyCapsule_GetPointer(capsule, REPAIR_CAPSULE);
+    if (hold == NULL)
+        return NULL;
+    int state;
+    struct repair *s = hold->search;
+    Py_BEGIN_ALLOW_THREADS
+    state = repair_advance(s, swaps);
+    Py_END_ALLOW_THREADS
+    if (state == REPAIR_NOMEM)
+        return PyErr_NoMemory();
+    return Py_BuildValue("(iKKKK)", state, (unsigned long long)repair_swaps(s), (unsigned long long)repair_moves(s),
+                         (unsigned long long)repair_restarts(s), (unsigned long long)repair_attacked(s));
+}
+
+/* repair_bytes(n, down, up, nfixed) -> what repair_new allocates beside the board */
+static PyObject *py_repair_bytes(PyObject *self, PyObject *args) {
+    int n, down, up, nfixed;
+    if (!PyArg_ParseTuple(args, "iiii", &n, &down, &up, &nfixed))
+        return NULL;
+    return PyLong_FromUnsignedLongLong(repair_bytes(n, down, up, nfixed));
+}
+
 static PyMethodDef methods[] = {
     {"walk", py_walk, METH_VARARGS, "The stoppable search of one sub-board (queens.h's walk)."},
     {"dominate", py_dominate, METH_VARARGS, "Whether k queens dominate the board (dominate.c)."},
@@ -304,6 +438,9 @@ static PyMethodDef methods[] = {
     {"decide_new", py_decide_new, METH_VARARGS, "A decision search of one board (decide.c)."},
     {"decide_advance", py_decide_advance, METH_VARARGS, "Search on: (state, nodes, run)."},
     {"decide_board", py_decide_board, METH_VARARGS, "The board a decision search found."},
+    {"repair_new", py_repair_new, METH_VARARGS, "A local search of one board (repair.c), writing into board."},
+    {"repair_advance", py_repair_advance, METH_VARARGS, "Search on: (state, swaps, moves, restarts, attacked)."},
+    {"repair_bytes", py_repair_bytes, METH_VARARGS, "The memory a local search takes beside its board."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -327,6 +464,9 @@ PyMODINIT_FUNC PyInit__search(void) {
         {"LINE_NONE", LINE_NONE}, {"LINE_EDGE", LINE_EDGE}, {"LINE_WRAP", LINE_WRAP},
         {"FAM_LEFT", FAM_LEFT}, {"FAM_RIGHT", FAM_RIGHT}, {"FAM_ONE", FAM_ONE}, {"FAM_TWO", FAM_TWO},
         {"FAM_WORDS", FAM_WORDS}, {"FAM_CENTER", FAM_CENTER}, {"FROW_WORDS", FROW_WORDS}, {"DOMINATE_MAX_N", DOMINATE_MAX_N},
+        {"REPAIR_START", REPAIR_START}, {"REPAIR_SWAP", REPAIR_SWAP}, {"REPAIR_FOUND", REPAIR_FOUND},
+        {"REPAIR_NOMEM", REPAIR_NOMEM}, {"REPAIR_MAX_OFFSETS", REPAIR_MAX_OFFSETS},
+        {"REPAIR_START_TRIES", REPAIR_START_TRIES}, {"REPAIR_MAX_N", REPAIR_MAX_N},
     };
     PyObject *m = PyModule_Create(&module);
     for (size_t i = 0; m != NULL && i < sizeof constants / sizeof constants[0]; i++)

@@ -9,13 +9,77 @@ independent of the code it checks.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Union, overload
 
 from ..errors import InvalidInputError
 
 Solution = tuple[int, ...]
 Placement = tuple[int, int]  # (row, column), 0-based
+
+# A board of more queens than this comes as Columns (4 bytes a queen), not a
+# tuple (about 36: a pointer and an int object each).
+TUPLE_MAX_N = 1_000_000
+
+
+class Columns(Sequence[int]):
+    """A solution too large for a tuple: the columns by row in an int array
+    (``array('i')``, 4 bytes a queen), read-only.  It reads like the tuple
+    of its columns (indexing, iteration, ``len``), compares equal to it and
+    hashes as it does.  The searches that reach a million queens (local
+    search, the construction) return one above :data:`TUPLE_MAX_N`;
+    :func:`board_of` makes one."""
+
+    __slots__ = ("_columns",)
+
+    def __init__(self, columns: array) -> None:
+        if columns.typecode != "i":
+            raise TypeError(f"Columns holds an array('i'), got array({columns.typecode!r})")
+        self._columns = columns
+
+    def __len__(self) -> int:
+        return len(self._columns)
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[int, ...]: ...
+    def __getitem__(self, index: int | slice) -> int | tuple[int, ...]:
+        if isinstance(index, slice):
+            return tuple(self._columns[index])
+        return self._columns[index]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._columns)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Columns):
+            return self._columns == other._columns
+        if isinstance(other, tuple):
+            return len(other) == len(self) and all(a == b for a, b in zip(self._columns, other))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._columns))
+
+    def __repr__(self) -> str:
+        head = ", ".join(map(str, self._columns[:8]))
+        return f"Columns(<{len(self):,} queens: {head}, ...>)"
+
+    def memoryview(self) -> memoryview:
+        """The columns' buffer, read-only (NumPy reads it without a copy)."""
+        return memoryview(self._columns).toreadonly()
+
+
+# What a decision returns: a tuple, or Columns above TUPLE_MAX_N queens.
+AnySolution = Union[Solution, Columns]
+
+
+def board_of(columns: array) -> AnySolution:
+    """A solution of ``columns`` (an ``array('i')``): a tuple up to
+    :data:`TUPLE_MAX_N` queens, else :class:`Columns` over the array itself."""
+    return tuple(columns) if len(columns) <= TUPLE_MAX_N else Columns(columns)
 
 
 def attacking_pair(placements: Iterable[Placement]) -> tuple[Placement, Placement] | None:
@@ -36,10 +100,45 @@ def is_solution(solution: Iterable[int], n: int) -> bool:
     0..n-1, and the n diagonals (col - row) and anti-diagonals (col + row)
     all different.  Linear time: a million queens take well under a second.
     """
+    if isinstance(solution, Columns):
+        return columns_valid(solution, n, ((0, False), (-1, False), (1, False)), ())
     cols = tuple(solution)
     if len(cols) != n or not all(type(c) is int for c in cols) or set(cols) != set(range(n)):
         return False
     return len({c - r for r, c in enumerate(cols)}) == n and len({c + r for r, c in enumerate(cols)}) == n
+
+
+VALIDATE_CHUNK = 1 << 20  # rows a step of the NumPy validator: its temporaries stay a few MiB
+
+
+def columns_valid(solution: Columns, n: int, families: Iterable[tuple[int, bool]],
+                  offsets: Iterable[tuple[int, int]]) -> bool:
+    """The validator of a board too large for a tuple, in NumPy, by the same
+    definition: each family of lines (slope, wraps), keyed ``c + slope * r``
+    (modulo n where it wraps), takes n distinct keys; no offset (dr, dc)
+    joins two queens.  Linear time, a few bytes a queen (a flag a line, one
+    family at a time), a million rows a step; it shares nothing with the
+    searches."""
+    import numpy as np  # here: only boards of millions of queens need it
+
+    cols = np.frombuffer(solution.memoryview(), dtype=np.int32)
+    if len(cols) != n or n == 0 or int(cols.min()) < 0 or int(cols.max()) >= n:
+        return False
+    for slope, wraps in families:
+        taken = np.zeros(n if wraps or not slope else 2 * n - 1, dtype=bool)
+        for start in range(0, n, VALIDATE_CHUNK):
+            key = cols[start:start + VALIDATE_CHUNK].astype(np.int64)
+            key += slope * np.arange(start, start + len(key), dtype=np.int64)
+            key = key % n if wraps else key + (n - 1 if slope < 0 else 0)
+            taken[key] = True
+        if int(np.count_nonzero(taken)) != n:  # n queens on n distinct lines
+            return False
+    for dr, dc in offsets:
+        for start in range(0, n - dr, VALIDATE_CHUNK):
+            stop = min(start + VALIDATE_CHUNK, n - dr)
+            if bool(np.any(cols[start + dr:stop + dr] - cols[start:stop] == dc)):
+                return False
+    return True
 
 
 def check_solution(solution: Iterable[int], n: int) -> Solution:

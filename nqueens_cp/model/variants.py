@@ -219,7 +219,14 @@ class Variant(NamedTuple):
 
     def is_solution(self, solution: Iterable[int], n: int) -> bool:
         """True when ``solution`` (a column by row) places n pieces none of which
-        attacks another: linear time, as :func:`nqueens_cp.model.board.is_solution`."""
+        attacks another: linear time, as :func:`nqueens_cp.model.board.is_solution`
+        (a board too large for a tuple, :class:`~nqueens_cp.model.board.Columns`,
+        through :func:`~nqueens_cp.model.board.columns_valid`)."""
+        from .board import Columns, columns_valid
+
+        if isinstance(solution, Columns):
+            return self.question == "place" and columns_valid(
+                solution, n, ((line.slope, line.wraps) for line in self.families), self.offsets)
         cols = tuple(solution)
         if self.question != "place" or len(cols) != n or not all(type(c) is int and 0 <= c < n for c in cols):
             return False

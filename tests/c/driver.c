@@ -12,12 +12,17 @@
  *                                               if found: the decision search, NODES
  *                                               a call; ALLOWED 1: N * ((N + 63) / 64)
  *                                               words follow, 0: every cell (any N)
+ *   repair N DOWN UP SEED SWAPS NOFF (DR DC) x NOFF NFIX (R C) x NFIX NBLK KEY x NBLK
+ *                                            -> state swaps moves restarts attacked calls,
+ *                                               then the board: the local search, SWAPS
+ *                                               a call, stopped after 100 calls
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "decide.h"
+#include "repair.h"
 #include "search.h"
 
 static qword next_word(void) {
@@ -60,6 +65,36 @@ int main(void) {
             }
             printf("\n");
             decide_free(d);
+            continue;
+        }
+        if (strcmp(command, "repair") == 0 && n >= 1) {
+            int down = (int)next_word(), up = (int)next_word();
+            qword seed = next_word(), budget = next_word();
+            int noff = (int)next_word(), *offsets = malloc(sizeof(int) * (size_t)(2 * noff + 1));
+            for (int i = 0; i < 2 * noff; i++)
+                offsets[i] = (int)(long long)next_word();
+            int nfix = (int)next_word(), *fixed = malloc(sizeof(int) * (size_t)(2 * nfix + 1));
+            for (int i = 0; i < 2 * nfix; i++)
+                fixed[i] = (int)next_word();
+            int nblk = (int)next_word();
+            qword *blocked = malloc(sizeof(qword) * (size_t)(nblk + 1));
+            for (int i = 0; i < nblk; i++)
+                blocked[i] = next_word();
+            int *board = malloc(sizeof(int) * (size_t)n); /* heap: the sanitizer sees overruns */
+            struct repair *s = repair_new(n, board, down, up, offsets, noff, fixed, nfix, blocked, nblk, seed);
+            free(offsets), free(fixed), free(blocked); /* (repair_new keeps what it needs) */
+            long calls = 1;
+            int state;
+            while ((state = repair_advance(s, budget)) != REPAIR_FOUND && calls < 100)
+                calls++;
+            printf("%d %llu %llu %llu %llu %ld", state, (unsigned long long)repair_swaps(s),
+                   (unsigned long long)repair_moves(s), (unsigned long long)repair_restarts(s),
+                   (unsigned long long)repair_attacked(s), calls);
+            for (int r = 0; r < n; r++)
+                printf(" %d", board[r]);
+            printf("\n");
+            repair_free(s);
+            free(board);
             continue;
         }
         if (n < 1 || n > QUEENS_MAX_N)
