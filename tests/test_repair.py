@@ -45,7 +45,7 @@ def test_the_layout_is_the_modules() -> None:
     if module is None:
         pytest.skip("the compiled kernel is not built here")
     for name, value in (("START", twin_repair.START), ("SWAP", twin_repair.SWAP), ("FOUND", twin_repair.FOUND),
-                        ("NOMEM", twin_repair.NOMEM), ("MAX_OFFSETS", twin_repair.MAX_OFFSETS),
+                        ("NOMEM", twin_repair.NOMEM), ("FILL", twin_repair.FILL), ("MAX_OFFSETS", twin_repair.MAX_OFFSETS),
                         ("START_TRIES", twin_repair.START_TRIES), ("MAX_N", kernel.REPAIR_MAX_N + 1)):
         assert getattr(module, f"REPAIR_{name}") == value, name
 
@@ -91,7 +91,7 @@ def test_every_board_found_is_a_solution_that_keeps_the_placements(variant) -> N
                     break
             else:
                 continue  # (a rare board: local search may give up; never a wrong one)
-            found = tuple(search.solution())
+            found = tuple(search.solution().tolist())
             assert variant.is_solution(found, n) and honours(found, Position(fixed, blocked)), (n, trial)
             found_boards += 1
     assert found_boards >= tried // 2, (found_boards, tried)

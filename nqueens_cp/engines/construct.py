@@ -28,7 +28,7 @@ def construct(n: int) -> AnySolution | None:
     n mod 6 is 3, move 2 to the end of the even list and 1, 3 to the end of
     the odd list.  The k-th number is the row of the queen in column k.
     (Each step is one NumPy operation over the lists: a hundred million
-    queens in about a second, a tuple up to a million, Columns beyond.)
+    queens in about a second, a tuple up to board.TUPLE_MAX_N, Columns beyond.)
     """
     import numpy as np  # here: listing the engines should not import it (start-up)
 
@@ -58,7 +58,7 @@ def modular_factor(n: int, variant: Variant) -> int | None:
 
 
 def modular(n: int, k: int) -> AnySolution:
-    """The board q(r) = k·r mod n, in NumPy (a tuple up to a million queens)."""
+    """The board q(r) = k·r mod n, in NumPy (a tuple up to board.TUPLE_MAX_N queens)."""
     import numpy as np
 
     board = array("i", [0]) * n

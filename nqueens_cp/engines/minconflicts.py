@@ -92,7 +92,7 @@ class MinConflictsEngine(Engine):
                     return Status.UNKNOWN, None, f"local search found nothing in {budget} swaps (it cannot prove none)"
                 if deadline is not None and time.monotonic() > deadline:
                     return Status.UNKNOWN, None, f"no answer within {time_limit:g} s (local search cannot prove none)"
-                if search.advance(SLICE if budget is None else min(SLICE, budget - search.swaps)):
+                if search.advance(SLICE if budget is None else min(SLICE, budget - search.swaps), deadline):
                     return Status.SOLVED, board_of(search.solution()), ""
         finally:
             stats.update(steps=search.swaps, moves=search.moves, restarts=search.restarts, attacked=search.attacked)

@@ -454,7 +454,9 @@ class Repair:
                                                                        seed)
             return
         self._twin = None
-        self.board = array("i", [0]) * n
+        import numpy as np  # (zeros: the pages are mapped by the search's fill, a step at a time)
+
+        self.board = np.zeros(n, dtype=np.int32)
         self._capsule = self._search.repair_new(
             n, self.board, down, up, array("i", [x for pair in variant.offsets for x in pair]),
             array("i", [x for pair in fixed for x in pair]), array("Q", squares), seed & twin_decide.MASK64)
@@ -468,9 +470,11 @@ class Repair:
     def found(self) -> bool:
         return self.state == twin_repair.FOUND
 
-    def advance(self, swaps: int = 0) -> bool:
+    def advance(self, swaps: int = 0, deadline: float | None = None) -> bool:
         """Search on for about ``swaps`` more swaps tried (0: until a board is
-        found, which may be never); True once one is."""
+        found, which may be never), or until ``time.monotonic()`` passes
+        ``deadline`` (the C search reads the clock itself, every 64 steps);
+        True once a board is found."""
         if self._twin is not None:
             self._twin.advance(swaps)
             twin_ = self._twin
@@ -478,12 +482,13 @@ class Repair:
             self.restarts, self.attacked = twin_.restarts, twin_.attacked
         elif not self.found:
             self.state, self.swaps, self.moves, self.restarts, self.attacked = \
-                self._search.repair_advance(self._capsule, swaps)  # type: ignore[union-attr]
+                self._search.repair_advance(  # type: ignore[union-attr]
+                    self._capsule, swaps, 0 if deadline is None else max(1, int(deadline * 1e9)))
         return self.found
 
-    def solution(self) -> array:
-        """The board found: n ints, row r's column at [r].  The search's state
-        beside it is freed."""
+    def solution(self) -> Any:
+        """The board found: n ints (an int32 buffer), row r's column at [r].
+        The search's state beside it is freed."""
         if not self.found:
             raise ValueError("no board was found")
         if self._twin is not None:

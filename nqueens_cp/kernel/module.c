@@ -400,11 +400,12 @@ done:
     return capsule;
 }
 
-/* repair_advance(search, swaps) -> (state, swaps, moves, restarts, attacked) */
+/* repair_advance(search, swaps, deadline) -> (state, swaps, moves, restarts, attacked);
+ * deadline: CLOCK_MONOTONIC in nanoseconds (time.monotonic_ns()'s), 0: none */
 static PyObject *py_repair_advance(PyObject *self, PyObject *args) {
     PyObject *capsule;
-    unsigned long long swaps;
-    if (!PyArg_ParseTuple(args, "OK", &capsule, &swaps))
+    unsigned long long swaps, deadline;
+    if (!PyArg_ParseTuple(args, "OKK", &capsule, &swaps, &deadline))
         return NULL;
     struct repair_hold *hold = PyCapsule_GetPointer(capsule, REPAIR_CAPSULE);
     if (hold == NULL)
@@ -412,7 +413,7 @@ static PyObject *py_repair_advance(PyObject *self, PyObject *args) {
     int state;
     struct repair *s = hold->search;
     Py_BEGIN_ALLOW_THREADS
-    state = repair_advance(s, swaps);
+    state = repair_advance(s, swaps, deadline);
     Py_END_ALLOW_THREADS
     if (state == REPAIR_NOMEM)
         return PyErr_NoMemory();
@@ -465,7 +466,7 @@ PyMODINIT_FUNC PyInit__search(void) {
         {"FAM_LEFT", FAM_LEFT}, {"FAM_RIGHT", FAM_RIGHT}, {"FAM_ONE", FAM_ONE}, {"FAM_TWO", FAM_TWO},
         {"FAM_WORDS", FAM_WORDS}, {"FAM_CENTER", FAM_CENTER}, {"FROW_WORDS", FROW_WORDS}, {"DOMINATE_MAX_N", DOMINATE_MAX_N},
         {"REPAIR_START", REPAIR_START}, {"REPAIR_SWAP", REPAIR_SWAP}, {"REPAIR_FOUND", REPAIR_FOUND},
-        {"REPAIR_NOMEM", REPAIR_NOMEM}, {"REPAIR_MAX_OFFSETS", REPAIR_MAX_OFFSETS},
+        {"REPAIR_NOMEM", REPAIR_NOMEM}, {"REPAIR_FILL", REPAIR_FILL}, {"REPAIR_MAX_OFFSETS", REPAIR_MAX_OFFSETS},
         {"REPAIR_START_TRIES", REPAIR_START_TRIES}, {"REPAIR_MAX_N", REPAIR_MAX_N},
     };
     PyObject *m = PyModule_Create(&module);

@@ -24,10 +24,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "repair.h"
 
-#define REPAIR_AHEAD 8 /* words drawn ahead (a power of two is not needed) */
+#define REPAIR_AHEAD 8        /* words drawn ahead (a power of two is not needed) */
+#define REPAIR_FILL_ROWS 65536 /* rows a step of the fill: about a millisecond */
 
 struct repair {
     int n, m;               /* the board, and its rows whose queen moves */
@@ -43,6 +45,7 @@ struct repair {
     qword rng, ahead[REPAIR_AHEAD]; /* the generator, and its next words, drawn ahead to prefetch by */
     int state;
     int next, frontier;     /* the start: the next position to place, and its row (n once placed) */
+    int filled, identity;   /* the fill: rows done; whether it writes the identity into the board */
     qword cost;             /* attacking pairs, and one more for each queen on a blocked square */
     int *todo;              /* the noted rows: every attacking pair has a queen here */
     size_t ntodo, cap;
@@ -259,11 +262,41 @@ static int swap_step(struct repair *s) {
     return !is_attacked(s, b) || note(s, b);
 }
 
-int repair_advance(struct repair *s, qword swaps) {
+/* The fill, one step: the identity into REPAIR_FILL_ROWS rows of the board
+ * (where no queen is fixed), and the lines' counts of those rows written
+ * once, so that their pages are mapped in order now, a step at a time, not
+ * at random by the start's first reads (half a second at N = 10^8, beyond
+ * any clock check).  Then the start begins. */
+static void fill_step(struct repair *s) {
+    int from = s->filled, to = s->n - from < REPAIR_FILL_ROWS ? s->n : from + REPAIR_FILL_ROWS;
+    for (int r = from; s->identity && r < to; r++)
+        s->q[r] = r;
+    for (int f = 0; f < 2; f++) {
+        size_t start = (size_t)from * s->lines[f] / (size_t)s->n, stop = (size_t)to * s->lines[f] / (size_t)s->n;
+        if (s->count[f])
+            memset(s->count[f] + start, 0, (stop - start) * sizeof(int));
+    }
+    s->filled = to;
+    if (to == s->n)
+        begin(s);
+}
+
+static qword now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (qword)t.tv_sec * 1000000000u + (qword)t.tv_nsec;
+}
+
+int repair_advance(struct repair *s, qword swaps, qword deadline) {
     qword stop = s->swaps + swaps;
-    while (s->state != REPAIR_FOUND && s->state != REPAIR_NOMEM && (swaps == 0 || s->swaps < stop)) {
-        int ok;
-        if (s->state == REPAIR_START) {
+    for (unsigned ticks = 1; s->state != REPAIR_FOUND && s->state != REPAIR_NOMEM && (swaps == 0 || s->swaps < stop);
+         ticks++) {
+        int ok = 1;
+        if (deadline && (ticks % 64 == 0 || s->state == REPAIR_FILL) && now_ns() > deadline)
+            break;
+        if (s->state == REPAIR_FILL) {
+            fill_step(s);
+        } else if (s->state == REPAIR_START) {
             ok = start_row(s);
         } else if (s->cost == 0 || s->ntodo == 0) {
             s->state = REPAIR_FOUND; /* (the notes empty with a cost left would be a defect: the caller's validator sees it) */
@@ -308,10 +341,8 @@ struct repair *repair_new(int n, int *board, int down, int up, const int *offset
         advise_huge(s->count[f], s->lines[f] * sizeof(int));
     }
     advise_huge(board, (size_t)n * sizeof(int));
-    if (nfixed == 0) {
-        for (int r = 0; r < n; r++) /* the identity: the start shuffles it */
-            board[r] = r;
-    } else {
+    s->identity = nfixed == 0; /* the fill writes the identity: the start shuffles it */
+    if (nfixed) {
         s->fixed = calloc(((size_t)n + 63) / 64, sizeof(qword));
         qword *used = calloc(((size_t)n + 63) / 64, sizeof(qword));
         s->row = malloc((size_t)s->m * sizeof(int) + 1);
@@ -335,7 +366,7 @@ struct repair *repair_new(int n, int *board, int down, int up, const int *offset
         }
         free(used);
     }
-    begin(s); /* (calloc's counts are 0) */
+    s->state = REPAIR_FILL; /* (calloc's counts are 0: the fill only maps them) */
     return s;
 fail:
     repair_free(s);

@@ -10,8 +10,10 @@
 
 #include "queens.h"
 
-/* Where a search is (twin_repair.py has the same values); REPAIR_NOMEM: out of memory. */
-enum { REPAIR_START, REPAIR_SWAP, REPAIR_FOUND, REPAIR_NOMEM };
+/* Where a search is (twin_repair.py has the same values); REPAIR_NOMEM: out of
+ * memory; REPAIR_FILL: the board and its counts being written, before the
+ * start (no swap: the twin does it at once). */
+enum { REPAIR_START, REPAIR_SWAP, REPAIR_FOUND, REPAIR_NOMEM, REPAIR_FILL };
 /* At most this many offsets (dr, dc), dr >= 1: a knight's moves are four. */
 #define REPAIR_MAX_OFFSETS 8
 /* Swaps tried a row in the start before its queen stays where it is, attacked. */
@@ -31,8 +33,10 @@ struct repair *repair_new(int n, int *board, int down, int up, const int *offset
 void repair_free(struct repair *s);
 
 /* Search on for at most `swaps` more swaps tried (0: no bound) or to the
- * end; returns the state (REPAIR_FOUND: `board` holds a board). */
-int repair_advance(struct repair *s, qword swaps);
+ * end, or until CLOCK_MONOTONIC passes `deadline` (nanoseconds; 0: none,
+ * read every 64 steps); returns the state (REPAIR_FOUND: `board` holds a
+ * board). */
+int repair_advance(struct repair *s, qword swaps, qword deadline);
 
 /* Statistics: swaps tried, swaps made after the start, starts beyond the
  * first, and the queens the last start left attacked. */

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from .twin import LINE_NONE, LINE_WRAP
 from .twin_decide import MASK64, splitmix64
 
-START, SWAP, FOUND, NOMEM = range(4)  # repair.h's REPAIR_START, ... (a test checks them)
+START, SWAP, FOUND, NOMEM, FILL = range(5)  # repair.h's REPAIR_START, ... (a test checks them; FILL is C's)
 MAX_OFFSETS = 8
 START_TRIES = 64
 

@@ -9,7 +9,6 @@ independent of the code it checks.
 from __future__ import annotations
 
 import functools
-from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Union, overload
 
@@ -20,26 +19,27 @@ Placement = tuple[int, int]  # (row, column), 0-based
 
 # A board of more queens than this comes as Columns (4 bytes a queen), not a
 # tuple (about 36: a pointer and an int object each).
-TUPLE_MAX_N = 1_000_000
+TUPLE_MAX_N = 100_000
 
 
 class Columns(Sequence[int]):
-    """A solution too large for a tuple: the columns by row in an int array
-    (``array('i')``, 4 bytes a queen), read-only.  It reads like the tuple
-    of its columns (indexing, iteration, ``len``), compares equal to it and
-    hashes as it does.  The searches that reach a million queens (local
-    search, the construction) return one above :data:`TUPLE_MAX_N`;
-    :func:`board_of` makes one."""
+    """A solution too large for a tuple: the columns by row in a buffer of
+    32-bit ints (an ``array('i')`` or a NumPy int32 array, 4 bytes a queen),
+    read-only.  It reads like the tuple of its columns (indexing, iteration,
+    ``len``), compares equal to it and hashes as it does.  The searches that
+    reach millions of queens (local search, the construction) return one
+    above :data:`TUPLE_MAX_N`; :func:`board_of` makes one."""
 
-    __slots__ = ("_columns",)
+    __slots__ = ("_view",)
 
-    def __init__(self, columns: array) -> None:
-        if columns.typecode != "i":
-            raise TypeError(f"Columns holds an array('i'), got array({columns.typecode!r})")
-        self._columns = columns
+    def __init__(self, columns: Any) -> None:
+        view = memoryview(columns)
+        if view.ndim != 1 or view.itemsize != 4 or view.format not in ("i", "=i", "<i", "@i"):
+            raise TypeError(f"Columns holds a buffer of 32-bit ints, got format {view.format!r}")
+        self._view = view.toreadonly()
 
     def __len__(self) -> int:
-        return len(self._columns)
+        return len(self._view)
 
     @overload
     def __getitem__(self, index: int) -> int: ...
@@ -47,39 +47,39 @@ class Columns(Sequence[int]):
     def __getitem__(self, index: slice) -> tuple[int, ...]: ...
     def __getitem__(self, index: int | slice) -> int | tuple[int, ...]:
         if isinstance(index, slice):
-            return tuple(self._columns[index])
-        return self._columns[index]
+            return tuple(self._view[index].tolist())
+        return int(self._view[index])
 
     def __iter__(self) -> Iterator[int]:
-        return iter(self._columns)
+        return iter(self._view)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Columns):
-            return self._columns == other._columns
+            return self._view == other._view
         if isinstance(other, tuple):
-            return len(other) == len(self) and all(a == b for a, b in zip(self._columns, other))
+            return len(other) == len(self) and all(a == b for a, b in zip(self._view, other))
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(tuple(self._columns))
+        return hash(tuple(self._view.tolist()))
 
     def __repr__(self) -> str:
-        head = ", ".join(map(str, self._columns[:8]))
+        head = ", ".join(map(str, self._view[:8].tolist()))
         return f"Columns(<{len(self):,} queens: {head}, ...>)"
 
     def memoryview(self) -> memoryview:
         """The columns' buffer, read-only (NumPy reads it without a copy)."""
-        return memoryview(self._columns).toreadonly()
+        return self._view
 
 
 # What a decision returns: a tuple, or Columns above TUPLE_MAX_N queens.
 AnySolution = Union[Solution, Columns]
 
 
-def board_of(columns: array) -> AnySolution:
-    """A solution of ``columns`` (an ``array('i')``): a tuple up to
-    :data:`TUPLE_MAX_N` queens, else :class:`Columns` over the array itself."""
-    return tuple(columns) if len(columns) <= TUPLE_MAX_N else Columns(columns)
+def board_of(columns: Any) -> AnySolution:
+    """A solution of ``columns`` (a buffer of 32-bit ints): a tuple up to
+    :data:`TUPLE_MAX_N` queens, else :class:`Columns` over the buffer itself."""
+    return tuple(memoryview(columns).tolist()) if len(columns) <= TUPLE_MAX_N else Columns(columns)
 
 
 def attacking_pair(placements: Iterable[Placement]) -> tuple[Placement, Placement] | None:

@@ -85,7 +85,7 @@ int main(void) {
             free(offsets), free(fixed), free(blocked); /* (repair_new keeps what it needs) */
             long calls = 1;
             int state;
-            while ((state = repair_advance(s, budget)) != REPAIR_FOUND && calls < 100)
+            while ((state = repair_advance(s, budget, 0)) != REPAIR_FOUND && calls < 100)
                 calls++;
             printf("%d %llu %llu %llu %llu %ld", state, (unsigned long long)repair_swaps(s),
                    (unsigned long long)repair_moves(s), (unsigned long long)repair_restarts(s),
