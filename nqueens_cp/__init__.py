@@ -47,11 +47,13 @@ from .known import FUNDAMENTAL, TOTAL  # noqa: E402
 from .execution.run import count, optimum, solutions, solve  # noqa: E402
 from .model.question import Question, question  # noqa: E402
 from .model.variants import VARIANTS, Lines, Variant, family  # noqa: E402
+from .model.board import Columns  # noqa: E402
+from .certificates import certify, verify  # noqa: E402
 
 __all__ = [
-    "DEFAULT_ENGINE", "DEFAULT_SOLVE_ENGINE", "ENGINE_NAMES", "FUNDAMENTAL", "SYMMETRIES", "TOTAL", "Engine",
+    "Columns", "DEFAULT_ENGINE", "DEFAULT_SOLVE_ENGINE", "ENGINE_NAMES", "FUNDAMENTAL", "SYMMETRIES", "TOTAL", "Engine",
     "EngineUnavailableError", "InvalidInputError", "Lines", "NQueensError", "Outcome", "Question", "Search",
     "SearchFinishedError", "Solution", "Status", "TimeLimitReached", "VARIANTS", "Variant", "attacking_pair", "availability", "canonical", "check_solution",
-    "count", "engine_class", "family", "get_engine", "is_solution", "names", "optimum", "orbit", "question",
-    "render", "solutions", "solve",
+    "certify", "count", "engine_class", "family", "get_engine", "is_solution", "names", "optimum", "orbit",
+    "question", "render", "solutions", "solve", "verify",
 ]

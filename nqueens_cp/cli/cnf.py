@@ -9,7 +9,7 @@ from typing import Any
 from ..errors import InvalidInputError, NQueensError
 from .options import (PROG, RESULT_FORMATS, SOLUTION_FORMATS, add_format, add_n, add_n_or_file, add_place, add_variant, problem,
                       json_text)
-from .terminal import EXIT_OK, CtrlC, Progress, check_board, emit, say, solutions_word, summarize
+from .terminal import EXIT_FAILURE, EXIT_OK, CtrlC, Progress, check_board, emit, say, solutions_word, summarize
 
 
 def add_dimacs(sub: Any) -> None:
@@ -213,9 +213,35 @@ def _cmd_model(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def add_verify(sub: Any) -> None:
+    p = sub.add_parser(
+        "verify", help="check a certificate of a count (count --certificate DIR), trusting none of it",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Check a certificate written by 'count --certificate DIR' or 'enumerate --certificate DIR':\n"
+        "the files against the manifest's hashes; the CNF made again from the question; every board\n"
+        "through the independent validator, distinct, and a model of the CNF (checked by substitution);\n"
+        "and the DRAT proof that the CNF with every board blocked has no model, by drat-trim.  Then\n"
+        "the count is exact; the symmetry classes follow from the boards (docs/certificates.md).",
+        epilog="exit codes: 0 certified; 1 not certified (the first thing that fails is named); 2 usage.\n"
+        "example: nqueens-cp count 10 --certificate c10 && nqueens-cp verify c10",
+    )
+    p.add_argument("directory", metavar="DIR", help="the certificate's directory")
+    p.add_argument("--format", "-f", choices=("text", "json"), default="text", help="text (default) or json")
+    p.set_defaults(handler=_cmd_verify)
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from ..certificates import verify
+
+    found = verify(args.directory)
+    CtrlC.write(sys.stdout, (json_text(found) if args.format == "json" else str(found)) + "\n")
+    return EXIT_OK if found.certified else EXIT_FAILURE
+
+
 def add(sub: Any) -> None:
     """The commands of this module, onto the main parser's subcommands."""
     add_dimacs(sub)
     add_decode(sub)
     add_encodings(sub)
     add_model(sub)
+    add_verify(sub)

@@ -244,6 +244,10 @@ def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
         p.add_argument("--checkpoint", metavar="FILE",
                        help="record finished tasks in FILE as they finish; the same command run again resumes "
                        "from it (bitmask, plain N)")
+    p.add_argument("--certificate", metavar="DIR",
+                   help="also write a certificate of the " + ("list" if limit else "count") + " into the new directory "
+                   "DIR: the question, its CNF, the boards and a DRAT proof that there are no more (engine sat, "
+                   "CaDiCaL); 'nqueens-cp verify DIR' checks it trusting none of it (docs/certificates.md)")
     p.add_argument("--stats", action="store_true", help="print the engine's search statistics on stderr")
 
 

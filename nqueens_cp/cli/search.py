@@ -9,7 +9,9 @@ from typing import Any
 
 from .options import (PROG, RESULT_FORMATS, SOLUTION_FORMATS, add_format, add_search_options, engine_options,
                       fixed_placements, json_text, question_keywords, stats_line)
-from .terminal import EXIT_OK, EXIT_UNKNOWN, CtrlC, Progress, check_board, emit, say, solutions_word, summarize
+from ..errors import InvalidInputError
+from .terminal import (EXIT_OK, EXIT_UNKNOWN, CtrlC, Progress, check_board, emit, say, solution_text, solutions_word,
+                       summarize)
 
 
 def add_enumerate(sub: Any) -> None:
@@ -43,10 +45,45 @@ def _search_keywords(args: argparse.Namespace) -> dict[str, Any]:
                 **engine_options(args))
 
 
+def _certified(args: argparse.Namespace, on_board: Any = None) -> Any:
+    """count / enumerate --certificate: the certificate's library call, after the
+    options it cannot honour are refused in one line."""
+    from ..certificates import SOLVER, certify
+    from ..engines import DEFAULT_ENGINE
+
+    if args.engine not in (DEFAULT_ENGINE, "sat"):
+        raise InvalidInputError(f"--certificate: a certificate is the CNF's count and its DRAT proof (engine sat), "
+                                f"not engine {args.engine}'s: drop --engine")
+    refused = [flag for flag, given in (("--unique", args.unique), ("--jobs", args.jobs not in (None, 1)),
+                                        ("--scheduler", args.executor), ("--limit", getattr(args, "limit", None)),
+                                        ("--checkpoint", getattr(args, "checkpoint", None)),
+                                        ("--symmetry-breaking", getattr(args, "symmetry_breaking", None)))
+               if given]
+    if refused:
+        raise InvalidInputError(f"--certificate does not combine with {refused[0]} (one certificate of the whole "
+                                "question; its classes come from 'verify')")
+    if getattr(args, "solver", None) not in (None, SOLVER):
+        raise InvalidInputError(f"--certificate: the proof is logged by {SOLVER}, not {args.solver}")
+    return certify(args.n, args.certificate, fixed=fixed_placements(args), time_limit=args.time_limit,
+                   encoding=getattr(args, "encoding", None) or "pairwise", on_board=on_board,
+                   **question_keywords(args))
+
+
 def _cmd_enumerate(args: argparse.Namespace) -> int:
     from ..execution.run import solutions
 
     check_board(args.format, args.n)
+    if args.certificate:
+        start, shown = time.perf_counter(), [0]
+
+        def show(board: tuple[int, ...]) -> None:
+            shown[0] += 1
+            CtrlC.write(sys.stdout, solution_text(args.format, args.n, shown[0], board))
+
+        done = _certified(args, show)
+        summarize(args.format, f"{solutions_word(done.count, False)} for N={args.n} (engine sat, "
+                  f"{time.perf_counter() - start:.2f} s), certificate in {done.directory}")
+        return EXIT_OK
     start = time.perf_counter()
     with solutions(args.n, args.engine, limit=args.limit, **_search_keywords(args)) as search:
         count = emit(search, args.format, args.n)
@@ -65,6 +102,12 @@ def _cmd_enumerate(args: argparse.Namespace) -> int:
 
 def _cmd_count(args: argparse.Namespace) -> int:
     from ..execution.run import counted
+
+    if args.certificate:
+        done = _certified(args)
+        CtrlC.write(sys.stdout, (json_text(done) if args.format == "json" else str(done.count)) + "\n")
+        say(f"certificate in {done.directory} ('{PROG} verify {done.directory}' checks it)")
+        return EXIT_OK
 
     progress = Progress.make(f"count {args.n}")
     try:

@@ -410,6 +410,7 @@ class Decision:
 
 
 REPAIR_MAX_N = (1 << 30) - 1  # repair.c counts up to 2n - 1 lines in ints
+LAZY_BOARD_N = 1 << 20  # a larger board is allocated unmapped (NumPy's zeros), for the C search's fill
 
 
 def repair_bytes(n: int, variant: Any, fixed: int = 0) -> int:
@@ -454,9 +455,12 @@ class Repair:
                                                                        seed)
             return
         self._twin = None
-        import numpy as np  # (zeros: the pages are mapped by the search's fill, a step at a time)
+        if n > LAZY_BOARD_N:
+            import numpy as np  # (zeros: the pages are mapped by the search's fill, a step at a time)
 
-        self.board = np.zeros(n, dtype=np.int32)
+            self.board: Any = np.zeros(n, dtype=np.int32)
+        else:
+            self.board = array("i", [0]) * n
         self._capsule = self._search.repair_new(
             n, self.board, down, up, array("i", [x for pair in variant.offsets for x in pair]),
             array("i", [x for pair in fixed for x in pair]), array("Q", squares), seed & twin_decide.MASK64)

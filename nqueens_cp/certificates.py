@@ -1,0 +1,425 @@
+"""Counts you do not have to trust: a certificate for every count and
+enumeration of the CNF, and a checker that needs none of the producer's code.
+
+**Producing** (:func:`certify`).  The CNF F of the question (any variant that
+places pieces, pre-placed queens, blocked squares, any encoding) is
+enumerated with blocking clauses over the cells, as the ``sat`` engine does,
+on CaDiCaL with its DRAT proof logging on.  The k boards found are written
+one a line as they come, and after the last call, which finds no more, the
+solver's proof.  The last call proves F ∧ ¬B₁ ∧ … ∧ ¬B_k unsatisfiable; the
+proof also holds every clause learnt on the way, each derived from F and the
+blocking clauses of its time, so it refutes the whole formula.
+
+**Checking** (:func:`verify`), trusting nothing in the directory:
+
+1. the manifest names every file with its size and SHA-256: each is there
+   and unchanged (a certificate is written in a temporary directory and
+   renamed whole: a missing manifest is a certificate never finished);
+2. F is made again from the question, with this package's encoder, and
+   must be the file byte for byte;
+3. every board passes the independent validator (``Variant.is_solution``,
+   which no engine uses) and keeps the question's placements and blocked
+   squares; no board comes twice;
+4. every board is a model of F: its cells fixed, a SAT solver (MiniSat, not
+   the CaDiCaL that made the proof) completes the auxiliary variables, and
+   the full assignment is checked clause by clause by substitution here (a
+   solver's "satisfiable" is not trusted either);
+5. drat-trim checks the proof against F plus one blocking clause a board.
+
+Then F has exactly k models on the cells.  The symmetry classes follow from
+the boards by canonical form, with no symmetry breaking in the solver.
+What is trusted: that the encoder states the question (the cross-checks
+against every other paradigm and OEIS cover it, and step 2 ties the file to
+it), drat-trim, the validator, and this checker.  docs/certificates.md says
+more.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import InvalidInputError, NQueensError
+from .model.board import Solution, check_placements
+from .model.variants import PLAIN, VARIANTS, Variant, from_spec, get
+
+FORMAT = "nqueens-cp certificate 1"
+QUESTION, FORMULA, BOARDS, PROOF, MANIFEST = "question.json", "formula.cnf", "boards.txt", "proof.drat", \
+    "manifest.json"
+FILES = (QUESTION, FORMULA, BOARDS, PROOF)
+SOLVER = "cadical195"  # the proof-logging enumerator (the fastest here, docs/cnf.md)
+CHECK_SOLVER = "minisat22"  # completes each board's auxiliary variables in verify: another solver
+BATCH = 512  # boards a step of the substitution check
+
+
+@dataclass(frozen=True)
+class Certified:
+    """What :func:`certify` wrote: the count and where its certificate is."""
+
+    directory: str
+    n: int
+    variant: str
+    count: int
+    seconds: float
+    proof_bytes: int
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "variant": self.variant, "count": self.count, "certificate": self.directory,
+                "seconds": round(self.seconds, 6), "proof_bytes": self.proof_bytes, "stats": self.stats}
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What :func:`verify` found: ``certified`` and the count, or the first
+    thing that failed (``reason``)."""
+
+    directory: str
+    certified: bool
+    reason: str = ""
+    n: int | None = None
+    variant: str = ""
+    count: int | None = None
+    classes: int | None = None
+    seconds: float = 0.0
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        if not self.certified:
+            return f"not certified: {self.reason}"
+        classes = f"{self.classes:,} classes" if self.classes is not None else "no classes: the square's " \
+            "symmetries do not all keep this question"
+        what = "" if self.variant == PLAIN.name else f" of {self.variant}"
+        return f"certified: {self.count:,} solutions{what} of N = {self.n} ({classes}; " \
+            f"CNF {self.details.get('encoding')}, proof checked by drat-trim)"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"certificate": self.directory, "certified": self.certified, "reason": self.reason, "n": self.n,
+                "variant": self.variant, "count": self.count, "classes": self.classes,
+                "seconds": round(self.seconds, 6), **self.details}
+
+
+# --- producing -------------------------------------------------------------------------
+
+def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant | None = None,
+            fixed: Mapping[int, int] | None = None, blocked: Any = None, encoding: str = "pairwise",
+            time_limit: float | None = None, on_board: Callable[[Solution], None] | None = None) -> Certified:
+    """Count the boards of the question by the CNF and write a certificate of
+    the count into ``directory`` (which must not exist yet: it appears whole
+    when done, or not at all).  ``on_board(board)`` is told each board as it
+    is found (``enumerate --certificate`` prints them).  Past ``time_limit``
+    seconds, TimeLimitReached and no certificate."""
+    from pysat.solvers import Solver
+
+    from .engines.sat import _run_solver
+    from .model.cnf import encode
+    from .model.dimacs import write_dimacs_file
+
+    question = get(variant if variant is not None else PLAIN)
+    if question.question != "place":
+        raise InvalidInputError(f"{question.title} asks for an optimum: certificates of optima are not made yet")
+    placed = check_placements(n, fixed, blocked)
+    target = Path(directory)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise InvalidInputError(f"{target} exists: a certificate goes into a new directory (or an empty one)")
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise InvalidInputError(f"{parent} is not a directory: cannot write the certificate there")
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    start = time.perf_counter()
+    work = Path(tempfile.mkdtemp(prefix=f".{target.name}.partial-", dir=parent))
+    try:
+        cnf = encode(n, encoding, placed, variant=question)
+        cells, count = n * n, 0
+        write_dimacs_file(str(work / FORMULA), n, encoding, placed, variant=question)
+        _write_json(work / QUESTION, question_record(n, question, placed, encoding))
+        with open(work / BOARDS, "w", encoding="ascii") as boards, \
+                Solver(name=SOLVER, bootstrap_with=cnf.clauses) as solver:
+            while _run_solver(solver, deadline):
+                true_cells = [v for v in solver.get_model()[:cells] if v > 0]
+                board = tuple((v - 1) % n for v in true_cells)
+                boards.write(" ".join(map(str, board)) + "\n")
+                count += 1
+                if on_board is not None:
+                    on_board(board)
+                solver.add_clause([-v for v in true_cells])
+            stats = dict(solver.accum_stats(), enumerate_s=round(time.perf_counter() - start, 6))
+        proving = time.perf_counter()
+        # The proof: a fresh solver given F and every blocking clause at once refutes them, logging
+        # DRAT.  (The enumerating solver's own proof is not one: CaDiCaL brings back clauses it had
+        # eliminated when a blocking clause touches their variables, and drat-trim rejected that
+        # proof at N = 12.)
+        with Solver(name=SOLVER, bootstrap_with=cnf.clauses, with_proof=True) as prover:
+            for _, board in _boards(work / BOARDS, n):
+                prover.add_clause([-(r * n + c + 1) for r, c in enumerate(board)])
+            if _run_solver(prover, deadline):
+                raise NQueensError(f"the solver found a board beyond the {count} it listed: a solver defect")
+            _copy_proof(prover, work / PROOF)
+        stats["proof_s"] = round(time.perf_counter() - proving, 6)
+        _write_json(work / MANIFEST, {"format": FORMAT, "count": count, "solver": SOLVER, "proof": "DRAT",
+                                      "files": {name: _describe(work / name) for name in FILES}})
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(work, 0o777 & ~umask)  # (mkdtemp's directory is the owner's only)
+        if target.exists():
+            target.rmdir()  # (empty, checked above)
+        os.rename(work, target)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return Certified(str(target), n, question.name, count, time.perf_counter() - start,
+                     (target / PROOF).stat().st_size, stats)
+
+
+def question_record(n: int, variant: Variant, placed: Any, encoding: str) -> dict[str, Any]:
+    """The question as the certificate states it."""
+    return {"n": n, "variant": variant.name, "family": variant.spec, "encoding": encoding,
+            "placed": sorted([r, c] for r, c in placed.items()),
+            "blocked": sorted([r, c] for r, c in getattr(placed, "blocked", ()))}
+
+
+def _copy_proof(solver: Any, path: Path) -> None:
+    """The solver's DRAT proof (python-sat keeps CaDiCaL's in a temporary
+    file, binary DRAT) copied to ``path`` a block at a time: never held whole."""
+    from pysat.solvers import pysolvers
+
+    inner = solver.solver
+    pysolvers.flushpr(inner.prfp)
+    inner.prfile.seek(0)
+    with open(path, "wb") as out:
+        shutil.copyfileobj(inner.prfile, out, 1 << 20)
+
+
+def _write_json(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="ascii")
+
+
+def _describe(path: Path) -> dict[str, Any]:
+    return {"bytes": path.stat().st_size, "sha256": _sha256(path)}
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+# --- checking ----------------------------------------------------------------------------
+
+class _Refused(Exception):
+    """The first thing a certificate gets wrong."""
+
+
+def verify(directory: str | os.PathLike[str], timeout: float | None = None) -> Verification:
+    """Check a certificate (see the module's docstring), trusting nothing in
+    it; the :class:`Verification` says "certified" with the count and its
+    classes, or names the first thing that fails."""
+    start = time.perf_counter()
+    where = str(directory)
+    details: dict[str, Any] = {}
+    try:
+        n, variant, placed, encoding, count = _check_files(Path(directory), details)
+        boards = time.perf_counter()
+        classes = _check_boards(Path(directory), n, variant, placed, encoding, count)
+        proof = time.perf_counter()
+        _check_proof(Path(directory), count, timeout)
+        details.update(boards_s=round(proof - boards, 6), drat_trim_s=round(time.perf_counter() - proof, 6))
+    except _Refused as refusal:
+        return Verification(where, False, str(refusal), seconds=time.perf_counter() - start, details=details)
+    return Verification(where, True, "", n, variant.name, count, classes, time.perf_counter() - start, details)
+
+
+def _check_files(root: Path, details: dict[str, Any]) -> tuple[int, Variant, Any, str, int]:
+    from .model.dimacs import write_dimacs_file
+
+    if not root.is_dir():
+        raise _Refused(f"{root} is not a directory")
+    manifest = _read_json(root / MANIFEST, "the manifest (a certificate never finished has none)")
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise _Refused(f"{MANIFEST}: not a certificate of this format ({FORMAT!r})")
+    files = manifest.get("files")
+    if not isinstance(files, dict) or sorted(files) != sorted(FILES):
+        raise _Refused(f"{MANIFEST}: it must describe exactly {', '.join(FILES)}")
+    for name in FILES:
+        path = root / name
+        if not path.is_file():
+            raise _Refused(f"{name} is missing")
+        said = files[name]
+        if not isinstance(said, dict) or path.stat().st_size != said.get("bytes") or _sha256(path) != said.get("sha256"):
+            raise _Refused(f"{name} is not the file the manifest describes (size or SHA-256 differ)")
+    count = manifest.get("count")
+    if type(count) is not int or count < 0:
+        raise _Refused(f"{MANIFEST}: the count is not a whole number")
+    record = _read_json(root / QUESTION, "the question")
+    try:
+        n, encoding = record["n"], record["encoding"]
+        name, spec = record["variant"], record["family"]
+        variant = get(name) if name in VARIANTS and get(name).spec == spec else from_spec(name, spec)
+        placed = check_placements(n, {r: c for r, c in record["placed"]}, [tuple(s) for s in record["blocked"]])
+        if len(placed) != len(record["placed"]):
+            raise _Refused(f"{QUESTION}: two placements in one row")
+    except _Refused:
+        raise
+    except (KeyError, TypeError, ValueError, InvalidInputError) as error:
+        raise _Refused(f"{QUESTION}: not a question ({error})") from None
+    if question_record(n, variant, placed, encoding) != record:
+        raise _Refused(f"{QUESTION}: not a question as this package states one")
+    details.update(encoding=encoding, n=n)
+    made = root / f".{FORMULA}.regenerated"
+    try:
+        write_dimacs_file(str(made), n, encoding, placed, variant=variant)
+        if _sha256(made) != _sha256(root / FORMULA):
+            raise _Refused(f"{FORMULA} is not the CNF of the question (made again here, it differs)")
+    except (InvalidInputError, NQueensError) as error:
+        raise _Refused(f"{QUESTION}: the question cannot be encoded ({error})") from None
+    finally:
+        made.unlink(missing_ok=True)
+    return n, variant, placed, encoding, count
+
+
+def _read_json(path: Path, what: str) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="ascii"))
+    except FileNotFoundError:
+        raise _Refused(f"{path.name} is missing: {what}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise _Refused(f"{path.name} cannot be read as JSON ({error})") from None
+
+
+def _boards(path: Path, n: int) -> Iterator[tuple[int, Solution]]:
+    with open(path, encoding="ascii", errors="replace") as handle:
+        for number, line in enumerate(handle, 1):
+            try:
+                board = tuple(int(word) for word in line.split())
+            except ValueError:
+                raise _Refused(f"{BOARDS} line {number}: not a board (columns in whole numbers)") from None
+            yield number, board
+
+
+def _check_boards(root: Path, n: int, variant: Variant, placed: Any, encoding: str, count: int) -> int | None:
+    """Steps 3 and 4: every board valid, kept, distinct, a model of F; the classes."""
+    from .model.cnf import encode
+
+    cnf = encode(n, encoding, placed, variant=variant)
+    seen: set[Solution] = set()
+    # The classes of the square's symmetries: where every symmetry keeps the question (no
+    # placement or blocked square, which a symmetry would move).
+    classes: set[Solution] | None = set() if variant.symmetric and not placed else None
+    batch: list[tuple[int, Solution]] = []
+    checker = _ModelCheck(cnf)
+    try:
+        for number, board in _boards(root / BOARDS, n):
+            if not variant.is_solution(board, n):
+                raise _Refused(f"{BOARDS} line {number}: not a board of {variant.title} for N = {n}")
+            moved = next(((r, c) for r, c in placed.items() if board[r] != c), None)
+            if moved is not None:
+                raise _Refused(f"{BOARDS} line {number}: the pre-placed queen at {moved[0]}:{moved[1]} is not there")
+            on = next(((r, c) for r, c in sorted(placed.blocked) if board[r] == c), None)
+            if on is not None:
+                raise _Refused(f"{BOARDS} line {number}: a queen on the blocked square {on[0]}:{on[1]}")
+            if board in seen:
+                raise _Refused(f"{BOARDS} line {number}: a board listed twice")
+            seen.add(board)
+            if classes is not None:
+                classes.add(_canonical(board))
+            batch.append((number, board))
+            if len(batch) == BATCH:
+                checker.check(batch)
+                batch = []
+        checker.check(batch)
+    finally:
+        checker.close()
+    if len(seen) != count:
+        raise _Refused(f"{BOARDS} holds {len(seen):,} boards, the manifest says {count:,}")
+    return None if classes is None else len(classes)
+
+
+def _canonical(board: Solution) -> Solution:
+    from .model.board import canonical
+
+    return canonical(board)
+
+
+class _ModelCheck:
+    """Step 4: each board a model of F.  The cells fixed as assumptions,
+    MiniSat completes the auxiliary variables; the full assignment is then
+    checked against every clause by substitution, in NumPy, a batch of
+    boards at a time."""
+
+    def __init__(self, cnf: Any) -> None:
+        import numpy as np
+        from pysat.solvers import Solver
+
+        self.n, self.nvars = cnf.n, cnf.nvars
+        width = max((len(clause) for clause in cnf.clauses), default=1)
+        # Clause matrix, padded with variable 0, which every assignment holds false (a padded slot
+        # never satisfies its clause).
+        self.variables = np.zeros((len(cnf.clauses), width), dtype=np.int64)
+        self.negated = np.zeros((len(cnf.clauses), width), dtype=bool)
+        for i, clause in enumerate(cnf.clauses):
+            self.variables[i, :len(clause)] = [abs(lit) for lit in clause]
+            self.negated[i, :len(clause)] = [lit < 0 for lit in clause]
+        self.solver = Solver(name=CHECK_SOLVER, bootstrap_with=cnf.clauses)
+
+    def check(self, batch: list[tuple[int, Solution]]) -> None:
+        import numpy as np
+
+        if not batch:
+            return
+        n = self.n
+        values = np.zeros((len(batch), self.nvars + 1), dtype=bool)
+        for row, (number, board) in enumerate(batch):
+            cells = {r * n + c + 1 for r, c in enumerate(board)}
+            assumptions = [v if v in cells else -v for v in range(1, n * n + 1)]
+            if not self.solver.solve(assumptions=assumptions):
+                raise _Refused(f"{BOARDS} line {number}: not a model of {FORMULA} (no assignment of the "
+                               "auxiliary variables completes it)")
+            model = self.solver.get_model()
+            values[row, [lit for lit in model if 0 < lit <= self.nvars]] = True
+        satisfied = (values[:, self.variables] != self.negated).any(axis=2)  # boards x clauses
+        bad = np.flatnonzero(~satisfied.all(axis=1))
+        if len(bad):
+            raise _Refused(f"{BOARDS} line {batch[bad[0]][0]}: not a model of {FORMULA} (a clause is false)")
+
+    def close(self) -> None:
+        self.solver.delete()
+
+
+def _check_proof(root: Path, count: int, timeout: float | None) -> None:
+    """Step 5: F plus a blocking clause a board, refuted by the proof (drat-trim)."""
+    from .model.proofs import check_proof
+
+    with tempfile.TemporaryDirectory(prefix="nqueens-verify-") as scratch:
+        formula = Path(scratch) / "blocked.cnf"
+        _write_blocked(root, formula, count)
+        try:
+            check = check_proof(formula, root / PROOF, timeout)
+        except NQueensError as error:
+            raise _Refused(f"{PROOF}: drat-trim could not check it ({error})") from None
+    if check.status == "unchecked":
+        raise _Refused(f"{PROOF} was not checked: {check.detail}")
+    if not check.verified:
+        raise _Refused(f"{PROOF} does not refute the CNF with the boards blocked: drat-trim says {check.detail}")
+
+
+def _write_blocked(root: Path, path: Path, count: int) -> None:
+    """F as written, its header's clause count raised by one blocking clause a board."""
+    with open(root / FORMULA, encoding="ascii") as source, open(path, "w", encoding="ascii") as out:
+        for line in source:
+            if line.startswith("p cnf "):
+                _, _, nvars, nclauses = line.split()
+                line = f"p cnf {nvars} {int(nclauses) + count}\n"
+            out.write(line)
+        for _, board in _boards(root / BOARDS, 0):
+            n = len(board)
+            out.write(" ".join(str(-(r * n + c + 1)) for r, c in enumerate(board)) + " 0\n")

@@ -1,0 +1,205 @@
+"""Certificates of counts (nqueens_cp.certificates): made, checked, and
+refused with their reason in every way a certificate can be wrong."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from nqueens_cp import certificates
+from nqueens_cp.certificates import BOARDS, FORMULA, MANIFEST, PROOF, QUESTION, certify, verify
+from nqueens_cp.cli.main import main
+from nqueens_cp.errors import InvalidInputError, TimeLimitReached
+from nqueens_cp.known import FUNDAMENTAL, TOTAL
+from nqueens_cp.model.variants import Variant
+
+pytestmark = pytest.mark.skipif(shutil.which("drat-trim") is None,
+                                reason="drat-trim is not installed (Debian package drat-trim; .ci/run installs it)")
+
+
+@pytest.fixture(scope="module")
+def eight(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One certificate of N = 8, copied by each tampering test."""
+    path = tmp_path_factory.mktemp("made") / "c8"
+    assert certify(8, path).count == 92
+    return path
+
+
+def _copy(eight: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "c"
+    shutil.copytree(eight, copy)
+    return copy
+
+
+def _resign(root: Path, count: int | None = None) -> None:
+    """Recompute the manifest's sizes and hashes (and count): the tampering
+    then has to be caught by what the files say, not by the manifest."""
+    manifest = json.loads((root / MANIFEST).read_text())
+    for name in manifest["files"]:
+        data = (root / name).read_bytes()
+        manifest["files"][name] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    if count is not None:
+        manifest["count"] = count
+    (root / MANIFEST).write_text(json.dumps(manifest))
+
+
+def _lines(root: Path) -> list[str]:
+    return (root / BOARDS).read_text().splitlines(keepends=True)
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_certified_counts_and_classes_are_the_published_ones(n: int, tmp_path: Path) -> None:
+    made = certify(n, tmp_path / "c")
+    found = verify(tmp_path / "c")
+    assert found.certified, found.reason
+    assert made.count == found.count == TOTAL[n] and found.classes == FUNDAMENTAL[n]
+
+
+@pytest.mark.parametrize("variant, n, encoding, fixed, blocked", [
+    ("toroidal", 7, "seqcounter", None, None),
+    ("superqueens", 10, "ladder", None, None),
+    ("rooks", 5, "commander", None, None),
+    ("semiqueens", 5, "binary", None, None),
+    ("queens", 9, "product", {0: 2}, [(4, 4), (5, 1)]),
+])
+def test_every_variant_encoding_and_position_certifies(variant, n, encoding, fixed, blocked, tmp_path: Path) -> None:
+    from nqueens_cp import count
+
+    made = certify(n, tmp_path / "c", variant=variant, encoding=encoding, fixed=fixed, blocked=blocked)
+    found = verify(tmp_path / "c")
+    assert found.certified, found.reason
+    assert found.count == made.count == count(n, "backtrack", fixed, variant=variant, blocked=blocked)
+    assert (found.classes is None) == bool(fixed or variant in ("semiqueens",))
+
+
+def test_a_certificate_appears_whole_or_not_at_all(tmp_path: Path) -> None:
+    def interrupt(board: tuple[int, ...]) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        certify(8, tmp_path / "c", on_board=interrupt)
+    with pytest.raises(TimeLimitReached):
+        certify(13, tmp_path / "c", time_limit=0.05)
+    assert list(tmp_path.iterdir()) == [], "nothing left behind, not even the partial directory"
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "x").write_text("x")
+    with pytest.raises(InvalidInputError, match="exists"):
+        certify(5, tmp_path / "taken")
+    with pytest.raises(InvalidInputError, match="optimum"):
+        certify(5, tmp_path / "d", variant="domination")
+
+
+def _refused(root: Path, reason: str) -> None:
+    found = verify(root)
+    assert not found.certified and reason in found.reason, found.reason
+
+
+def test_a_board_dropped_is_refused(eight: Path, tmp_path: Path) -> None:
+    root = _copy(eight, tmp_path)
+    (root / BOARDS).write_text("".join(_lines(root)[1:]))
+    _refused(root, f"{BOARDS} is not the file the manifest describes")
+    _resign(root)
+    _refused(root, "holds 91 boards, the manifest says 92")
+    _resign(root, 91)  # the count lowered to match: only the proof can tell
+    _refused(root, "does not refute the CNF with the boards blocked")
+
+
+def test_a_board_duplicated_invalid_or_moved_is_refused(eight: Path, tmp_path: Path) -> None:
+    root = _copy(eight, tmp_path)
+    lines = _lines(root)
+    (root / BOARDS).write_text("".join(lines + lines[:1]))
+    _resign(root, 93)
+    _refused(root, f"{BOARDS} line 93: a board listed twice")
+    (root / BOARDS).write_text("".join(["0 1 2 3 4 5 6 7\n", *lines[1:]]))
+    _resign(root)
+    _refused(root, f"{BOARDS} line 1: not a board of plain N-queens")
+    (root / BOARDS).write_text("".join(["0 4 7 5 2 6 x 3\n", *lines[1:]]))
+    _resign(root)
+    _refused(root, f"{BOARDS} line 1: not a board")
+
+
+def test_a_board_that_is_not_a_model_of_the_cnf_is_refused(eight: Path, tmp_path: Path, monkeypatch) -> None:
+    """The model check stands on its own: with the validator made to accept
+    anything, a board that breaks a clause is still caught."""
+    root = _copy(eight, tmp_path)
+    (root / BOARDS).write_text("".join(["0 1 2 3 4 5 6 7\n", *_lines(root)[1:]]))
+    _resign(root)
+    monkeypatch.setattr(Variant, "is_solution", lambda self, board, n: True)
+    _refused(root, f"{BOARDS} line 1: not a model of {FORMULA}")
+
+
+def test_a_proof_changed_cut_or_emptied_is_refused(eight: Path, tmp_path: Path) -> None:
+    root = _copy(eight, tmp_path)
+    proof = (root / PROOF).read_bytes()
+    for tampered in (proof[: len(proof) // 2], b"", proof[:40] + bytes([proof[40] ^ 0x02]) + proof[41:]):
+        (root / PROOF).write_bytes(tampered)
+        _refused(root, f"{PROOF} is not the file the manifest describes")
+        _resign(root)
+        _refused(root, PROOF)
+
+
+def test_the_cnf_or_the_question_edited_is_refused(eight: Path, tmp_path: Path) -> None:
+    root = _copy(eight, tmp_path)
+    cnf = (root / FORMULA).read_text().splitlines(keepends=True)
+    (root / FORMULA).write_text("".join(cnf[:-1]))  # the last clause dropped: a weaker formula
+    _resign(root)
+    _refused(root, f"{FORMULA} is not the CNF of the question")
+    shutil.copy(eight / FORMULA, root / FORMULA)
+    for change, reason in ((lambda q: q.update(n=9), f"{FORMULA} is not the CNF of the question"),
+                           (lambda q: q.update(variant="toroidal", family="0,-1w,1w"), FORMULA),
+                           (lambda q: q.update(encoding="nosuch"), "cannot be encoded"),
+                           (lambda q: q.update(placed=[[0, 9]]), "not a question"),
+                           (lambda q: q.pop("n"), "not a question")):
+        question = json.loads((eight / QUESTION).read_text())
+        change(question)
+        (root / QUESTION).write_text(json.dumps(question))
+        _resign(root)
+        _refused(root, reason)
+
+
+@pytest.mark.parametrize("name", [QUESTION, FORMULA, BOARDS, PROOF, MANIFEST])
+def test_a_file_missing_or_empty_is_refused(name: str, eight: Path, tmp_path: Path) -> None:
+    root = _copy(eight, tmp_path)
+    (root / name).unlink()
+    _refused(root, f"{name} is missing")
+    (root / name).write_text("")
+    if name != MANIFEST:
+        _resign(root)
+    _refused(root, "cannot be read as JSON" if name in (MANIFEST, QUESTION) else name)
+
+
+def test_the_command_line_certifies_and_refuses(tmp_path: Path, capsys) -> None:
+    where = str(tmp_path / "c10")
+    assert main(["count", "10", "--certificate", where]) == 0
+    assert capsys.readouterr().out == "724\n"
+    assert main(["verify", where]) == 0
+    assert capsys.readouterr().out.startswith("certified: 724 solutions of N = 10 (92 classes;")
+    (Path(where) / BOARDS).write_text("")
+    assert main(["verify", where]) == 1
+    out, _ = capsys.readouterr()
+    assert out.startswith("not certified: boards.txt is not the file the manifest describes")
+    assert main(["enumerate", "6", "-f", "line", "--certificate", str(tmp_path / "e6")]) == 0
+    out, _ = capsys.readouterr()
+    assert sorted(out.splitlines()) == ["1 3 5 0 2 4", "2 5 1 4 0 3", "3 0 4 1 5 2", "4 2 0 5 3 1"]
+    assert main(["verify", str(tmp_path / "e6"), "-f", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["count"] == 4
+    for extra, reason in ((["-e", "cpsat"], "engine sat"), (["--unique"], "--unique"), (["--jobs", "2"], "--jobs"),
+                          (["--solver", "minisat22"], "cadical195")):
+        assert main(["count", "6", "--certificate", str(tmp_path / "x"), *extra]) == 2
+        _, err = capsys.readouterr()
+        assert reason in err and err.count("\n") == 1, err
+    assert main(["verify", str(tmp_path / "nowhere")]) == 1
+    assert "is not a directory" in capsys.readouterr().out
+
+
+def test_the_proof_is_of_the_last_formula_not_of_the_enumeration(tmp_path: Path) -> None:
+    """N = 12 is where the enumerating solver's own proof failed drat-trim
+    (clauses it had eliminated came back): the fresh solver's proof passes."""
+    certify(12, tmp_path / "c")
+    found = verify(tmp_path / "c")
+    assert found.certified and (found.count, found.classes) == (14200, 1787), found.reason
+    assert certificates.SOLVER == "cadical195"
