@@ -119,22 +119,29 @@ class Verification:
 
 def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant | None = None,
             fixed: Mapping[int, int] | None = None, blocked: Any = None, encoding: str = "pairwise",
-            time_limit: float | None = None, on_board: Callable[[Solution], None] | None = None) -> Certified:
+            time_limit: float | None = None, jobs: int | None = None, split: bool | None = None,
+            on_board: Callable[[Solution], None] | None = None) -> Certified:
     """Count the boards of the question by the CNF and write a certificate of
     the count into ``directory`` (which must not exist yet: it appears whole
-    when done, or not at all).  ``on_board(board)`` is told each board as it
-    is found (``enumerate --certificate`` prints them).  Past ``time_limit``
-    seconds, TimeLimitReached and no certificate."""
-    from pysat.solvers import Solver
-
-    from .engines.sat import _run_solver
-    from .model.cnf import encode
-    from .model.dimacs import write_dimacs_file
+    when done, or not at all).  From N = SPLIT_MIN_N (or with ``split``
+    true; false: never), as ``count`` splits its search, the count is split
+    on the column of row 0 (unless a queen is pre-placed there): one
+    certificate a column in ``part-C/``, counted on ``jobs`` processes
+    (None: the cores; smaller enumerations are faster even on one core); :func:`verify`
+    checks each and that the parts cover the question.  ``on_board(board)``
+    is told each board (as it is found; split, a part's when the part ends).
+    Past ``time_limit`` seconds, TimeLimitReached and no certificate."""
+    from .execution.parallel import check_jobs
+    from .execution.plan import SPLIT_MIN_N
 
     question = get(variant if variant is not None else PLAIN)
     if question.question != "place":
         raise InvalidInputError(f"{question.title} asks for an optimum: certificates of optima are not made yet")
     placed = check_placements(n, fixed, blocked)
+    jobs = check_jobs(jobs)
+    from .model.cnf import _amo
+
+    _amo(encoding)  # an unknown encoding, refused before any work
     target = Path(directory)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise InvalidInputError(f"{target} exists: a certificate goes into a new directory (or an empty one)")
@@ -145,25 +152,10 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
     start = time.perf_counter()
     work = Path(tempfile.mkdtemp(prefix=f".{target.name}.partial-", dir=parent))
     try:
-        cnf = encode(n, encoding, placed, variant=question)
-        cells, count = n * n, 0
-        write_dimacs_file(str(work / FORMULA), n, encoding, placed, variant=question)
-        _write_json(work / QUESTION, question_record(n, question, placed, encoding))
-        with open(work / BOARDS, "w", encoding="ascii") as boards, \
-                Solver(name=SOLVER, bootstrap_with=cnf.clauses, with_proof=True) as solver:
-            solver.configure(PROOF_SAFE)
-            while _run_solver(solver, deadline):
-                true_cells = [v for v in solver.get_model()[:cells] if v > 0]
-                board = tuple((v - 1) % n for v in true_cells)
-                boards.write(" ".join(map(str, board)) + "\n")
-                count += 1
-                if on_board is not None:
-                    on_board(board)
-                solver.add_clause([-v for v in true_cells])
-            stats = dict(solver.accum_stats(), enumerate_s=round(time.perf_counter() - start, 6))
-            _copy_proof(solver, work / PROOF)
-        _write_json(work / MANIFEST, {"format": FORMAT, "count": count, "solver": SOLVER, "proof": "DRAT",
-                                      "files": {name: _describe(work / name) for name in FILES}})
+        if (n >= SPLIT_MIN_N if split is None else split) and n > 1 and 0 not in placed:
+            count, stats = _certify_split(work, n, question, placed, encoding, deadline, jobs, on_board)
+        else:
+            count, stats = _certify_whole(work, n, question, placed, encoding, deadline, on_board)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(work, 0o777 & ~umask)  # (mkdtemp's directory is the owner's only)
@@ -173,8 +165,94 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
-    return Certified(str(target), n, question.name, count, time.perf_counter() - start,
-                     (target / PROOF).stat().st_size, stats)
+    proof_bytes = sum(path.stat().st_size for path in target.rglob(PROOF))
+    return Certified(str(target), n, question.name, count, time.perf_counter() - start, proof_bytes, stats)
+
+
+def _certify_whole(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None,
+                   on_board: Callable[[Solution], None] | None = None) -> tuple[int, dict[str, Any]]:
+    """One certificate into ``work``: the enumeration, its boards and its proof."""
+    from pysat.solvers import Solver
+
+    from .engines.sat import _run_solver
+    from .model.cnf import encode
+    from .model.dimacs import write_dimacs_file
+
+    start = time.perf_counter()
+    cnf = encode(n, encoding, placed, variant=question)
+    cells, count = n * n, 0
+    write_dimacs_file(str(work / FORMULA), n, encoding, placed, variant=question)
+    _write_json(work / QUESTION, question_record(n, question, placed, encoding))
+    with open(work / BOARDS, "w", encoding="ascii") as boards, \
+            Solver(name=SOLVER, bootstrap_with=cnf.clauses, with_proof=True) as solver:
+        solver.configure(PROOF_SAFE)
+        while _run_solver(solver, deadline):
+            true_cells = [v for v in solver.get_model()[:cells] if v > 0]
+            board = tuple((v - 1) % n for v in true_cells)
+            boards.write(" ".join(map(str, board)) + "\n")
+            count += 1
+            if on_board is not None:
+                on_board(board)
+            solver.add_clause([-v for v in true_cells])
+        stats = dict(solver.accum_stats(), enumerate_s=round(time.perf_counter() - start, 6))
+        _copy_proof(solver, work / PROOF)
+    _write_json(work / MANIFEST, {"format": FORMAT, "count": count, "solver": SOLVER, "proof": "DRAT",
+                                  "files": {name: _describe(work / name) for name in FILES}})
+    return count, stats
+
+
+def _part(work: str, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None,
+          column: int) -> int:
+    """One part of a split certificate (in a worker process): row 0's queen on ``column``."""
+    part = Path(work) / part_name(n, column)
+    part.mkdir()
+    return _certify_whole(part, n, question, placed.with_queens({0: column}), encoding, deadline)[0]
+
+
+def part_name(n: int, column: int) -> str:
+    return f"part-{column:0{len(str(n - 1))}d}"
+
+
+def _certify_split(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None,
+                   jobs: int, on_board: Callable[[Solution], None] | None) -> tuple[int, dict[str, Any]]:
+    """A certificate a column of row 0 (its blocked squares apart: the CNF has
+    them false), counted on ``jobs`` processes; the top manifest lists the parts."""
+    columns = [c for c in range(n) if (0, c) not in placed.blocked]
+    _write_json(work / QUESTION, question_record(n, question, placed, encoding))
+    counts: dict[int, int] = {}
+    if jobs == 1:  # in this process, one part after the other
+        for c in columns:
+            counts[c] = _part(str(work), n, question, placed, encoding, deadline, c)
+            for _, board in _boards(work / part_name(n, c) / BOARDS, n):
+                if on_board is not None:
+                    on_board(board)
+    else:
+        _run_parts(work, n, question, placed, encoding, deadline, jobs, columns, counts, on_board)
+    parts = {part_name(n, c): {"column": c, "count": counts[c],
+                               "manifest_sha256": _sha256(work / part_name(n, c) / MANIFEST)} for c in columns}
+    _write_json(work / MANIFEST, {"format": FORMAT, "count": sum(counts.values()), "split": "row 0",
+                                  "parts": parts, "files": {QUESTION: _describe(work / QUESTION)}})
+    return sum(counts.values()), {"parts": len(columns), "jobs": jobs}
+
+
+def _run_parts(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None, jobs: int,
+               columns: list[int], counts: dict[int, int], on_board: Callable[[Solution], None] | None) -> None:
+    """The parts on ``jobs`` forked processes, told in column order."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        futures = {c: pool.submit(_part, str(work), n, question, placed, encoding, deadline, c) for c in columns}
+        try:
+            for c in columns:
+                counts[c] = futures[c].result()
+                for _, board in _boards(work / part_name(n, c) / BOARDS, n):
+                    if on_board is not None:
+                        on_board(board)
+        except BaseException:
+            for future in futures.values():
+                future.cancel()
+            raise
 
 
 def question_record(n: int, variant: Variant, placed: Any, encoding: str) -> dict[str, Any]:
@@ -221,43 +299,118 @@ class _Refused(Exception):
 def verify(directory: str | os.PathLike[str], timeout: float | None = None) -> Verification:
     """Check a certificate (see the module's docstring), trusting nothing in
     it; the :class:`Verification` says "certified" with the count and its
-    classes, or names the first thing that fails."""
+    classes, or names the first thing that fails.  A split certificate: each
+    part as a certificate, and that the parts are the question's columns of
+    row 0, each once."""
     start = time.perf_counter()
     where = str(directory)
-    details: dict[str, Any] = {}
+    details: dict[str, Any] = {"boards_s": 0.0, "drat_trim_s": 0.0}
     try:
-        n, variant, placed, encoding, count = _check_files(Path(directory), details)
-        boards = time.perf_counter()
-        classes = _check_boards(Path(directory), n, variant, placed, encoding, count)
-        proof = time.perf_counter()
-        _check_proof(Path(directory), count, timeout)
-        details.update(boards_s=round(proof - boards, 6), drat_trim_s=round(time.perf_counter() - proof, 6))
+        root = Path(directory)
+        if not root.is_dir():
+            raise _Refused(f"{root} is not a directory")
+        manifest = _read_json(root / MANIFEST, "the manifest (a certificate never finished has none)")
+        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+            raise _Refused(f"{MANIFEST}: not a certificate of this format ({FORMAT!r})")
+        check = _check_split if "parts" in manifest else _check_one
+        n, variant, placed, count, boards = check(root, manifest, details, timeout)
+        classes = None
+        if variant.symmetric and not placed:  # every symmetry of the square keeps the question
+            from .model.board import canonical
+
+            classes = len({canonical(board) for path in boards for _, board in _boards(path, n)})
     except _Refused as refusal:
         return Verification(where, False, str(refusal), seconds=time.perf_counter() - start, details=details)
     return Verification(where, True, "", n, variant.name, count, classes, time.perf_counter() - start, details)
 
 
-def _check_files(root: Path, details: dict[str, Any]) -> tuple[int, Variant, Any, str, int]:
+def _check_one(root: Path, manifest: dict[str, Any], details: dict[str, Any],
+               timeout: float | None) -> tuple[int, Variant, Any, int, list[Path]]:
+    """The five steps of one certificate (the module's docstring)."""
     from .model.dimacs import write_dimacs_file
 
-    if not root.is_dir():
-        raise _Refused(f"{root} is not a directory")
-    manifest = _read_json(root / MANIFEST, "the manifest (a certificate never finished has none)")
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise _Refused(f"{MANIFEST}: not a certificate of this format ({FORMAT!r})")
+    _check_hashes(root, manifest, FILES)
+    count = manifest.get("count")
+    if type(count) is not int or count < 0:
+        raise _Refused(f"{MANIFEST}: the count is not a whole number")
+    n, variant, placed, encoding = _read_question(root)
+    details.update(encoding=encoding, n=n)
+    made = root / f".{FORMULA}.regenerated"
+    try:
+        write_dimacs_file(str(made), n, encoding, placed, variant=variant)
+        if _sha256(made) != _sha256(root / FORMULA):
+            raise _Refused(f"{FORMULA} is not the CNF of the question (made again here, it differs)")
+    except (InvalidInputError, NQueensError) as error:
+        raise _Refused(f"{QUESTION}: the question cannot be encoded ({error})") from None
+    finally:
+        made.unlink(missing_ok=True)
+    boards = time.perf_counter()
+    _check_boards(root, n, variant, placed, encoding, count)
+    proof = time.perf_counter()
+    _check_proof(root, count, timeout)
+    details["boards_s"] += round(proof - boards, 6)
+    details["drat_trim_s"] += round(time.perf_counter() - proof, 6)
+    return n, variant, placed, count, [root / BOARDS]
+
+
+def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
+                 timeout: float | None) -> tuple[int, Variant, Any, int, list[Path]]:
+    """A certificate split on row 0: the question; each part a certificate
+    of the question with row 0's queen on its column; the parts' columns
+    exactly those of row 0 not blocked; the counts summed."""
+    _check_hashes(root, manifest, (QUESTION,))
+    n, variant, placed, encoding = _read_question(root)
+    if 0 in placed:
+        raise _Refused(f"{MANIFEST}: split on row 0, which holds a pre-placed queen")
+    parts = manifest["parts"]
+    if not isinstance(parts, dict):
+        raise _Refused(f"{MANIFEST}: the parts are not a table")
+    wanted = {c for c in range(n) if (0, c) not in placed.blocked}
+    columns = {part.get("column") for part in parts.values() if isinstance(part, dict)}
+    if columns != wanted or len(parts) != len(wanted):
+        raise _Refused(f"{MANIFEST}: the parts are not each column of row 0 once (missing "
+                       f"{sorted(wanted - columns)[:3]}, extra {sorted(str(c) for c in columns - wanted)[:3]})")
+    total, boards = 0, []
+    for name, part in sorted(parts.items()):
+        c = part["column"]
+        if name != part_name(n, c) or not (root / name / MANIFEST).is_file():
+            raise _Refused(f"{MANIFEST}: part {name} (column {c}) is missing")
+        if _sha256(root / name / MANIFEST) != part.get("manifest_sha256"):
+            raise _Refused(f"{name}/{MANIFEST} is not the one the manifest describes")
+        inner = _read_json(root / name / MANIFEST, "a part's manifest")
+        if not isinstance(inner, dict) or inner.get("format") != FORMAT or "parts" in inner:
+            raise _Refused(f"{name}/{MANIFEST}: not a certificate of this format")
+        try:
+            got = _check_one(root / name, inner, details, timeout)
+        except _Refused as refusal:
+            raise _Refused(f"{name}: {refusal}") from None
+        if question_record(n, variant, placed.with_queens({0: c}), encoding) != \
+                _read_json(root / name / QUESTION, "a part's question"):
+            raise _Refused(f"{name}: not the question with row 0's queen on column {c}")
+        if got[3] != part.get("count"):
+            raise _Refused(f"{name}: {got[3]:,} boards, the manifest says {part.get('count')}")
+        total += got[3]
+        boards += got[4]
+    if total != manifest.get("count"):
+        raise _Refused(f"{MANIFEST}: the parts hold {total:,} boards, the manifest says {manifest.get('count')}")
+    details.update(parts=len(parts), encoding=encoding, n=n)
+    return n, variant, placed, total, boards
+
+
+def _check_hashes(root: Path, manifest: dict[str, Any], names: tuple[str, ...]) -> None:
     files = manifest.get("files")
-    if not isinstance(files, dict) or sorted(files) != sorted(FILES):
-        raise _Refused(f"{MANIFEST}: it must describe exactly {', '.join(FILES)}")
-    for name in FILES:
+    if not isinstance(files, dict) or sorted(files) != sorted(names):
+        raise _Refused(f"{MANIFEST}: it must describe exactly {', '.join(names)}")
+    for name in names:
         path = root / name
         if not path.is_file():
             raise _Refused(f"{name} is missing")
         said = files[name]
         if not isinstance(said, dict) or path.stat().st_size != said.get("bytes") or _sha256(path) != said.get("sha256"):
             raise _Refused(f"{name} is not the file the manifest describes (size or SHA-256 differ)")
-    count = manifest.get("count")
-    if type(count) is not int or count < 0:
-        raise _Refused(f"{MANIFEST}: the count is not a whole number")
+
+
+def _read_question(root: Path) -> tuple[int, Variant, Any, str]:
     record = _read_json(root / QUESTION, "the question")
     try:
         n, encoding = record["n"], record["encoding"]
@@ -272,17 +425,7 @@ def _check_files(root: Path, details: dict[str, Any]) -> tuple[int, Variant, Any
         raise _Refused(f"{QUESTION}: not a question ({error})") from None
     if question_record(n, variant, placed, encoding) != record:
         raise _Refused(f"{QUESTION}: not a question as this package states one")
-    details.update(encoding=encoding, n=n)
-    made = root / f".{FORMULA}.regenerated"
-    try:
-        write_dimacs_file(str(made), n, encoding, placed, variant=variant)
-        if _sha256(made) != _sha256(root / FORMULA):
-            raise _Refused(f"{FORMULA} is not the CNF of the question (made again here, it differs)")
-    except (InvalidInputError, NQueensError) as error:
-        raise _Refused(f"{QUESTION}: the question cannot be encoded ({error})") from None
-    finally:
-        made.unlink(missing_ok=True)
-    return n, variant, placed, encoding, count
+    return n, variant, placed, encoding
 
 
 def _read_json(path: Path, what: str) -> Any:
@@ -304,15 +447,12 @@ def _boards(path: Path, n: int) -> Iterator[tuple[int, Solution]]:
             yield number, board
 
 
-def _check_boards(root: Path, n: int, variant: Variant, placed: Any, encoding: str, count: int) -> int | None:
-    """Steps 3 and 4: every board valid, kept, distinct, a model of F; the classes."""
+def _check_boards(root: Path, n: int, variant: Variant, placed: Any, encoding: str, count: int) -> None:
+    """Steps 3 and 4: every board valid, kept, distinct, a model of F."""
     from .model.cnf import encode
 
     cnf = encode(n, encoding, placed, variant=variant)
     seen: set[Solution] = set()
-    # The classes of the square's symmetries: where every symmetry keeps the question (no
-    # placement or blocked square, which a symmetry would move).
-    classes: set[Solution] | None = set() if variant.symmetric and not placed else None
     batch: list[tuple[int, Solution]] = []
     checker = _ModelCheck(cnf)
     try:
@@ -328,8 +468,6 @@ def _check_boards(root: Path, n: int, variant: Variant, placed: Any, encoding: s
             if board in seen:
                 raise _Refused(f"{BOARDS} line {number}: a board listed twice")
             seen.add(board)
-            if classes is not None:
-                classes.add(_canonical(board))
             batch.append((number, board))
             if len(batch) == BATCH:
                 checker.check(batch)
@@ -339,13 +477,6 @@ def _check_boards(root: Path, n: int, variant: Variant, placed: Any, encoding: s
         checker.close()
     if len(seen) != count:
         raise _Refused(f"{BOARDS} holds {len(seen):,} boards, the manifest says {count:,}")
-    return None if classes is None else len(classes)
-
-
-def _canonical(board: Solution) -> Solution:
-    from .model.board import canonical
-
-    return canonical(board)
 
 
 class _ModelCheck:

@@ -191,7 +191,8 @@ def test_the_command_line_certifies_and_refuses(tmp_path: Path, capsys) -> None:
     assert sorted(out.splitlines()) == ["1 3 5 0 2 4", "2 5 1 4 0 3", "3 0 4 1 5 2", "4 2 0 5 3 1"]
     assert main(["verify", str(tmp_path / "e6"), "-f", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["count"] == 4
-    for extra, reason in ((["-e", "cpsat"], "engine sat"), (["--unique"], "--unique"), (["--jobs", "2"], "--jobs"),
+    for extra, reason in ((["-e", "cpsat"], "engine sat"), (["--unique"], "--unique"),
+                          (["--scheduler", "local"], "--scheduler"),
                           (["--solver", "minisat22"], "cadical195")):
         assert main(["count", "6", "--certificate", str(tmp_path / "x"), *extra]) == 2
         _, err = capsys.readouterr()
@@ -204,7 +205,49 @@ def test_the_enumerations_proof_holds_with_the_clause_restoring_inprocessing_off
     """N = 12 is where the enumerating solver's proof failed drat-trim with
     CaDiCaL's defaults (clauses it had eliminated came back as lemmas that
     do not follow); with PROOF_SAFE it passes."""
-    certify(12, tmp_path / "c")
+    certify(12, tmp_path / "c", split=False)
     found = verify(tmp_path / "c")
     assert found.certified and (found.count, found.classes) == (14200, 1787), found.reason
     assert certificates.PROOF_SAFE["elim"] == 0
+
+
+@pytest.fixture(scope="module")
+def split(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A certificate of N = 11 split on row 0 over two processes, one blocked square in row 0."""
+    path = tmp_path_factory.mktemp("split") / "s11"
+    made = certify(11, path, jobs=2, blocked=[(0, 4)])
+    assert made.stats["parts"] == 10
+    return path
+
+
+def test_a_split_certificate_is_the_sum_of_its_parts(split: Path, tmp_path: Path) -> None:
+    from nqueens_cp import count
+
+    found = verify(split)
+    assert found.certified, found.reason
+    assert found.count == count(11, "backtrack", blocked=[(0, 4)]) and found.details["parts"] == 10
+    assert found.classes is None  # (a blocked square: the symmetries move it)
+    one = certify(11, tmp_path / "one", jobs=1)  # split, in this process
+    assert one.stats["parts"] == 11 and (verify(one.directory).count, verify(one.directory).classes) == (2680, 341)
+
+
+def test_a_split_certificate_with_a_part_missing_or_wrong_is_refused(split: Path, tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    shutil.copytree(split, root)
+    shutil.rmtree(root / "part-03")
+    _refused(root, "part part-03 (column 3) is missing")
+    shutil.copytree(split / "part-03", root / "part-03")
+    manifest = json.loads((root / MANIFEST).read_text())
+    manifest["parts"].pop("part-03")
+    (root / MANIFEST).write_text(json.dumps(manifest))
+    _refused(root, "the parts are not each column of row 0 once (missing [3]")
+    shutil.copy(split / MANIFEST, root / MANIFEST)
+    shutil.copy(split / "part-05" / BOARDS, root / "part-03" / BOARDS)  # another part's boards
+    _refused(root, "part-03: boards.txt is not the file the manifest describes")
+    shutil.rmtree(root / "part-03")
+    shutil.copytree(split / "part-05", root / "part-03")  # a whole other part, self-consistent
+    manifest = json.loads((root / MANIFEST).read_text())
+    manifest["parts"]["part-03"]["manifest_sha256"] = manifest["parts"]["part-05"]["manifest_sha256"]
+    manifest["parts"]["part-03"]["count"] = manifest["parts"]["part-05"]["count"]
+    (root / MANIFEST).write_text(json.dumps(manifest))
+    _refused(root, "part-03: not the question with row 0's queen on column 3")

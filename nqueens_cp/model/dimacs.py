@@ -44,7 +44,7 @@ def header_text(n: int, encoding: str, nvars: int, nclauses: int, variant: Varia
     is named on the first line with its data (``variant=toroidal family=0,-1w,1w``:
     :attr:`Variant.spec`), so that a reader can rebuild a member it does not keep."""
     cells = n * n
-    named = f" variant={variant} family={variant.spec}" if variant is not PLAIN else ""
+    named = f" variant={variant} family={variant.spec}" if variant != PLAIN else ""  # (a copy from another process too)
     yield f"c nqueens n={n} encoding={encoding}{named}\n"
     yield f"c cells are variables 1..{cells} (row*{n} + col + 1); {nvars - cells} auxiliary variables follow\n"
     yield "c rows and columns: exactly one queen; diagonals and anti-diagonals: at most one\n" if variant.is_plain \
@@ -411,7 +411,7 @@ def decode_model(model: Model, header: CnfHeader, name: str = "answer") -> Solut
         missing = sorted(set(range(n)) - set(rows))
         problem = f"row {missing[0]} has no queen" if missing else f"{len(queens)} queens on a {n}x{n} board"
         raise DimacsError(f"{where}: not a valid placement: {problem}")
-    pair = attacking_pair(queens) if header.variant is PLAIN else header.variant.attacking_pair(n, queens)
+    pair = attacking_pair(queens) if header.variant == PLAIN else header.variant.attacking_pair(n, queens)
     if pair is not None:
         (r1, c1), (r2, c2) = pair
         raise DimacsError(f"{where}: not a valid placement: queens at {r1}:{c1} and {r2}:{c2} attack each other")

@@ -233,7 +233,7 @@ def _opb(n: int, queens: list[Placement], blocked: list[Placement], variant: Var
     pairs = sum(1 for _ in variant.pairs(n))
     constraints = 2 * n + diagonals + pairs + len(queens) + len(blocked)
     yield f"* #variable= {n * n} #constraint= {constraints}\n"
-    what = "N-queens" if variant is PLAIN else variant.title
+    what = "N-queens" if variant == PLAIN else variant.title
     yield f"* {what} over the N*N cells, 0-based: cell (r, c) is x<r*N + c + 1>; {_describe(queens, blocked)}.\n"
     # The competition format has only >= and =: "at most one" is written
     # as "minus the sum at least minus one".  Rows and columns come first.
