@@ -481,9 +481,9 @@ def _check_boards(root: Path, n: int, variant: Variant, placed: Any, encoding: s
 
 class _ModelCheck:
     """Step 4: each board a model of F.  The cells fixed as assumptions,
-    MiniSat completes the auxiliary variables; the full assignment is then
-    checked against every clause by substitution, in NumPy, a batch of
-    boards at a time."""
+    MiniSat completes the auxiliary variables (where the encoding has any);
+    the full assignment is then checked against every clause by
+    substitution, in NumPy, a batch of boards at a time."""
 
     def __init__(self, cnf: Any) -> None:
         import numpy as np
@@ -498,7 +498,8 @@ class _ModelCheck:
         for i, clause in enumerate(cnf.clauses):
             self.variables[i, :len(clause)] = [abs(lit) for lit in clause]
             self.negated[i, :len(clause)] = [lit < 0 for lit in clause]
-        self.solver = Solver(name=CHECK_SOLVER, bootstrap_with=cnf.clauses)
+        # (an encoding without auxiliary variables needs no completing: the cells are the assignment)
+        self.solver = Solver(name=CHECK_SOLVER, bootstrap_with=cnf.clauses) if self.nvars > self.n ** 2 else None
 
     def check(self, batch: list[tuple[int, Solution]]) -> None:
         import numpy as np
@@ -509,6 +510,9 @@ class _ModelCheck:
         values = np.zeros((len(batch), self.nvars + 1), dtype=bool)
         for row, (number, board) in enumerate(batch):
             cells = {r * n + c + 1 for r, c in enumerate(board)}
+            if self.solver is None:
+                values[row, list(cells)] = True
+                continue
             assumptions = [v if v in cells else -v for v in range(1, n * n + 1)]
             if not self.solver.solve(assumptions=assumptions):
                 raise _Refused(f"{BOARDS} line {number}: not a model of {FORMULA} (no assignment of the "
@@ -521,7 +525,8 @@ class _ModelCheck:
             raise _Refused(f"{BOARDS} line {batch[bad[0]][0]}: not a model of {FORMULA} (a clause is false)")
 
     def close(self) -> None:
-        self.solver.delete()
+        if self.solver is not None:
+            self.solver.delete()
 
 
 def _check_proof(root: Path, count: int, timeout: float | None) -> None:
