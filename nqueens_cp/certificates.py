@@ -57,6 +57,8 @@ FORMAT = "nqueens-cp certificate 1"
 QUESTION, FORMULA, BOARDS, PROOF, MANIFEST = "question.json", "formula.cnf", "boards.txt", "proof.drat", \
     "manifest.json"
 FILES = (QUESTION, FORMULA, BOARDS, PROOF)
+WITNESS = "witness.txt"
+OPTIMUM_FILES = (QUESTION, WITNESS, FORMULA, PROOF)
 SOLVER = "cadical195"  # the proof-logging enumerator (the fastest here, docs/cnf.md)
 # CaDiCaL's inprocessing that removes clauses onto its extension stack (variable elimination,
 # equivalent literals, blocked, covered and conditioned clauses) brings them back when a later
@@ -99,10 +101,15 @@ class Verification:
     classes: int | None = None
     seconds: float = 0.0
     details: dict[str, Any] = field(default_factory=dict)
+    optimum: int | None = None  # a certificate of an optimum: the fewest queens
 
     def __str__(self) -> str:
         if not self.certified:
             return f"not certified: {self.reason}"
+        if self.optimum is not None:
+            queens = "1 queen" if self.optimum == 1 else f"{self.optimum} queens"
+            return f"certified: {queens} for {self.variant} of N = {self.n} (the witness answers it; " \
+                f"{self.optimum - 1} cannot: proof checked by drat-trim)"
         classes = f"{self.classes:,} classes" if self.classes is not None else "no classes: the square's " \
             "symmetries do not all keep this question"
         what = "" if self.variant == PLAIN.name else f" of {self.variant}"
@@ -111,7 +118,7 @@ class Verification:
 
     def to_dict(self) -> dict[str, Any]:
         return {"certificate": self.directory, "certified": self.certified, "reason": self.reason, "n": self.n,
-                "variant": self.variant, "count": self.count, "classes": self.classes,
+                "variant": self.variant, "count": self.count, "classes": self.classes, "optimum": self.optimum,
                 "seconds": round(self.seconds, 6), **self.details}
 
 
@@ -142,12 +149,7 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
     from .model.cnf import _amo
 
     _amo(encoding)  # an unknown encoding, refused before any work
-    target = Path(directory)
-    if target.exists() and (not target.is_dir() or any(target.iterdir())):
-        raise InvalidInputError(f"{target} exists: a certificate goes into a new directory (or an empty one)")
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise InvalidInputError(f"{parent} is not a directory: cannot write the certificate there")
+    target, parent = _new_directory(directory)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     start = time.perf_counter()
     work = Path(tempfile.mkdtemp(prefix=f".{target.name}.partial-", dir=parent))
@@ -156,17 +158,34 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
             count, stats = _certify_split(work, n, question, placed, encoding, deadline, jobs, on_board)
         else:
             count, stats = _certify_whole(work, n, question, placed, encoding, deadline, on_board)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(work, 0o777 & ~umask)  # (mkdtemp's directory is the owner's only)
-        if target.exists():
-            target.rmdir()  # (empty, checked above)
-        os.rename(work, target)
+        _publish(work, target)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
     proof_bytes = sum(path.stat().st_size for path in target.rglob(PROOF))
     return Certified(str(target), n, question.name, count, time.perf_counter() - start, proof_bytes, stats)
+
+
+def _new_directory(directory: str | os.PathLike[str]) -> tuple[Path, Path]:
+    """(the certificate's directory, its parent), refused in one line unless
+    it is new (or empty) and its parent a directory."""
+    target = Path(directory)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise InvalidInputError(f"{target} exists: a certificate goes into a new directory (or an empty one)")
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise InvalidInputError(f"{parent} is not a directory: cannot write the certificate there")
+    return target, parent
+
+
+def _publish(work: Path, target: Path) -> None:
+    """The finished certificate under its name, at once (a rename)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(work, 0o777 & ~umask)  # (mkdtemp's directory is the owner's only)
+    if target.exists():
+        target.rmdir()  # (empty, checked before)
+    os.rename(work, target)
 
 
 def _certify_whole(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None,
@@ -255,6 +274,128 @@ def _run_parts(work: Path, n: int, question: Variant, placed: Any, encoding: str
             raise
 
 
+@dataclass(frozen=True)
+class CertifiedOptimum:
+    """What :func:`certify_optimum` wrote: the optimum and where its certificate is."""
+
+    directory: str
+    optimum: Any  # engines.optimum.Optimum: proved, its witness validated
+    seconds: float
+    proof_bytes: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.optimum.to_dict(), "certificate": self.directory, "certify_seconds": round(self.seconds, 6),
+                "proof_bytes": self.proof_bytes}
+
+
+def certify_optimum(n: int, directory: str | os.PathLike[str], variant: str | Variant = "domination",
+                    engine: str = "bitmask", *, time_limit: float | None = None, **options: Any) -> CertifiedOptimum:
+    """The fewest queens that answer a domination question, with a
+    certificate: the witness (any engine finds it; it is validated, here and
+    by :func:`verify`) and a DRAT proof that one queen fewer cannot do it
+    (the CNF of :func:`~nqueens_cp.model.domination.fewer`, refuted by
+    CaDiCaL).  TimeLimitReached when the engine or the proof is not done in
+    ``time_limit`` seconds; then no certificate."""
+    from pysat.solvers import Solver
+
+    from .engines import get_engine
+    from .engines.sat import _run_solver
+    from .errors import TimeLimitReached
+    from .model.domination import fewer
+
+    question = get(variant)
+    if question.question != "optimum":
+        raise InvalidInputError(f"{question.title} asks for boards of N queens: use count --certificate")
+    target, parent = _new_directory(directory)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    start = time.perf_counter()
+    found = get_engine(engine, question, **options).optimum(n, time_limit)
+    if not found.proved:
+        raise TimeLimitReached(f"no proved optimum within {time_limit:g} s: no certificate")
+    size = found.size
+    work = Path(tempfile.mkdtemp(prefix=f".{target.name}.partial-", dir=parent))
+    try:
+        nvars, clauses = fewer(n, question, size - 1)
+        _write_json(work / QUESTION, _optimum_record(n, question, size))
+        (work / WITNESS).write_text("".join(f"{r} {c}\n" for r, c in found.queens), encoding="ascii")
+        _write_cnf(work / FORMULA, n, question, size - 1, nvars, clauses)
+        with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
+            if _run_solver(solver, deadline):
+                raise NQueensError(f"engine {engine} said {size} queens are the fewest for {question.title} of "
+                                   f"N = {n}, but {size - 1} do: a defect of the engine")
+            _copy_proof(solver, work / PROOF)
+        _write_json(work / MANIFEST, {"format": FORMAT, "kind": "optimum", "optimum": size, "solver": SOLVER,
+                                      "proof": "DRAT", "files": {name: _describe(work / name) for name in OPTIMUM_FILES}})
+        _publish(work, target)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return CertifiedOptimum(str(target), found, time.perf_counter() - start, (target / PROOF).stat().st_size)
+
+
+def _optimum_record(n: int, variant: Variant, size: int) -> dict[str, Any]:
+    return {"n": n, "variant": variant.name, "family": variant.spec, "independent": variant.independent,
+            "optimum": size, "fewer": "at most optimum - 1 queens, Sinz's sequential counter (python-sat CardEnc)"}
+
+
+def _write_cnf(path: Path, n: int, variant: Variant, bound: int, nvars: int, clauses: list[list[int]]) -> None:
+    with open(path, "w", encoding="ascii") as out:
+        out.write(f"c nqueens {variant.name} n={n}: at most {bound} queens, every square covered"
+                  f"{', none attacking another' if variant.independent else ''}; cell (r, c) is r*{n} + c + 1\n")
+        out.write(f"p cnf {nvars} {len(clauses)}\n")
+        for clause in clauses:
+            out.write(" ".join(map(str, clause)) + " 0\n")
+
+
+def _check_optimum(root: Path, manifest: dict[str, Any], details: dict[str, Any],
+                   timeout: float | None) -> tuple[int, Variant, int]:
+    """A certificate of an optimum k: the files; the question; the witness,
+    k distinct squares that answer it (the validator); the CNF of k - 1
+    queens made again and equal; its refutation by drat-trim."""
+    from .model.domination import fewer
+    from .model.proofs import check_proof
+
+    _check_hashes(root, manifest, OPTIMUM_FILES)
+    record = _read_json(root / QUESTION, "the question")
+    try:
+        n, size, name, spec = record["n"], record["optimum"], record["variant"], record["family"]
+        variant = get(name)
+        if variant.question != "optimum" or variant.spec != spec or type(n) is not int or n < 1 or \
+                type(size) is not int or size < 1:
+            raise ValueError("not a domination question of this package")
+    except (KeyError, TypeError, ValueError, InvalidInputError) as error:
+        raise _Refused(f"{QUESTION}: not a question ({error})") from None
+    if _optimum_record(n, variant, size) != record or manifest.get("optimum") != size:
+        raise _Refused(f"{QUESTION}: not a question as this package states one, or not the manifest's optimum")
+    try:
+        witness = [tuple(int(word) for word in line.split()) for line in
+                   (root / WITNESS).read_text(encoding="ascii").splitlines()]
+    except (ValueError, UnicodeDecodeError):
+        raise _Refused(f"{WITNESS}: not squares (row and column in whole numbers, one a line)") from None
+    if len(witness) != size or any(len(square) != 2 for square in witness) or \
+            not variant.is_dominating([(square[0], square[1]) for square in witness], n):
+        raise _Refused(f"{WITNESS}: not {size} distinct squares whose queens answer {variant.title} on N = {n}")
+    made = Path(tempfile.mkdtemp(prefix="nqueens-verify-")) / FORMULA
+    try:
+        _write_cnf(made, n, variant, size - 1, *fewer(n, variant, size - 1))
+        if _sha256(made) != _sha256(root / FORMULA):
+            raise _Refused(f"{FORMULA} is not the CNF of {size - 1} queens (made again here, it differs)")
+        proof = time.perf_counter()
+        try:
+            check = check_proof(root / FORMULA, root / PROOF, timeout)
+        except NQueensError as error:
+            raise _Refused(f"{PROOF}: drat-trim could not check it ({error})") from None
+        details["drat_trim_s"] = round(time.perf_counter() - proof, 6)
+    finally:
+        shutil.rmtree(made.parent, ignore_errors=True)
+    if check.status == "unchecked":
+        raise _Refused(f"{PROOF} was not checked: {check.detail}")
+    if not check.verified:
+        raise _Refused(f"{PROOF} does not refute {size - 1} queens: drat-trim says {check.detail}")
+    details.update(n=n)
+    return n, variant, size
+
+
 def question_record(n: int, variant: Variant, placed: Any, encoding: str) -> dict[str, Any]:
     """The question as the certificate states it."""
     return {"n": n, "variant": variant.name, "family": variant.spec, "encoding": encoding,
@@ -312,6 +453,10 @@ def verify(directory: str | os.PathLike[str], timeout: float | None = None) -> V
         manifest = _read_json(root / MANIFEST, "the manifest (a certificate never finished has none)")
         if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
             raise _Refused(f"{MANIFEST}: not a certificate of this format ({FORMAT!r})")
+        if manifest.get("kind") == "optimum":
+            n, variant, size = _check_optimum(root, manifest, details, timeout)
+            return Verification(where, True, "", n, variant.name, seconds=time.perf_counter() - start,
+                                details=details, optimum=size)
         check = _check_split if "parts" in manifest else _check_one
         n, variant, placed, count, boards = check(root, manifest, details, timeout)
         classes = None
@@ -459,12 +604,11 @@ def _check_boards(root: Path, n: int, variant: Variant, placed: Any, encoding: s
         for number, board in _boards(root / BOARDS, n):
             if not variant.is_solution(board, n):
                 raise _Refused(f"{BOARDS} line {number}: not a board of {variant.title} for N = {n}")
-            moved = next(((r, c) for r, c in placed.items() if board[r] != c), None)
-            if moved is not None:
-                raise _Refused(f"{BOARDS} line {number}: the pre-placed queen at {moved[0]}:{moved[1]} is not there")
-            on = next(((r, c) for r, c in sorted(placed.blocked) if board[r] == c), None)
-            if on is not None:
-                raise _Refused(f"{BOARDS} line {number}: a queen on the blocked square {on[0]}:{on[1]}")
+            broken = placed.broken_by(board)
+            if broken is not None:
+                what, (r, c) = broken
+                raise _Refused(f"{BOARDS} line {number}: " + (f"the pre-placed queen at {r}:{c} is not there"
+                                                              if what == "moved" else f"a queen on the blocked square {r}:{c}"))
             if board in seen:
                 raise _Refused(f"{BOARDS} line {number}: a board listed twice")
             seen.add(board)

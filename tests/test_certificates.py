@@ -254,3 +254,73 @@ def test_a_split_certificate_with_a_part_missing_or_wrong_is_refused(split: Path
     manifest["parts"]["part-03"]["count"] = manifest["parts"]["part-05"]["count"]
     (root / MANIFEST).write_text(json.dumps(manifest))
     _refused(root, "part-03: not the question with row 0's queen on column 3")
+
+
+def test_a_board_that_moves_a_placement_or_takes_a_blocked_square_is_refused(tmp_path: Path) -> None:
+    corner = "0 4 7 5 2 6 1 3\n"  # a board of 8 with a queen on 0:0
+    other = "1 3 5 7 2 0 6 4\n"  # one without
+    root = tmp_path / "placed"
+    certify(8, root, fixed={0: 0})
+    (root / BOARDS).write_text("".join([other, *_lines(root)[1:]]))
+    _resign(root)
+    _refused(root, f"{BOARDS} line 1: the pre-placed queen at 0:0 is not there")
+    root = tmp_path / "blocked"
+    certify(8, root, blocked=[(0, 0)])
+    (root / BOARDS).write_text("".join([corner, *_lines(root)[1:]]))
+    _resign(root)
+    _refused(root, f"{BOARDS} line 1: a queen on the blocked square 0:0")
+
+
+# --- optima ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["domination", "independent"])
+def test_certified_optima_are_the_published_ones(variant: str, tmp_path: Path) -> None:
+    from nqueens_cp.certificates import certify_optimum
+    from nqueens_cp.model.variants import get
+
+    for n in range(1, 10):
+        made = certify_optimum(n, tmp_path / f"{n}", variant)
+        found = verify(tmp_path / f"{n}")
+        assert found.certified, found.reason
+        assert found.optimum == made.optimum.size == get(variant).known[n], n
+
+
+def test_a_tampered_certificate_of_an_optimum_is_refused(tmp_path: Path) -> None:
+    from nqueens_cp.certificates import WITNESS, certify_optimum
+
+    made = tmp_path / "o8"
+    certify_optimum(8, made, "domination")
+    root = tmp_path / "o"
+    shutil.copytree(made, root)
+    witness = (root / WITNESS).read_text().splitlines(keepends=True)
+    (root / WITNESS).write_text("".join(witness[1:]))
+    _refused(root, f"{WITNESS} is not the file the manifest describes")
+    _resign(root)
+    _refused(root, f"{WITNESS}: not 5 distinct squares whose queens answer")
+    (root / WITNESS).write_text("".join(["0 0\n", *witness[1:]]) if witness[0] != "0 0\n" else "".join(
+        ["1 1\n", *witness[1:]]))
+    _resign(root)
+    _refused(root, f"{WITNESS}: not 5 distinct squares whose queens answer")
+    shutil.copy(made / WITNESS, root / WITNESS)
+    (root / PROOF).write_bytes(b"a\x00")  # "the empty clause", at once
+    _resign(root)
+    _refused(root, f"{PROOF} does not refute 4 queens")
+    shutil.copy(made / PROOF, root / PROOF)
+    question = json.loads((made / QUESTION).read_text())
+    question["optimum"] = 4
+    (root / QUESTION).write_text(json.dumps(question))
+    _resign(root)
+    _refused(root, "not the manifest's optimum")
+    shutil.copy(made / QUESTION, root / QUESTION)
+    (root / FORMULA).write_text((made / FORMULA).read_text().replace("p cnf", "c edited\np cnf"))
+    _resign(root)
+    _refused(root, f"{FORMULA} is not the CNF of 4 queens")
+
+
+def test_the_command_line_certifies_an_optimum(tmp_path: Path, capsys) -> None:
+    where = str(tmp_path / "i9")
+    assert main(["optimum", "9", "--variant", "independent", "--certificate", where]) == 0
+    assert capsys.readouterr().out.startswith("5\n")
+    assert main(["verify", where]) == 0
+    assert capsys.readouterr().out.startswith("certified: 5 queens for independent of N = 9")

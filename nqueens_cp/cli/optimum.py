@@ -34,6 +34,10 @@ def add_optimum(sub: Any) -> None:
     p.add_argument("--time-limit", type=positive_float, metavar="SEC",
                    help="stop after SEC seconds: the best found, not proved, exit 3")
     add_format(p, RESULT_FORMATS)
+    p.add_argument("--certificate", metavar="DIR",
+                   help="also write a certificate into the new directory DIR: the question, the witness, the CNF of "
+                   "one queen fewer and CaDiCaL's DRAT proof that it has no model; 'nqueens-cp verify DIR' checks it "
+                   "(docs/certificates.md)")
     p.add_argument("--stats", action="store_true", help="print the engine's statistics on stderr")
     p.set_defaults(handler=_cmd_optimum)
 
@@ -41,9 +45,17 @@ def add_optimum(sub: Any) -> None:
 def _cmd_optimum(args: argparse.Namespace) -> int:
     from ..execution.run import optimum
 
-    result = optimum(args.n, args.variant, args.engine, time_limit=args.time_limit, **engine_options(args))
+    certified = None
+    if args.certificate:
+        from ..certificates import certify_optimum
+
+        certified = certify_optimum(args.n, args.certificate, args.variant, args.engine, time_limit=args.time_limit,
+                                    **engine_options(args))
+        result = certified.optimum
+    else:
+        result = optimum(args.n, args.variant, args.engine, time_limit=args.time_limit, **engine_options(args))
     if args.format == "json":
-        text = json_text(result) + "\n"
+        text = json_text(certified or result) + "\n"
     elif result.size is None:
         text = f"unknown (at least {result.bound})\n"
     else:
@@ -51,6 +63,8 @@ def _cmd_optimum(args: argparse.Namespace) -> int:
         text = f"{result.size}{proof}\n{result.board()}\n"
     CtrlC.write(sys.stdout, text)
     say(f"{args.variant} N={args.n}: {result.status}, {result.reason} (engine {args.engine}, {result.seconds:.2f} s)")
+    if certified is not None:
+        say(f"certificate in {certified.directory} ('verify {certified.directory}' checks it)")
     if args.stats:
         say(stats_line(result.stats))
     return EXIT_OK if result.proved else EXIT_UNKNOWN

@@ -440,12 +440,11 @@ class Engine:
         if status is Status.SOLVED:
             if solution is None or not self.variant.is_solution(solution, n):
                 raise NQueensError(f"engine {self.name} returned an invalid board")
-            moved = next(((r, c) for r, c in placed.items() if solution[r] != c), None)
-            if moved is not None:
-                raise NQueensError(f"engine {self.name} moved the pre-placed queen at {moved[0]}:{moved[1]}")
-            on = next(((r, c) for r, c in sorted(placed.blocked) if solution[r] == c), None)
-            if on is not None:
-                raise NQueensError(f"engine {self.name} put a queen on the blocked square {on[0]}:{on[1]}")
+            broken = placed.broken_by(solution)
+            if broken is not None:
+                what, (r, c) = broken
+                raise NQueensError(f"engine {self.name} moved the pre-placed queen at {r}:{c}" if what == "moved" else
+                                   f"engine {self.name} put a queen on the blocked square {r}:{c}")
         return Outcome(n, self.name, status, solution, seconds, stats, reason, placed, str(self.variant))
 
     # -- for subclasses -------------------------------------------------------

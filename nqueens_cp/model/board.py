@@ -184,6 +184,16 @@ class Position(dict):
         """This position with more queens placed (the same blocked squares)."""
         return Position({**self, **more}, self.blocked)
 
+    def broken_by(self, board: Sequence[int]) -> tuple[str, Placement] | None:
+        """What of this position a board (a column by row) does not honour:
+        ("moved", the first pre-placed queen it does not keep), ("blocked",
+        the first blocked square it takes), or None."""
+        moved = next(((r, c) for r, c in sorted(self.items()) if board[r] != c), None)
+        if moved is not None:
+            return "moved", moved
+        taken = next(((r, c) for r, c in sorted(self.blocked) if board[r] == c), None)
+        return None if taken is None else ("blocked", taken)
+
     def columns(self, row: int, n: int) -> list[int]:
         """The columns a queen may take in ``row``: the pre-placed one, or every
         column whose square is not blocked."""
