@@ -58,6 +58,7 @@ QUESTION, FORMULA, BOARDS, PROOF, MANIFEST = "question.json", "formula.cnf", "bo
     "manifest.json"
 FILES = (QUESTION, FORMULA, BOARDS, PROOF)
 WITNESS = "witness.txt"
+LRAT = "proof.lrat"  # optional (--lrat): the proof as drat-trim checked it, in LRAT
 OPTIMUM_FILES = (QUESTION, WITNESS, FORMULA, PROOF)
 SOLVER = "cadical195"  # the proof-logging enumerator (the fastest here, docs/cnf.md)
 # CaDiCaL's inprocessing that removes clauses onto its extension stack (variable elimination,
@@ -127,7 +128,7 @@ class Verification:
 def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant | None = None,
             fixed: Mapping[int, int] | None = None, blocked: Any = None, encoding: str = "pairwise",
             time_limit: float | None = None, jobs: int | None = None, split: bool | None = None,
-            on_board: Callable[[Solution], None] | None = None) -> Certified:
+            lrat: bool = False, on_board: Callable[[Solution], None] | None = None) -> Certified:
     """Count the boards of the question by the CNF and write a certificate of
     the count into ``directory`` (which must not exist yet: it appears whole
     when done, or not at all).  From N = SPLIT_MIN_N (or with ``split``
@@ -137,6 +138,9 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
     (None: the cores; smaller enumerations are faster even on one core); :func:`verify`
     checks each and that the parts cover the question.  ``on_board(board)``
     is told each board (as it is found; split, a part's when the part ends).
+    With ``lrat``, drat-trim checks each proof as it is made and the
+    certificate keeps what it checked as LRAT (``proof.lrat``), for a
+    formally verified LRAT checker; :func:`verify` then runs lrat-check too.
     Past ``time_limit`` seconds, TimeLimitReached and no certificate."""
     from .execution.parallel import check_jobs
     from .execution.plan import SPLIT_MIN_N
@@ -155,9 +159,9 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
     work = Path(tempfile.mkdtemp(prefix=f".{target.name}.partial-", dir=parent))
     try:
         if (n >= SPLIT_MIN_N if split is None else split) and n > 1 and 0 not in placed:
-            count, stats = _certify_split(work, n, question, placed, encoding, deadline, jobs, on_board)
+            count, stats = _certify_split(work, n, question, placed, encoding, deadline, jobs, on_board, lrat)
         else:
-            count, stats = _certify_whole(work, n, question, placed, encoding, deadline, on_board)
+            count, stats = _certify_whole(work, n, question, placed, encoding, deadline, on_board, lrat)
         _publish(work, target)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
@@ -189,7 +193,7 @@ def _publish(work: Path, target: Path) -> None:
 
 
 def _certify_whole(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None,
-                   on_board: Callable[[Solution], None] | None = None) -> tuple[int, dict[str, Any]]:
+                   on_board: Callable[[Solution], None] | None = None, lrat: bool = False) -> tuple[int, dict[str, Any]]:
     """One certificate into ``work``: the enumeration, its boards and its proof."""
     from pysat.solvers import Solver
 
@@ -215,17 +219,32 @@ def _certify_whole(work: Path, n: int, question: Variant, placed: Any, encoding:
             solver.add_clause([-v for v in true_cells])
         stats = dict(solver.accum_stats(), enumerate_s=round(time.perf_counter() - start, 6))
         _copy_proof(solver, work / PROOF)
+    if lrat:
+        with tempfile.TemporaryDirectory(prefix="nqueens-lrat-") as scratch:
+            _write_blocked(work, Path(scratch) / "blocked.cnf", count)
+            _keep_lrat(Path(scratch) / "blocked.cnf", work)
+    names = FILES + ((LRAT,) if lrat else ())
     _write_json(work / MANIFEST, {"format": FORMAT, "count": count, "solver": SOLVER, "proof": "DRAT",
-                                  "files": {name: _describe(work / name) for name in FILES}})
+                                  "files": {name: _describe(work / name) for name in names}})
     return count, stats
 
 
+def _keep_lrat(formula: Path, work: Path) -> None:
+    """drat-trim on the proof just made, keeping the LRAT it checked; a
+    rejected proof is the solver's defect, and no certificate."""
+    from .model.proofs import drat_to_lrat
+
+    check = drat_to_lrat(formula, work / PROOF, work / LRAT)
+    if not check.verified:
+        raise NQueensError(f"drat-trim did not accept the solver's proof ({check.detail}): no certificate")
+
+
 def _part(work: str, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None,
-          column: int) -> int:
+          column: int, lrat: bool = False) -> int:
     """One part of a split certificate (in a worker process): row 0's queen on ``column``."""
     part = Path(work) / part_name(n, column)
     part.mkdir()
-    return _certify_whole(part, n, question, placed.with_queens({0: column}), encoding, deadline)[0]
+    return _certify_whole(part, n, question, placed.with_queens({0: column}), encoding, deadline, None, lrat)[0]
 
 
 def part_name(n: int, column: int) -> str:
@@ -233,7 +252,8 @@ def part_name(n: int, column: int) -> str:
 
 
 def _certify_split(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None,
-                   jobs: int, on_board: Callable[[Solution], None] | None) -> tuple[int, dict[str, Any]]:
+                   jobs: int, on_board: Callable[[Solution], None] | None,
+                   lrat: bool = False) -> tuple[int, dict[str, Any]]:
     """A certificate a column of row 0 (its blocked squares apart: the CNF has
     them false), counted on ``jobs`` processes; the top manifest lists the parts."""
     columns = [c for c in range(n) if (0, c) not in placed.blocked]
@@ -241,12 +261,12 @@ def _certify_split(work: Path, n: int, question: Variant, placed: Any, encoding:
     counts: dict[int, int] = {}
     if jobs == 1:  # in this process, one part after the other
         for c in columns:
-            counts[c] = _part(str(work), n, question, placed, encoding, deadline, c)
+            counts[c] = _part(str(work), n, question, placed, encoding, deadline, c, lrat)
             for _, board in _boards(work / part_name(n, c) / BOARDS, n):
                 if on_board is not None:
                     on_board(board)
     else:
-        _run_parts(work, n, question, placed, encoding, deadline, jobs, columns, counts, on_board)
+        _run_parts(work, n, question, placed, encoding, deadline, jobs, columns, counts, on_board, lrat)
     parts = {part_name(n, c): {"column": c, "count": counts[c],
                                "manifest_sha256": _sha256(work / part_name(n, c) / MANIFEST)} for c in columns}
     _write_json(work / MANIFEST, {"format": FORMAT, "count": sum(counts.values()), "split": "row 0",
@@ -255,13 +275,15 @@ def _certify_split(work: Path, n: int, question: Variant, placed: Any, encoding:
 
 
 def _run_parts(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None, jobs: int,
-               columns: list[int], counts: dict[int, int], on_board: Callable[[Solution], None] | None) -> None:
+               columns: list[int], counts: dict[int, int], on_board: Callable[[Solution], None] | None,
+               lrat: bool) -> None:
     """The parts on ``jobs`` forked processes, told in column order."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-        futures = {c: pool.submit(_part, str(work), n, question, placed, encoding, deadline, c) for c in columns}
+        futures = {c: pool.submit(_part, str(work), n, question, placed, encoding, deadline, c, lrat)
+                   for c in columns}
         try:
             for c in columns:
                 counts[c] = futures[c].result()
@@ -289,13 +311,15 @@ class CertifiedOptimum:
 
 
 def certify_optimum(n: int, directory: str | os.PathLike[str], variant: str | Variant = "domination",
-                    engine: str = "bitmask", *, time_limit: float | None = None, **options: Any) -> CertifiedOptimum:
+                    engine: str = "bitmask", *, time_limit: float | None = None, lrat: bool = False,
+                    **options: Any) -> CertifiedOptimum:
     """The fewest queens that answer a domination question, with a
     certificate: the witness (any engine finds it; it is validated, here and
     by :func:`verify`) and a DRAT proof that one queen fewer cannot do it
     (the CNF of :func:`~nqueens_cp.model.domination.fewer`, refuted by
-    CaDiCaL).  TimeLimitReached when the engine or the proof is not done in
-    ``time_limit`` seconds; then no certificate."""
+    CaDiCaL).  ``lrat`` as for :func:`certify`.  TimeLimitReached when the
+    engine or the proof is not done in ``time_limit`` seconds; then no
+    certificate."""
     from pysat.solvers import Solver
 
     from .engines import get_engine
@@ -324,8 +348,11 @@ def certify_optimum(n: int, directory: str | os.PathLike[str], variant: str | Va
                 raise NQueensError(f"engine {engine} said {size} queens are the fewest for {question.title} of "
                                    f"N = {n}, but {size - 1} do: a defect of the engine")
             _copy_proof(solver, work / PROOF)
+        if lrat:
+            _keep_lrat(work / FORMULA, work)
+        names = OPTIMUM_FILES + ((LRAT,) if lrat else ())
         _write_json(work / MANIFEST, {"format": FORMAT, "kind": "optimum", "optimum": size, "solver": SOLVER,
-                                      "proof": "DRAT", "files": {name: _describe(work / name) for name in OPTIMUM_FILES}})
+                                      "proof": "DRAT", "files": {name: _describe(work / name) for name in names}})
         _publish(work, target)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
@@ -353,9 +380,8 @@ def _check_optimum(root: Path, manifest: dict[str, Any], details: dict[str, Any]
     k distinct squares that answer it (the validator); the CNF of k - 1
     queens made again and equal; its refutation by drat-trim."""
     from .model.domination import fewer
-    from .model.proofs import check_proof
 
-    _check_hashes(root, manifest, OPTIMUM_FILES)
+    _check_hashes(root, manifest, OPTIMUM_FILES, (LRAT,))
     record = _read_json(root / QUESTION, "the question")
     try:
         n, size, name, spec = record["n"], record["optimum"], record["variant"], record["family"]
@@ -380,18 +406,11 @@ def _check_optimum(root: Path, manifest: dict[str, Any], details: dict[str, Any]
         _write_cnf(made, n, variant, size - 1, *fewer(n, variant, size - 1))
         if _sha256(made) != _sha256(root / FORMULA):
             raise _Refused(f"{FORMULA} is not the CNF of {size - 1} queens (made again here, it differs)")
-        proof = time.perf_counter()
-        try:
-            check = check_proof(root / FORMULA, root / PROOF, timeout)
-        except NQueensError as error:
-            raise _Refused(f"{PROOF}: drat-trim could not check it ({error})") from None
-        details["drat_trim_s"] = round(time.perf_counter() - proof, 6)
     finally:
         shutil.rmtree(made.parent, ignore_errors=True)
-    if check.status == "unchecked":
-        raise _Refused(f"{PROOF} was not checked: {check.detail}")
-    if not check.verified:
-        raise _Refused(f"{PROOF} does not refute {size - 1} queens: drat-trim says {check.detail}")
+    proof = time.perf_counter()
+    _refutes(root / FORMULA, root, f"{size - 1} queens", timeout, LRAT in manifest["files"])
+    details["drat_trim_s"] = round(time.perf_counter() - proof, 6)
     details.update(n=n)
     return n, variant, size
 
@@ -474,7 +493,7 @@ def _check_one(root: Path, manifest: dict[str, Any], details: dict[str, Any],
     """The five steps of one certificate (the module's docstring)."""
     from .model.dimacs import write_dimacs_file
 
-    _check_hashes(root, manifest, FILES)
+    _check_hashes(root, manifest, FILES, (LRAT,))
     count = manifest.get("count")
     if type(count) is not int or count < 0:
         raise _Refused(f"{MANIFEST}: the count is not a whole number")
@@ -492,7 +511,7 @@ def _check_one(root: Path, manifest: dict[str, Any], details: dict[str, Any],
     boards = time.perf_counter()
     _check_boards(root, n, variant, placed, encoding, count)
     proof = time.perf_counter()
-    _check_proof(root, count, timeout)
+    _check_proof(root, count, timeout, LRAT in manifest["files"])
     details["boards_s"] += round(proof - boards, 6)
     details["drat_trim_s"] += round(time.perf_counter() - proof, 6)
     return n, variant, placed, count, [root / BOARDS]
@@ -542,8 +561,10 @@ def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
     return n, variant, placed, total, boards
 
 
-def _check_hashes(root: Path, manifest: dict[str, Any], names: tuple[str, ...]) -> None:
+def _check_hashes(root: Path, manifest: dict[str, Any], names: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
     files = manifest.get("files")
+    if isinstance(files, dict):
+        names += tuple(name for name in optional if name in files)
     if not isinstance(files, dict) or sorted(files) != sorted(names):
         raise _Refused(f"{MANIFEST}: it must describe exactly {', '.join(names)}")
     for name in names:
@@ -673,21 +694,31 @@ class _ModelCheck:
             self.solver.delete()
 
 
-def _check_proof(root: Path, count: int, timeout: float | None) -> None:
-    """Step 5: F plus a blocking clause a board, refuted by the proof (drat-trim)."""
-    from .model.proofs import check_proof
-
+def _check_proof(root: Path, count: int, timeout: float | None, lrat: bool = False) -> None:
+    """Step 5: F plus a blocking clause a board, refuted by the proof
+    (drat-trim), and by its LRAT form where the certificate keeps one (lrat-check)."""
     with tempfile.TemporaryDirectory(prefix="nqueens-verify-") as scratch:
         formula = Path(scratch) / "blocked.cnf"
         _write_blocked(root, formula, count)
-        try:
-            check = check_proof(formula, root / PROOF, timeout)
-        except NQueensError as error:
-            raise _Refused(f"{PROOF}: drat-trim could not check it ({error})") from None
+        _refutes(formula, root, "the CNF with the boards blocked", timeout, lrat)
+
+
+def _refutes(formula: Path, root: Path, what: str, timeout: float | None, lrat: bool) -> None:
+    """The proof (and its LRAT form, ``lrat``) refutes ``formula``, or _Refused."""
+    from .model.proofs import check_lrat, check_proof
+
+    try:
+        check = check_proof(formula, root / PROOF, timeout)
+    except NQueensError as error:
+        raise _Refused(f"{PROOF}: drat-trim could not check it ({error})") from None
     if check.status == "unchecked":
         raise _Refused(f"{PROOF} was not checked: {check.detail}")
     if not check.verified:
-        raise _Refused(f"{PROOF} does not refute the CNF with the boards blocked: drat-trim says {check.detail}")
+        raise _Refused(f"{PROOF} does not refute {what}: drat-trim says {check.detail}")
+    if lrat:
+        check = check_lrat(formula, root / LRAT, timeout)
+        if not check.verified:
+            raise _Refused(f"{LRAT} does not refute {what}: lrat-check says {check.detail}")
 
 
 def _write_blocked(root: Path, path: Path, count: int) -> None:

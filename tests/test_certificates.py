@@ -324,3 +324,25 @@ def test_the_command_line_certifies_an_optimum(tmp_path: Path, capsys) -> None:
     assert capsys.readouterr().out.startswith("5\n")
     assert main(["verify", where]) == 0
     assert capsys.readouterr().out.startswith("certified: 5 queens for independent of N = 9")
+
+
+def test_lrat_is_kept_when_asked_and_checked_by_lrat_check(tmp_path: Path, capsys) -> None:
+    from nqueens_cp.certificates import LRAT, certify_optimum
+
+    if shutil.which("lrat-check") is None:
+        pytest.skip("lrat-check is not installed (Debian package drat-trim)")
+    made = certify(11, tmp_path / "c", lrat=True, jobs=1)
+    assert all((part / LRAT).stat().st_size for part in (tmp_path / "c").glob("part-*"))
+    assert verify(made.directory).certified
+    root = tmp_path / "c" / "part-02"
+    lines = (root / LRAT).read_text().splitlines(keepends=True)
+    (root / LRAT).write_text("".join(lines[:-3]))  # the last steps, the empty clause's among them, cut
+    _resign(root)
+    manifest = json.loads((tmp_path / "c" / MANIFEST).read_text())
+    manifest["parts"]["part-02"]["manifest_sha256"] = hashlib.sha256((root / MANIFEST).read_bytes()).hexdigest()
+    (tmp_path / "c" / MANIFEST).write_text(json.dumps(manifest))
+    _refused(tmp_path / "c", f"part-02: {LRAT} does not refute the CNF with the boards blocked: lrat-check says")
+    optimum = certify_optimum(7, tmp_path / "o", "domination", lrat=True)
+    assert (tmp_path / "o" / LRAT).stat().st_size and verify(optimum.directory).optimum == 4
+    assert main(["count", "6", "--lrat"]) == 2
+    assert "--lrat keeps a certificate's proof as LRAT: it needs --certificate DIR" in capsys.readouterr().err

@@ -7,8 +7,8 @@ import sys
 from typing import Any
 
 from ..engines import names
-from .options import (RESULT_FORMATS, add_engine, add_engine_options, add_format, add_n, add_variant, engine_options,
-                      json_text, positive_float, stats_line)
+from .options import (RESULT_FORMATS, add_engine, add_engine_options, add_format, add_lrat, add_n, add_variant,
+                      engine_options, json_text, lrat_needs_certificate, positive_float, stats_line)
 from .terminal import EXIT_OK, EXIT_UNKNOWN, CtrlC, say
 
 
@@ -38,6 +38,7 @@ def add_optimum(sub: Any) -> None:
                    help="also write a certificate into the new directory DIR: the question, the witness, the CNF of "
                    "one queen fewer and CaDiCaL's DRAT proof that it has no model; 'nqueens-cp verify DIR' checks it "
                    "(docs/certificates.md)")
+    add_lrat(p)
     p.add_argument("--stats", action="store_true", help="print the engine's statistics on stderr")
     p.set_defaults(handler=_cmd_optimum)
 
@@ -45,12 +46,13 @@ def add_optimum(sub: Any) -> None:
 def _cmd_optimum(args: argparse.Namespace) -> int:
     from ..execution.run import optimum
 
+    lrat_needs_certificate(args)
     certified = None
     if args.certificate:
         from ..certificates import certify_optimum
 
         certified = certify_optimum(args.n, args.certificate, args.variant, args.engine, time_limit=args.time_limit,
-                                    **engine_options(args))
+                                    lrat=args.lrat, **engine_options(args))
         result = certified.optimum
     else:
         result = optimum(args.n, args.variant, args.engine, time_limit=args.time_limit, **engine_options(args))

@@ -248,7 +248,19 @@ def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
                    help="also write a certificate of the " + ("list" if limit else "count") + " into the new directory "
                    "DIR: the question, its CNF, the boards and a DRAT proof that there are no more (engine sat, "
                    "CaDiCaL); 'nqueens-cp verify DIR' checks it trusting none of it (docs/certificates.md)")
+    add_lrat(p)
     p.add_argument("--stats", action="store_true", help="print the engine's search statistics on stderr")
+
+
+def lrat_needs_certificate(args: argparse.Namespace) -> None:
+    if args.lrat and not args.certificate:
+        raise InvalidInputError("--lrat keeps a certificate's proof as LRAT: it needs --certificate DIR")
+
+
+def add_lrat(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lrat", action="store_true",
+                   help="with --certificate: drat-trim checks each proof as it is made, and the certificate keeps it "
+                   "as LRAT too (proof.lrat), for a formally verified checker; verify then runs lrat-check as well")
 
 
 def add_jobs(p: argparse.ArgumentParser) -> None:

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from .options import (PROG, RESULT_FORMATS, SOLUTION_FORMATS, add_format, add_search_options, engine_options,
-                      fixed_placements, json_text, question_keywords, stats_line)
+                      fixed_placements, json_text, lrat_needs_certificate, question_keywords, stats_line)
 from ..errors import InvalidInputError
 from .terminal import (EXIT_OK, EXIT_UNKNOWN, CtrlC, Progress, check_board, emit, say, solution_text, solutions_word,
                        summarize)
@@ -64,7 +64,8 @@ def _certified(args: argparse.Namespace, on_board: Any = None) -> Any:
     if getattr(args, "solver", None) not in (None, SOLVER):
         raise InvalidInputError(f"--certificate: the proof is logged by {SOLVER}, not {args.solver}")
     return certify(args.n, args.certificate, fixed=fixed_placements(args), time_limit=args.time_limit,
-                   encoding=getattr(args, "encoding", None) or "pairwise", jobs=args.jobs, on_board=on_board,
+                   encoding=getattr(args, "encoding", None) or "pairwise", jobs=args.jobs, lrat=args.lrat,
+                   on_board=on_board,
                    **question_keywords(args))
 
 
@@ -72,6 +73,7 @@ def _cmd_enumerate(args: argparse.Namespace) -> int:
     from ..execution.run import solutions
 
     check_board(args.format, args.n)
+    lrat_needs_certificate(args)
     if args.certificate:
         start, shown = time.perf_counter(), [0]
 
@@ -102,6 +104,7 @@ def _cmd_enumerate(args: argparse.Namespace) -> int:
 def _cmd_count(args: argparse.Namespace) -> int:
     from ..execution.run import counted
 
+    lrat_needs_certificate(args)
     if args.certificate:
         done = _certified(args)
         CtrlC.write(sys.stdout, (json_text(done) if args.format == "json" else str(done.count)) + "\n")

@@ -99,3 +99,41 @@ def check_proof(cnf: str | Path, proof: str | Path, timeout: float | None = None
         return ProofCheck("rejected", CHECKER, f"s {verdict or 'NOT VERIFIED'}")
     raise NQueensError(f"drat-trim failed (exit {result.returncode}): "
                        f"{(result.stderr or result.stdout).strip().splitlines()[-1:] or ['no output']}")
+
+
+LRAT_CHECKER = "lrat-check"  # Debian's drat-trim package ships it beside drat-trim
+
+
+def drat_to_lrat(cnf: str | Path, proof: str | Path, lrat: str | Path, timeout: float | None = None) -> ProofCheck:
+    """Check a DRAT proof with drat-trim and keep what it checked as LRAT
+    (``-L``): every lemma with the clauses it follows from, which a formally
+    verified checker can recheck without search."""
+    program = shutil.which(CHECKER)
+    if program is None:
+        return ProofCheck("unchecked", CHECKER, "drat-trim is not installed (Debian package drat-trim)")
+    try:
+        result = subprocess.run([program, str(cnf), str(proof), "-L", str(lrat)], capture_output=True, text=True,
+                                timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return ProofCheck("unchecked", CHECKER, f"drat-trim took longer than {timeout:g} s")
+    verdict = next((line[2:].strip() for line in result.stdout.splitlines() if line.startswith("s ")), "")
+    return ProofCheck("verified" if result.returncode == 0 and verdict == "VERIFIED" else "rejected", CHECKER,
+                      f"s {verdict or 'NOT VERIFIED'}")
+
+
+def check_lrat(cnf: str | Path, lrat: str | Path, timeout: float | None = None) -> ProofCheck:
+    """Check an LRAT proof of ``cnf`` with lrat-check (a separate process, no search: each
+    lemma names its antecedents)."""
+    program = shutil.which(LRAT_CHECKER)
+    if program is None:
+        return ProofCheck("unchecked", LRAT_CHECKER, "lrat-check is not installed (Debian package drat-trim)")
+    try:
+        result = subprocess.run([program, str(cnf), str(lrat)], capture_output=True, text=True, timeout=timeout,
+                                check=False)
+    except subprocess.TimeoutExpired:
+        return ProofCheck("unchecked", LRAT_CHECKER, f"lrat-check took longer than {timeout:g} s")
+    said = (result.stdout + result.stderr).splitlines()
+    if result.returncode == 0 and "c VERIFIED" in said:
+        return ProofCheck("verified", LRAT_CHECKER, "c VERIFIED")
+    return ProofCheck("rejected", LRAT_CHECKER, next((line for line in said if "FAIL" in line or "NOT" in line),
+                                                     said[-1] if said else f"exit {result.returncode}"))
