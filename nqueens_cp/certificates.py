@@ -128,7 +128,8 @@ class Verification:
 def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant | None = None,
             fixed: Mapping[int, int] | None = None, blocked: Any = None, encoding: str = "pairwise",
             time_limit: float | None = None, jobs: int | None = None, split: bool | None = None,
-            lrat: bool = False, on_board: Callable[[Solution], None] | None = None) -> Certified:
+            lrat: bool = False, executor: Any = None,
+            on_board: Callable[[Solution], None] | None = None) -> Certified:
     """Count the boards of the question by the CNF and write a certificate of
     the count into ``directory`` (which must not exist yet: it appears whole
     when done, or not at all).  From N = SPLIT_MIN_N (or with ``split``
@@ -138,6 +139,9 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
     (None: the cores; smaller enumerations are faster even on one core); :func:`verify`
     checks each and that the parts cover the question.  ``on_board(board)``
     is told each board (as it is found; split, a part's when the part ends).
+    ``executor`` (a Dask scheduler's address, 'local:N', or an executor)
+    runs the parts as tasks instead: each certifies its part where it runs
+    and sends the files back (a worker that dies has its part run again).
     With ``lrat``, drat-trim checks each proof as it is made and the
     certificate keeps what it checked as LRAT (``proof.lrat``), for a
     formally verified LRAT checker; :func:`verify` then runs lrat-check too.
@@ -158,8 +162,12 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
     start = time.perf_counter()
     work = Path(tempfile.mkdtemp(prefix=f".{target.name}.partial-", dir=parent))
     try:
-        if (n >= SPLIT_MIN_N if split is None else split) and n > 1 and 0 not in placed:
-            count, stats = _certify_split(work, n, question, placed, encoding, deadline, jobs, on_board, lrat)
+        if executor is not None and 0 in placed:
+            raise InvalidInputError("a certificate splits on row 0 to run on a cluster: row 0 holds a pre-placed "
+                                    "queen, so there is nothing to split")
+        if executor is not None or (n >= SPLIT_MIN_N if split is None else split) and n > 1 and 0 not in placed:
+            count, stats = _certify_split(work, n, question, placed, encoding, deadline, jobs, on_board, lrat,
+                                          executor)
         else:
             count, stats = _certify_whole(work, n, question, placed, encoding, deadline, on_board, lrat)
         _publish(work, target)
@@ -253,13 +261,15 @@ def part_name(n: int, column: int) -> str:
 
 def _certify_split(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None,
                    jobs: int, on_board: Callable[[Solution], None] | None,
-                   lrat: bool = False) -> tuple[int, dict[str, Any]]:
+                   lrat: bool = False, executor: Any = None) -> tuple[int, dict[str, Any]]:
     """A certificate a column of row 0 (its blocked squares apart: the CNF has
     them false), counted on ``jobs`` processes; the top manifest lists the parts."""
     columns = [c for c in range(n) if (0, c) not in placed.blocked]
     _write_json(work / QUESTION, question_record(n, question, placed, encoding))
     counts: dict[int, int] = {}
-    if jobs == 1:  # in this process, one part after the other
+    if executor is not None:
+        _run_tasks(work, n, question, placed, encoding, deadline, executor, columns, counts, on_board, lrat)
+    elif jobs == 1:  # in this process, one part after the other
         for c in columns:
             counts[c] = _part(str(work), n, question, placed, encoding, deadline, c, lrat)
             for _, board in _boards(work / part_name(n, c) / BOARDS, n):
@@ -272,6 +282,61 @@ def _certify_split(work: Path, n: int, question: Variant, placed: Any, encoding:
     _write_json(work / MANIFEST, {"format": FORMAT, "count": sum(counts.values()), "split": "row 0",
                                   "parts": parts, "files": {QUESTION: _describe(work / QUESTION)}})
     return sum(counts.values()), {"parts": len(columns), "jobs": jobs}
+
+
+def _part_files(n: int, question: Variant, placed: Any, encoding: str, seconds: float | None, column: int,
+                lrat: bool) -> tuple[int, dict[str, bytes]]:
+    """One part certified where a cluster's task runs, in a temporary
+    directory there: (its count, its files' contents), for the client to write."""
+    with tempfile.TemporaryDirectory(prefix="nqueens-part-", dir=_worker_directory()) as scratch:
+        deadline = None if seconds is None else time.monotonic() + seconds
+        count = _part(scratch, n, question, placed, encoding, deadline, column, lrat)
+        part = Path(scratch) / part_name(n, column)
+        return count, {path.name: path.read_bytes() for path in part.iterdir()}
+
+
+def _worker_directory() -> str | None:
+    """A Dask worker's own directory (removed with the worker, or with a
+    local cluster's scratch even after the worker is killed), else None."""
+    try:
+        from distributed import get_worker
+
+        return str(get_worker().local_directory)
+    except (ImportError, ValueError, AttributeError):  # (ValueError: not in a worker)
+        return None
+
+
+def _run_tasks(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None,
+               executor: Any, columns: list[int], counts: dict[int, int],
+               on_board: Callable[[Solution], None] | None, lrat: bool) -> None:
+    """The parts as tasks of a Dask cluster (or any executor), their files
+    written here as they come back, told in column order."""
+    from concurrent.futures import TimeoutError as FutureTimeout  # (not the builtin one before Python 3.11)
+
+    from .errors import TimeLimitReached
+    from .execution.pools import using
+
+    left = None if deadline is None else max(0.001, deadline - time.monotonic())  # (clocks differ across machines)
+    with using(executor) as pool:
+        futures = {c: pool.submit(_part_files, n, question, placed, encoding, left, c, lrat) for c in columns}
+        try:
+            for c in columns:
+                timeout = None if deadline is None else max(0.0, deadline - time.monotonic()) + 5.0
+                try:
+                    counts[c], files = futures[c].result(timeout=timeout)
+                except (TimeoutError, FutureTimeout):
+                    raise TimeLimitReached from None
+                part = work / part_name(n, c)
+                part.mkdir()
+                for name, data in files.items():
+                    (part / name).write_bytes(data)
+                for _, board in _boards(part / BOARDS, n):
+                    if on_board is not None:
+                        on_board(board)
+        except BaseException:
+            for future in futures.values():
+                future.cancel()
+            raise
 
 
 def _run_parts(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None, jobs: int,

@@ -195,7 +195,6 @@ def test_the_command_line_certifies_and_refuses(tmp_path: Path, capsys) -> None:
     assert main(["verify", str(tmp_path / "e6"), "-f", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["count"] == 4
     for extra, reason in ((["-e", "cpsat"], "engine sat"), (["--unique"], "--unique"),
-                          (["--scheduler", "local"], "--scheduler"),
                           (["--solver", "minisat22"], "cadical195")):
         assert main(["count", "6", "--certificate", str(tmp_path / "x"), *extra]) == 2
         _, err = capsys.readouterr()
@@ -346,3 +345,39 @@ def test_lrat_is_kept_when_asked_and_checked_by_lrat_check(tmp_path: Path, capsy
     assert (tmp_path / "o" / LRAT).stat().st_size and verify(optimum.directory).optimum == 4
     assert main(["count", "6", "--lrat"]) == 2
     assert "--lrat keeps a certificate's proof as LRAT: it needs --certificate DIR" in capsys.readouterr().err
+
+
+
+def test_a_certificate_split_over_a_local_dask_cluster(tmp_path: Path) -> None:
+    """The parts as Dask tasks: each certified where it runs, its files sent back."""
+    pytest.importorskip("distributed", reason="Dask distributed is not installed (the test extra has it)")
+    made = certify(12, tmp_path / "c", executor="local:2", lrat=True)
+    found = verify(made.directory)
+    assert found.certified and (found.count, found.classes, found.details["parts"]) == (14200, 1787, 12), found.reason
+    with pytest.raises(InvalidInputError, match="row 0 holds a pre-placed queen"):
+        certify(9, tmp_path / "d", fixed={0: 1}, executor="local:2")
+
+
+def test_a_worker_killed_during_a_certificate_has_its_part_made_again(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    pytest.importorskip("distributed", reason="Dask distributed is not installed (the test extra has it)")
+    import dask
+    from distributed import Client, LocalCluster
+
+    with dask.config.set({"temporary-directory": str(tmp_path / "dask")}), \
+            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        victim = next(iter(client.run(os.getpid).values()))
+        killed: list[int] = []
+
+        def kill_one(board: tuple[int, ...]) -> None:
+            if not killed:  # the first part is back: the others are under way on both workers
+                os.kill(victim, signal.SIGKILL)
+                killed.append(1)
+
+        made = certify(11, tmp_path / "c", executor=client.get_executor(), on_board=kill_one)
+    assert killed and made.count == 2680
+    found = verify(made.directory)
+    assert found.certified and found.count == 2680, found.reason

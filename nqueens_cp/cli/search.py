@@ -54,7 +54,7 @@ def _certified(args: argparse.Namespace, on_board: Any = None) -> Any:
     if args.engine not in (DEFAULT_ENGINE, "sat"):
         raise InvalidInputError(f"--certificate: a certificate is the CNF's count and its DRAT proof (engine sat), "
                                 f"not engine {args.engine}'s: drop --engine")
-    refused = [flag for flag, given in (("--unique", args.unique), ("--scheduler", args.executor), ("--limit", getattr(args, "limit", None)),
+    refused = [flag for flag, given in (("--unique", args.unique), ("--limit", getattr(args, "limit", None)),
                                         ("--checkpoint", getattr(args, "checkpoint", None)),
                                         ("--symmetry-breaking", getattr(args, "symmetry_breaking", None)))
                if given]
@@ -65,7 +65,7 @@ def _certified(args: argparse.Namespace, on_board: Any = None) -> Any:
         raise InvalidInputError(f"--certificate: the proof is logged by {SOLVER}, not {args.solver}")
     return certify(args.n, args.certificate, fixed=fixed_placements(args), time_limit=args.time_limit,
                    encoding=getattr(args, "encoding", None) or "pairwise", jobs=args.jobs, lrat=args.lrat,
-                   on_board=on_board,
+                   executor=args.executor, on_board=on_board,
                    **question_keywords(args))
 
 
