@@ -507,7 +507,7 @@ class Engine:
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.settings.items() if v != next(o.default for o in self.options if o.name == k)}
         options = "".join(f" {k}={v!r}" for k, v in changed.items())
-        variant = f" variant={self.variant}" if self.variant is not variants.PLAIN else ""
+        variant = f" variant={self.variant}" if self.variant != variants.PLAIN else ""
         return f"<engine {self.name}{variant}{options}>"
 
 

@@ -37,7 +37,7 @@ class Question(NamedTuple):
         return self.variant.question == "optimum"
 
     def __str__(self) -> str:
-        said = [f"N={self.n}"] + ([f"variant={self.variant}"] if self.variant is not variants.PLAIN else [])
+        said = [f"N={self.n}"] + ([f"variant={self.variant}"] if self.variant != variants.PLAIN else [])
         said += [f"fixed={dict(self.placed)}"] if self.placed else []
         said += [f"blocked={len(self.blocked)} squares"] if self.blocked else []
         return " ".join(said)

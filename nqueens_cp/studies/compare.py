@@ -266,7 +266,7 @@ def _check_agreement(rows: list[dict[str, Any]], first: bool, question: Variant 
     """Counts (or optima) must agree with each other and with the published
     values (A000170 for plain N-queens, the variant's own sequence otherwise),
     or be 1 (first) exactly where a board exists."""
-    known = TOTAL if question is variants.PLAIN else question.known
+    known = TOTAL if question == variants.PLAIN else question.known
     for row in rows:
         if row["status"] != "ok":
             continue

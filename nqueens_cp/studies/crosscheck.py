@@ -113,7 +113,7 @@ def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: 
             raise EngineUnavailableError(f"engine '{name}' is unavailable: {cls.unavailable_reason()}")
     chosen = get_engines(list(engines), **options)
     workers = parallel.check_jobs(jobs)
-    if notify and variant is variants.PLAIN:  # the first hopeless N is said before the work, once, with the slowest engine's estimate
+    if notify and variant == variants.PLAIN:  # the first hopeless N is said before the work, once, with the slowest engine's estimate
         for i, n in enumerate(sizes):
             notes = [note for name in chosen for note in advice(n, name, jobs=workers)]
             if notes:
@@ -224,7 +224,7 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
     if deadline is not None and time.monotonic() >= deadline:
         raise TimeLimitReached
     variant = next(iter(engines.values())).variant
-    row = Row(n, TOTAL.get(n), FUNDAMENTAL.get(n)) if variant is variants.PLAIN else \
+    row = Row(n, TOTAL.get(n), FUNDAMENTAL.get(n)) if variant == variants.PLAIN else \
         Row(n, variant.known.get(n), variant.classes.get(n))
     reference: tuple[str, Sequence[int]] | None = None
     # How each engine searches n is plan()'s to say, as for enumerate and count:

@@ -186,7 +186,7 @@ def compare_plot(rows: list[dict[str, Any]], path: str, first: bool = False, var
     question = variants.get(variant)
     what = "prove the optimum" if question.question == "optimum" else \
         "find the first solution" if first else "find every solution"
-    name = "N-queens" if question is variants.PLAIN else question.title.split(" (")[0].capitalize()
+    name = "N-queens" if question == variants.PLAIN else question.title.split(" (")[0].capitalize()
     title = f"{name}: time to {what}, by engine"
     if any(row["status"] != "ok" for row in rows):
         title += " (x: stopped by the time limit)"
