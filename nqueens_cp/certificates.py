@@ -148,14 +148,14 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
     Past ``time_limit`` seconds, TimeLimitReached and no certificate."""
     from .execution.parallel import check_jobs
     from .execution.plan import SPLIT_MIN_N
+    from .model.cnf import _amo
 
     question = get(variant if variant is not None else PLAIN)
     if question.question != "place":
-        raise InvalidInputError(f"{question.title} asks for an optimum: certificates of optima are not made yet")
+        raise InvalidInputError(f"{question.title} asks for an optimum: its certificate is optimum --certificate "
+                                "(certify_optimum)")
     placed = check_placements(n, fixed, blocked)
     jobs = check_jobs(jobs)
-    from .model.cnf import _amo
-
     _amo(encoding)  # an unknown encoding, refused before any work
     target, parent = _new_directory(directory)
     deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -550,6 +550,9 @@ def verify(directory: str | os.PathLike[str], timeout: float | None = None) -> V
             classes = len({canonical(board) for path in boards for _, board in _boards(path, n)})
     except _Refused as refusal:
         return Verification(where, False, str(refusal), seconds=time.perf_counter() - start, details=details)
+    except OSError as error:  # (a file that cannot be read: unreadable, a directory in its place, ...)
+        return Verification(where, False, f"cannot read {error.filename or 'a file'}: {error.strerror or error}",
+                            seconds=time.perf_counter() - start, details=details)
     return Verification(where, True, "", n, variant.name, count, classes, time.perf_counter() - start, details)
 
 

@@ -89,7 +89,7 @@ def test_a_certificate_appears_whole_or_not_at_all(tmp_path: Path) -> None:
     (tmp_path / "taken" / "x").write_text("x")
     with pytest.raises(InvalidInputError, match="exists"):
         certify(5, tmp_path / "taken")
-    with pytest.raises(InvalidInputError, match="optimum"):
+    with pytest.raises(InvalidInputError, match="optimum --certificate"):
         certify(5, tmp_path / "d", variant="domination")
 
 
@@ -169,10 +169,13 @@ def test_the_cnf_or_the_question_edited_is_refused(eight: Path, tmp_path: Path) 
 
 
 @pytest.mark.parametrize("name", [QUESTION, FORMULA, BOARDS, PROOF, MANIFEST])
-def test_a_file_missing_or_empty_is_refused(name: str, eight: Path, tmp_path: Path) -> None:
+def test_a_file_missing_unreadable_or_empty_is_refused(name: str, eight: Path, tmp_path: Path) -> None:
     root = _copy(eight, tmp_path)
     (root / name).unlink()
     _refused(root, f"{name} is missing")
+    (root / name).mkdir()  # a directory in its place: no file to read
+    _refused(root, name)
+    (root / name).rmdir()
     (root / name).write_text("")
     if name != MANIFEST:
         _resign(root)
