@@ -272,9 +272,7 @@ def _certify_split(work: Path, n: int, question: Variant, placed: Any, encoding:
     elif jobs == 1:  # in this process, one part after the other
         for c in columns:
             counts[c] = _part(str(work), n, question, placed, encoding, deadline, c, lrat)
-            for _, board in _boards(work / part_name(n, c) / BOARDS, n):
-                if on_board is not None:
-                    on_board(board)
+            _tell(work / part_name(n, c), n, on_board)
     else:
         _run_parts(work, n, question, placed, encoding, deadline, jobs, columns, counts, on_board, lrat)
     parts = {part_name(n, c): {"column": c, "count": counts[c],
@@ -330,12 +328,9 @@ def _run_tasks(work: Path, n: int, question: Variant, placed: Any, encoding: str
                 part.mkdir()
                 for name, data in files.items():
                     (part / name).write_bytes(data)
-                for _, board in _boards(part / BOARDS, n):
-                    if on_board is not None:
-                        on_board(board)
+                _tell(part, n, on_board)
         except BaseException:
-            for future in futures.values():
-                future.cancel()
+            _cancel(futures.values())
             raise
 
 
@@ -352,13 +347,23 @@ def _run_parts(work: Path, n: int, question: Variant, placed: Any, encoding: str
         try:
             for c in columns:
                 counts[c] = futures[c].result()
-                for _, board in _boards(work / part_name(n, c) / BOARDS, n):
-                    if on_board is not None:
-                        on_board(board)
+                _tell(work / part_name(n, c), n, on_board)
         except BaseException:
-            for future in futures.values():
-                future.cancel()
+            _cancel(futures.values())
             raise
+
+
+def _tell(part: Path, n: int, on_board: Callable[[Solution], None] | None) -> None:
+    """A finished part's boards, to ``on_board``."""
+    if on_board is not None:
+        for _, board in _boards(part / BOARDS, n):
+            on_board(board)
+
+
+def _cancel(futures: Any) -> None:
+    """The parts not started yet, cancelled (a failure or Ctrl-C ends the certificate)."""
+    for future in futures:
+        future.cancel()
 
 
 @dataclass(frozen=True)
