@@ -11,7 +11,7 @@
 enum { DECIDE_ORDER = 1, DECIDE_VALUES = 2, DECIDE_RESTARTS = 4 };
 /* Where a search is: about to choose a line, about to try a line's next cell, or ended. */
 enum { DECIDE_DESCEND, DECIDE_NEXT, DECIDE_FOUND, DECIDE_NONE };
-/* Nodes of the first run beyond one a row; each later run's cutoff is twice the last. */
+/* Nodes of the first run beyond one a row; run r's cutoff is that many times luby(r + 1). */
 #define DECIDE_FIRST_CUTOFF 64
 
 struct decide;

@@ -16,9 +16,11 @@ the way a counter does (docs/decision.md tells the story, each idea measured):
 - **Restarts** (``RESTARTS``): ties in both orders are broken by random
   priorities, drawn afresh for each run from the seed (splitmix64: the same
   seed gives the same board).  A run stops after ``cutoff`` nodes and the
-  next starts over with the cutoff doubled.  A run that ends inside its
-  cutoff has searched its whole tree, so its "none" is a proof; as the
-  cutoff grows without bound, some run always does.  Off: one run, no cutoff.
+  next starts over; run r's cutoff is (N + FIRST_CUTOFF) times the Luby
+  sequence's term r + 1 (1 1 2 1 1 2 4 ...: many short runs, now and then a
+  long one).  A run that ends inside its cutoff has searched its whole
+  tree, so its "none" is a proof; as the Luby terms grow without bound,
+  some run always does.  Off: one run, no cutoff.
 
 A node is a queen placed.  The C search follows this one node for node, and
 the tests hold them to it.  Cells are tested one at a time here; the C code
@@ -31,7 +33,7 @@ from collections.abc import Sequence
 
 ORDER, VALUES, RESTARTS = 1, 2, 4  # decide.h's DECIDE_* flags
 ALL = ORDER | VALUES | RESTARTS
-FIRST_CUTOFF = 64  # nodes of the first run beyond one a row (the cutoff then doubles)
+FIRST_CUTOFF = 64  # nodes of the first run beyond one a row (run r's cutoff: that many times luby(r + 1))
 
 # What a search is doing, or how it ended (decide.h's DECIDE_* states).
 DESCEND, NEXT, FOUND, NONE = 0, 1, 2, 3
@@ -46,6 +48,19 @@ def splitmix64(state: int) -> tuple[int, int]:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
     return state, z ^ (z >> 31)
+
+
+def luby(i: int) -> int:
+    """Term i >= 1 of the Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...: the
+    restart schedule within a log factor of the best for any distribution of
+    run lengths (Luby, Sinclair and Zuckerman 1993)."""
+    while True:
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+        if (1 << k) - 1 == i:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
 
 
 def priorities(n: int, seed: int, run: int) -> list[int]:
@@ -179,7 +194,7 @@ class Decide:
                 self.unplace(*self.cell(line, value))
         self.run += 1
         self.run_nodes = 0
-        self.cutoff = 2 * self.cutoff
+        self.cutoff = (self.n + FIRST_CUTOFF) * luby(self.run + 1)
         self.prio = priorities(self.n, self.seed, self.run)
         self.state = DESCEND
 
