@@ -471,13 +471,8 @@ def _check_optimum(root: Path, manifest: dict[str, Any], details: dict[str, Any]
     if len(witness) != size or any(len(square) != 2 for square in witness) or \
             not variant.is_dominating([(square[0], square[1]) for square in witness], n):
         raise _Refused(f"{WITNESS}: not {size} distinct squares whose queens answer {variant.title} on N = {n}")
-    made = Path(tempfile.mkdtemp(prefix="nqueens-verify-")) / FORMULA
-    try:
-        _write_cnf(made, n, variant, size - 1, *fewer(n, variant, size - 1))
-        if _sha256(made) != _sha256(root / FORMULA):
-            raise _Refused(f"{FORMULA} is not the CNF of {size - 1} queens (made again here, it differs)")
-    finally:
-        shutil.rmtree(made.parent, ignore_errors=True)
+    _made_again(root, lambda path: _write_cnf(path, n, variant, size - 1, *fewer(n, variant, size - 1)),
+                f"the CNF of {size - 1} queens")
     proof = time.perf_counter()
     _refutes(root / FORMULA, root, f"{size - 1} queens", timeout, LRAT in manifest["files"])
     details["drat_trim_s"] = round(time.perf_counter() - proof, 6)
@@ -572,15 +567,11 @@ def _check_one(root: Path, manifest: dict[str, Any], details: dict[str, Any],
         raise _Refused(f"{MANIFEST}: the count is not a whole number")
     n, variant, placed, encoding = _read_question(root)
     details.update(encoding=encoding, n=n)
-    made = root / f".{FORMULA}.regenerated"
     try:
-        write_dimacs_file(str(made), n, encoding, placed, variant=variant)
-        if _sha256(made) != _sha256(root / FORMULA):
-            raise _Refused(f"{FORMULA} is not the CNF of the question (made again here, it differs)")
+        _made_again(root, lambda path: write_dimacs_file(str(path), n, encoding, placed, variant=variant),
+                    "the CNF of the question")
     except (InvalidInputError, NQueensError) as error:
         raise _Refused(f"{QUESTION}: the question cannot be encoded ({error})") from None
-    finally:
-        made.unlink(missing_ok=True)
     boards = time.perf_counter()
     _check_boards(root, n, variant, placed, encoding, count)
     proof = time.perf_counter()
@@ -588,6 +579,17 @@ def _check_one(root: Path, manifest: dict[str, Any], details: dict[str, Any],
     details["boards_s"] += round(proof - boards, 6)
     details["drat_trim_s"] += round(time.perf_counter() - proof, 6)
     return n, variant, placed, count, [root / BOARDS]
+
+
+def _made_again(root: Path, write: Callable[[Path], Any], what: str) -> None:
+    """The certificate's CNF must be what ``write(path)`` makes from the
+    question, byte for byte (made in a temporary directory: the certificate's
+    own is only read)."""
+    with tempfile.TemporaryDirectory(prefix="nqueens-verify-") as scratch:
+        made = Path(scratch) / FORMULA
+        write(made)
+        if _sha256(made) != _sha256(root / FORMULA):
+            raise _Refused(f"{FORMULA} is not {what} (made again here, it differs)")
 
 
 def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
