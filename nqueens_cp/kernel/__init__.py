@@ -414,8 +414,9 @@ LAZY_BOARD_N = 1 << 20  # a larger board is allocated unmapped (NumPy's zeros), 
 
 
 def repair_bytes(n: int, variant: Any, fixed: int = 0) -> int:
-    """The memory a local search of n rows takes, the board's n ints included
-    (repair.c's repair_bytes, restated: it is asked before the module loads)."""
+    """The memory a local search of n rows takes, the board's n ints included:
+    repair_new's arrays (repair.c), counted here so that a size is refused
+    before anything is allocated; a change to those arrays changes this."""
     total = 4 * n + 1024 * 4
     for slope in (-1, 1):
         lines = variant.family_of(slope)

@@ -421,14 +421,6 @@ static PyObject *py_repair_advance(PyObject *self, PyObject *args) {
                          (unsigned long long)repair_restarts(s), (unsigned long long)repair_attacked(s));
 }
 
-/* repair_bytes(n, down, up, nfixed) -> what repair_new allocates beside the board */
-static PyObject *py_repair_bytes(PyObject *self, PyObject *args) {
-    int n, down, up, nfixed;
-    if (!PyArg_ParseTuple(args, "iiii", &n, &down, &up, &nfixed))
-        return NULL;
-    return PyLong_FromUnsignedLongLong(repair_bytes(n, down, up, nfixed));
-}
-
 static PyMethodDef methods[] = {
     {"walk", py_walk, METH_VARARGS, "The stoppable search of one sub-board (queens.h's walk)."},
     {"dominate", py_dominate, METH_VARARGS, "Whether k queens dominate the board (dominate.c)."},
@@ -441,7 +433,6 @@ static PyMethodDef methods[] = {
     {"decide_board", py_decide_board, METH_VARARGS, "The board a decision search found."},
     {"repair_new", py_repair_new, METH_VARARGS, "A local search of one board (repair.c), writing into board."},
     {"repair_advance", py_repair_advance, METH_VARARGS, "Search on: (state, swaps, moves, restarts, attacked)."},
-    {"repair_bytes", py_repair_bytes, METH_VARARGS, "The memory a local search takes beside its board."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -187,17 +187,6 @@ static void begin(struct repair *s) {
     s->state = s->m ? REPAIR_START : REPAIR_SWAP;
 }
 
-qword repair_bytes(int n, int down, int up, int nfixed) {
-    qword bytes = 1024 * sizeof(int); /* the first notes */
-    int mode[2] = {down, up};
-    for (int f = 0; f < 2; f++)
-        if (mode[f] != LINE_NONE)
-            bytes += (qword)(mode[f] == LINE_WRAP ? n : 2 * n - 1) * sizeof(int);
-    if (nfixed)
-        bytes += (qword)(n - nfixed) * sizeof(int) + (qword)(n + 63) / 64 * sizeof(qword);
-    return bytes;
-}
-
 /* The start, one row: draw its column among those left until the square is
  * free (or the draws run out), and place it. */
 static int start_row(struct repair *s) {

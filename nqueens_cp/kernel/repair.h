@@ -45,8 +45,4 @@ qword repair_moves(const struct repair *s);
 qword repair_restarts(const struct repair *s);
 qword repair_attacked(const struct repair *s);
 
-/* The bytes repair_new allocates beside the board, to refuse a size before
- * allocating it. */
-qword repair_bytes(int n, int down, int up, int nfixed);
-
 #endif
