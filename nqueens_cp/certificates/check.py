@@ -1,0 +1,360 @@
+"""Checking a certificate: :func:`verify`, the five steps of the package's
+docstring.  It imports nothing of the producer (:mod:`.make`): only the
+format, the encoders that state the question, the validator and drat-trim."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import InvalidInputError, NQueensError
+from ..model.board import Solution, check_placements
+from ..model.variants import PLAIN, VARIANTS, Variant, from_spec, get
+from .format import Refused as _Refused
+from .format import (BOARDS, FILES, FORMAT, FORMULA, LRAT, MANIFEST, OPTIMUM_FILES, PROOF, QUESTION, WITNESS,
+                     optimum_record, part_name, question_record, read_boards, sha256_of, write_blocked, write_cnf)
+
+CHECK_SOLVER = "minisat22"  # completes each board's auxiliary variables in verify: another solver
+BATCH = 512  # boards a step of the substitution check
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What :func:`verify` found: ``certified`` and the count, or the first
+    thing that failed (``reason``)."""
+
+    directory: str
+    certified: bool
+    reason: str = ""
+    n: int | None = None
+    variant: str = ""
+    count: int | None = None
+    classes: int | None = None
+    seconds: float = 0.0
+    details: dict[str, Any] = field(default_factory=dict)
+    optimum: int | None = None  # a certificate of an optimum: the fewest queens
+
+    def __str__(self) -> str:
+        if not self.certified:
+            return f"not certified: {self.reason}"
+        if self.optimum is not None:
+            queens = "1 queen" if self.optimum == 1 else f"{self.optimum} queens"
+            return f"certified: {queens} for {self.variant} of N = {self.n} (the witness answers it; " \
+                f"{self.optimum - 1} cannot: proof checked by drat-trim)"
+        classes = f"{self.classes:,} classes" if self.classes is not None else "no classes: the square's " \
+            "symmetries do not all keep this question"
+        what = "" if self.variant == PLAIN.name else f" of {self.variant}"
+        return f"certified: {self.count:,} solutions{what} of N = {self.n} ({classes}; " \
+            f"CNF {self.details.get('encoding')}, proof checked by drat-trim)"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"certificate": self.directory, "certified": self.certified, "reason": self.reason, "n": self.n,
+                "variant": self.variant, "count": self.count, "classes": self.classes, "optimum": self.optimum,
+                "seconds": round(self.seconds, 6), **self.details}
+
+
+def verify(directory: str | os.PathLike[str], timeout: float | None = None) -> Verification:
+    """Check a certificate (see the module's docstring), trusting nothing in
+    it; the :class:`Verification` says "certified" with the count and its
+    classes, or names the first thing that fails.  A split certificate: each
+    part as a certificate, and that the parts are the question's columns of
+    row 0, each once."""
+    start = time.perf_counter()
+    where = str(directory)
+    details: dict[str, Any] = {"boards_s": 0.0, "drat_trim_s": 0.0}
+    try:
+        root = Path(directory)
+        if not root.is_dir():
+            raise _Refused(f"{root} is not a directory")
+        manifest = _read_json(root / MANIFEST, "the manifest (a certificate never finished has none)")
+        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+            raise _Refused(f"{MANIFEST}: not a certificate of this format ({FORMAT!r})")
+        if manifest.get("kind") == "optimum":
+            n, variant, size = _check_optimum(root, manifest, details, timeout)
+            return Verification(where, True, "", n, variant.name, seconds=time.perf_counter() - start,
+                                details=details, optimum=size)
+        check = _check_split if "parts" in manifest else _check_one
+        n, variant, placed, count, boards = check(root, manifest, details, timeout)
+        classes = None
+        if variant.symmetric and not placed:  # every symmetry of the square keeps the question
+            from ..model.board import canonical
+
+            classes = len({canonical(board) for path in boards for _, board in read_boards(path, n)})
+    except _Refused as refusal:
+        return Verification(where, False, str(refusal), seconds=time.perf_counter() - start, details=details)
+    except OSError as error:  # (a file that cannot be read: unreadable, a directory in its place, ...)
+        return Verification(where, False, f"cannot read {error.filename or 'a file'}: {error.strerror or error}",
+                            seconds=time.perf_counter() - start, details=details)
+    return Verification(where, True, "", n, variant.name, count, classes, time.perf_counter() - start, details)
+
+
+def _check_one(root: Path, manifest: dict[str, Any], details: dict[str, Any],
+               timeout: float | None) -> tuple[int, Variant, Any, int, list[Path]]:
+    """The five steps of one certificate (the module's docstring)."""
+    from ..model.dimacs import write_dimacs_file
+
+    _check_hashes(root, manifest, FILES, (LRAT,))
+    count = manifest.get("count")
+    if type(count) is not int or count < 0:
+        raise _Refused(f"{MANIFEST}: the count is not a whole number")
+    n, variant, placed, encoding = _read_question(root)
+    details.update(encoding=encoding, n=n)
+    try:
+        _made_again(root, lambda path: write_dimacs_file(str(path), n, encoding, placed, variant=variant),
+                    "the CNF of the question")
+    except (InvalidInputError, NQueensError) as error:
+        raise _Refused(f"{QUESTION}: the question cannot be encoded ({error})") from None
+    boards = time.perf_counter()
+    _check_boards(root, n, variant, placed, encoding, count)
+    proof = time.perf_counter()
+    _check_proof(root, count, timeout, LRAT in manifest["files"])
+    details["boards_s"] += round(proof - boards, 6)
+    details["drat_trim_s"] += round(time.perf_counter() - proof, 6)
+    return n, variant, placed, count, [root / BOARDS]
+
+
+def _made_again(root: Path, write: Callable[[Path], Any], what: str) -> None:
+    """The certificate's CNF must be what ``write(path)`` makes from the
+    question, byte for byte (made in a temporary directory: the certificate's
+    own is only read)."""
+    with tempfile.TemporaryDirectory(prefix="nqueens-verify-") as scratch:
+        made = Path(scratch) / FORMULA
+        write(made)
+        if sha256_of(made) != sha256_of(root / FORMULA):
+            raise _Refused(f"{FORMULA} is not {what} (made again here, it differs)")
+
+
+def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
+                 timeout: float | None) -> tuple[int, Variant, Any, int, list[Path]]:
+    """A certificate split on row 0: the question; each part a certificate
+    of the question with row 0's queen on its column; the parts' columns
+    exactly those of row 0 not blocked; the counts summed."""
+    _check_hashes(root, manifest, (QUESTION,))
+    n, variant, placed, encoding = _read_question(root)
+    if 0 in placed:
+        raise _Refused(f"{MANIFEST}: split on row 0, which holds a pre-placed queen")
+    parts = manifest["parts"]
+    if not isinstance(parts, dict):
+        raise _Refused(f"{MANIFEST}: the parts are not a table")
+    wanted = {c for c in range(n) if (0, c) not in placed.blocked}
+    columns = {part.get("column") for part in parts.values() if isinstance(part, dict)}
+    if columns != wanted or len(parts) != len(wanted):
+        raise _Refused(f"{MANIFEST}: the parts are not each column of row 0 once (missing "
+                       f"{sorted(wanted - columns)[:3]}, extra {sorted(str(c) for c in columns - wanted)[:3]})")
+    total, boards = 0, []
+    for name, part in sorted(parts.items()):
+        c = part["column"]
+        if name != part_name(n, c) or not (root / name / MANIFEST).is_file():
+            raise _Refused(f"{MANIFEST}: part {name} (column {c}) is missing")
+        if sha256_of(root / name / MANIFEST) != part.get("manifest_sha256"):
+            raise _Refused(f"{name}/{MANIFEST} is not the one the manifest describes")
+        inner = _read_json(root / name / MANIFEST, "a part's manifest")
+        if not isinstance(inner, dict) or inner.get("format") != FORMAT or "parts" in inner:
+            raise _Refused(f"{name}/{MANIFEST}: not a certificate of this format")
+        try:
+            got = _check_one(root / name, inner, details, timeout)
+        except _Refused as refusal:
+            raise _Refused(f"{name}: {refusal}") from None
+        if question_record(n, variant, placed.with_queens({0: c}), encoding) != \
+                _read_json(root / name / QUESTION, "a part's question"):
+            raise _Refused(f"{name}: not the question with row 0's queen on column {c}")
+        if got[3] != part.get("count"):
+            raise _Refused(f"{name}: {got[3]:,} boards, the manifest says {part.get('count')}")
+        total += got[3]
+        boards += got[4]
+    if total != manifest.get("count"):
+        raise _Refused(f"{MANIFEST}: the parts hold {total:,} boards, the manifest says {manifest.get('count')}")
+    details.update(parts=len(parts), encoding=encoding, n=n)
+    return n, variant, placed, total, boards
+
+
+def _check_hashes(root: Path, manifest: dict[str, Any], names: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
+    files = manifest.get("files")
+    if isinstance(files, dict):
+        names += tuple(name for name in optional if name in files)
+    if not isinstance(files, dict) or sorted(files) != sorted(names):
+        raise _Refused(f"{MANIFEST}: it must describe exactly {', '.join(names)}")
+    for name in names:
+        path = root / name
+        if not path.is_file():
+            raise _Refused(f"{name} is missing")
+        said = files[name]
+        if not isinstance(said, dict) or path.stat().st_size != said.get("bytes") or sha256_of(path) != said.get("sha256"):
+            raise _Refused(f"{name} is not the file the manifest describes (size or SHA-256 differ)")
+
+
+def _read_question(root: Path) -> tuple[int, Variant, Any, str]:
+    record = _read_json(root / QUESTION, "the question")
+    try:
+        n, encoding = record["n"], record["encoding"]
+        name, spec = record["variant"], record["family"]
+        variant = get(name) if name in VARIANTS and get(name).spec == spec else from_spec(name, spec)
+        placed = check_placements(n, {r: c for r, c in record["placed"]}, [tuple(s) for s in record["blocked"]])
+        if len(placed) != len(record["placed"]):
+            raise _Refused(f"{QUESTION}: two placements in one row")
+    except _Refused:
+        raise
+    except (KeyError, TypeError, ValueError, InvalidInputError) as error:
+        raise _Refused(f"{QUESTION}: not a question ({error})") from None
+    if question_record(n, variant, placed, encoding) != record:
+        raise _Refused(f"{QUESTION}: not a question as this package states one")
+    return n, variant, placed, encoding
+
+
+def _read_json(path: Path, what: str) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="ascii"))
+    except FileNotFoundError:
+        raise _Refused(f"{path.name} is missing: {what}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise _Refused(f"{path.name} cannot be read as JSON ({error})") from None
+
+
+def _check_boards(root: Path, n: int, variant: Variant, placed: Any, encoding: str, count: int) -> None:
+    """Steps 3 and 4: every board valid, kept, distinct, a model of F."""
+    from ..model.cnf import encode
+
+    cnf = encode(n, encoding, placed, variant=variant)
+    seen: set[Solution] = set()
+    batch: list[tuple[int, Solution]] = []
+    checker = _ModelCheck(cnf)
+    try:
+        for number, board in read_boards(root / BOARDS, n):
+            if not variant.is_solution(board, n):
+                raise _Refused(f"{BOARDS} line {number}: not a board of {variant.title} for N = {n}")
+            broken = placed.broken_by(board)
+            if broken is not None:
+                what, (r, c) = broken
+                raise _Refused(f"{BOARDS} line {number}: " + (f"the pre-placed queen at {r}:{c} is not there"
+                                                              if what == "moved" else f"a queen on the blocked square {r}:{c}"))
+            if board in seen:
+                raise _Refused(f"{BOARDS} line {number}: a board listed twice")
+            seen.add(board)
+            batch.append((number, board))
+            if len(batch) == BATCH:
+                checker.check(batch)
+                batch = []
+        checker.check(batch)
+    finally:
+        checker.close()
+    if len(seen) != count:
+        raise _Refused(f"{BOARDS} holds {len(seen):,} boards, the manifest says {count:,}")
+
+
+class _ModelCheck:
+    """Step 4: each board a model of F.  The cells fixed as assumptions,
+    MiniSat completes the auxiliary variables (where the encoding has any);
+    the full assignment is then checked against every clause by
+    substitution, in NumPy, a batch of boards at a time."""
+
+    def __init__(self, cnf: Any) -> None:
+        import numpy as np
+        from pysat.solvers import Solver
+
+        self.n, self.nvars = cnf.n, cnf.nvars
+        width = max((len(clause) for clause in cnf.clauses), default=1)
+        # Clause matrix, padded with variable 0, which every assignment holds false (a padded slot
+        # never satisfies its clause).
+        self.variables = np.zeros((len(cnf.clauses), width), dtype=np.int64)
+        self.negated = np.zeros((len(cnf.clauses), width), dtype=bool)
+        for i, clause in enumerate(cnf.clauses):
+            self.variables[i, :len(clause)] = [abs(lit) for lit in clause]
+            self.negated[i, :len(clause)] = [lit < 0 for lit in clause]
+        # (an encoding without auxiliary variables needs no completing: the cells are the assignment)
+        self.solver = Solver(name=CHECK_SOLVER, bootstrap_with=cnf.clauses) if self.nvars > self.n ** 2 else None
+
+    def check(self, batch: list[tuple[int, Solution]]) -> None:
+        import numpy as np
+
+        if not batch:
+            return
+        n = self.n
+        values = np.zeros((len(batch), self.nvars + 1), dtype=bool)
+        for row, (number, board) in enumerate(batch):
+            cells = {r * n + c + 1 for r, c in enumerate(board)}
+            if self.solver is None:
+                values[row, list(cells)] = True
+                continue
+            assumptions = [v if v in cells else -v for v in range(1, n * n + 1)]
+            if not self.solver.solve(assumptions=assumptions):
+                raise _Refused(f"{BOARDS} line {number}: not a model of {FORMULA} (no assignment of the "
+                               "auxiliary variables completes it)")
+            model = self.solver.get_model()
+            values[row, [lit for lit in model if 0 < lit <= self.nvars]] = True
+        satisfied = (values[:, self.variables] != self.negated).any(axis=2)  # boards x clauses
+        bad = np.flatnonzero(~satisfied.all(axis=1))
+        if len(bad):
+            raise _Refused(f"{BOARDS} line {batch[bad[0]][0]}: not a model of {FORMULA} (a clause is false)")
+
+    def close(self) -> None:
+        if self.solver is not None:
+            self.solver.delete()
+
+
+def _check_proof(root: Path, count: int, timeout: float | None, lrat: bool = False) -> None:
+    """Step 5: F plus a blocking clause a board, refuted by the proof
+    (drat-trim), and by its LRAT form where the certificate keeps one (lrat-check)."""
+    with tempfile.TemporaryDirectory(prefix="nqueens-verify-") as scratch:
+        formula = Path(scratch) / "blocked.cnf"
+        write_blocked(root, formula, count)
+        _refutes(formula, root, "the CNF with the boards blocked", timeout, lrat)
+
+
+def _refutes(formula: Path, root: Path, what: str, timeout: float | None, lrat: bool) -> None:
+    """The proof (and its LRAT form, ``lrat``) refutes ``formula``, or _Refused."""
+    from ..model.proofs import check_lrat, check_proof
+
+    try:
+        check = check_proof(formula, root / PROOF, timeout)
+    except NQueensError as error:
+        raise _Refused(f"{PROOF}: drat-trim could not check it ({error})") from None
+    if check.status == "unchecked":
+        raise _Refused(f"{PROOF} was not checked: {check.detail}")
+    if not check.verified:
+        raise _Refused(f"{PROOF} does not refute {what}: drat-trim says {check.detail}")
+    if lrat:
+        check = check_lrat(formula, root / LRAT, timeout)
+        if not check.verified:
+            raise _Refused(f"{LRAT} does not refute {what}: lrat-check says {check.detail}")
+
+
+def _check_optimum(root: Path, manifest: dict[str, Any], details: dict[str, Any],
+                   timeout: float | None) -> tuple[int, Variant, int]:
+    """A certificate of an optimum k: the files; the question; the witness,
+    k distinct squares that answer it (the validator); the CNF of k - 1
+    queens made again and equal; its refutation by drat-trim."""
+    from ..model.domination import fewer
+
+    _check_hashes(root, manifest, OPTIMUM_FILES, (LRAT,))
+    record = _read_json(root / QUESTION, "the question")
+    try:
+        n, size, name, spec = record["n"], record["optimum"], record["variant"], record["family"]
+        variant = get(name)
+        if variant.question != "optimum" or variant.spec != spec or type(n) is not int or n < 1 or \
+                type(size) is not int or size < 1:
+            raise ValueError("not a domination question of this package")
+    except (KeyError, TypeError, ValueError, InvalidInputError) as error:
+        raise _Refused(f"{QUESTION}: not a question ({error})") from None
+    if optimum_record(n, variant, size) != record or manifest.get("optimum") != size:
+        raise _Refused(f"{QUESTION}: not a question as this package states one, or not the manifest's optimum")
+    try:
+        witness = [tuple(int(word) for word in line.split()) for line in
+                   (root / WITNESS).read_text(encoding="ascii").splitlines()]
+    except (ValueError, UnicodeDecodeError):
+        raise _Refused(f"{WITNESS}: not squares (row and column in whole numbers, one a line)") from None
+    if len(witness) != size or any(len(square) != 2 for square in witness) or \
+            not variant.is_dominating([(square[0], square[1]) for square in witness], n):
+        raise _Refused(f"{WITNESS}: not {size} distinct squares whose queens answer {variant.title} on N = {n}")
+    _made_again(root, lambda path: write_cnf(path, n, variant, size - 1, *fewer(n, variant, size - 1)),
+                f"the CNF of {size - 1} queens")
+    proof = time.perf_counter()
+    _refutes(root / FORMULA, root, f"{size - 1} queens", timeout, LRAT in manifest["files"])
+    details["drat_trim_s"] = round(time.perf_counter() - proof, 6)
+    details.update(n=n)
+    return n, variant, size

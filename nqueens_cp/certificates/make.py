@@ -1,0 +1,368 @@
+"""Making certificates: :func:`certify` (a count, or a list) and
+:func:`certify_optimum` (an optimum).  Nothing here is used by the checker,
+:mod:`.check`, which trusts none of it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import InvalidInputError, NQueensError
+from ..model.board import Solution, check_placements
+from ..model.variants import PLAIN, Variant, get
+from .format import (BOARDS, FILES, FORMAT, FORMULA, LRAT, MANIFEST, OPTIMUM_FILES, PROOF, QUESTION, WITNESS,
+                     optimum_record, part_name, question_record, read_boards, sha256_of, write_blocked, write_cnf)
+
+SOLVER = "cadical195"  # the proof-logging enumerator (the fastest here, docs/cnf.md)
+
+# CaDiCaL's inprocessing that removes clauses onto its extension stack (variable elimination,
+# equivalent literals, blocked, covered and conditioned clauses) brings them back when a later
+# clause touches their variables, and in a DRAT proof they then reappear as lemmas that do not
+# follow: drat-trim rejected the enumeration's proof at N = 12 with these on.  Off, the one
+# incremental solver's proof refutes F and every blocking clause (every test checks it).
+PROOF_SAFE = {"elim": 0, "decompose": 0, "block": 0, "cover": 0, "condition": 0}
+
+
+@dataclass(frozen=True)
+class Certified:
+    """What :func:`certify` wrote: the count and where its certificate is."""
+
+    directory: str
+    n: int
+    variant: str
+    count: int
+    seconds: float
+    proof_bytes: int
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "variant": self.variant, "count": self.count, "certificate": self.directory,
+                "seconds": round(self.seconds, 6), "proof_bytes": self.proof_bytes, "stats": self.stats}
+
+
+def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant | None = None,
+            fixed: Mapping[int, int] | None = None, blocked: Any = None, encoding: str = "pairwise",
+            time_limit: float | None = None, jobs: int | None = None, split: bool | None = None,
+            lrat: bool = False, executor: Any = None,
+            on_board: Callable[[Solution], None] | None = None) -> Certified:
+    """Count the boards of the question by the CNF and write a certificate of
+    the count into ``directory`` (which must not exist yet: it appears whole
+    when done, or not at all).  From N = SPLIT_MIN_N (or with ``split``
+    true; false: never), as ``count`` splits its search, the count is split
+    on the column of row 0 (unless a queen is pre-placed there): one
+    certificate a column in ``part-C/``, counted on ``jobs`` processes
+    (None: the cores; smaller enumerations are faster even on one core); :func:`verify`
+    checks each and that the parts cover the question.  ``on_board(board)``
+    is told each board (as it is found; split, a part's when the part ends).
+    ``executor`` (a Dask scheduler's address, 'local:N', or an executor)
+    runs the parts as tasks instead: each certifies its part where it runs
+    and sends the files back (a worker that dies has its part run again).
+    With ``lrat``, drat-trim checks each proof as it is made and the
+    certificate keeps what it checked as LRAT (``proof.lrat``), for a
+    formally verified LRAT checker; :func:`verify` then runs lrat-check too.
+    Past ``time_limit`` seconds, TimeLimitReached and no certificate."""
+    from ..execution.parallel import check_jobs
+    from ..execution.plan import SPLIT_MIN_N
+    from ..model.cnf import _amo
+
+    question = get(variant if variant is not None else PLAIN)
+    if question.question != "place":
+        raise InvalidInputError(f"{question.title} asks for an optimum: its certificate is optimum --certificate "
+                                "(certify_optimum)")
+    placed = check_placements(n, fixed, blocked)
+    jobs = check_jobs(jobs)
+    _amo(encoding)  # an unknown encoding, refused before any work
+    target, parent = _new_directory(directory)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    start = time.perf_counter()
+    work = Path(tempfile.mkdtemp(prefix=f".{target.name}.partial-", dir=parent))
+    try:
+        if executor is not None and 0 in placed:
+            raise InvalidInputError("a certificate splits on row 0 to run on a cluster: row 0 holds a pre-placed "
+                                    "queen, so there is nothing to split")
+        if executor is not None or (n >= SPLIT_MIN_N if split is None else split) and n > 1 and 0 not in placed:
+            count, stats = _certify_split(work, n, question, placed, encoding, deadline, jobs, on_board, lrat,
+                                          executor)
+        else:
+            count, stats = _certify_whole(work, n, question, placed, encoding, deadline, on_board, lrat)
+        _publish(work, target)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    proof_bytes = sum(path.stat().st_size for path in target.rglob(PROOF))
+    return Certified(str(target), n, question.name, count, time.perf_counter() - start, proof_bytes, stats)
+
+
+def _new_directory(directory: str | os.PathLike[str]) -> tuple[Path, Path]:
+    """(the certificate's directory, its parent), refused in one line unless
+    it is new (or empty) and its parent a directory."""
+    target = Path(directory)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise InvalidInputError(f"{target} exists: a certificate goes into a new directory (or an empty one)")
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise InvalidInputError(f"{parent} is not a directory: cannot write the certificate there")
+    return target, parent
+
+
+def _publish(work: Path, target: Path) -> None:
+    """The finished certificate under its name, at once (a rename)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(work, 0o777 & ~umask)  # (mkdtemp's directory is the owner's only)
+    if target.exists():
+        target.rmdir()  # (empty, checked before)
+    os.rename(work, target)
+
+
+def _certify_whole(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None,
+                   on_board: Callable[[Solution], None] | None = None, lrat: bool = False) -> tuple[int, dict[str, Any]]:
+    """One certificate into ``work``: the enumeration, its boards and its proof."""
+    from pysat.solvers import Solver
+
+    from ..engines.sat import _run_solver
+    from ..model.cnf import encode
+    from ..model.dimacs import write_dimacs_file
+
+    start = time.perf_counter()
+    cnf = encode(n, encoding, placed, variant=question)
+    cells, count = n * n, 0
+    write_dimacs_file(str(work / FORMULA), n, encoding, placed, variant=question)
+    _write_json(work / QUESTION, question_record(n, question, placed, encoding))
+    with open(work / BOARDS, "w", encoding="ascii") as boards, \
+            Solver(name=SOLVER, bootstrap_with=cnf.clauses, with_proof=True) as solver:
+        solver.configure(PROOF_SAFE)
+        while _run_solver(solver, deadline):
+            true_cells = [v for v in solver.get_model()[:cells] if v > 0]
+            board = tuple((v - 1) % n for v in true_cells)
+            boards.write(" ".join(map(str, board)) + "\n")
+            count += 1
+            if on_board is not None:
+                on_board(board)
+            solver.add_clause([-v for v in true_cells])
+        stats = dict(solver.accum_stats(), enumerate_s=round(time.perf_counter() - start, 6))
+        _copy_proof(solver, work / PROOF)
+    if lrat:
+        with tempfile.TemporaryDirectory(prefix="nqueens-lrat-") as scratch:
+            write_blocked(work, Path(scratch) / "blocked.cnf", count)
+            _keep_lrat(Path(scratch) / "blocked.cnf", work)
+    names = FILES + ((LRAT,) if lrat else ())
+    _write_json(work / MANIFEST, {"format": FORMAT, "count": count, "solver": SOLVER, "proof": "DRAT",
+                                  "files": {name: _describe(work / name) for name in names}})
+    return count, stats
+
+
+def _keep_lrat(formula: Path, work: Path) -> None:
+    """drat-trim on the proof just made, keeping the LRAT it checked; a
+    rejected proof is the solver's defect, and no certificate."""
+    from ..model.proofs import drat_to_lrat
+
+    check = drat_to_lrat(formula, work / PROOF, work / LRAT)
+    if not check.verified:
+        raise NQueensError(f"drat-trim did not accept the solver's proof ({check.detail}): no certificate")
+
+
+def _part(work: str, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None,
+          column: int, lrat: bool = False) -> int:
+    """One part of a split certificate (in a worker process): row 0's queen on ``column``."""
+    part = Path(work) / part_name(n, column)
+    part.mkdir()
+    return _certify_whole(part, n, question, placed.with_queens({0: column}), encoding, deadline, None, lrat)[0]
+
+
+def _certify_split(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None,
+                   jobs: int, on_board: Callable[[Solution], None] | None,
+                   lrat: bool = False, executor: Any = None) -> tuple[int, dict[str, Any]]:
+    """A certificate a column of row 0 (its blocked squares apart: the CNF has
+    them false), counted on ``jobs`` processes; the top manifest lists the parts."""
+    columns = [c for c in range(n) if (0, c) not in placed.blocked]
+    _write_json(work / QUESTION, question_record(n, question, placed, encoding))
+    counts: dict[int, int] = {}
+    if executor is not None:
+        _run_tasks(work, n, question, placed, encoding, deadline, executor, columns, counts, on_board, lrat)
+    elif jobs == 1:  # in this process, one part after the other
+        for c in columns:
+            counts[c] = _part(str(work), n, question, placed, encoding, deadline, c, lrat)
+            _tell(work / part_name(n, c), n, on_board)
+    else:
+        _run_parts(work, n, question, placed, encoding, deadline, jobs, columns, counts, on_board, lrat)
+    parts = {part_name(n, c): {"column": c, "count": counts[c],
+                               "manifest_sha256": sha256_of(work / part_name(n, c) / MANIFEST)} for c in columns}
+    _write_json(work / MANIFEST, {"format": FORMAT, "count": sum(counts.values()), "split": "row 0",
+                                  "parts": parts, "files": {QUESTION: _describe(work / QUESTION)}})
+    return sum(counts.values()), {"parts": len(columns), "jobs": jobs}
+
+
+def _part_files(n: int, question: Variant, placed: Any, encoding: str, seconds: float | None, column: int,
+                lrat: bool) -> tuple[int, dict[str, bytes]]:
+    """One part certified where a cluster's task runs, in a temporary
+    directory there: (its count, its files' contents), for the client to write."""
+    with tempfile.TemporaryDirectory(prefix="nqueens-part-", dir=_worker_directory()) as scratch:
+        deadline = None if seconds is None else time.monotonic() + seconds
+        count = _part(scratch, n, question, placed, encoding, deadline, column, lrat)
+        part = Path(scratch) / part_name(n, column)
+        return count, {path.name: path.read_bytes() for path in part.iterdir()}
+
+
+def _worker_directory() -> str | None:
+    """A Dask worker's own directory (removed with the worker, or with a
+    local cluster's scratch even after the worker is killed), else None."""
+    try:
+        from distributed import get_worker
+
+        return str(get_worker().local_directory)
+    except (ImportError, ValueError, AttributeError):  # (ValueError: not in a worker)
+        return None
+
+
+def _run_tasks(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None,
+               executor: Any, columns: list[int], counts: dict[int, int],
+               on_board: Callable[[Solution], None] | None, lrat: bool) -> None:
+    """The parts as tasks of a Dask cluster (or any executor), their files
+    written here as they come back, told in column order."""
+    from concurrent.futures import TimeoutError as FutureTimeout  # (not the builtin one before Python 3.11)
+
+    from ..errors import TimeLimitReached
+    from ..execution.pools import using
+
+    left = None if deadline is None else max(0.001, deadline - time.monotonic())  # (clocks differ across machines)
+    with using(executor) as pool:
+        futures = {c: pool.submit(_part_files, n, question, placed, encoding, left, c, lrat) for c in columns}
+        try:
+            for c in columns:
+                timeout = None if deadline is None else max(0.0, deadline - time.monotonic()) + 5.0
+                try:
+                    counts[c], files = futures[c].result(timeout=timeout)
+                except (TimeoutError, FutureTimeout):
+                    raise TimeLimitReached from None
+                part = work / part_name(n, c)
+                part.mkdir()
+                for name, data in files.items():
+                    (part / name).write_bytes(data)
+                _tell(part, n, on_board)
+        except BaseException:
+            _cancel(futures.values())
+            raise
+
+
+def _run_parts(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None, jobs: int,
+               columns: list[int], counts: dict[int, int], on_board: Callable[[Solution], None] | None,
+               lrat: bool) -> None:
+    """The parts on ``jobs`` forked processes, told in column order."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        futures = {c: pool.submit(_part, str(work), n, question, placed, encoding, deadline, c, lrat)
+                   for c in columns}
+        try:
+            for c in columns:
+                counts[c] = futures[c].result()
+                _tell(work / part_name(n, c), n, on_board)
+        except BaseException:
+            _cancel(futures.values())
+            raise
+
+
+def _tell(part: Path, n: int, on_board: Callable[[Solution], None] | None) -> None:
+    """A finished part's boards, to ``on_board``."""
+    if on_board is not None:
+        for _, board in read_boards(part / BOARDS, n):
+            on_board(board)
+
+
+def _cancel(futures: Any) -> None:
+    """The parts not started yet, cancelled (a failure or Ctrl-C ends the certificate)."""
+    for future in futures:
+        future.cancel()
+
+
+@dataclass(frozen=True)
+class CertifiedOptimum:
+    """What :func:`certify_optimum` wrote: the optimum and where its certificate is."""
+
+    directory: str
+    optimum: Any  # engines.optimum.Optimum: proved, its witness validated
+    seconds: float
+    proof_bytes: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.optimum.to_dict(), "certificate": self.directory, "certify_seconds": round(self.seconds, 6),
+                "proof_bytes": self.proof_bytes}
+
+
+def certify_optimum(n: int, directory: str | os.PathLike[str], variant: str | Variant = "domination",
+                    engine: str = "bitmask", *, time_limit: float | None = None, lrat: bool = False,
+                    **options: Any) -> CertifiedOptimum:
+    """The fewest queens that answer a domination question, with a
+    certificate: the witness (any engine finds it; it is validated, here and
+    by :func:`verify`) and a DRAT proof that one queen fewer cannot do it
+    (the CNF of :func:`~nqueens_cp.model.domination.fewer`, refuted by
+    CaDiCaL).  ``lrat`` as for :func:`certify`.  TimeLimitReached when the
+    engine or the proof is not done in ``time_limit`` seconds; then no
+    certificate."""
+    from pysat.solvers import Solver
+
+    from ..engines import get_engine
+    from ..engines.sat import _run_solver
+    from ..errors import TimeLimitReached
+    from ..model.domination import fewer
+
+    question = get(variant)
+    if question.question != "optimum":
+        raise InvalidInputError(f"{question.title} asks for boards of N queens: use count --certificate")
+    target, parent = _new_directory(directory)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    start = time.perf_counter()
+    found = get_engine(engine, question, **options).optimum(n, time_limit)
+    if not found.proved:
+        raise TimeLimitReached(f"no proved optimum within {time_limit:g} s: no certificate")
+    size = found.size
+    work = Path(tempfile.mkdtemp(prefix=f".{target.name}.partial-", dir=parent))
+    try:
+        nvars, clauses = fewer(n, question, size - 1)
+        _write_json(work / QUESTION, optimum_record(n, question, size))
+        (work / WITNESS).write_text("".join(f"{r} {c}\n" for r, c in found.queens), encoding="ascii")
+        write_cnf(work / FORMULA, n, question, size - 1, nvars, clauses)
+        with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
+            if _run_solver(solver, deadline):
+                raise NQueensError(f"engine {engine} said {size} queens are the fewest for {question.title} of "
+                                   f"N = {n}, but {size - 1} do: a defect of the engine")
+            _copy_proof(solver, work / PROOF)
+        if lrat:
+            _keep_lrat(work / FORMULA, work)
+        names = OPTIMUM_FILES + ((LRAT,) if lrat else ())
+        _write_json(work / MANIFEST, {"format": FORMAT, "kind": "optimum", "optimum": size, "solver": SOLVER,
+                                      "proof": "DRAT", "files": {name: _describe(work / name) for name in names}})
+        _publish(work, target)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return CertifiedOptimum(str(target), found, time.perf_counter() - start, (target / PROOF).stat().st_size)
+
+
+def _copy_proof(solver: Any, path: Path) -> None:
+    """The solver's DRAT proof (python-sat keeps CaDiCaL's in a temporary
+    file, binary DRAT) copied to ``path`` a block at a time: never held whole."""
+    from pysat.solvers import pysolvers
+
+    inner = solver.solver
+    pysolvers.flushpr(inner.prfp)
+    inner.prfile.seek(0)
+    with open(path, "wb") as out:
+        shutil.copyfileobj(inner.prfile, out, 1 << 20)
+
+
+def _write_json(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="ascii")
+
+
+def _describe(path: Path) -> dict[str, Any]:
+    return {"bytes": path.stat().st_size, "sha256": sha256_of(path)}
