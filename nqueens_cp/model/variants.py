@@ -377,12 +377,12 @@ VARIANTS: dict[str, Variant] = {
     "queens": PLAIN,
     # [cost toroidal data]
     "toroidal": Variant(
-        "toroidal", "toroidal (modular) queens", "place", "A007705",
-        # N = 1..13 and 17 (OEIS A007705); the zeros where gcd(N, 6) > 1 are Pólya's theorem.
+        "toroidal", "toroidal (modular) queens", "place", "A051906",
+        # N = 1..18 (OEIS A051906; A007705 lists the same for odd N); the zeros are Pólya's theorem.
         {1: 1, 2: 0, 3: 0, 4: 0, 5: 10, 6: 0, 7: 28, 8: 0, 9: 0, 10: 0, 11: 88, 12: 0, 13: 4524,
          14: 0, 15: 0, 16: 0, 17: 140692, 18: 0},
         families=(COLUMNS, Lines(-1, True), Lines(1, True)), exists_rule=_polya,
-        source="OEIS A007705; zeros: Pólya (1918), boards exactly when gcd(N, 6) = 1"),
+        source="OEIS A051906 (A007705 lists odd N only); zeros: Pólya (1918), boards exactly when gcd(N, 6) = 1"),
     # [end cost]
     # [cost superqueens data]
     "superqueens": Variant(
@@ -414,8 +414,8 @@ VARIANTS: dict[str, Variant] = {
     "independent": Variant(
         "independent", "independent queen domination (the fewest queens that attack every square and not each "
         "other)", "optimum", "A075324",
-        {n + 1: i for n, i in enumerate((1, 1, 1, 3, 3, 4, 4, 5, 5, 5, 5, 7, 7, 8, 9))}, independent=True,
-        source="OEIS A075324 (N = 1..15)"),
+        {n + 1: i for n, i in enumerate((1, 1, 1, 3, 3, 4, 4, 5, 5, 5, 5, 7, 7, 8))}, independent=True,
+        source="OEIS A075324 (N = 1..14: the diagonal of A299029, i(Q(n, m)))"),
 }
 
 
