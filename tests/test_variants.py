@@ -22,7 +22,7 @@ import pytest
 import nqueens_cp as nq
 from nqueens_cp import engine_class, get_engine, names
 from nqueens_cp.kernel import FamilyWalk, twin
-from nqueens_cp.model import formats, variants
+from nqueens_cp.model import domination, formats, variants
 from nqueens_cp.model.variants import VARIANTS
 
 from conftest import program, run_program, usable
@@ -253,6 +253,32 @@ def test_wcnf_of_domination(tmp_path):
     text = formats.text("cnf", 4, None, VARIANTS["independent"])
     lines = text.splitlines()
     assert lines[1].startswith("p wcnf 16 ") and sum(line.startswith("1 ") for line in lines) == 16
+
+
+@pytest.mark.parametrize("name", OPTIMUM)
+def test_the_wcnf_header_counts_its_clauses(name):
+    for n in (1, 2, 5, 9):
+        lines = formats.text("cnf", n, None, VARIANTS[name]).splitlines()
+        _, _, cells, clauses, top = lines[1].split()
+        assert (int(cells), int(clauses), int(top)) == (n * n, len(lines) - 2, n * n + 1)
+        assert sorted(tuple(map(int, line.split()[1:-1])) for line in lines[2:] if line.startswith(f"{top} ")) == \
+            sorted(map(tuple, domination.wcnf(n, VARIANTS[name])[0]))
+
+
+def test_a_domination_model_streams():
+    """Issue 44: ``model 100 --variant domination -f cnf | head -c 200`` made every clause (150 MB,
+    1.1 s) before the first line; the first lines now cost what they hold."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        stream = formats.write("cnf", 80, None, VARIANTS["domination"])
+        first = [next(stream) for _ in range(3)]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert first[1] == "p wcnf 6400 12800 6401\n" and first[2].startswith("6401 1 2 3 ")
+    assert peak < 1_000_000, peak  # (the clauses in memory: 6,400 lists of about 240 literals, 15 MB)
 
 
 def test_an_engine_that_cannot_answer_refuses_in_one_line(cli):

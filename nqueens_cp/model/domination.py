@@ -140,19 +140,31 @@ def _xml(n: int, variant: Variant) -> Iterator[str]:
     yield "  </constraints>\n  <objectives>\n    <minimize type=\"sum\"> x[][] </minimize>\n  </objectives>\n</instance>\n"
 
 
-def wcnf(n: int, variant: Variant) -> tuple[list[list[int]], list[list[int]]]:
-    """(hard clauses, soft clauses of weight 1) over the cells: MaxSAT's view.
-    Independence is pairwise (-x | -y) within each line."""
+def hard_clauses(n: int, variant: Variant) -> Iterator[list[int]]:
+    """MaxSAT's hard clauses over the cells, one at a time: every square covered,
+    and, independent, pairwise (-x | -y) within each line."""
     # [cost domination sat]
-    hard = [[_x(n, s) for s in cover] for _, cover in coverers(n, variant)]
+    for _, cover in coverers(n, variant):
+        yield [_x(n, s) for s in cover]
     # [end cost]
     # [cost independent sat]
     if variant.independent:
         for line in lines(n):
             cells = [_x(n, s) for s in line]
-            hard += [[-a, -b] for i, a in enumerate(cells) for b in cells[i + 1:]]
+            yield from ([-a, -b] for i, a in enumerate(cells) for b in cells[i + 1:])
     # [end cost]
-    return hard, [[-v] for v in range(1, n * n + 1)]
+
+
+def hard_count(n: int, variant: Variant) -> int:
+    """How many clauses :func:`hard_clauses` gives, counted without making them
+    (the WCNF header comes before the clauses it counts)."""
+    pairs = sum(len(line) * (len(line) - 1) // 2 for line in lines(n)) if variant.independent else 0
+    return n * n + pairs
+
+
+def wcnf(n: int, variant: Variant) -> tuple[list[list[int]], list[list[int]]]:
+    """(hard clauses, soft clauses of weight 1) over the cells: MaxSAT's view, in memory."""
+    return list(hard_clauses(n, variant)), [[-v] for v in range(1, n * n + 1)]
 
 
 def fewer(n: int, variant: Variant, bound: int) -> tuple[int, list[list[int]]]:
@@ -172,14 +184,15 @@ def fewer(n: int, variant: Variant, bound: int) -> tuple[int, list[list[int]]]:
 
 
 def _cnf(n: int, variant: Variant) -> Iterator[str]:
-    hard, soft = wcnf(n, variant)
-    top = len(soft) + 1
+    """Streamed: the header's counts come first, each clause as it is made."""
+    cells = n * n
+    top = cells + 1
     yield f"c nqueens n={n} variant={variant}: weighted MaxSAT (WCNF), cell (r, c) is r*{n} + c + 1\n"
-    yield f"p wcnf {n * n} {len(hard) + len(soft)} {top}\n"
-    for clause in hard:
+    yield f"p wcnf {cells} {hard_count(n, variant) + cells} {top}\n"
+    for clause in hard_clauses(n, variant):
         yield f"{top} {' '.join(map(str, clause))} 0\n"
-    for clause in soft:
-        yield f"1 {clause[0]} 0\n"
+    for v in range(1, cells + 1):
+        yield f"1 -{v} 0\n"
 
 
 _WRITERS = {"mzn": _mzn, "dzn": _dzn, "lp": _lp, "smt2": _smt2, "opb": _opb, "xml": _xml, "cnf": _cnf}
