@@ -13,6 +13,8 @@ tests/test_family.py draws random members from the data's vocabulary."""
 from __future__ import annotations
 
 import itertools
+import os
+import re
 import random
 from array import array
 from functools import lru_cache
@@ -380,3 +382,63 @@ def test_a_lexicographic_first_board_of_a_large_member_names_a_better_engine(cli
     assert "'solve 60 --engine minconflicts --variant superqueens' gives one in well under a second" in err
     code, out, err = cli("solve", 20, "-V", "superqueens", "-e", "bitmask", "-f", "line")
     assert code == 0 and "note" not in err
+
+
+def test_an_optimum_reports_its_standing_as_it_goes():
+    """Issue 44: ``optimum 15 -e bitmask`` printed nothing for minutes.  The bound
+    proved and the best found come as they improve; the last is the answer."""
+    from nqueens_cp.execution.run import optimum
+
+    for engine_name in ("bitmask", "backtrack", "cpsat"):
+        seen: list = []
+        found = optimum(7, "domination", engine_name, progress=seen.append)
+        assert engine_class(engine_name).reports_optimum and len(seen) >= 2, (engine_name, seen)
+        assert seen[0] == (1, None, None)
+        bounds = [standing.bound for standing in seen]
+        assert bounds == sorted(bounds) and max(bounds) <= found.size == 4, (engine_name, seen)
+        bests = [standing.best for standing in seen if standing.best is not None]
+        assert bests == sorted(bests, reverse=True) and bests[-1] == 4, (engine_name, seen)
+    seen = []
+    assert optimum(5, "independent", "sat", progress=seen.append).size == 3
+    assert seen == [(1, None, None)] and not engine_class("sat").reports_optimum  # (RC2 runs in a child)
+
+
+def test_an_optimum_beyond_an_engines_reach_says_so_first(cli):
+    """The note before the work: the published optimum and what the engine's measured reach
+    suggests it would take; none within the reach."""
+    from nqueens_cp.execution.plan import optimum_advice
+
+    assert optimum_advice(13, VARIANTS["domination"], "bitmask") == []
+    [note] = optimum_advice(15, VARIANTS["domination"], "bitmask", time_limit=1)
+    assert note.startswith("γ(Q_15) = 9 (OEIS A075458); engine bitmask proved N = 13 in ") and \
+        "--time-limit 1 s will stop it first" in note
+    [note] = optimum_advice(30, VARIANTS["independent"], "cpsat")
+    assert note.startswith("i(Q_30) >= 15 ") and "not yet known to OEIS A075324" in note
+    code, out, err = cli("optimum", 16, "--time-limit", "0.2")
+    assert code == 3 and out.startswith("unknown (at least ")
+    assert err.splitlines()[0].startswith("nqueens-cp: note: γ(Q_16) = 9 (OEIS A075458); engine bitmask ")
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal to see progress")
+def test_an_optimum_shows_its_standing_on_a_terminal():
+    import pty
+    import select
+    import subprocess
+    import sys
+
+    master, terminal = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "nqueens_cp", "optimum", "15", "--time-limit", "60"],
+                            stdout=subprocess.DEVNULL, stderr=terminal)
+    os.close(terminal)
+    try:
+        seen = b""
+        while b" nodes, " not in seen:  # the standing line, rewritten as the search goes (an event, not a moment)
+            ready, _, _ = select.select([master], [], [], 120)
+            assert ready, f"no standing within 120 s: {seen!r}"
+            seen += os.read(master, 4096)
+        assert re.search(rb"optimum 15: at least \d proved, none found yet, [\d,]+ nodes, \d+ s", seen), seen
+        proc.terminate()
+        assert proc.wait(timeout=60) == 143
+    finally:
+        proc.kill()
+        os.close(master)

@@ -7,9 +7,9 @@ import sys
 from typing import Any
 
 from ..engines import names
-from .options import (RESULT_FORMATS, add_engine, add_engine_options, add_format, add_lrat, add_n, add_variant,
+from .options import (PROG, RESULT_FORMATS, add_engine, add_engine_options, add_format, add_lrat, add_n, add_variant,
                       engine_options, json_text, lrat_needs_certificate, positive_float, stats_line)
-from .terminal import EXIT_OK, EXIT_UNKNOWN, CtrlC, say
+from .terminal import EXIT_OK, EXIT_UNKNOWN, CtrlC, Progress, say
 
 
 def add_optimum(sub: Any) -> None:
@@ -55,7 +55,14 @@ def _cmd_optimum(args: argparse.Namespace) -> int:
                                     lrat=args.lrat, **engine_options(args))
         result = certified.optimum
     else:
-        result = optimum(args.n, args.variant, args.engine, time_limit=args.time_limit, **engine_options(args))
+        progress = Progress.make(f"optimum {args.n}")
+        try:
+            result = optimum(args.n, args.variant, args.engine, time_limit=args.time_limit,
+                             notify=lambda note: say(f"{PROG}: note: {note}"),
+                             progress=progress.standing if progress else None, **engine_options(args))
+        finally:
+            if progress:
+                progress.clear()
     if args.format == "json":
         text = json_text(certified or result) + "\n"
     elif result.size is None:

@@ -142,6 +142,14 @@ class Progress:
         sys.stderr.flush()
         self.shown = True
 
+    def standing(self, standing: Any) -> None:
+        """A search for an optimum (an :class:`~nqueens_cp.engines.optimum.Standing`):
+        the bound proved, the best found, the nodes, the time."""
+        best = f"{standing.best} found" if standing.best is not None else "none found yet"
+        nodes = f", {standing.nodes:,} nodes" if standing.nodes else ""
+        self.text(f"{self.what}: at least {standing.bound} proved, {best}{nodes}, "
+                  f"{time.monotonic() - self.start:.0f} s")
+
     def text(self, message: str) -> None:
         sys.stderr.write(f"\r\033[K{message}")
         sys.stderr.flush()

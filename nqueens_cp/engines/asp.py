@@ -44,6 +44,7 @@ class AspEngine(Engine):
     additive = frozenset({"choices", "conflicts"})
     effort = "conflicts"
     enumeration_rate = count_rate = 3e4
+    optimum_reach = {"domination": (10, 9.95, 5.4), "independent": (11, 5.49, 7.8)}
     first_solution_max_n = 100
     # Grounding cannot be interrupted, and outlasts a time limit beyond: 2.1 s at N = 150, 4.4 s at 200,
     # 16 s at 300 (solve --time-limit 2, measured here); N = 1000 grounded for minutes.
@@ -104,7 +105,7 @@ class AspEngine(Engine):
             raise TimeLimitReached
 
 
-    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
+    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any], report: Any) -> Any:
         """clingo's #minimize (the program of model/domination.py), in
         clasp's optimisation mode: an exhausted search proves the last model
         optimal.  Grounding cannot be interrupted (114 s at N = 150 for a 3 s

@@ -30,6 +30,8 @@ class BacktrackEngine(Engine):
     additive = frozenset(statistics)
     effort = "nodes"
     enumeration_rate = count_rate = 6e3
+    reports_optimum = True
+    optimum_reach = {"domination": (10, 3.72, 5.0), "independent": (11, 1.87, 5.0)}
     first_solution_max_n = 32
     lexicographic_solve = True
     max_n = 500  # one level of recursion a row, within Python's default limit of 1000 frames
@@ -102,14 +104,17 @@ class BacktrackEngine(Engine):
         return self._searched(place(0), stats, lambda: (nodes, tries))
     # [end cost]
 
-    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
+    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any], report: Any) -> Any:
         """k = 1, 2, ...: the first k for which :func:`dominating` finds queens;
         its "no" for k - 1, a search of every smaller set, is the proof."""
+        from .optimum import Standing
+
         deadline = None if time_limit is None else time.monotonic() + time_limit
         counter = [0]
         try:
             for k in range(1, n * n + 1):
                 found = dominating(n, self.variant, k, deadline, counter)
+                report(Standing(k + (found is None), k if found is not None else None, counter[0]))
                 if found is not None:
                     return found, True, k, f"no {k - 1} queens do: the search tried every set" if k > 1 else \
                         "one queen is the fewest"

@@ -188,6 +188,12 @@ class Engine:
     lexicographic_solve: ClassVar[bool] = False
     enumeration_rate: ClassVar[float] = 0.0
     count_rate: ClassVar[float] = 0.0
+    # Whether _optimum reports its standing (the bound proved, the best found) before its end.
+    reports_optimum: ClassVar[bool] = False
+    # Measured (docs/variants.md, benchmarks/variants.py --tables times, a 10 s cap): for each
+    # optimum question, the largest N proved within the cap, its seconds, and the time's growth
+    # from the N before (plan.optimum_advice extrapolates from them).
+    optimum_reach: ClassVar[dict[str, tuple[int, float, float]]] = {}
     first_solution_max_n: ClassVar[int] = 10**9
 
     symmetry_breaking: bool = False  # set by the option of that name, where an engine has it
@@ -370,12 +376,16 @@ class Engine:
                 raise InvalidInputError(f"option {option.name} ({option.flag}) does not apply to {what} "
                                         f"(engine {self.name}'s options there: {takes})")
 
-    def optimum(self, n: int, time_limit: float | None = None) -> Any:
+    def optimum(self, n: int, time_limit: float | None = None, progress: Any = None) -> Any:
         """The fewest queens that answer the engine's domination question
         (its ``variant``: domination or independent) on an n x n board, as an
         :class:`~nqueens_cp.engines.optimum.Optimum`: proved optimal, or the
-        best found when ``time_limit`` (seconds) came first.  Validated."""
-        from .optimum import Optimum
+        best found when ``time_limit`` (seconds) came first.  Validated.
+        ``progress(standing)`` is called with a
+        :class:`~nqueens_cp.engines.optimum.Standing` as the bound proved or the
+        best found improves (``reports_optimum``: the engines that say so
+        before their end; the others only at the start)."""
+        from .optimum import Optimum, Standing, silent
 
         if self.variant.question != "optimum":
             raise InvalidInputError(f"{self.variant.title} asks for boards of N queens, not an optimum: use "
@@ -388,7 +398,9 @@ class Engine:
         self._check_usable()
         start = time.perf_counter()
         stats: dict[str, Any] = {}
-        queens, proved, bound, reason = self._optimum(n, time_limit, stats)
+        report = progress or silent
+        report(Standing(1, None))
+        queens, proved, bound, reason = self._optimum(n, time_limit, stats, report)
         placed = tuple(sorted((int(r), int(c)) for r, c in queens or ()))
         if queens is not None and not self.variant.is_dominating(placed, n):
             raise NQueensError(f"engine {self.name} returned queens that do not answer {self.variant.title}: "
@@ -397,8 +409,9 @@ class Engine:
         return Optimum(n, str(self.variant), self.name, size, placed, proved, size if proved and size else bound,
                        time.perf_counter() - start, stats, reason)
 
-    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
-        """(queens or None, proved, lower bound, reason): engines that list domination in ``variants``."""
+    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any], report: Any) -> Any:
+        """(queens or None, proved, lower bound, reason): engines that list domination in ``variants``;
+        ``report(Standing)`` as the search goes, where it can (``reports_optimum``)."""
         raise NotImplementedError
 
     def check_solve(self, n: int, fixed: Mapping[int, int] | None = None,

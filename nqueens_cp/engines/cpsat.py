@@ -37,6 +37,8 @@ class CpSatEngine(Engine):
     additive = frozenset({"branches", "conflicts", "solver_wall_time"})
     effort = "conflicts"
     enumeration_rate = count_rate = 3e3
+    reports_optimum = True
+    optimum_reach = {"domination": (12, 7.47, 4.9), "independent": (11, 1.51, 1.7)}
     first_solution_max_n = 100
     expresses = frozenset({"lines", "wrapping", "offsets", "optimum"})
     seed: int | None
@@ -147,7 +149,7 @@ class CpSatEngine(Engine):
         return Status.UNKNOWN, None, f"no answer within {time_limit:g} s" if time_limit else "CP-SAT gave up"
 
     def _solve_once(self, model: Any, deadline: float | None, stats: dict[str, Any],
-                    workers: int = 0) -> tuple[Any, Any]:
+                    workers: int = 0, callback: Any = None) -> tuple[Any, Any]:
         """(solver, status) of one solve of ``model`` by a portfolio of workers (safe for one answer,
         unlike enumeration), its statistics into ``stats``; ``workers`` when the option is not set
         (0: every core, each with its own strategy).  ``deadline`` (time.monotonic()) covers the
@@ -161,12 +163,12 @@ class CpSatEngine(Engine):
             solver.parameters.max_time_in_seconds = max(deadline - time.monotonic(), 0.001)
         if self.seed is not None:
             solver.parameters.random_seed = self.seed
-        status = _stoppable(solver, model, deadline)
+        status = _stoppable(solver, model, deadline, callback)
         stats.update(branches=solver.num_branches, conflicts=solver.num_conflicts,
                      solver_wall_time=solver.wall_time, status=solver.status_name(status))
         return solver, status
 
-    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
+    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any], report: Any) -> Any:
         """CP-SAT's Minimize over Boolean cells, every square covered (a
         portfolio of workers: safe for one optimum); OPTIMAL is its proof."""
         import math
@@ -193,7 +195,8 @@ class CpSatEngine(Engine):
         # LP and core-guided workers prove the bound, which 2 plain workers do not in any
         # reasonable time (benchmarks/variants.py --tables workers, 2 cores: gamma(8) in 0.8 s
         # with 8 workers, not within 10 s with 2).
-        solver, status = self._solve_once(model, deadline, stats, max(OPTIMUM_WORKERS, os.cpu_count() or 1))
+        solver, status = self._solve_once(model, deadline, stats, max(OPTIMUM_WORKERS, os.cpu_count() or 1),
+                                          _Standing(report))
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None, False, max(1, math.ceil(solver.best_objective_bound - 1e-6)), \
                 f"no answer within {time_limit:g} s" if time_limit else "CP-SAT gave up"
@@ -204,10 +207,28 @@ class CpSatEngine(Engine):
             f"not proved optimal within {time_limit:g} s"
 
 
+def _Standing(report: Any) -> Any:
+    """A solution callback that reports each better set of queens and the bound
+    proved so far (:class:`~nqueens_cp.engines.optimum.Standing`), from the
+    solver's thread."""
+    import math
+
+    from ortools.sat.python import cp_model
+
+    from .optimum import Standing
+
+    class Callback(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            report(Standing(max(1, math.ceil(self.best_objective_bound - 1e-6)), round(self.objective_value),
+                            self.num_branches))
+
+    return Callback()
+
+
 STOP_GRACE = 0.5  # seconds past a deadline before a solve that has not kept it is stopped
 
 
-def _stoppable(solver: Any, model: Any, deadline: float | None) -> Any:
+def _stoppable(solver: Any, model: Any, deadline: float | None, callback: Any = None) -> Any:
     """``solver.solve(model)`` in a thread, so that this one stays free to take Ctrl-C
     and SIGTERM (a solve in the main thread held them for its whole length: solve 3000
     ignored both for 20 s) and to stop a solve that overruns its deadline (presolve
@@ -216,7 +237,7 @@ def _stoppable(solver: Any, model: Any, deadline: float | None) -> Any:
 
     def run() -> None:
         try:
-            outcome["status"] = solver.solve(model)
+            outcome["status"] = solver.solve(model, callback)
         except BaseException as exc:  # noqa: BLE001 - handed to the caller below
             outcome["error"] = exc
 

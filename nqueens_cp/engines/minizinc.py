@@ -50,6 +50,7 @@ class MiniZincEngine(Engine):
     additive = frozenset({"nodes", "failures", "propagations", "solve_time"})
     effort = "nodes"
     enumeration_rate = count_rate = 1.5e4
+    optimum_reach = {"domination": (9, 2.13, 2.6), "independent": (11, 3.55, 3.9)}
     first_solution_max_n = 60
     expresses = frozenset({"lines", "wrapping", "offsets", "optimum"})
 
@@ -85,7 +86,7 @@ class MiniZincEngine(Engine):
                     raise NQueensError(f"cannot run minizinc: {exc.strerror or exc}") from exc
                 yield from self._read(process, errors, stats, limit, deadline)
 
-    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
+    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any], report: Any) -> Any:
         """MiniZinc's ``solve minimize`` (model/domination.py) on Gecode; the
         "==========" line after the last solution is its proof of optimality."""
         import json

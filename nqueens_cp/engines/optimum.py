@@ -13,9 +13,25 @@ time limit came first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 Square = tuple[int, int]
+
+
+class Standing(NamedTuple):
+    """Where a search for an optimum stands, as it goes: what a terminal shows."""
+
+    bound: int  # shown: no fewer queens answer (1 before anything is shown)
+    best: int | None  # the fewest queens found so far (None: none yet)
+    nodes: int | None = None  # the search's nodes so far, where it counts them
+
+
+Report = Callable[[Standing], None]
+
+
+def silent(standing: Standing) -> None:
+    """The report of a caller that asked for none."""
 
 
 class Optimum(NamedTuple):

@@ -54,6 +54,7 @@ class SatEngine(Engine):
     additive = frozenset({"conflicts", "decisions", "propagations", "restarts"})
     effort = "conflicts"
     enumeration_rate = count_rate = 4e3
+    optimum_reach = {"domination": (11, 1.97, 1.7), "independent": (11, 5.31, 7.9)}
     first_solution_max_n = 100
     expresses = frozenset({"lines", "wrapping", "offsets", "optimum"})
     solver: str
@@ -200,7 +201,7 @@ class SatEngine(Engine):
                                   f"({lines} lines) for {cnf_path}, {checked}"
 
 
-    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
+    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any], report: Any) -> Any:
         """MaxSAT: python-sat's RC2 (core-guided) over the WCNF of
         model/domination.py, every cell a soft clause (-x) of weight 1; RC2's
         optimum is proved by its cores.  RC2 cannot be interrupted: with a time

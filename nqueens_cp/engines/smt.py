@@ -53,6 +53,7 @@ class SmtEngine(Engine):
     additive = frozenset({"checks", "conflicts", "decisions"})
     effort = "conflicts"
     enumeration_rate = count_rate = 7e2
+    optimum_reach = {"domination": (9, 5.15, 2.6), "independent": (11, 6.62, 2.5)}
     first_solution_max_n = 30  # N = 30: about 5 s to the first board
     # Building the model in Z3 cannot be interrupted, and outlasts a time limit beyond: 2.2 s at
     # N = 100, 4.2 s at 150, 24 s at 400 (solve --time-limit 2, measured here).
@@ -64,7 +65,7 @@ class SmtEngine(Engine):
     def preload(self) -> None:
         import z3  # noqa: F401
 
-    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any]) -> Any:
+    def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any], report: Any) -> Any:
         """Z3's Optimize, in a child process killed at the limit (a moment after Z3's own
         timeout), at Ctrl-C and SIGTERM, and with this process: interrupting its context
         did not stop it in every phase (a fresh clone's run held SIGTERM for 10 s and

@@ -135,6 +135,27 @@ def advice(n: int, engine: str = DEFAULT_ENGINE, *, counting: bool = False, limi
     return notes
 
 
+def optimum_advice(n: int, variant: Variant, engine: str, time_limit: float | None = None) -> list[str]:
+    """What the literature says of this optimum and what proving it would take
+    with ``engine``, extrapolated from the engine's measured reach
+    (``Engine.optimum_reach``): a note when N is beyond it.  Empty within it."""
+    cls = engine_class(engine)
+    reach = cls.optimum_reach.get(variant.name)
+    if reach is None or n <= reach[0]:
+        return []
+    top, seconds, growth = reach
+    symbol = "i" if variant.independent else "γ"
+    published = variant.known.get(n)
+    # γ(Q_n) >= ceil(n/2) but for n = 3 and 11 (Finozhenok and Weakley, 2007); i(Q_n) >= γ(Q_n).
+    said = f"{symbol}(Q_{n}) = {published} (OEIS {variant.oeis})" if published else \
+        f"{symbol}(Q_{n}) >= {(n + 1) // 2} (Finozhenok and Weakley, 2007), not yet known to OEIS {variant.oeis}"
+    guess = math.log10(seconds) + (n - top) * math.log10(growth)
+    limit = f"; --time-limit {time_limit:g} s will stop it first" if time_limit and 10 ** guess > time_limit else \
+        "; --time-limit bounds it" if not time_limit else ""
+    return [f"{said}; engine {engine} proved N = {top} in {seconds:g} s where it was measured (docs/variants.md), "
+            f"and at {growth:g}x a step N = {n} would take {_duration(guess)}{limit}"]
+
+
 # --- the decisions ----------------------------------------------------------------------
 
 def splits(n: int) -> bool:

@@ -9,13 +9,13 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, Outcome, Search, engine_class, get_engine
-from ..engines.optimum import Optimum
+from ..engines.optimum import Optimum, Report
 from ..errors import InvalidInputError
 from . import execute
 from .execute import Progress
 from ..model.question import board_size
 from ..model.variants import Variant
-from .plan import Notify, advice, plan, plan_solve, position
+from .plan import Notify, advice, optimum_advice, plan, plan_solve, position
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -140,12 +140,24 @@ def solve(n: int, engine: str = DEFAULT_SOLVE_ENGINE, fixed: Mapping[int, int] |
 
 
 def optimum(n: int, variant: str | Variant = "domination", engine: str = DEFAULT_ENGINE, *,
-            time_limit: float | None = None, **options: Any) -> Optimum:
+            time_limit: float | None = None, notify: Notify | None = None, progress: Report | None = None,
+            **options: Any) -> Optimum:
     """The fewest queens that answer a domination question on an n x n board:
     ``variant`` 'domination' (every square occupied or attacked, γ(Q_n),
     OEIS A075458) or 'independent' (and no queen attacking another, i(Q_n),
     A075324), by any engine that answers it (``Engine.variants``: bitmask's
     branch and bound, cpsat, sat (MaxSAT), asp, minizinc, smt, backtrack).
     Proved optimal, or the best found when ``time_limit`` came first
-    (:class:`~nqueens_cp.engines.optimum.Optimum`); validated."""
-    return get_engine(engine, variant, **options).optimum(board_size(n), time_limit)
+    (:class:`~nqueens_cp.engines.optimum.Optimum`); validated.
+
+    ``notify(note)`` is told before the work what the literature says of this
+    optimum and how long the engine would take where N is beyond what it was
+    measured to prove (:func:`~nqueens_cp.execution.plan.optimum_advice`);
+    ``progress(standing)`` as the bound proved or the best found improves
+    (:class:`~nqueens_cp.engines.optimum.Standing`; engines with
+    ``reports_optimum``, the others once at the start)."""
+    chosen = get_engine(engine, variant, **options)
+    size = board_size(n)
+    for note in optimum_advice(size, chosen.variant, engine, time_limit) if notify else ():
+        notify(note)  # type: ignore[misc]
+    return chosen.optimum(size, time_limit, progress)

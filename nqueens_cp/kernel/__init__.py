@@ -26,7 +26,7 @@ import struct
 import time
 import warnings
 from array import array
-from collections.abc import Iterable, MutableSequence, Sequence
+from collections.abc import Callable, Iterable, MutableSequence, Sequence
 from types import ModuleType
 from typing import Any, NamedTuple
 
@@ -321,10 +321,12 @@ class FamilyWalk(Walk):
         return self.finished
 
 
-def dominate(n: int, independent: bool, k: int, deadline: float | None = None) -> tuple[int, list[tuple[int, int]], int]:
+def dominate(n: int, independent: bool, k: int, deadline: float | None = None,
+             tick: Callable[[int], None] | None = None) -> tuple[int, list[tuple[int, int]], int]:
     """Whether k queens dominate the n x n board (dominate.c), in a thread
     that the deadline (time.monotonic()) or Ctrl-C stops: (1 found, their
-    squares; 0 proved impossible; -1 stopped first), and the nodes."""
+    squares; 0 proved impossible; -1 stopped first), and the nodes.
+    ``tick(nodes so far)`` is called about every half second meanwhile."""
     import threading
 
     module = _module()
@@ -335,11 +337,15 @@ def dominate(n: int, independent: bool, k: int, deadline: float | None = None) -
     worker = threading.Thread(target=lambda: answer.append(module.dominate(n, int(independent), k, queens, nodes,
                                                                            stop)), daemon=True)
     worker.start()
+    ticked = time.monotonic()
     try:
         while worker.is_alive():
             worker.join(0.05 if deadline is None else max(0.0, min(0.05, deadline - time.monotonic())))
             if deadline is not None and time.monotonic() > deadline:
                 break
+            if tick is not None and time.monotonic() - ticked > 0.5:
+                ticked = time.monotonic()
+                tick(nodes[0])
     finally:
         stop[0] = 1
         worker.join()
