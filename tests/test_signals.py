@@ -48,6 +48,9 @@ def _rows() -> list[tuple[str, list[str], signal.Signals]]:
             rows.append((f"{engine}-optimum", ["optimum", size, "-e", engine], signal.SIGTERM))
         else:
             rows.append((f"{engine}-search-term", search, signal.SIGTERM))
+    # compare times each engine in a child process of its own: the signal ends the child too.
+    study = ["compare", OPTIMUM_HARD, "-V", "domination", "--engines", "cpsat,sat"]
+    rows += [("compare-optimum", study, signal.SIGINT), ("compare-optimum-term", study, signal.SIGTERM)]
     return rows
 
 
@@ -108,7 +111,8 @@ def test_every_engine_stops_at_ctrl_c_and_sigterm() -> None:
     for start in range(0, len(rows), 4):
         running = []
         for name, argv, sig in rows[start:start + 4]:
-            if engine_class(argv[argv.index("-e") + 1]).unavailable_reason():
+            engines = argv[argv.index("-e") + 1] if "-e" in argv else argv[argv.index("--engines") + 1]
+            if any(engine_class(engine).unavailable_reason() for engine in engines.split(",")):
                 continue
             process = subprocess.Popen([*CLI, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             running.append((name, argv, sig, process))

@@ -495,6 +495,15 @@ class Engine:
             raise InvalidInputError(f"{self.variant.title} asks for an optimum, not for boards of N queens: "
                                     f"use optimum (nqueens_cp.optimum)")
 
+    def refuses(self, n: int) -> str | None:
+        """Why this engine refuses a board of size n for its question (beyond the
+        largest N it serves), or None: what a study asks before it runs one."""
+        try:
+            self._check_n(n)
+        except InvalidInputError as error:
+            return str(error)
+        return None
+
     def _check_n(self, n: int) -> None:
         if self.max_n is not None and n > self.max_n:
             raise InvalidInputError(f"engine {self.name} serves N <= {self.max_n}, got N={n} "

@@ -36,6 +36,7 @@ from ..errors import EngineUnavailableError, InvalidInputError
 from ..known import TOTAL
 from ..model import variants
 from ..model.variants import Variant
+from ..stopping import die_with_parent
 
 STOP_GRACE_S = 10.0  # how long a worker stopped at its time limit has to end what it started
 SB = "+sb"  # label suffix: the engine with symmetry breaking
@@ -169,24 +170,32 @@ def _run_worker(n: int, label: str, first: bool, time_limit: float | None, quest
         wait = time_limit + STOP_GRACE_S
     start = time.perf_counter()
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}) as proc:
+                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, preexec_fn=die_with_parent) as proc:
         try:
             out, err = proc.communicate(timeout=wait)
         except subprocess.TimeoutExpired:
             wall = time.perf_counter() - start
-            # SIGTERM first: the worker then ends what its engine started (a MiniZinc
-            # run in a session of its own, which SIGKILL would leave running: nqueens_cp.stopping)
-            proc.terminate()
-            try:
-                proc.communicate(timeout=STOP_GRACE_S)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.communicate()
+            _end(proc)
             return Run(wall, None)
+        except BaseException:  # Ctrl-C or SIGTERM in this process: the worker ends with it, now
+            _end(proc)
+            raise
     wall = time.perf_counter() - start
     if proc.returncode != 0:
         return Run(wall, None, (err.strip().splitlines() or [f"exit {proc.returncode}"])[-1])
     return Run(wall, json.loads(out))
+
+
+def _end(proc: subprocess.Popen[str]) -> None:
+    """End a measurement's worker: SIGTERM first, so that it ends what its engine
+    started (a MiniZinc run in a session of its own, which SIGKILL would leave
+    running: nqueens_cp.stopping), then SIGKILL after a grace."""
+    proc.terminate()
+    try:
+        proc.communicate(timeout=STOP_GRACE_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
 
 
 def compare(sizes: Sequence[int], labels: Sequence[str], repeat: int = 1, first: bool = False,
@@ -219,6 +228,11 @@ def compare(sizes: Sequence[int], labels: Sequence[str], repeat: int = 1, first:
     rows = []
     for n in sizes:
         for label in labels:
+            name, options = parse_label(label)
+            refusal = get_engine(name, question.name, **options).refuses(n)
+            if refusal is not None:  # (bitmask's optimum serves N <= 32): a row that says so, not a failure
+                rows.append(_refused(n, label, refusal))
+                continue
             runs = []
             for attempt in range(repeat):
                 if progress:
@@ -229,6 +243,12 @@ def compare(sizes: Sequence[int], labels: Sequence[str], repeat: int = 1, first:
             rows.append(_row(n, label, runs, time_limit))
         _check_agreement([row for row in rows if row["n"] == n], first, question)
     return rows
+
+
+def _refused(n: int, label: str, refusal: str) -> dict[str, Any]:
+    row: dict[str, Any] = dict.fromkeys(COLUMNS, None)
+    row.update(n=n, engine=label, runs=0, status=f"refused: {refusal}")
+    return row
 
 
 def _row(n: int, label: str, runs: list[Run], time_limit: float | None) -> dict[str, Any]:
