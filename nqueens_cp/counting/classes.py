@@ -39,6 +39,11 @@ taken by the time its last allowing row is placed (``kernel.twin.needed_masks``)
 Every family is split into sub-boards by fixing the queens of rows 1 and 2
 (:data:`DEPTH`): the tasks of a split count, on the local pool or a cluster.
 
+The whole count is one call, :func:`count`: it lists the tasks, hands them
+to whoever runs tasks (``execution.execute``: processes, a cluster,
+checkpoints) with the small searches to run beside them, and adds up, pairs
+and checks what comes back.
+
 Both published numbers come out of one run: total = 8a + 4b + 2c (OEIS
 A000170) and fundamental = a + b + c (A002562), a, b, c the classes of size
 8, 4 and 2.  They are checked against two small independent searches for the
@@ -49,7 +54,7 @@ S90 = 2c), so a slip in the bookkeeping cannot pass silently.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from ..errors import NQueensError, TimeLimitReached
@@ -188,6 +193,42 @@ def chunks(n: int, size: int) -> list[list[SubBoard]]:
     """The sub-boards in lists of ``size``: the tasks of a split count."""
     found = sub_boards(n)
     return [found[i:i + size] for i in range(0, len(found), size)]
+
+
+Side = tuple[tuple[int, int], int]  # ((S180, S90) searched on their own, h: symmetric boards on tie squares)
+
+
+class Work(NamedTuple):
+    """A count by classes as work to hand out (what :func:`count` gives its runner)."""
+
+    n: int
+    tasks: list[list[SubBoard]]  # each a list of sub-boards: count_sub_boards's argument
+    record: dict[str, Any]  # what a checkpoint of this count records, to know it again
+    valid: Callable[[tuple[int, ...]], bool]  # whether a task's values, read back, could be right
+    side: Callable[[], Side]  # the small searches, to run beside the tasks (or after them)
+
+
+Runner = Callable[[Work], tuple[Values, Side]]  # runs every task: (their values summed, the side searches')
+
+
+def count(n: int, per_task: int, run: Runner, deadline: float | None = None) -> tuple[Tally, Work]:
+    """The count of N by symmetry classes, behind one call: the tasks (sub-boards,
+    ``per_task`` to a task), run by ``run`` (which sums each task's
+    :func:`count_sub_boards` values and runs ``Work.side``, the small searches
+    of the check and of the tie squares), then the boards on tie squares paired
+    (:func:`tally`) and the classes checked against S180 and S90.  The tally and
+    the work it came from."""
+
+    def side() -> Side:
+        return symmetric_counts(n, deadline), symmetric_on_ties(n, deadline)
+
+    tasks = chunks(n, per_task)
+    work = Work(n, tasks, {"n": n, "method": METHOD, "tasks": len(tasks), "sub_boards_per_task": per_task},
+                valid_values, side)
+    (eight, four, two, _, tied), (searched, on_ties) = run(work)
+    found = tally(n, eight, four, two, tied, on_ties)
+    found.check(deadline, searched)
+    return found, work
 
 
 # --- the symmetric solutions, searched on their own as a check ----------------------

@@ -89,72 +89,78 @@ def search(plan: Plan, progress: Progress | None = None) -> Search:
 
 def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str, Any], float | None], int]:
     """The count (total, or fundamental with ``unique``) by symmetry classes:
-    corner / inner sub-boards in the compiled loop (classes.py)."""
+    :func:`classes.count <nqueens_cp.counting.classes.count>` does the
+    counting; this module runs its tasks (:func:`_run_class_work`)."""
 
     def counter(stats: dict[str, Any], deadline: float | None) -> int:
-        from . import pools
-
         per_task = plan.engine.task_size(plan.n) or SUB_BOARDS_PER_TASK
-        chunks = classes.chunks(plan.n, per_task)
-        # On a cluster (a Dask scheduler, or an executor given) as many tasks in flight as jobs,
-        # even for an engine that searches unsplit here (gpu: one process per GPU).
-        workers = _workers(plan, len(chunks)) if plan.split or plan.executor is not None else 1
-        record = None
-        if plan.checkpoint:
-            from .checkpoint import Checkpoint
+        nodes = [0]
 
-            record = Checkpoint(plan.checkpoint, {"n": plan.n, "method": classes.METHOD, "tasks": len(chunks),
-                                                  "sub_boards_per_task": per_task},
-                                valid=classes.valid_values)
-        done_before = dict(record.done) if record else {}
-        todo = [i for i in range(len(chunks)) if i not in done_before]
-        # the engine's task (the CPU's loop, or the GPU's), the engine travelling with it
-        calls = [(plan.engine.count_sub_boards, plan.n, chunks[i]) for i in todo]
-        tallies = [sum(column) for column in zip((0,) * classes.VALUES, *done_before.values())]
-        # The compiled loop cannot be interrupted: under a time limit, and where
-        # the count takes long enough for a Ctrl-C to matter (count 18 -j 1 held
-        # one for 11 s), even one worker is a process, which a deadline or a
-        # signal stops at once.
-        inline = workers == 1 and deadline is None and plan.executor is None and plan.n <= INLINE_MAX_N
-        n = plan.n
+        def run(work: classes.Work) -> tuple[classes.Values, classes.Side]:
+            summed, side = _run_class_work(plan, work, progress, deadline)
+            nodes[0] = summed[3]
+            return summed, side
 
-        def side_work() -> tuple[tuple[int, int], int]:
-            """The small searches of the check and of the tie squares."""
-            return classes.symmetric_counts(n, deadline), classes.symmetric_on_ties(n, deadline)
-
-        # Loaded here, before the pool forks its workers: they inherit the
-        # compiled module instead of each loading it.
-        kind = kernel_kind()
-
-        side = None
-        try:
-            # Counts add up in any order: each task is taken as it finishes.
-            with _executor(plan, inline) as executor, closing(pools.stream(
-                    calls, workers, 4 * workers, executor=executor, deadline=deadline, processes=True,
-                    ordered=False)) as results:
-                for done, (i, found) in enumerate(results, len(done_before) + 1):
-                    if side is None and not inline:
-                        # Beside the workers, in this process, while they count; started
-                        # once they are running, as a thread must never be forked.
-                        side = pools.in_background(side_work)
-                    task = todo[i]
-                    tallies = [a + b for a, b in zip(tallies, found)]
-                    if record:
-                        record.record(task, found)
-                    if progress:
-                        progress(done, len(chunks))
-        finally:
-            if record:
-                record.close()
-        eight, four, two, nodes, tied = tallies
-        searched, on_ties = side() if side else side_work()
-        tally = classes.tally(n, eight, four, two, tied, on_ties)
-        tally.check(deadline, searched)
-        stats.update(kernel=kind, nodes=nodes, sub_boards=sum(len(c) for c in chunks), **tally.to_dict())
+        tally, work = classes.count(plan.n, per_task, run, deadline)
+        stats.update(kernel=kernel_kind(), nodes=nodes[0], sub_boards=sum(len(task) for task in work.tasks),
+                     **tally.to_dict())
         del stats["n"]
         return tally.fundamental if plan.unique else tally.total
 
     return counter
+
+
+def _run_class_work(plan: Plan, work: classes.Work, progress: Progress | None,
+                    deadline: float | None) -> tuple[classes.Values, classes.Side]:
+    """Every task of a count by classes, each by the engine's ``count_sub_boards``
+    (the CPU's loop or the GPU's), on processes or a cluster, recorded in the
+    plan's checkpoint as it finishes; ``work.side`` beside them.  Their values
+    summed, and the side's."""
+    from . import pools
+
+    tasks = work.tasks
+    # On a cluster (a Dask scheduler, or an executor given) as many tasks in flight as jobs,
+    # even for an engine that searches unsplit here (gpu: one process per GPU).
+    workers = _workers(plan, len(tasks)) if plan.split or plan.executor is not None else 1
+    record = None
+    if plan.checkpoint:
+        from .checkpoint import Checkpoint
+
+        record = Checkpoint(plan.checkpoint, work.record, valid=work.valid)
+    done_before = dict(record.done) if record else {}
+    todo = [i for i in range(len(tasks)) if i not in done_before]
+    # the engine's task (the CPU's loop, or the GPU's), the engine travelling with it
+    calls = [(plan.engine.count_sub_boards, plan.n, tasks[i]) for i in todo]
+    tallies = [sum(column) for column in zip((0,) * classes.VALUES, *done_before.values())]
+    # The compiled loop cannot be interrupted: under a time limit, and where
+    # the count takes long enough for a Ctrl-C to matter (count 18 -j 1 held
+    # one for 11 s), even one worker is a process, which a deadline or a
+    # signal stops at once.
+    inline = workers == 1 and deadline is None and plan.executor is None and plan.n <= INLINE_MAX_N
+    # Loaded here, before the pool forks its workers: they inherit the
+    # compiled module instead of each loading it.
+    kernel_kind()
+    side = None
+    try:
+        # Counts add up in any order: each task is taken as it finishes.
+        with _executor(plan, inline) as executor, closing(pools.stream(
+                calls, workers, 4 * workers, executor=executor, deadline=deadline, processes=True,
+                ordered=False)) as results:
+            for done, (i, found) in enumerate(results, len(done_before) + 1):
+                if side is None and not inline:
+                    # Beside the workers, in this process, while they count; started
+                    # once they are running, as a thread must never be forked.
+                    side = pools.in_background(work.side)
+                tallies = [a + b for a, b in zip(tallies, found)]
+                if record:
+                    record.record(todo[i], found)
+                if progress:
+                    progress(done, len(tasks))
+    finally:
+        if record:
+            record.close()
+    eight, four, two, nodes, tied = tallies
+    return (eight, four, two, nodes, tied), side() if side else work.side()
 
 
 @contextmanager
