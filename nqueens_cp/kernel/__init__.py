@@ -295,13 +295,14 @@ def family_words(n: int, variant: Any) -> list[int]:
 
 
 class FamilyWalk(Walk):
-    """The walk of one board for any question of the family (plain queens too,
-    to compare): queens.h's family_walk over the question's descriptor
-    (:func:`family_words`), stoppable as :class:`Walk`."""
+    """The walk of one board for any question of the family (plain queens too):
+    queens.h's one walk, over the question's descriptor (:func:`family_words`),
+    stoppable as :class:`Walk`; every solution counted, none classified."""
 
     def __init__(self, n: int, variant: Any, allowed: Sequence[int], compiled: bool = True) -> None:
-        self._start(n, allowed, compiled, twin.FROW_WORDS * n)  # its own stack rows; the out words are Walk's
         self.family: Sequence[int] = family_words(n, variant)
+        width = twin.ROW_WORDS_OFFSETS if self.family[twin.FAM_ONE] | self.family[twin.FAM_TWO] else twin.ROW_WORDS
+        self._start(n, allowed, compiled, width * (n + 1))  # its stack's rows; the out words are Walk's
         if self._search is not None:
             self.family = _words(self.family)
 

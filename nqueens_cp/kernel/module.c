@@ -64,8 +64,10 @@ static PyObject *py_walk(PyObject *self, PyObject *args) {
     return result;
 }
 
-/* family_walk(family, n, allowed, stack, board, out, limit, stop_at): family is the
- * FAM_WORDS descriptor, out holds the OUT_* words (queens.h), the solutions in OUT_EIGHT. */
+/* family_walk(family, n, allowed, stack, board, out, limit, stop_at): the walk of
+ * any member, family its FAM_WORDS descriptor; stack n + 1 rows of ROW_WORDS
+ * words (ROW_WORDS_OFFSETS for a member with offsets); out holds the OUT_*
+ * words (queens.h), the solutions in OUT_EIGHT. */
 static PyObject *py_family_walk(PyObject *self, PyObject *args) {
     int n;
     unsigned long long limit, stop_at;
@@ -74,19 +76,23 @@ static PyObject *py_family_walk(PyObject *self, PyObject *args) {
         return NULL;
     PyObject *result = NULL;
     if (size_ok(n) && words_of(&family, FAM_WORDS, "family") && words_of(&allowed, n, "allowed") &&
-        words_of(&stack, FROW_WORDS * n, "stack") && words_of(&board, n, "board") && words_of(&out, OUT_WORDS, "out")) {
+        words_of(&board, n, "board") && words_of(&out, OUT_WORDS, "out")) {
         qword *o = out.buf;
         struct tallies t = {o[OUT_EIGHT], o[OUT_FOUR], o[OUT_TWO], o[OUT_NODES], o[OUT_TIED]};
         int row = (int)(int64_t)o[OUT_ROW];
         const qword *f = family.buf;
+        struct rowmask masks[QUEENS_MAX_N];
         if (f[FAM_LEFT] > LINE_WRAP || f[FAM_RIGHT] > LINE_WRAP) {
             PyErr_Format(PyExc_ValueError, "family: a line word is %d..%d", LINE_NONE, LINE_WRAP);
+        } else if (!words_of(&stack, (f[FAM_ONE] | f[FAM_TWO] ? ROW_WORDS_OFFSETS : ROW_WORDS) * (n + 1), "stack")) {
+            /* (the exception is set) */
         } else if (row < ROW_NEW || row >= n) {
             PyErr_Format(PyExc_ValueError, "out[%d]: a row to resume from, got %d", OUT_ROW, row);
         } else {
+            fill_masks(n, allowed.buf, masks);
             Py_BEGIN_ALLOW_THREADS
             if (row != -1)
-                row = family_walk(f, n, allowed.buf, stack.buf, board.buf, limit, stop_at, row, &t);
+                row = family_walk(f, n, masks, (struct stack){stack.buf}, board.buf, limit, stop_at, row, &t);
             Py_END_ALLOW_THREADS
             o[OUT_EIGHT] = t.eight, o[OUT_NODES] = t.nodes, o[OUT_ROW] = (qword)(int64_t)row;
             result = Py_NewRef(Py_None);
@@ -439,9 +445,6 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_search", "The compiled searches of nqueens_cp.", -1,
                                     methods};
 
-/* A family stack row is the FROW_* words, in order (the walk's stack is words already: struct stack). */
-_Static_assert(sizeof(struct family_row) == FROW_WORDS * sizeof(qword), "struct family_row is FROW_WORDS words");
-
 PyMODINIT_FUNC PyInit__search(void) {
     /* The layouts of queens.h, for the test that twin.LAYOUT is the same. */
     static const struct { const char *name; int value; } constants[] = {
@@ -455,7 +458,8 @@ PyMODINIT_FUNC PyInit__search(void) {
         {"DECIDE_NONE", DECIDE_NONE}, {"DECIDE_FIRST_CUTOFF", DECIDE_FIRST_CUTOFF},
         {"LINE_NONE", LINE_NONE}, {"LINE_EDGE", LINE_EDGE}, {"LINE_WRAP", LINE_WRAP},
         {"FAM_LEFT", FAM_LEFT}, {"FAM_RIGHT", FAM_RIGHT}, {"FAM_ONE", FAM_ONE}, {"FAM_TWO", FAM_TWO},
-        {"FAM_WORDS", FAM_WORDS}, {"FAM_CENTER", FAM_CENTER}, {"FROW_WORDS", FROW_WORDS}, {"DOMINATE_MAX_N", DOMINATE_MAX_N},
+        {"FAM_WORDS", FAM_WORDS}, {"FAM_CENTER", FAM_CENTER}, {"ROW_NEAR", ROW_NEAR}, {"ROW_FAR", ROW_FAR},
+        {"ROW_WORDS_OFFSETS", ROW_WORDS_OFFSETS}, {"DOMINATE_MAX_N", DOMINATE_MAX_N},
         {"REPAIR_START", REPAIR_START}, {"REPAIR_SWAP", REPAIR_SWAP}, {"REPAIR_FOUND", REPAIR_FOUND},
         {"REPAIR_NOMEM", REPAIR_NOMEM}, {"REPAIR_FILL", REPAIR_FILL}, {"REPAIR_MAX_OFFSETS", REPAIR_MAX_OFFSETS},
         {"REPAIR_START_TRIES", REPAIR_START_TRIES}, {"REPAIR_MAX_N", REPAIR_MAX_N},

@@ -55,8 +55,10 @@ typedef uint64_t qword;
  * row to resume from (ROW_NEW: not started; -1: searched). */
 enum { OUT_EIGHT, OUT_FOUR, OUT_TWO, OUT_NODES, OUT_TIED, OUT_ROW, OUT_WORDS };
 #define ROW_NEW (-2)
-/* A row on the walk's stack (see struct stack), word by word. */
-enum { ROW_COLS, ROW_LEFT, ROW_RIGHT, ROW_TODO, ROW_WORDS };
+/* A row on the walk's stack (see struct stack), word by word: the attacks on
+ * it, its cells not yet tried, and for a member with offsets two words more
+ * (struct family_attacks: near, far), ROW_WORDS_OFFSETS words a row then. */
+enum { ROW_COLS, ROW_LEFT, ROW_RIGHT, ROW_TODO, ROW_WORDS, ROW_NEAR = ROW_WORDS, ROW_FAR, ROW_WORDS_OFFSETS };
 /* A board of a batch (count_boards): n allowed masks, then these two words. */
 enum { BOARD_TIE, BOARD_CLASSIFY, BOARD_EXTRA };
 
@@ -91,47 +93,40 @@ struct tallies {
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 #define QUEENS_WARP 32
 struct stack {
-    qword *cold; /* rows 0 .. from-1, ROW_WORDS words a row */
+    qword *cold; /* rows 0 .. from-1, `width` words a row */
     qword *hot;  /* this thread's word 0 of row `from` in the block's shared memory */
     int from;
 };
 
-/* (Values, not a pointer to the word: a pointer that may be local or shared
- * would be a generic address, and the hot rows' loads no longer ld.shared.) */
-QUEENS_FN qword stack_get(struct stack s, int r, int w) {
-    return r >= s.from ? s.hot[((r - s.from) * ROW_WORDS + w) * QUEENS_WARP] : s.cold[r * ROW_WORDS + w];
+/* Word w of row r, rows of `width` words (ROW_WORDS; a constant where the
+ * walk is compiled).  (Values, not a pointer to the word: a pointer that may
+ * be local or shared would be a generic address, and the hot rows' loads no
+ * longer ld.shared.) */
+QUEENS_FN qword stack_get(struct stack s, int width, int r, int w) {
+    return r >= s.from ? s.hot[((r - s.from) * width + w) * QUEENS_WARP] : s.cold[r * width + w];
 }
 
-QUEENS_FN void stack_set(struct stack s, int r, int w, qword value) {
+QUEENS_FN void stack_set(struct stack s, int width, int r, int w, qword value) {
     if (r >= s.from)
-        s.hot[((r - s.from) * ROW_WORDS + w) * QUEENS_WARP] = value;
+        s.hot[((r - s.from) * width + w) * QUEENS_WARP] = value;
     else
-        s.cold[r * ROW_WORDS + w] = value;
+        s.cold[r * width + w] = value;
 }
 #else
 struct stack {
-    qword (*rows)[ROW_WORDS]; /* n + 1 rows */
+    qword *words; /* n + 1 rows of `width` words */
 };
 
-QUEENS_FN qword stack_get(struct stack s, int r, int w) {
-    return s.rows[r][w];
+/* Word w of row r, rows of `width` words (ROW_WORDS, or ROW_WORDS_OFFSETS for
+ * a member with offsets: a constant where the walk is compiled). */
+QUEENS_FN qword stack_get(struct stack s, int width, int r, int w) {
+    return s.words[r * width + w];
 }
 
-QUEENS_FN void stack_set(struct stack s, int r, int w, qword value) {
-    s.rows[r][w] = value;
+QUEENS_FN void stack_set(struct stack s, int width, int r, int w, qword value) {
+    s.words[r * width + w] = value;
 }
 #endif
-
-QUEENS_FN struct attacks stack_attacks(struct stack s, int r) {
-    struct attacks a = {stack_get(s, r, ROW_COLS), stack_get(s, r, ROW_LEFT), stack_get(s, r, ROW_RIGHT)};
-    return a;
-}
-
-QUEENS_FN void stack_set_attacks(struct stack s, int r, struct attacks a) {
-    stack_set(s, r, ROW_COLS, a.cols);
-    stack_set(s, r, ROW_LEFT, a.left);
-    stack_set(s, r, ROW_RIGHT, a.right);
-}
 
 /* A row's free cells, restricted by its needed columns (see above). */
 QUEENS_FN qword restricted(struct attacks a, struct rowmask mask) {
@@ -196,95 +191,59 @@ QUEENS_FN void tally(struct tallies *t, int n, const qword *board, int *inverse,
     t->tied += !classify && (board[n - 1] & tie) != 0;
 }
 
-/* One sub-board with an explicit stack that can stop and go on: after
- * `limit` solutions in all (0: none; `board` holds the last) or at `stop_at`
- * nodes (0: never).  Starts at `row` (ROW_NEW, or what the last call
- * returned); returns the row to resume from, -1 once searched.  stack: n + 1
- * rows.  The row before the last also places the last (a node too). */
-QUEENS_FN int walk(int n, const struct rowmask *masks, struct stack stack, qword *board, int *inverse,
-                   int classify, qword tie, qword limit, qword stop_at, int row, struct tallies *t) {
-    int last = n - 1;
-    if (row == ROW_NEW) {
-        struct attacks none = {0, 0, 0};
-        stack_set_attacks(stack, 0, none);
-        stack_set(stack, 0, ROW_TODO, restricted(none, masks[0]));
-        row = 0;
-    }
-    while (row >= 0 && (stop_at == 0 || t->nodes < stop_at)) {
-        qword free = stack_get(stack, row, ROW_TODO);
-        if (free == 0) {
-            row--;
-            continue;
-        }
-        qword bit = free & (0 - free); /* the lowest free cell */
-        stack_set(stack, row, ROW_TODO, free ^ bit);
-        t->nodes++;
-        qword leaf = bit;
-        if (row != last) { /* (row 0 is the last only when n == 1) */
-            struct attacks above = stack_attacks(stack, row), below = QUEENS_STEP(above, bit);
-            stack_set_attacks(stack, row + 1, below);
-            leaf = restricted(below, masks[row + 1]);
-            if (row + 1 != last) {
-                row++;
-                stack_set(stack, row, ROW_TODO, QUEENS_AHEAD(below, masks[row + 1].allowed) ? leaf : 0);
-                continue;
-            }
-            if (leaf == 0)
-                continue;
-            t->nodes++;
-        }
-        board[last] = leaf;
-        if (classify || limit) /* the board, read off the stack's columns */
-            for (int r = 0; r < last; r++)
-                board[r] = stack_get(stack, r + 1, ROW_COLS) & ~stack_get(stack, r, ROW_COLS);
-        tally(t, n, board, inverse, classify, tie);
-        if (limit && t->eight + t->four + t->two >= limit)
-            break;
-    }
-    return row;
-}
-
-/* --- The family (model/variants.py) by one more walk, over a descriptor of the
- * question's data, FAM_WORDS words: how the diagonals (c - r: the left word, which
- * moves one column left a row) and the anti-diagonals (c + r: the right word)
- * attack, LINE_NONE, LINE_EDGE or LINE_WRAP (what leaves one edge comes back at
- * the other: the word rotates within n columns); and the offsets one and two rows
- * down, each as a pattern centred on column FAM_CENTER: bit FAM_CENTER + dc of
- * FAM_ONE is the offset (1, dc).  A queen's offsets are its row's pattern moved
- * to its column.  The columns always attack.  `near` holds the offsets' attacks
- * on this row (from the two rows above), `far` those on the next (from the row
- * above).  Plain queens run it too, for comparison. */
+/* --- The walk: one search of a sub-board that can stop and go on, for any
+ * member of the family (model/variants.py), over a descriptor of the
+ * member's data, FAM_WORDS words: how the diagonals (c - r: the left word,
+ * which moves one column left a row) and the anti-diagonals (c + r: the
+ * right word) attack, LINE_NONE, LINE_EDGE or LINE_WRAP (what leaves one edge
+ * comes back at the other: the word rotates within n columns); and the
+ * offsets one and two rows down, each as a pattern centred on column
+ * FAM_CENTER: bit FAM_CENTER + dc of FAM_ONE is the offset (1, dc).  A
+ * queen's offsets are its row's pattern moved to its column.  The columns
+ * always attack.  `near` holds the offsets' attacks on a row (from the two
+ * rows above), `far` those on the next (from the row above).  Plain queens
+ * are the descriptor PLAIN: compiled with it a constant, the walk is the
+ * classic one (docs/kernel.md), which `enumerate` and the GPU run. */
 /* [cost family kernel] */
 enum { LINE_NONE, LINE_EDGE, LINE_WRAP };
 enum { FAM_LEFT, FAM_RIGHT, FAM_ONE, FAM_TWO, FAM_WORDS };
 #define FAM_CENTER 8 /* bit FAM_CENTER + dc of FAM_ONE: the offset (1, dc), |dc| <= FAM_CENTER */
-/* A row on the family walk's stack, word by word (struct family_row). */
-enum { FROW_COLS, FROW_LEFT, FROW_RIGHT, FROW_NEAR, FROW_FAR, FROW_TODO, FROW_WORDS };
 
 struct family_attacks {
     qword cols, left, right, near, far;
 };
 
-struct family_row {
-    struct family_attacks a;
-    qword todo;
-};
-
 /* The descriptor, read once into a walk's locals: each line word's masks
- * (family_left, family_right) and the offsets' shifts. */
+ * (family_left, family_right) and the offsets' patterns. */
 struct family {
     qword left_keep, left_wrap, right_keep, right_wrap, one, two;
 };
 
-/* A line family's word one row on, without a branch: `keep` is the board's n
- * columns for a family that attacks (LINE_EDGE, LINE_WRAP), 0 for LINE_NONE;
- * `wrap` all ones for LINE_WRAP, where what leaves one edge comes back at the other. */
+/* A line family's word one row on, without a branch: `keep` is 0 for a
+ * family that does not attack (LINE_NONE), the board's n columns for one that
+ * wraps, all ones for one that leaves at the edge (its bits beyond n do no
+ * harm: no allowed mask has them, and the word that shifts them is never
+ * wrapped); `wrap` all ones for LINE_WRAP, where what leaves one edge comes
+ * back at the other. */
 QUEENS_FN qword family_left(qword word, int n, qword keep, qword wrap) {
     return ((word << 1) | ((word >> (n - 1)) & wrap)) & keep;
 }
 
 QUEENS_FN qword family_right(qword word, int n, qword keep, qword wrap) {
     return ((word >> 1) | (((word & 1) << (n - 1)) & wrap)) & keep;
+}
+
+/* The plain queens' descriptor: both diagonals leave at the edge, no offsets.
+ * (A macro: an initializer, so that each use folds to the constants.) */
+#define FAMILY_PLAIN {~(qword)0, 0, ~(qword)0, 0, 0, 0}
+
+/* The descriptor's words, read into a walk's locals. */
+QUEENS_FN struct family family_of(const qword *words, int n) {
+    qword full = ((qword)1 << n) - 1; /* n <= QUEENS_MAX_N */
+    qword keep[3] = {0, ~(qword)0, full};
+    struct family f = {keep[words[FAM_LEFT]], words[FAM_LEFT] == LINE_WRAP ? ~(qword)0 : 0, keep[words[FAM_RIGHT]],
+                       words[FAM_RIGHT] == LINE_WRAP ? ~(qword)0 : 0, words[FAM_ONE], words[FAM_TWO]};
+    return f;
 }
 
 /* The squares a queen in column `col` attacks by a row's offsets: the pattern
@@ -294,7 +253,8 @@ QUEENS_FN qword family_offsets(int col, qword pattern) {
 }
 
 /* A queen on `bit`: the attacks on the row below, for the family (`offsets`:
- * whether it has any; a constant where the walk is compiled for it). */
+ * whether it has any; a constant where the walk is compiled for it).  For
+ * FAMILY_PLAIN, QUEENS_STEP. */
 QUEENS_INLINED struct family_attacks family_step(struct family f, int offsets, int n, struct family_attacks a,
                                                  qword bit) {
     struct family_attacks b = {a.cols | bit, family_left(a.left | bit, n, f.left_keep, f.left_wrap),
@@ -307,59 +267,120 @@ QUEENS_INLINED struct family_attacks family_step(struct family f, int offsets, i
     return b;
 }
 
-/* The family's walk of one board (allowed[r]: the columns row r may take),
- * stoppable as `walk` is: after `limit` solutions in all (0: none; `board`
- * holds the last) or at `stop_at` nodes (0: never); every queen placed is a
- * node, and solutions are tallied in t->eight.  stack: n rows. */
-QUEENS_INLINED int family_walk_of(struct family f, int offsets, int n, const qword *allowed,
-                                   struct family_row *stack, qword *board, qword limit, qword stop_at, int row,
-                                   struct tallies *t) {
+/* A row's free cells: open (QUEENS_OPEN, the offsets' too), then restricted
+ * by its needed columns (QUEENS_RESTRICT: every member has a piece in every
+ * column). */
+QUEENS_FN qword family_free(struct family_attacks a, struct rowmask mask) {
+    qword missing = mask.needed & ~a.cols;
+    return QUEENS_RESTRICT(~(a.cols | a.left | a.right | a.near) & mask.allowed, missing);
+}
+
+/* QUEENS_AHEAD for the family: whether the row two below a queen (`below`:
+ * the attacks on the row below; `beyond`: what the row after it allows) has
+ * a cell open whatever the row between takes. */
+QUEENS_FN int family_ahead(struct family f, int n, struct family_attacks below, qword beyond) {
+    return (~(below.cols | family_left(below.left, n, f.left_keep, f.left_wrap) |
+              family_right(below.right, n, f.right_keep, f.right_wrap) | below.far) & beyond) != 0;
+}
+
+QUEENS_FN struct family_attacks stack_attacks(struct stack s, int width, int offsets, int r) {
+    struct family_attacks a = {stack_get(s, width, r, ROW_COLS), stack_get(s, width, r, ROW_LEFT),
+                               stack_get(s, width, r, ROW_RIGHT), 0, 0};
+    if (offsets) {
+        a.near = stack_get(s, width, r, ROW_NEAR);
+        a.far = stack_get(s, width, r, ROW_FAR);
+    }
+    return a;
+}
+
+QUEENS_FN void stack_set_attacks(struct stack s, int width, int offsets, int r, struct family_attacks a) {
+    stack_set(s, width, r, ROW_COLS, a.cols);
+    stack_set(s, width, r, ROW_LEFT, a.left);
+    stack_set(s, width, r, ROW_RIGHT, a.right);
+    if (offsets) {
+        stack_set(s, width, r, ROW_NEAR, a.near);
+        stack_set(s, width, r, ROW_FAR, a.far);
+    }
+}
+
+/* The walk of one sub-board of the family's member `f`, with an explicit
+ * stack that can stop and go on: after `limit` solutions in all (0: none;
+ * `board` holds the last) or at `stop_at` nodes (0: never).  Starts at `row`
+ * (ROW_NEW, or what the last call returned); returns the row to resume from,
+ * -1 once searched.  stack: n + 1 rows of `width` words (ROW_WORDS, or
+ * ROW_WORDS_OFFSETS where `offsets`).  The row before the last also places
+ * the last (a node too: its one open cell, as every column holds a piece).
+ * `classify` (plain queens' sub-boards of a count by classes) tallies each
+ * solution by its class. */
+QUEENS_INLINED int walk_of(struct family f, int offsets, int width, int n, const struct rowmask *masks,
+                           struct stack stack, qword *board, int *inverse, int classify, qword tie, qword limit,
+                           qword stop_at, int row, struct tallies *t) {
     int last = n - 1;
     if (row == ROW_NEW) {
         struct family_attacks none = {0, 0, 0, 0, 0};
-        stack[0].a = none;
-        stack[0].todo = allowed[0];
+        stack_set_attacks(stack, width, offsets, 0, none);
+        stack_set(stack, width, 0, ROW_TODO, family_free(none, masks[0]));
         row = 0;
     }
     while (row >= 0 && (stop_at == 0 || t->nodes < stop_at)) {
-        qword free = stack[row].todo;
+        qword free = stack_get(stack, width, row, ROW_TODO);
         if (free == 0) {
             row--;
             continue;
         }
-        qword bit = free & (0 - free);
-        stack[row].todo = free ^ bit;
+        qword bit = free & (0 - free); /* the lowest free cell */
+        stack_set(stack, width, row, ROW_TODO, free ^ bit);
         t->nodes++;
-        if (row == last) {
-            t->eight++;
-            if (limit) {
-                for (int r = 0; r < last; r++)
-                    board[r] = stack[r + 1].a.cols & ~stack[r].a.cols;
-                board[last] = bit;
-                if (t->eight >= limit)
-                    break;
+        qword leaf = bit;
+        if (row != last) { /* (row 0 is the last only when n == 1) */
+            struct family_attacks below = family_step(f, offsets, n, stack_attacks(stack, width, offsets, row), bit);
+            stack_set_attacks(stack, width, offsets, row + 1, below);
+            leaf = family_free(below, masks[row + 1]);
+            if (row + 1 != last) {
+                row++;
+                stack_set(stack, width, row, ROW_TODO, family_ahead(f, n, below, masks[row + 1].allowed) ? leaf : 0);
+                continue;
             }
-            continue;
+            if (leaf == 0)
+                continue;
+            t->nodes++;
         }
-        struct family_attacks below = family_step(f, offsets, n, stack[row].a, bit);
-        row++;
-        stack[row].a = below;
-        stack[row].todo = ~(below.cols | below.left | below.right | below.near) & allowed[row];
+        board[last] = leaf;
+        if (classify || limit) /* the board, read off the stack's columns */
+            for (int r = 0; r < last; r++)
+                board[r] = stack_get(stack, width, r + 1, ROW_COLS) & ~stack_get(stack, width, r, ROW_COLS);
+        tally(t, n, board, inverse, classify, tie);
+        if (limit && t->eight + t->four + t->two >= limit)
+            break;
     }
     return row;
 }
 
-QUEENS_FN int family_walk(const qword *family, int n, const qword *allowed, struct family_row *stack, qword *board,
-                          qword limit, qword stop_at, int row, struct tallies *t) {
-    /* in locals: the stack's stores cannot change them (family is a qword pointer like the stack) */
-    qword full = ((qword)1 << n) - 1; /* n <= QUEENS_MAX_N */
-    struct family f = {family[FAM_LEFT] == LINE_NONE ? 0 : full, family[FAM_LEFT] == LINE_WRAP ? ~(qword)0 : 0,
-                       family[FAM_RIGHT] == LINE_NONE ? 0 : full, family[FAM_RIGHT] == LINE_WRAP ? ~(qword)0 : 0,
-                       family[FAM_ONE], family[FAM_TWO]};
-    /* a walk compiled for members with offsets and one for those without (a constant in each) */
+/* Plain queens' walk (enumerate, a sub-board's classes, the GPU's count). */
+QUEENS_FN int walk(int n, const struct rowmask *masks, struct stack stack, qword *board, int *inverse,
+                   int classify, qword tie, qword limit, qword stop_at, int row, struct tallies *t) {
+    struct family plain = FAMILY_PLAIN;
+    return walk_of(plain, 0, ROW_WORDS, n, masks, stack, board, inverse, classify, tie, limit, stop_at, row, t);
+}
+
+/* Any member's walk, by its descriptor (FAM_WORDS words): compiled four times,
+ * for members with offsets or without and with wrapping lines or without (a
+ * constant in each: no wrap is the common case, and its shifts are then one
+ * operation each); every solution in t->eight (a member need not keep the
+ * square's symmetries). */
+QUEENS_FN int family_walk(const qword *family, int n, const struct rowmask *masks, struct stack stack,
+                          qword *board, qword limit, qword stop_at, int row, struct tallies *t) {
+    struct family f = family_of(family, n); /* in locals: the stack's stores cannot change them */
+    int inverse[1];                          /* (read only to classify) */
+    if (f.left_wrap | f.right_wrap) {
+        if (f.one | f.two)
+            return walk_of(f, 1, ROW_WORDS_OFFSETS, n, masks, stack, board, inverse, 0, 0, limit, stop_at, row, t);
+        return walk_of(f, 0, ROW_WORDS, n, masks, stack, board, inverse, 0, 0, limit, stop_at, row, t);
+    }
+    f.left_wrap = f.right_wrap = 0; /* (a constant from here: the compiler drops the wrap) */
     if (f.one | f.two)
-        return family_walk_of(f, 1, n, allowed, stack, board, limit, stop_at, row, t);
-    return family_walk_of(f, 0, n, allowed, stack, board, limit, stop_at, row, t);
+        return walk_of(f, 1, ROW_WORDS_OFFSETS, n, masks, stack, board, inverse, 0, 0, limit, stop_at, row, t);
+    return walk_of(f, 0, ROW_WORDS, n, masks, stack, board, inverse, 0, 0, limit, stop_at, row, t);
 }
 /* [end cost] */
 

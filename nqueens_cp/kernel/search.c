@@ -88,7 +88,7 @@ void count_tree(int n, const struct rowmask *masks, int classify, qword tie, str
     if (n < 3) { /* no row above the one before the last: the walk does it */
         qword rows[3][ROW_WORDS], board[2];
         int inverse[2];
-        struct stack stack = {rows};
+        struct stack stack = {rows[0]};
         walk(n, masks, stack, board, inverse, classify, tie, 0, 0, ROW_NEW, t);
         return;
     }

@@ -22,24 +22,24 @@ LAYOUT = {
     "ROW_NEW": -2, "ROW_COLS": 0, "ROW_LEFT": 1, "ROW_RIGHT": 2, "ROW_TODO": 3, "ROW_WORDS": 4,
     "BOARD_TIE": 0, "BOARD_CLASSIFY": 1, "BOARD_EXTRA": 2,
     "LINE_NONE": 0, "LINE_EDGE": 1, "LINE_WRAP": 2, "FAM_LEFT": 0, "FAM_RIGHT": 1, "FAM_ONE": 2, "FAM_TWO": 3,
-    "FAM_WORDS": 4, "FAM_CENTER": 8, "FROW_WORDS": 6,
+    "FAM_WORDS": 4, "FAM_CENTER": 8, "ROW_NEAR": 4, "ROW_FAR": 5, "ROW_WORDS_OFFSETS": 6,
 }
 # A walk's out words: its tallies, then the row to resume from (NEW before
 # the first step; -1 once the sub-board is searched).
 EIGHT, FOUR, TWO, NODES, TIED, ROW = (LAYOUT[f"OUT_{name}"] for name in ("EIGHT", "FOUR", "TWO", "NODES", "TIED", "ROW"))
 OUT_WORDS, NEW = LAYOUT["OUT_WORDS"], LAYOUT["ROW_NEW"]
-# A row on a walk's stack: stack[ROW_WORDS * row + TODO].
-COLS, LEFT, RIGHT, TODO = (LAYOUT[f"ROW_{name}"] for name in ("COLS", "LEFT", "RIGHT", "TODO"))
-ROW_WORDS = LAYOUT["ROW_WORDS"]
+# A row on a walk's stack: stack[ROW_WORDS * row + TODO]; for a member with
+# offsets two words more (NEAR, FAR), ROW_WORDS_OFFSETS words a row.
+COLS, LEFT, RIGHT, TODO, NEAR, FAR = (LAYOUT[f"ROW_{name}"] for name in ("COLS", "LEFT", "RIGHT", "TODO", "NEAR", "FAR"))
+ROW_WORDS, ROW_WORDS_OFFSETS = LAYOUT["ROW_WORDS"], LAYOUT["ROW_WORDS_OFFSETS"]
 # A board of a batch (count_boards): n masks, then the tie square and classify.
 BOARD_TIE, BOARD_CLASSIFY, BOARD_EXTRA = LAYOUT["BOARD_TIE"], LAYOUT["BOARD_CLASSIFY"], LAYOUT["BOARD_EXTRA"]
-# The family walk (queens.h): its descriptor's words (how each diagonal word
-# moves, the offsets one and two rows down as patterns centred on FAM_CENTER),
-# and a row of its stack (the ROW_* words' attacks, then the offsets' NEAR and
-# FAR, then TODO).
+# The walk's descriptor of a member (queens.h): how each diagonal word moves,
+# the offsets one and two rows down as patterns centred on FAM_CENTER.
 LINE_NONE, LINE_EDGE, LINE_WRAP = LAYOUT["LINE_NONE"], LAYOUT["LINE_EDGE"], LAYOUT["LINE_WRAP"]
 FAM_LEFT, FAM_RIGHT, FAM_ONE, FAM_TWO = (LAYOUT[f"FAM_{name}"] for name in ("LEFT", "RIGHT", "ONE", "TWO"))
-FAM_WORDS, FAM_CENTER, FROW_WORDS = LAYOUT["FAM_WORDS"], LAYOUT["FAM_CENTER"], LAYOUT["FROW_WORDS"]
+FAM_WORDS, FAM_CENTER = LAYOUT["FAM_WORDS"], LAYOUT["FAM_CENTER"]
+PLAIN = (LINE_EDGE, LINE_EDGE, 0, 0)  # queens.h's FAMILY_PLAIN: plain queens' descriptor
 
 MASK64 = (1 << 64) - 1  # a C word
 Attacks = tuple[int, int, int]  # cols, left, right: what the queens above attack in a row
@@ -62,24 +62,15 @@ def open_cells(a: Attacks, allowed: int) -> int:
     return ~(cols | left | right) & allowed
 
 
-def restricted(a: Attacks, allowed: int, needed: int) -> int:
-    """A row's open cells once the columns no later row allows (``needed``)
-    are known (QUEENS_RESTRICT): one of them still empty, the row must take
-    it; two, no way on."""
-    free, missing = open_cells(a, allowed), needed & ~a[0]
+def restrict(free: int, missing: int) -> int:
+    """A row's free cells once the columns no later row allows and no queen
+    has yet (``missing``) are known (QUEENS_RESTRICT): none, no change; one,
+    the row must take it; two, no way on."""
     if missing == 0:
         return free
     if missing & (missing - 1):
         return 0
     return free & missing
-
-
-def ahead(below: Attacks, beyond: int) -> int:
-    """The cells of the row two below a queen still open whatever the row in
-    between takes (QUEENS_AHEAD; below: the attacks on the row below; beyond:
-    the columns the row after it allows).  0: the queen is not followed."""
-    cols, left, right = below
-    return ~(cols | left << 1 | right >> 1) & beyond
 
 
 def needed_masks(n: int, allowed: Sequence[int]) -> list[int]:
@@ -142,54 +133,9 @@ def tally(out: MutableSequence[int], n: int, board: Sequence[int], inverse: Muta
 
 def walk(n: int, allowed: Sequence[int], stack: MutableSequence[int], board: MutableSequence[int],
          out: MutableSequence[int], classify: bool, tie: int, limit: int, stop_at: int) -> None:
-    """The search of one sub-board that can stop and go on (``walk`` in
-    queens.h): after ``limit`` solutions in all (0: no limit; ``board`` then
-    holds the last one) or once the nodes reach ``stop_at`` (0: never).
-    out: the tallies (EIGHT .. TIED) and the row to resume from (ROW: NEW
-    for a new search, -1 once searched).  stack: ROW_WORDS words a row, n + 1 rows."""
-    full = (1 << n) - 1
-    masks = [(a & full, need) for a, need in zip(allowed, needed_masks(n, allowed))]
-    inverse = [0] * n
-    last, row = n - 1, out[ROW]
-
-    def attacks(row: int) -> Attacks:
-        at = ROW_WORDS * row
-        return stack[at + COLS], stack[at + LEFT], stack[at + RIGHT]
-
-    if row == NEW:
-        stack[COLS] = stack[LEFT] = stack[RIGHT] = 0
-        stack[TODO] = restricted((0, 0, 0), *masks[0])
-        row = 0
-    while row >= 0 and (stop_at == 0 or out[NODES] < stop_at):
-        here = ROW_WORDS * row
-        free = stack[here + TODO]
-        if free == 0:
-            row -= 1
-            continue
-        bit = free & -free  # the lowest free cell
-        stack[here + TODO] = free ^ bit
-        out[NODES] += 1
-        leaf = bit
-        if row != last:  # (row 0 is the last only when n == 1)
-            below = step(attacks(row), bit, full)
-            at = here + ROW_WORDS
-            stack[at + COLS], stack[at + LEFT], stack[at + RIGHT] = below
-            leaf = restricted(below, *masks[row + 1])
-            if row + 1 != last:
-                row += 1
-                stack[at + TODO] = leaf if ahead(below, masks[row + 1][0]) else 0
-                continue
-            if leaf == 0:
-                continue
-            out[NODES] += 1
-        board[last] = leaf
-        if classify or limit:  # the board, read off the stack's columns
-            for r in range(last):
-                board[r] = stack[ROW_WORDS * (r + 1) + COLS] & ~stack[ROW_WORDS * r + COLS]
-        tally(out, n, board, inverse, classify, tie)
-        if limit and out[EIGHT] + out[FOUR] + out[TWO] >= limit:
-            break
-    out[ROW] = row
+    """Plain queens' walk (``walk`` in queens.h): :func:`walk_of` with the
+    descriptor PLAIN."""
+    walk_of(PLAIN, n, allowed, stack, board, out, classify, tie, limit, stop_at)
 
 
 def count(n: int, allowed: Sequence[int], classify: bool, tie: int) -> tuple[int, int, int, int, int]:
@@ -283,31 +229,84 @@ def family_step(family: Sequence[int], n: int, a: tuple[int, ...], bit: int) -> 
             family_offsets(col, family[FAM_TWO]) if offsets else 0)
 
 
-def family_walk(family: Sequence[int], n: int, allowed: Sequence[int], stack: MutableSequence[int],
-                board: MutableSequence[int], out: MutableSequence[int], limit: int, stop_at: int) -> None:
-    """queens.h's family_walk, node for node: the solutions in out[EIGHT]."""
-    last, row, w = n - 1, out[ROW], FROW_WORDS
+def family_ahead(family: Sequence[int], n: int, below: tuple[int, ...], beyond: int) -> bool:
+    """queens.h's family_ahead (QUEENS_AHEAD for the family): whether the row two
+    below a queen has a cell open whatever the row between takes."""
+    cols, left, right, _, far = below
+    return ~(cols | family_line(family[FAM_LEFT], n, left, True) | family_line(family[FAM_RIGHT], n, right, False)
+             | far) & beyond != 0
+
+
+def walk_of(family: Sequence[int], n: int, allowed: Sequence[int], stack: MutableSequence[int],
+            board: MutableSequence[int], out: MutableSequence[int], classify: bool, tie: int, limit: int,
+            stop_at: int) -> None:
+    """The walk (``walk_of`` in queens.h), for the member whose descriptor is
+    ``family`` (PLAIN: plain queens): the search of one sub-board that can stop
+    and go on, after ``limit`` solutions in all (0: no limit; ``board`` then
+    holds the last one) or once the nodes reach ``stop_at`` (0: never).  out:
+    the tallies (EIGHT .. TIED) and the row to resume from (ROW: NEW for a new
+    search, -1 once searched).  stack: n + 1 rows of ROW_WORDS words
+    (ROW_WORDS_OFFSETS for a member with offsets)."""
+    full = (1 << n) - 1
+    masks = [(a & full, need) for a, need in zip(allowed, needed_masks(n, allowed))]
+    offsets = bool(family[FAM_ONE] | family[FAM_TWO])
+    w = ROW_WORDS_OFFSETS if offsets else ROW_WORDS
+    inverse = [0] * n
+    last, row = n - 1, out[ROW]
+
+    def attacks(row: int) -> tuple[int, ...]:
+        at = w * row
+        return (stack[at + COLS], stack[at + LEFT], stack[at + RIGHT], *((stack[at + NEAR], stack[at + FAR])
+                                                                          if offsets else (0, 0)))
+
+    def set_attacks(row: int, a: tuple[int, ...]) -> None:
+        at = w * row
+        stack[at + COLS], stack[at + LEFT], stack[at + RIGHT] = a[:3]
+        if offsets:
+            stack[at + NEAR], stack[at + FAR] = a[3:]
+
+    def free_cells(a: tuple[int, ...], mask: tuple[int, int]) -> int:  # queens.h's family_free
+        cols, left, right, near, _ = a
+        allowed_cells, needed = mask
+        return restrict(~(cols | left | right | near) & allowed_cells, needed & ~cols)
+
     if row == NEW:
-        stack[0:w] = [0, 0, 0, 0, 0, allowed[0]]
+        none = (0, 0, 0, 0, 0)
+        set_attacks(0, none)
+        stack[TODO] = free_cells(none, masks[0])
         row = 0
     while row >= 0 and (stop_at == 0 or out[NODES] < stop_at):
-        free = stack[w * row + w - 1]
+        here = w * row
+        free = stack[here + TODO]
         if free == 0:
             row -= 1
             continue
-        bit = free & -free
-        stack[w * row + w - 1] = free ^ bit
+        bit = free & -free  # the lowest free cell
+        stack[here + TODO] = free ^ bit
         out[NODES] += 1
-        if row == last:
-            out[EIGHT] += 1
-            if limit:
-                for r in range(last):
-                    board[r] = stack[w * (r + 1)] & ~stack[w * r]
-                board[last] = bit
-                if out[EIGHT] >= limit:
-                    break
-            continue
-        below = family_step(family, n, tuple(stack[w * row:w * row + w - 1]), bit)
-        row += 1
-        stack[w * row:w * row + w] = [*below, ~(below[0] | below[1] | below[2] | below[3]) & allowed[row]]
+        leaf = bit
+        if row != last:  # (row 0 is the last only when n == 1)
+            below = family_step(family, n, attacks(row), bit)
+            set_attacks(row + 1, below)
+            leaf = free_cells(below, masks[row + 1])
+            if row + 1 != last:
+                row += 1
+                stack[w * row + TODO] = leaf if family_ahead(family, n, below, masks[row + 1][0]) else 0
+                continue
+            if leaf == 0:
+                continue
+            out[NODES] += 1
+        board[last] = leaf
+        if classify or limit:  # the board, read off the stack's columns
+            for r in range(last):
+                board[r] = stack[w * (r + 1) + COLS] & ~stack[w * r + COLS]
+        tally(out, n, board, inverse, classify, tie)
+        if limit and out[EIGHT] + out[FOUR] + out[TWO] >= limit:
+            break
     out[ROW] = row
+
+
+def family_walk(family: Sequence[int], n: int, allowed: Sequence[int], stack: MutableSequence[int],
+                board: MutableSequence[int], out: MutableSequence[int], limit: int, stop_at: int) -> None:
+    """queens.h's family_walk: any member's walk (:func:`walk_of`), every solution in out[EIGHT]."""
+    walk_of(family, n, allowed, stack, board, out, False, 0, limit, stop_at)

@@ -6,6 +6,9 @@
  *   walk N CLASSIFY TIE LIMIT NODES A0 ..    -> the same, after walking the whole
  *                                               sub-board LIMIT solutions or NODES
  *                                               nodes a call, then the calls made
+ *   family N LEFT RIGHT ONE TWO LIMIT NODES A0 ..  -> solutions nodes calls: the walk of
+ *                                               any member (queens.h's family_walk), by its
+ *                                               descriptor, LIMIT solutions or NODES a call
  *   boards N COUNT (A0 .. A(N-1) TIE CLASSIFY) x COUNT   -> the summed tallies
  *   half N COLS DIAG ANTI M0 .. M(N/2-1)     -> the half-turn-symmetric boards
  *   decide N SEED FLAGS NODES ALLOWED [W0 ..] -> state nodes run calls, then the board
@@ -100,6 +103,28 @@ int main(void) {
         if (n < 1 || n > QUEENS_MAX_N)
             return 2;
         struct tallies t = {0, 0, 0, 0, 0};
+        if (strcmp(command, "family") == 0) {
+            qword family[FAM_WORDS];
+            for (int i = 0; i < FAM_WORDS; i++)
+                family[i] = next_word();
+            qword limit = next_word(), budget = next_word();
+            int width = family[FAM_ONE] | family[FAM_TWO] ? ROW_WORDS_OFFSETS : ROW_WORDS, row = ROW_NEW;
+            qword *allowed = malloc(sizeof(qword) * (size_t)n), *board = malloc(sizeof(qword) * (size_t)n);
+            struct rowmask *masks = malloc(sizeof(struct rowmask) * (size_t)n);
+            for (int r = 0; r < n; r++)
+                allowed[r] = next_word();
+            fill_masks(n, allowed, masks);
+            struct stack stack = {malloc(sizeof(qword) * (size_t)(width * (n + 1)))};
+            long calls = 0;
+            while (row != -1) {
+                row = family_walk(family, n, masks, stack, board, limit ? t.eight + limit : 0,
+                                  budget ? t.nodes + budget : 0, row, &t);
+                calls++;
+            }
+            printf("%llu %llu %ld\n", (unsigned long long)t.eight, (unsigned long long)t.nodes, calls);
+            free(stack.words), free(board), free(masks), free(allowed);
+            continue;
+        }
         if (strcmp(command, "half") == 0) {
             qword cols = next_word(), diag = next_word(), anti = next_word();
             qword *masks = malloc(sizeof(qword) * (size_t)(n / 2 + 1)); /* heap: the sanitizer sees overruns */
@@ -146,7 +171,7 @@ int main(void) {
             }
             print(&t);
             printf(" %ld\n", calls);
-            free(stack.rows);
+            free(stack.words);
             free(board);
             free(inverse);
         }
