@@ -413,7 +413,7 @@ def test_an_optimum_beyond_an_engines_reach_says_so_first(cli):
     assert note.startswith("γ(Q_15) = 9 (OEIS A075458); engine bitmask proved N = 13 in ") and \
         "--time-limit 1 s will stop it first" in note
     [note] = optimum_advice(30, VARIANTS["independent"], "cpsat")
-    assert note.startswith("i(Q_30) >= 15 ") and "not yet known to OEIS A075324" in note
+    assert note.startswith("i(Q_30) >= 15 ") and "no value of OEIS A075324 is kept here" in note
     code, out, err = cli("optimum", 16, "--time-limit", "0.2")
     assert code == 3 and out.startswith("unknown (at least ")
     assert err.splitlines()[0].startswith("nqueens-cp: note: γ(Q_16) = 9 (OEIS A075458); engine bitmask ")

@@ -147,8 +147,9 @@ def optimum_advice(n: int, variant: Variant, engine: str, time_limit: float | No
     symbol = "i" if variant.independent else "γ"
     published = variant.known.get(n)
     # γ(Q_n) >= ceil(n/2) but for n = 3 and 11 (Finozhenok and Weakley, 2007); i(Q_n) >= γ(Q_n).
-    said = f"{symbol}(Q_{n}) = {published} (OEIS {variant.oeis})" if published else \
-        f"{symbol}(Q_{n}) >= {(n + 1) // 2} (Finozhenok and Weakley, 2007), not yet known to OEIS {variant.oeis}"
+    lower = f"{symbol}(Q_{n}) >= {(n + 1) // 2} (Finozhenok and Weakley, 2007; no value of OEIS {variant.oeis} " \
+        "is kept here for this N)"
+    said = f"{symbol}(Q_{n}) = {published} (OEIS {variant.oeis})" if published else lower
     guess = math.log10(seconds) + (n - top) * math.log10(growth)
     limit = f"; --time-limit {time_limit:g} s will stop it first" if time_limit and 10 ** guess > time_limit else \
         "; --time-limit bounds it" if not time_limit else ""

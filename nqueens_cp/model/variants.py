@@ -409,8 +409,9 @@ VARIANTS: dict[str, Variant] = {
     # [end cost]
     "domination": Variant(
         "domination", "queen domination (the fewest queens that occupy or attack every square)", "optimum",
-        "A075458", {n + 1: g for n, g in enumerate((1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7, 8, 9, 9, 9, 9))},
-        source="OEIS A075458 (N = 1..18)"),
+        "A075458", {n + 1: g for n, g in enumerate((1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7, 8, 9, 9, 9, 9, 10, 11, 11, 12,
+                                                     12, 13, 13))},
+        source="OEIS A075458 (N = 1..25)"),
     "independent": Variant(
         "independent", "independent queen domination (the fewest queens that attack every square and not each "
         "other)", "optimum", "A075324",
