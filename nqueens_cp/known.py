@@ -42,6 +42,6 @@ def published() -> Iterator[tuple[str, str, int, int]]:
     yield from (("known.TOTAL", "A000170", n, value) for n, value in TOTAL.items())
     yield from (("known.FUNDAMENTAL", "A002562", n, value) for n, value in FUNDAMENTAL.items())
     for variant in VARIANTS.values():
-        where = f"VARIANTS[{variant.name!r}]"
+        where = f"VARIANTS[{str(variant)!r}]"
         yield from ((f"{where}.known", variant.oeis, n, value) for n, value in variant.known.items())
         yield from ((f"{where}.classes", variant.classes_oeis, n, value) for n, value in variant.classes.items())

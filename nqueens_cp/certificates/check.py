@@ -77,7 +77,7 @@ def verify(directory: str | os.PathLike[str], timeout: float | None = None) -> V
             raise _Refused(f"{MANIFEST}: not a certificate of this format ({FORMAT!r})")
         if manifest.get("kind") == "optimum":
             n, variant, size = _check_optimum(root, manifest, details, timeout)
-            return Verification(where, True, "", n, variant.name, seconds=time.perf_counter() - start,
+            return Verification(where, True, "", n, str(variant), seconds=time.perf_counter() - start,
                                 details=details, optimum=size)
         check = _check_split if "parts" in manifest else _check_one
         n, variant, placed, count, boards = check(root, manifest, details, timeout)
@@ -91,7 +91,7 @@ def verify(directory: str | os.PathLike[str], timeout: float | None = None) -> V
     except OSError as error:  # (a file that cannot be read: unreadable, a directory in its place, ...)
         return Verification(where, False, f"cannot read {error.filename or 'a file'}: {error.strerror or error}",
                             seconds=time.perf_counter() - start, details=details)
-    return Verification(where, True, "", n, variant.name, count, classes, time.perf_counter() - start, details)
+    return Verification(where, True, "", n, str(variant), count, classes, time.perf_counter() - start, details)
 
 
 def _check_one(root: Path, manifest: dict[str, Any], details: dict[str, Any],

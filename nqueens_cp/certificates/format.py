@@ -32,21 +32,21 @@ def part_name(n: int, column: int) -> str:
 
 def question_record(n: int, variant: Variant, placed: Any, encoding: str) -> dict[str, Any]:
     """The question as the certificate states it."""
-    return {"n": n, "variant": variant.name, "family": variant.spec, "encoding": encoding,
+    return {"n": n, "variant": str(variant), "family": variant.spec, "encoding": encoding,
             "placed": sorted([r, c] for r, c in placed.items()),
             "blocked": sorted([r, c] for r, c in getattr(placed, "blocked", ()))}
 
 
 def optimum_record(n: int, variant: Variant, size: int) -> dict[str, Any]:
     """The question of an optimum as the certificate states it."""
-    return {"n": n, "variant": variant.name, "family": variant.spec, "independent": variant.independent,
+    return {"n": n, "variant": str(variant), "family": variant.spec, "independent": variant.independent,
             "optimum": size, "fewer": "at most optimum - 1 queens, Sinz's sequential counter (python-sat CardEnc)"}
 
 
 def write_cnf(path: Path, n: int, variant: Variant, bound: int, nvars: int, clauses: list[list[int]]) -> None:
     """The CNF of "at most ``bound`` queens answer it" (model.domination.fewer's) as DIMACS."""
     with open(path, "w", encoding="ascii") as out:
-        out.write(f"c nqueens {variant.name} n={n}: at most {bound} queens, every square covered"
+        out.write(f"c nqueens {variant} n={n}: at most {bound} queens, every square covered"
                   f"{', none attacking another' if variant.independent else ''}; cell (r, c) is r*{n} + c + 1\n")
         out.write(f"p cnf {nvars} {len(clauses)}\n")
         for clause in clauses:

@@ -140,7 +140,7 @@ def optimum_advice(n: int, variant: Variant, engine: str, time_limit: float | No
     with ``engine``, extrapolated from the engine's measured reach
     (``Engine.optimum_reach``): a note when N is beyond it.  Empty within it."""
     cls = engine_class(engine)
-    reach = cls.optimum_reach.get(variant.name)
+    reach = cls.optimum_reach.get(str(variant))  # (measured data, kept by the member it measured)
     if reach is None or n <= reach[0]:
         return []
     top, seconds, growth = reach
