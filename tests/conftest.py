@@ -113,7 +113,7 @@ def any_engine_name(request: pytest.FixtureRequest) -> str:
 @pytest.fixture(params=[*((name, False) for name in names(enumerates=True)),
                         *((name, True) for name in names(option="symmetry_breaking"))],
                 ids=lambda p: p[0] + ("+sb" if p[1] else ""))
-def variant(request: pytest.FixtureRequest):
+def enumerator(request: pytest.FixtureRequest):
     """Every enumerating engine, and those with symmetry breaking with it on."""
     name, sb = request.param
     usable(name)

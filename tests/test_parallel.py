@@ -24,21 +24,21 @@ def test_prefixes_cover_the_first_rows() -> None:
 
 
 @pytest.mark.parametrize("n", range(1, 12))
-def test_every_subproblem_split_gives_exactly_the_sequential_set(variant, n: int) -> None:
-    affordable(variant.name, n)
+def test_every_subproblem_split_gives_exactly_the_sequential_set(enumerator, n: int) -> None:
+    affordable(enumerator.name, n)
     expected = reference(n)
     found = []
-    for prefix, weight in execute.subproblems(variant, n, {}):
-        part = list(variant.subproblem(n, prefix))
+    for prefix, weight in execute.subproblems(enumerator, n, {}):
+        part = list(enumerator.subproblem(n, prefix))
         found += part + ([parallel.mirror_image(s) for s in part] if weight == 2 else [])
     assert len(found) == len(set(found)) == TOTAL[n]
     assert set(found) == expected
 
 
 @pytest.mark.parametrize("n", [11, 12])
-def test_one_order_whatever_the_jobs_and_limit(variant, n: int) -> None:
-    affordable(variant.name, n, seconds=1.2)
-    name, options = variant.name, variant.settings
+def test_one_order_whatever_the_jobs_and_limit(enumerator, n: int) -> None:
+    affordable(enumerator.name, n, seconds=1.2)
+    name, options = enumerator.name, enumerator.settings
     one = list(nq.solutions(n, name, jobs=1, **options))
     two = list(nq.solutions(n, name, jobs=2, **options))
     assert one == two, "output order must not depend on the number of jobs"
