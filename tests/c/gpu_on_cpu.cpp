@@ -70,13 +70,13 @@ static int layout(int n, int hot_rows, int threads, long long shared_words) {
         struct stack s = thread_stack(shared, colds[t].data(), n, hot_rows);
         for (int r = 0; r < n; r++)
             for (int w = 0; w < ROW_WORDS; w++)
-                stack_set(s, r, w, 1 + ((qword)t * QUEENS_MAX_N + r) * ROW_WORDS + w);
+                stack_set(s, ROW_WORDS, r, w, 1 + ((qword)t * QUEENS_MAX_N + r) * ROW_WORDS + w);
     });
     launch(threads, [&](int t) {
         struct stack s = thread_stack(shared, colds[t].data(), n, hot_rows);
         for (int r = 0; r < n; r++)
             for (int w = 0; w < ROW_WORDS; w++)
-                wrong[t] += stack_get(s, r, w) != 1 + ((qword)t * QUEENS_MAX_N + r) * ROW_WORDS + w;
+                wrong[t] += stack_get(s, ROW_WORDS, r, w) != 1 + ((qword)t * QUEENS_MAX_N + r) * ROW_WORDS + w;
     });
     for (int t = 0; t < threads; t++)
         if (wrong[t])
