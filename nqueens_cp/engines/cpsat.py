@@ -196,7 +196,7 @@ class CpSatEngine(Engine):
         # reasonable time (benchmarks/variants.py --tables workers, 2 cores: gamma(8) in 0.8 s
         # with 8 workers, not within 10 s with 2).
         solver, status = self._solve_once(model, deadline, stats, max(OPTIMUM_WORKERS, os.cpu_count() or 1),
-                                          _Standing(report))
+                                          _standing_callback(report))
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None, False, max(1, math.ceil(solver.best_objective_bound - 1e-6)), \
                 f"no answer within {time_limit:g} s" if time_limit else "CP-SAT gave up"
@@ -207,7 +207,7 @@ class CpSatEngine(Engine):
             f"not proved optimal within {time_limit:g} s"
 
 
-def _Standing(report: Any) -> Any:
+def _standing_callback(report: Any) -> Any:
     """A solution callback that reports each better set of queens and the bound
     proved so far (:class:`~nqueens_cp.engines.optimum.Standing`), from the
     solver's thread."""
