@@ -30,6 +30,14 @@ SLACK = 4  # seconds beyond the limit, for the process's start and its exit (the
 MEMORY = 1 << 30  # bytes of address space
 TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
+
+def processor_seconds(pid: int, children: bool = False) -> float:
+    """A process's processor time from Linux's /proc (a zombie's too): user and
+    system, and with ``children`` those of the children it has waited for."""
+    with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()  # (after the command's name, which may hold spaces)
+    return sum(int(field) for field in fields[11:15 if children else 13]) / TICK
+
 # engine -> the command and N of a question it cannot answer within the limit (or, for construct,
 # answers at once): a first board of a large board, or a count (engines that only count).
 HARD = {
@@ -114,9 +122,7 @@ def _batch(commands: list[list[str]], cap: float) -> list[Finished]:
             else:
                 index = waits.pop(fd)
                 process, began = processes[index]
-                with open(f"/proc/{process.pid}/stat", encoding="ascii") as handle:
-                    fields = handle.read().rsplit(")", 1)[1].split()
-                ended[index] = time.monotonic() - began, sum(int(field) for field in fields[11:15]) / TICK
+                ended[index] = time.monotonic() - began, processor_seconds(process.pid, children=True)
                 os.close(fd)
     for fd in waits:
         os.close(fd)

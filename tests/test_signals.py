@@ -22,11 +22,10 @@ import pytest
 
 from conftest import CLI
 from nqueens_cp import engine_class, names
-from test_limits import HARD, OPTIMUM_HARD, OPTIMUM_N
+from test_limits import HARD, OPTIMUM_HARD, OPTIMUM_N, processor_seconds
 
 CPU_SECONDS = 1.5  # processor time of the command's processes before the signal: it is searching
 WITHIN = 10.0  # seconds from the signal to the exit, on a busy machine (a second or two here)
-TICK = os.sysconf("SC_CLK_TCK")
 
 # The engines that search in native code (or start processes) for a long time: each with a
 # question it cannot finish, one signal per row, both signals per engine across its rows.
@@ -72,15 +71,13 @@ def _tree(root: int) -> list[int]:
 
 
 def _cpu(pids: list[int]) -> float:
-    total = 0
+    total = 0.0
     for pid in pids:
         try:
-            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # utime, stime
+            total += processor_seconds(pid)
         except (OSError, ValueError, IndexError):
             continue
-    return total / TICK
+    return total
 
 
 def _gone(pids: list[int], seconds: float) -> list[int]:

@@ -211,13 +211,13 @@ class Work(NamedTuple):
 Runner = Callable[[Work], tuple[Values, Side]]  # runs every task: (their values summed, the side searches')
 
 
-def count(n: int, per_task: int, run: Runner, deadline: float | None = None) -> tuple[Tally, Work]:
+def count(n: int, per_task: int, run: Runner, deadline: float | None = None) -> tuple[Tally, Work, int]:
     """The count of N by symmetry classes, behind one call: the tasks (sub-boards,
     ``per_task`` to a task), run by ``run`` (which sums each task's
     :func:`count_sub_boards` values and runs ``Work.side``, the small searches
     of the check and of the tie squares), then the boards on tie squares paired
-    (:func:`tally`) and the classes checked against S180 and S90.  The tally and
-    the work it came from."""
+    (:func:`tally`) and the classes checked against S180 and S90.  The tally,
+    the work it came from, and the nodes its tasks searched."""
 
     def side() -> Side:
         return symmetric_counts(n, deadline), symmetric_on_ties(n, deadline)
@@ -225,10 +225,10 @@ def count(n: int, per_task: int, run: Runner, deadline: float | None = None) -> 
     tasks = chunks(n, per_task)
     work = Work(n, tasks, {"n": n, "method": METHOD, "tasks": len(tasks), "sub_boards_per_task": per_task},
                 valid_values, side)
-    (eight, four, two, _, tied), (searched, on_ties) = run(work)
+    (eight, four, two, nodes, tied), (searched, on_ties) = run(work)
     found = tally(n, eight, four, two, tied, on_ties)
     found.check(deadline, searched)
-    return found, work
+    return found, work, nodes
 
 
 # --- the symmetric solutions, searched on their own as a check ----------------------

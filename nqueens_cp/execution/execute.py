@@ -94,15 +94,9 @@ def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str,
 
     def counter(stats: dict[str, Any], deadline: float | None) -> int:
         per_task = plan.engine.task_size(plan.n) or SUB_BOARDS_PER_TASK
-        nodes = [0]
-
-        def run(work: classes.Work) -> tuple[classes.Values, classes.Side]:
-            summed, side = _run_class_work(plan, work, progress, deadline)
-            nodes[0] = summed[3]
-            return summed, side
-
-        tally, work = classes.count(plan.n, per_task, run, deadline)
-        stats.update(kernel=kernel_kind(), nodes=nodes[0], sub_boards=sum(len(task) for task in work.tasks),
+        tally, work, nodes = classes.count(plan.n, per_task, lambda work: _run_class_work(plan, work, progress, deadline),
+                                           deadline)
+        stats.update(kernel=kernel_kind(), nodes=nodes, sub_boards=sum(len(task) for task in work.tasks),
                      **tally.to_dict())
         del stats["n"]
         return tally.fundamental if plan.unique else tally.total

@@ -169,13 +169,13 @@ def wcnf(n: int, variant: Variant) -> tuple[list[list[int]], list[list[int]]]:
 
 def fewer(n: int, variant: Variant, bound: int) -> tuple[int, list[list[int]]]:
     """(variables, clauses): the CNF of "at most ``bound`` queens answer the
-    domination question": :func:`wcnf`'s hard clauses and the cardinality
+    domination question": :func:`hard_clauses` and the cardinality
     constraint over the cells by Sinz's sequential counter (python-sat's
     CardEnc, its auxiliary variables after the cells).  Unsatisfiable for
     ``bound`` = the optimum - 1: what a certificate of an optimum refutes."""
     from pysat.card import CardEnc, EncType
 
-    hard, _ = wcnf(n, variant)
+    hard = list(hard_clauses(n, variant))
     cells = n * n
     if bound <= 0:  # (no queen at all: every cell false)
         return cells, hard + [[-v] for v in range(1, cells + 1)]
