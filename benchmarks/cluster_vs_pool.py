@@ -3,7 +3,8 @@
 in its time, as a user trying it pays it) and `count N --scheduler ADDRESS`
 (a running cluster: `dask scheduler` and W `dask worker` processes started
 once, before the timing, as a user with a cluster has them) against
-`count N --jobs W`, for W = 1 and 2.
+`count N --jobs W`, for W = 1 and 2, each walking by symmetry classes
+(`--method walk`: the figures of docs/speed.md).
 
     python benchmarks/cluster_vs_pool.py [N] [--repeat R]     (default: 16)
 """
@@ -64,12 +65,13 @@ def main() -> None:
     with running_cluster(1) as one, running_cluster(2) as two:
         sides = []
         for workers, address in ((1, one), (2, two)):
-            sides.append(Side(f"pool, {workers} process(es)", nqueens("count", str(args.n), "--jobs", str(workers)),
+            sides.append(Side(f"pool, {workers} process(es)", nqueens("count", str(args.n), "--method", "walk", "--jobs", str(workers)),
                               check))
-            sides.append(Side(f"Dask local:{workers}", nqueens("count", str(args.n), "--scheduler", f"local:{workers}"),
+            sides.append(Side(f"Dask local:{workers}", nqueens("count", str(args.n), "--method", "walk", "--scheduler", f"local:{workers}"),
                               check))
             sides.append(Side(f"Dask running, {workers} worker(s)",
-                              nqueens("count", str(args.n), "--scheduler", address), check))
+                              nqueens("count", str(args.n), "--method", "walk", "--scheduler", address),
+                              check))
         alternate(sides, args.repeat)
     report(f"count {args.n}: Dask clusters against the process pool", sides, sides[3])
 

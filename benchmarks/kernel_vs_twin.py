@@ -30,8 +30,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     check = last_line_is(TOTAL[args.n])
-    compiled = Side("compiled search, 1 core", nqueens("count", str(args.n), "--jobs", "1"), check)
-    twin = Twin("Python twin, 1 core", nqueens("count", str(args.n), "--jobs", "1"), check)
+    compiled = Side("compiled search, 1 core", nqueens("count", str(args.n), "--method", "walk", "--jobs", "1"), check)
+    twin = Twin("Python twin, 1 core", nqueens("count", str(args.n), "--method", "walk", "--jobs", "1"), check)
     alternate([compiled, twin], args.repeat)
     report(f"count {args.n}, one core", [compiled, twin], compiled)
 

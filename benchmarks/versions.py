@@ -6,6 +6,8 @@ project (an older commit), side by side in one run, for each N.
 
 --walk times queens.h's `walk` instead (what `enumerate` and the GPU run),
 one whole board on one core through kernel.Walk, counting its solutions.
+`count N` is the walk by symmetry classes on both sides: `--method walk`
+where a checkout has it (from N = 14 the default joins quarters).
 
 Each side runs from its source tree (PYTHONPATH; Python 3.11's -P) in this
 interpreter, so this interpreter needs that version's dependencies too
@@ -57,7 +59,10 @@ def main() -> None:
         else:
             what, title = f"count {n}", f"count {n} on every core: before and after"
             command = [PYTHON, "-P", "-m", "nqueens_cp", "count", str(n)]
-        old, new = At(f"{what}, {args.before}", command, check), At(f"{what}, this tree", command, check)
+        methods = (["--method", "walk"] if (tree / "nqueens_cp/counting/join.py").exists() else []
+                   for tree in (args.before, ROOT))
+        old, new = (At(f"{what}, {where}", command + (method if not args.walk else []), check)
+                    for where, method in zip((args.before, "this tree"), methods))
         old.where = args.before.resolve()
         alternate([old, new], args.repeat)
         report(title, [old, new], old)

@@ -412,9 +412,9 @@ def test_the_layouts_python_shares_with_c_are_the_same_on_both_sides() -> None:
     assert {name: getattr(_search, name) for name in twin.LAYOUT} == twin.LAYOUT
     # ... and the other way: every layout the module exports is the twin's (the decision search's
     # DECIDE_* are twin_decide's, tests/test_decision.py; REPAIR_* twin_repair's, tests/test_repair.py;
-    # the two maxima are checked here and there)
+    # JOIN_* twin_join's, tests/test_join.py; the two maxima are checked here and there)
     exported = {name for name in dir(_search) if name.isupper() and isinstance(getattr(_search, name), int)}
-    assert {name for name in exported - set(twin.LAYOUT) if not name.startswith(("DECIDE_", "REPAIR_"))} == \
+    assert {name for name in exported - set(twin.LAYOUT) if not name.startswith(("DECIDE_", "REPAIR_", "JOIN_"))} == \
         {"MAX_N", "DOMINATE_MAX_N"}
     assert _search.MAX_N == kernel.MAX_N
     # and the rules' own numbering: the tallies first, the row last

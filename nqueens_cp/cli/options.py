@@ -244,6 +244,14 @@ def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
         p.add_argument("--checkpoint", metavar="FILE",
                        help="record finished tasks in FILE as they finish; the same command run again resumes "
                        "from it (bitmask, plain N)")
+        p.add_argument("--method", default="auto", choices=("auto", "walk", "quarters"),
+                       help="how bitmask counts plain N: 'quarters' lists each quarter's placements once and joins "
+                       "them (6x the walk at N = 18, docs/counting.md); 'walk' backtracks by symmetry classes; "
+                       "'auto' (default) joins quarters from N = 14")
+        p.add_argument("--memory", metavar="SIZE",
+                       help="the most a count by quarters may hold, all processes together (e.g. 4G, 512M; default "
+                       "half of this machine's memory): the need is computed before the work, lists of halves are "
+                       "cut to fit, and a count whose quarters' table does not fit is refused")
     p.add_argument("--certificate", metavar="DIR",
                    help="also write a certificate of the " + ("list" if limit else "count") + " into the new directory "
                    "DIR: the question, its CNF, the boards and a DRAT proof that there are no more (engine sat, "

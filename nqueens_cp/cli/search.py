@@ -56,6 +56,8 @@ def _certified(args: argparse.Namespace, on_board: Any = None) -> Any:
                                 f"not engine {args.engine}'s: drop --engine")
     refused = [flag for flag, given in (("--unique", args.unique), ("--limit", getattr(args, "limit", None)),
                                         ("--checkpoint", getattr(args, "checkpoint", None)),
+                                        ("--method", getattr(args, "method", "auto") != "auto"),
+                                        ("--memory", getattr(args, "memory", None)),
                                         ("--symmetry-breaking", getattr(args, "symmetry_breaking", None)))
                if given]
     if refused:
@@ -113,7 +115,8 @@ def _cmd_count(args: argparse.Namespace) -> int:
 
     progress = Progress.make(f"count {args.n}")
     try:
-        result = counted(args.n, args.engine, progress=progress, checkpoint=args.checkpoint, **_search_keywords(args))
+        result = counted(args.n, args.engine, progress=progress, checkpoint=args.checkpoint, method=args.method,
+                         memory=args.memory, **_search_keywords(args))
     finally:
         if progress:
             progress.clear()

@@ -199,13 +199,16 @@ Side = tuple[tuple[int, int], int]  # ((S180, S90) searched on their own, h: sym
 
 
 class Work(NamedTuple):
-    """A count by classes as work to hand out (what :func:`count` gives its runner)."""
+    """A count as work to hand out (what :func:`count` gives its runner; the
+    count by quarters, :mod:`.join`, makes one too)."""
 
     n: int
-    tasks: list[list[SubBoard]]  # each a list of sub-boards: count_sub_boards's argument
+    tasks: list[Any]  # each the argument of ``part`` (here a list of sub-boards)
     record: dict[str, Any]  # what a checkpoint of this count records, to know it again
     valid: Callable[[tuple[int, ...]], bool]  # whether a task's values, read back, could be right
     side: Callable[[], Side]  # the small searches, to run beside the tasks (or after them)
+    part: Callable[[int, Any], tuple[int, ...]] | None = None  # a task's values; None: the engine's count_sub_boards
+    width: int = VALUES  # how many values a task gives
 
 
 Runner = Callable[[Work], tuple[Values, Side]]  # runs every task: (their values summed, the side searches')

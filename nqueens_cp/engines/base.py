@@ -166,6 +166,7 @@ class Engine:
     additive: ClassVar[frozenset[str]] = frozenset()  # the statistics that add up across sub-problems
     counts_classes: ClassVar[bool] = False  # counts plain N once per class of the 8 symmetries (classes.py)
     classes_from: ClassVar[int] = classes.MIN_N  # ... from this N (below, a plain count is quicker on a CPU)
+    counts_quarters: ClassVar[bool] = False  # counts plain N by joining quarters of the board (counting/join.py)
     sub_boards_per_task: ClassVar[int | None] = None  # None: the CPU's measured best (execution/execute.py)
     splits_solve: ClassVar[bool] = False  # solve can run as sub-problems on a pool or cluster (solve_parts)
     effort: ClassVar[str | None] = None  # the statistic that measures its work
@@ -271,7 +272,8 @@ class Engine:
                                  "choices": list(o.choices) if o.choices else None, "help": o.help}
                         for o in cls.options},
             "statistics": list(cls.statistics), "additive": sorted(cls.additive), "effort": cls.effort,
-            "counts_classes": cls.counts_classes, "classes_from": cls.classes_from, "splits_solve": cls.splits_solve,
+            "counts_classes": cls.counts_classes, "classes_from": cls.classes_from,
+            "counts_quarters": cls.counts_quarters, "splits_solve": cls.splits_solve,
             "experimental": cls.experimental,
             "variants": cls.questions(), "expresses": sorted(cls.expresses),
         }

@@ -141,6 +141,7 @@ class BitmaskEngine(Engine):
     seed: int | None
     max_nodes: int | None
     counts_classes = True
+    counts_quarters = True  # plain N from counting.join.FROM_N: the compiled join of quarters (join.c)
     additive = frozenset({"nodes"})
     effort = "nodes"
     enumeration_rate = 1e5  # solutions a second on one core: the compiled walk, a call a solution

@@ -73,8 +73,9 @@ def _workers(plan: Plan, tasks: int) -> int:
 def search(plan: Plan, progress: Progress | None = None) -> Search:
     """The search the plan describes, lazily: nothing runs until it is iterated or counted."""
     engine, n = plan.engine, plan.n
-    # Counting plain N by symmetry classes is the outer search's way of counting.
-    counter = _class_counter(plan, progress) if plan.classes else None
+    # Counting plain N by symmetry classes, or by joining quarters, is the outer search's way of counting.
+    counter = _quarters_counter(plan, progress) if plan.quarters else \
+        _class_counter(plan, progress) if plan.classes else None
     if not plan.split:
         search = engine.checked_search(n, plan.placed, None if plan.unique else plan.limit, plan.time_limit,
                                        counter=None if plan.unique else counter)
@@ -83,7 +84,7 @@ def search(plan: Plan, progress: Progress | None = None) -> Search:
     if plan.unique:
         search = _fundamental(search, plan.limit, counter)
     if counter:
-        search.label += ", counted by symmetry classes"
+        search.label += ", counted by joining quarters" if plan.quarters else ", counted by symmetry classes"
     return search
 
 
@@ -104,12 +105,30 @@ def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str,
     return counter
 
 
+def _quarters_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str, Any], float | None], int]:
+    """The count (total, or fundamental with ``unique``) by joining quarters:
+    :func:`join.count <nqueens_cp.counting.join.count>` does the counting,
+    this module runs its parts (:func:`_run_class_work`, as a count by classes')."""
+    from ..counting import join
+
+    budget = plan.quarters
+    assert budget is not None
+
+    def counter(stats: dict[str, Any], deadline: float | None) -> int:
+        result, work = join.count(plan.n, budget.cap, lambda work: _run_class_work(plan, work, progress, deadline),
+                                  deadline)
+        stats.update(kernel=kernel_kind(), parts=len(work.tasks), **result.stats(budget))
+        return result.fundamental if plan.unique else result.total
+
+    return counter
+
+
 def _run_class_work(plan: Plan, work: classes.Work, progress: Progress | None,
-                    deadline: float | None) -> tuple[classes.Values, classes.Side]:
-    """Every task of a count by classes, each by the engine's ``count_sub_boards``
-    (the CPU's loop or the GPU's), on processes or a cluster, recorded in the
-    plan's checkpoint as it finishes; ``work.side`` beside them.  Their values
-    summed, and the side's."""
+                    deadline: float | None) -> tuple[Any, classes.Side]:
+    """Every task of a count by classes (or by quarters), each by ``work.part``
+    or else the engine's ``count_sub_boards`` (the CPU's loop or the GPU's),
+    on processes or a cluster, recorded in the plan's checkpoint as it
+    finishes; ``work.side`` beside them.  Their values summed, and the side's."""
     from . import pools
 
     tasks = work.tasks
@@ -123,9 +142,9 @@ def _run_class_work(plan: Plan, work: classes.Work, progress: Progress | None,
         record = Checkpoint(plan.checkpoint, work.record, valid=work.valid)
     done_before = dict(record.done) if record else {}
     todo = [i for i in range(len(tasks)) if i not in done_before]
-    # the engine's task (the CPU's loop, or the GPU's), the engine travelling with it
-    calls = [(plan.engine.count_sub_boards, plan.n, tasks[i]) for i in todo]
-    tallies = [sum(column) for column in zip((0,) * classes.VALUES, *done_before.values())]
+    # the work's own task, or the engine's (the CPU's loop, or the GPU's), the engine travelling with it
+    calls = [(work.part or plan.engine.count_sub_boards, plan.n, tasks[i]) for i in todo]
+    tallies = [sum(column) for column in zip((0,) * work.width, *done_before.values())]
     # The compiled loop cannot be interrupted: under a time limit, and where
     # the count takes long enough for a Ctrl-C to matter (count 18 -j 1 held
     # one for 11 s), even one worker is a process, which a deadline or a
@@ -153,8 +172,7 @@ def _run_class_work(plan: Plan, work: classes.Work, progress: Progress | None,
     finally:
         if record:
             record.close()
-    eight, four, two, nodes, tied = tallies
-    return (eight, four, two, nodes, tied), side() if side else work.side()
+    return tuple(tallies), side() if side else work.side()
 
 
 @contextmanager

@@ -33,7 +33,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..counting import classes
+from ..counting import classes, join
 from ..engines import DEFAULT_ENGINE, Engine, engine_class, get_engine
 from ..errors import InvalidInputError
 from ..known import TOTAL
@@ -71,6 +71,7 @@ class Plan(NamedTuple):
     checkpoint: str | None = None
     notes: tuple[str, ...] = ()  # warnings for the caller, before any work
     question: Question | None = None  # what was asked, as one value (N, the member, placements)
+    quarters: join.Budget | None = None  # counted by joining quarters (join.py), in this memory
 
 
 class SolvePlan(NamedTuple):
@@ -110,16 +111,18 @@ def position(n: int, fixed: Mapping[int, int] | None, blocked: Iterable[tuple[in
 
 
 def advice(n: int, engine: str = DEFAULT_ENGINE, *, counting: bool = False, limit: int | None = None,
-           jobs: int | None = None) -> list[str]:
+           jobs: int | None = None, quarters: bool = False) -> list[str]:
     """Warnings for runs that cannot finish in reasonable time, naming a
-    better command where there is one.  Empty for sensible runs."""
+    better command where there is one (``quarters``: counted by joining
+    quarters, at its own rate).  Empty for sensible runs."""
     cls = engine_class(engine)
     workers = jobs or parallel.default_jobs()
     notes = []
     total = _log_total(n)
-    counting = counting or cls.counts_only
+    counting = counting or cls.counts_only or quarters
     if limit is None:
-        rate = (cls.count_rate if counting else cls.enumeration_rate) * min(workers, parallel.default_jobs())
+        rate = join.COUNT_RATE if quarters else cls.count_rate if counting else cls.enumeration_rate
+        rate *= min(workers, parallel.default_jobs())
         seconds = total - math.log10(rate) if rate else -math.inf  # no rate, no estimate
         if seconds > math.log10(HOPELESS_SECONDS):
             what = "count" if counting else "list"
@@ -167,14 +170,23 @@ def splits(n: int) -> bool:
     return SPLIT_MIN_N <= n <= SPLIT_MAX_N
 
 
+METHODS = ("auto", "walk", "quarters")  # how a plain count is counted (plan's method)
+
+
 def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
          variant: str | Variant | None = None, limit: int | None = None, time_limit: float | None = None,
          jobs: int | None = None, unique: bool = False, executor: Executor | str | None = None,
-         checkpoint: str | None = None, **options: Any) -> Plan:
+         checkpoint: str | None = None, method: str = "auto", memory: int | str | None = None,
+         **options: Any) -> Plan:
     """What was asked, checked, and how it will be searched (the rules above),
     for :func:`solutions` and :func:`counted` alike, and for the studies
     (an engine may be given made, its options and its variant set; ``variant``
-    None means the engine's, plain N-queens for a name).  Nothing runs."""
+    None means the engine's, plain N-queens for a name).  ``method`` says how
+    a count of plain N is counted: "walk" (by symmetry classes, or the
+    engine's own way), "quarters" (joining quarters, counting/join.py) or
+    "auto" (quarters from join.FROM_N where the engine can); ``memory`` (bytes,
+    or a size such as "4G") bounds a count by quarters, checked here.
+    Nothing runs."""
     asked = _question(n, fixed, variant, engine)
     n = asked.n
     chosen = _engine(engine, options, asked.variant)
@@ -196,9 +208,10 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     # Counting plain N: one board per class of the 8 symmetries, where the engine can.
     by_classes = chosen.counts_classes and not placed and not chosen.symmetry_breaking \
         and chosen.classes_from <= n <= classes.MAX_N and chosen.variant.is_plain
-    if chosen.counts_only and unique and not by_classes:
+    quarters = _quarters(n, chosen, placed, method, limit)
+    if chosen.counts_only and unique and not by_classes and not quarters:
         _refuse_unique(chosen.name)
-    if checkpoint is not None and not by_classes:
+    if checkpoint is not None and not by_classes and not quarters:
         why = (f"engine {chosen.name} does not count by classes (bitmask does)" if not chosen.counts_classes else
                "there are pre-placed queens or blocked squares" if placed else
                "symmetry breaking is on" if chosen.symmetry_breaking else
@@ -213,6 +226,12 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
         check_writable(checkpoint)  # before the work: usage errors, as every output path
         check_regular(checkpoint, "a checkpoint")
     notes = [chosen.experimental] if chosen.experimental else []
+    if method == "auto" and placed and chosen.counts_quarters and chosen.variant.is_plain and n >= join.FROM_N \
+            and limit is None:
+        notes.append("pre-placed queens or blocked squares: the count walks the board (joining quarters counts "
+                     "plain N only)")
+    budget = join.budget(n, workers, join.parse_memory(memory) if isinstance(memory, str) else
+                         _memory(memory)) if quarters else None
     cores = parallel.default_jobs()
     if workers > cores and executor is None and split:
         notes.append(f"jobs={workers} is more than the {cores} cores here: at most one process per "
@@ -220,8 +239,40 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     pooled = split and limit is None and n <= parallel.KEY_MAX_N and (workers > 1 or executor is not None)
     return Plan(n, chosen, placed, limit, time_limit, workers, unique, executor, split, pooled,
                 mirror=split and not placed and not chosen.symmetry_breaking and "mirror" in chosen.variant.symmetries,
-                classes=by_classes,
-                checkpoint=checkpoint, notes=tuple(notes), question=asked)
+                classes=by_classes and not quarters,
+                checkpoint=checkpoint, notes=tuple(notes), question=asked, quarters=budget)
+
+
+def _memory(memory: Any) -> int | None:
+    if memory is None:
+        return None
+    if type(memory) is not int or memory <= 0:
+        raise InvalidInputError(f"memory takes a number of bytes or a size such as '4G', got {memory!r}")
+    return memory
+
+
+def _quarters(n: int, engine: Engine, placed: Any, method: str, limit: int | None) -> bool:
+    """Whether this question is counted by joining quarters: asked for
+    (``method`` "quarters", refused where it cannot be), or by default
+    ("auto") for plain N from join.FROM_N with an engine that can and the
+    compiled join.  ``limit`` set: a listing, never counted so."""
+    from .. import kernel
+
+    if method not in METHODS:
+        raise InvalidInputError(f"method takes one of {', '.join(METHODS)}, got {method!r}")
+    if method == "walk" or limit is not None:
+        return False
+    why = (f"engine {engine.name} does not (bitmask does)" if not engine.counts_quarters else
+           "there are pre-placed queens or blocked squares" if placed else
+           "symmetry breaking is on" if engine.symmetry_breaking else
+           f"the question is {engine.variant.title}" if not engine.variant.is_plain else
+           f"N={n} is outside {join.MIN_N}..{join.MAX_N}" if not join.MIN_N <= n <= join.MAX_N else None)
+    if method == "quarters":
+        if why:
+            raise InvalidInputError(f"--method quarters joins quarters of a plain board of N from {join.MIN_N} to "
+                                    f"{join.MAX_N} with nothing fixed, and here {why}")
+        return True
+    return why is None and n >= join.FROM_N and kernel.compiled(n)
 
 
 def _question(n: Any, fixed: Mapping[int, int] | None, variant: str | Variant | None,

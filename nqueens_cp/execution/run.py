@@ -74,6 +74,7 @@ def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | N
         raise InvalidInputError(f"engine {engine} counts solutions without listing them: use count")
     n = board_size(n)
     chosen = plan(n, engine, position(n, fixed, blocked), variant=variant, limit=limit, time_limit=time_limit,
+                  method="walk",
                   jobs=jobs, unique=unique, executor=executor, **options)
     if notify:
         plain = not chosen.placed and chosen.engine.variant.is_plain  # (advice knows plain N's totals)
@@ -85,21 +86,28 @@ def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | N
 def count(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
           variant: str | Variant | None = None, time_limit: float | None = None, jobs: int | None = None,
           unique: bool = False, executor: Executor | str | None = None, progress: Progress | None = None,
-          checkpoint: str | None = None, blocked: Iterable[tuple[int, int]] | None = None, **options: Any) -> int:
+          checkpoint: str | None = None, blocked: Iterable[tuple[int, int]] | None = None, method: str = "auto",
+          memory: int | str | None = None, **options: Any) -> int:
     """The number of solutions of n-queens that honour ``fixed`` (fundamental ones with ``unique``).
 
-    Takes the keywords of :func:`solutions` but ``limit``.  Raises
-    :class:`TimeLimitReached` if ``time_limit`` comes first: a partial
-    number is never returned as the count."""
+    Takes the keywords of :func:`solutions` but ``limit``, and two of its
+    own: ``method`` ("auto", "walk" or "quarters": how bitmask counts plain
+    N, by default joining quarters from N = 14, docs/counting.md) and
+    ``memory`` (bytes, or a size such as "4G": what a count by quarters may
+    hold, default half of this machine's; refused before any work above
+    it).  Raises :class:`TimeLimitReached` if ``time_limit`` comes first: a
+    partial number is never returned as the count."""
     return counted(n, engine, fixed, variant=variant, time_limit=time_limit, jobs=jobs, unique=unique,
-                   executor=executor, progress=progress, checkpoint=checkpoint, blocked=blocked, **options).count
+                   executor=executor, progress=progress, checkpoint=checkpoint, blocked=blocked, method=method,
+                   memory=memory, **options).count
 
 
 def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
             variant: str | Variant | None = None, time_limit: float | None = None, jobs: int | None = None,
             unique: bool = False, executor: Executor | str | None = None, progress: Progress | None = None,
             notify: Notify | None = None, checkpoint: str | None = None,
-            blocked: Iterable[tuple[int, int]] | None = None, **options: Any) -> Count:
+            blocked: Iterable[tuple[int, int]] | None = None, method: str = "auto", memory: int | str | None = None,
+            **options: Any) -> Count:
     """:func:`count` as a :class:`Count`: the number with its statistics and timing.
 
     ``checkpoint`` names a file where finished tasks are recorded as they
@@ -109,10 +117,11 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
                                 "(solutions(n, limit=K) lists the first K)")
     n = board_size(n)
     chosen = plan(n, engine, position(n, fixed, blocked), variant=variant, time_limit=time_limit, jobs=jobs,
-                  unique=unique, executor=executor, checkpoint=checkpoint, **options)
+                  unique=unique, executor=executor, checkpoint=checkpoint, method=method, memory=memory, **options)
     if notify:
         plain = not chosen.placed and chosen.engine.variant.is_plain
-        for note in [*chosen.notes, *(advice(n, engine, counting=not unique, jobs=chosen.jobs) if plain else [])]:
+        for note in [*chosen.notes, *(advice(n, engine, counting=not unique, jobs=chosen.jobs,
+                                             quarters=chosen.quarters is not None) if plain else [])]:
             notify(note)
     start = time.perf_counter()
     search = execute.search(chosen, progress)

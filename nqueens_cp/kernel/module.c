@@ -7,6 +7,7 @@
 
 #include "decide.h"
 #include "dominate.h"
+#include "join.h"
 #include "repair.h"
 #include "search.h"
 
@@ -427,6 +428,71 @@ static PyObject *py_repair_advance(PyObject *self, PyObject *args) {
                          (unsigned long long)repair_restarts(s), (unsigned long long)repair_attacked(s));
 }
 
+/* The quarters' tables, one per h, built by the first count that needs one
+ * and kept for the life of the process (a worker counts many parts with
+ * it).  Built with the GIL held, so that no count in another thread sees a
+ * table half made; counted with it released. */
+static struct join_table join_tables[JOIN_MAX_H + 1];
+
+static uint64_t monotonic_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+/* join_count(n, x, y, first, last, cap, direct, small) -> (count, row sets, halves, tests,
+ * ns building the table (0 when it was built before), ns listing halves, ns joining) */
+static PyObject *py_join_count(PyObject *self, PyObject *args) {
+    int n, x, y, rc;
+    unsigned long long first, last, cap, direct, small;
+    if (!PyArg_ParseTuple(args, "iiiKKKKK", &n, &x, &y, &first, &last, &cap, &direct, &small))
+        return NULL;
+    if (n < 2 || n > JOIN_MAX_N || !join_row_sets(n, x, y))
+        return PyErr_Format(PyExc_ValueError, "no count by quarters of n=%d with middle queens (%d, %d)", n, x, y);
+    struct join_table *t = &join_tables[n / 2];
+    uint64_t built = 0, out[JOIN_VALUES] = {0};
+    if (t->start == NULL) {
+        uint64_t start = monotonic_ns();
+        if (join_table_build(t, n / 2))
+            return PyErr_NoMemory();
+        built = monotonic_ns() - start;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    rc = join_count(t, n, x, y, first, last, cap, direct, small, out);
+    Py_END_ALLOW_THREADS
+    if (rc)
+        return PyErr_NoMemory();
+    return Py_BuildValue("(KKKKKKK)", (unsigned long long)out[JOIN_COUNT], (unsigned long long)out[JOIN_ROW_SETS],
+                         (unsigned long long)out[JOIN_HALVES], (unsigned long long)out[JOIN_TESTS],
+                         (unsigned long long)built, (unsigned long long)out[JOIN_NS_HALVES],
+                         (unsigned long long)out[JOIN_NS_JOIN]);
+}
+
+/* join_row_sets(n, x, y) -> the ranks of row sets join_count goes through (0: no such middle queens) */
+static PyObject *py_join_row_sets(PyObject *self, PyObject *args) {
+    int n, x, y;
+    if (!PyArg_ParseTuple(args, "iii", &n, &x, &y))
+        return NULL;
+    return PyLong_FromUnsignedLongLong(join_row_sets(n, x, y));
+}
+
+/* join_table_size(h) -> (placements, placements in the largest bucket), counted without keeping them */
+static PyObject *py_join_table_size(PyObject *self, PyObject *args) {
+    int h;
+    if (!PyArg_ParseTuple(args, "i", &h))
+        return NULL;
+    if (h < 1 || h > JOIN_MAX_H)
+        return PyErr_Format(PyExc_ValueError, "h must be within 1..%d, got %d", JOIN_MAX_H, h);
+    uint64_t size, largest;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = join_table_measure(h, &size, &largest);
+    Py_END_ALLOW_THREADS
+    if (rc)
+        return PyErr_NoMemory();
+    return Py_BuildValue("(KK)", (unsigned long long)size, (unsigned long long)largest);
+}
+
 static PyMethodDef methods[] = {
     {"walk", py_walk, METH_VARARGS, "The stoppable search of one sub-board (queens.h's walk)."},
     {"dominate", py_dominate, METH_VARARGS, "Whether k queens dominate the board (dominate.c)."},
@@ -434,6 +500,9 @@ static PyMethodDef methods[] = {
     {"count_boards", py_count_boards, METH_VARARGS, "Count whole sub-boards (search.c's count_boards)."},
     {"count_half_turn", py_count_half_turn, METH_VARARGS, "The half-turn-symmetric boards (search.c)."},
     {"expand", py_expand, METH_VARARGS, "Boards split into work items, rows 0 .. depth-1 fixed (search.c)."},
+    {"join_count", py_join_count, METH_VARARGS, "Count the boards of some row sets by joining quarters (join.c)."},
+    {"join_row_sets", py_join_row_sets, METH_VARARGS, "How many row sets a count by quarters goes through."},
+    {"join_table_size", py_join_table_size, METH_VARARGS, "The quarters' table's size, counted (join.c)."},
     {"decide_new", py_decide_new, METH_VARARGS, "A decision search of one board (decide.c)."},
     {"decide_advance", py_decide_advance, METH_VARARGS, "Search on: (state, nodes, run)."},
     {"decide_board", py_decide_board, METH_VARARGS, "The board a decision search found."},
@@ -463,6 +532,8 @@ PyMODINIT_FUNC PyInit__search(void) {
         {"REPAIR_START", REPAIR_START}, {"REPAIR_SWAP", REPAIR_SWAP}, {"REPAIR_FOUND", REPAIR_FOUND},
         {"REPAIR_NOMEM", REPAIR_NOMEM}, {"REPAIR_FILL", REPAIR_FILL}, {"REPAIR_MAX_OFFSETS", REPAIR_MAX_OFFSETS},
         {"REPAIR_START_TRIES", REPAIR_START_TRIES}, {"REPAIR_MAX_N", REPAIR_MAX_N},
+        {"JOIN_MAX_N", JOIN_MAX_N}, {"JOIN_ID_BITS", JOIN_ID_BITS}, {"JOIN_DIRECT", JOIN_DIRECT},
+        {"JOIN_SMALL", JOIN_SMALL},
     };
     PyObject *m = PyModule_Create(&module);
     for (size_t i = 0; m != NULL && i < sizeof constants / sizeof constants[0]; i++)

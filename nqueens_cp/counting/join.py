@@ -1,0 +1,275 @@
+"""Counting plain N by joining quarters of the board: the compiled count's tasks, memory and answer.
+
+:mod:`.quarters` is the lesson (short, in Python: read it first);
+``nqueens_cp/kernel/join.c`` the compiled count, held to its twin
+(:mod:`nqueens_cp.kernel.twin_join`) part by part.  This module cuts a count
+into parts, says how much memory they need before any work starts, and
+puts the answer together:
+
+* **Parts.**  An odd N's middle queens (one in the centre, or one on the
+  middle row and one on the middle column) are taken once per class of the
+  square's eight symmetries (:func:`middles`), counted for the class's
+  size.  For each, the row sets (which rows have their queen east of the
+  middle) are ranked; a part is a range of ranks (:func:`parts`), so that
+  a count splits into as many tasks as the processes or the cluster need.
+  Within a part the compiled code counts each row set once per orbit of
+  the flips that keep the middle (top-bottom, left-right).
+* **Memory.**  Every process holds the quarters' table (all placements on
+  an h x h square, h = N // 2: 7.5 million at N = 20 and 21, 60 MB) and two
+  lists of halves, ``cap`` keys each.  :func:`budget` computes both before
+  the work and picks ``cap`` so that ``jobs`` processes fit ``memory``; a
+  half with more keys is listed in pieces (each piece of east halves joined
+  with every piece of west halves).  Where even the table does not fit, the
+  count is refused in one line.
+* **The answer.**  The parts' boards add up to the total (OEIS A000170).
+  One board per class of the eight symmetries (A002562) does not come out
+  of the join: by Burnside's lemma it is (total + S180 + 2 S90) / 8, with
+  S180 and S90 the boards a half turn and a quarter turn leave unchanged,
+  counted by their own small searches beside the parts (no reflection
+  leaves an N-queens board of N > 1 unchanged: the queens on its axis would
+  attack each other).  The same two numbers check the total: total - S180
+  = 8a and S180 - S90 = 4b for the classes a, b of 8 and 4 boards, so a
+  total that is not S180 plus a multiple of 8 is a counting error.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from ..errors import InvalidInputError
+from .classes import Side, Work, symmetric_counts
+
+METHOD = "quarter-join-1"  # the decomposition, as checkpoints record it
+MIN_N = 2  # (N = 1 has no quarters: its one board is counted by the walk)
+MAX_N = 25  # the compiled count's tables: 12 x 12 squares at most (kernel.JOIN_MAX_N)
+FROM_N = 14  # counted by quarters from here by default (the crossover with the walk: docs/counting.md)
+COUNT_RATE = 1e8  # boards a second on one core, about, at N = 19 to 21 (for plan.advice's estimates)
+PARTS = 256  # tasks a count is cut into, about: enough for two dozen processes to end together
+CAP = 1 << 18  # keys in a list of halves, at most (a larger half is listed in pieces)
+MIN_CAP = 1 << 12
+VALUES = 7  # the numbers a part gives (kernel.Joined), as checkpoints record them
+Values = tuple[int, int, int, int, int, int, int]
+
+# (placements, largest bucket) of the quarters' table of each h: kernel.join_table_size(h),
+# kept because h = 12 takes 12 s to count (tests hold the small ones to the kernel).
+TABLES = {1: (2, 1), 2: (5, 1), 3: (18, 2), 4: (87, 2), 5: (462, 10), 6: (2635, 10), 7: (16870, 40),
+          8: (118969, 92), 9: (915442, 352), 10: (7535369, 946), 11: (66807234, 3571), 12: (633443407, 15003)}
+
+
+class Part(NamedTuple):
+    """One task of a count by quarters: the row sets of ranks first .. last-1
+    of one placement of the middle queens, counted ``weight`` times."""
+
+    x: int  # the middle row's queen's column (-1: an even N, no middle)
+    y: int  # the middle column's queen's row
+    weight: int  # the placements of the middle queens this one stands for
+    first: int
+    last: int
+
+
+def _image(n: int, g: int, square: tuple[int, int]) -> tuple[int, int]:
+    """The square under the g-th symmetry of the board (g = 0 .. 7)."""
+    r, c = square
+    if g & 4:
+        r, c = c, r
+    if g & 1:
+        r = n - 1 - r
+    if g & 2:
+        c = n - 1 - c
+    return r, c
+
+
+def middles(n: int) -> list[tuple[int, int, int]]:
+    """(x, y, weight) of each placement of an odd n's middle queens on (n/2, x)
+    and (y, n/2) that is the least of its class under the eight symmetries,
+    weight the class's size; (-1, -1, 1) for an even n."""
+    from .. import kernel
+
+    if n % 2 == 0:
+        return [(-1, -1, 1)]
+    m = n // 2
+    found = []
+    for x in range(n):
+        for y in range(n):
+            if (x == m) != (y == m) or not kernel.join_row_sets(n, x, y):
+                continue
+            images = set()
+            for g in range(8):
+                a, b = _image(n, g, (m, x)), _image(n, g, (y, m))
+                row_queen, column_queen = (a, b) if a[0] == m else (b, a)
+                images.add((row_queen[1], column_queen[0]))
+            if (x, y) == min(images):
+                found.append((x, y, len(images)))
+    return found
+
+
+def parts(n: int, count: int = PARTS) -> list[Part]:
+    """The tasks of a count of n by quarters: each placement of the middle
+    queens' ranks of row sets cut into ranges, about ``count`` in all."""
+    from .. import kernel
+
+    placed = [(x, y, weight, kernel.join_row_sets(n, x, y)) for x, y, weight in middles(n)]
+    size = max(1, math.ceil(sum(ranks for *_, ranks in placed) / count))
+    return [Part(x, y, weight, first, min(first + size, ranks))
+            for x, y, weight, ranks in placed for first in range(0, ranks, size)]
+
+
+def count_part(n: int, part: Part, cap: int = CAP) -> Values:
+    """A part's :class:`nqueens_cp.kernel.Joined` values, its boards counted ``part.weight`` times."""
+    from .. import kernel
+
+    found = kernel.join_count(n, part.x, part.y, part.first, part.last, cap)
+    return (found.boards * part.weight, *found[1:])
+
+
+def valid_values(values: tuple[int, ...]) -> bool:
+    """Whether these could be a part's :func:`count_part` numbers (a checkpoint
+    believes no other): seven counts, none negative."""
+    return len(values) == VALUES and all(type(v) is int and v >= 0 for v in values)
+
+
+# --- memory --------------------------------------------------------------------------
+
+def table_bytes(n: int) -> int:
+    """What the quarters' table of n takes in a process: its placements (8
+    bytes each), the buckets' offsets and the build's counters (4^h each),
+    the column sets of each row set."""
+    h = n // 2
+    entries, _ = TABLES[h]
+    return entries * 8 + (4 ** h + 1) * 4 * 3 + (2 ** h + 1) * 4
+
+
+def working_bytes(n: int, cap: int) -> int:
+    """What a process's count takes besides the table: two lists of halves
+    and their buckets (44 bytes a key of room), the south's placements."""
+    _, largest = TABLES[n // 2]
+    return cap * 44 + 6 * (largest + 1) * 8 + 2 * 260 * 4
+
+
+def machine_memory() -> int:
+    """The default of ``memory``: half of this machine's memory."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
+    except (ValueError, OSError, AttributeError):  # (no such names here)
+        return 8 << 30
+
+
+def parse_memory(text: str) -> int:
+    """'4G', '512M', '100k' or a number of bytes, as bytes."""
+    units = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+    value = text.strip().lower().removesuffix("b").removesuffix("i")
+    unit = value[-1:] if value[-1:] in units and value[-1:] else ""
+    try:
+        number = float(value[:-1] if unit else value)
+    except ValueError:
+        raise InvalidInputError(f"memory takes a size such as 4G, 512M or a number of bytes, got {text!r}") from None
+    if not math.isfinite(number) or number <= 0:
+        raise InvalidInputError(f"memory must be positive, got {text!r}")
+    return int(number * units[unit])
+
+
+def size_text(size: float) -> str:
+    for unit in ("bytes", "KB", "MB", "GB", "TB"):
+        if size < 1024 or unit == "TB":
+            return f"{size:.0f} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024
+    raise AssertionError
+
+
+class Budget(NamedTuple):
+    """What a count by quarters will hold, said before it starts."""
+
+    cap: int  # keys in a list of halves
+    processes: int
+    table: int  # bytes, in each process
+    working: int  # bytes, in each process
+    limit: int  # the memory allowed, in bytes
+
+    @property
+    def total(self) -> int:
+        return self.processes * (self.table + self.working)
+
+
+def budget(n: int, processes: int, memory: int | None = None) -> Budget:
+    """The memory a count of n by quarters on ``processes`` processes needs,
+    with the largest lists of halves that fit ``memory`` (default: half of
+    this machine's); InvalidInputError where even the smallest do not."""
+    limit = machine_memory() if memory is None else memory
+    table = table_bytes(n)
+    cap = CAP
+    while cap > MIN_CAP and processes * (table + working_bytes(n, cap)) > limit:
+        cap //= 2
+    found = Budget(cap, processes, table, working_bytes(n, cap), limit)
+    if found.total > limit:
+        fewer = f"; {limit // (table + working_bytes(n, MIN_CAP))} processes would fit" \
+            if table + working_bytes(n, MIN_CAP) <= limit else ""
+        raise InvalidInputError(
+            f"counting N={n} by quarters needs {size_text(found.total)} ({processes} processes, each holding the "
+            f"quarters' table of {size_text(table)} and {size_text(found.working)} of halves), more than the "
+            f"{size_text(limit)} of --memory{fewer}; give --memory more, --jobs fewer, or --method walk")
+    return found
+
+
+# --- the count -----------------------------------------------------------------------
+
+class Result(NamedTuple):
+    """A count by quarters, put together."""
+
+    n: int
+    total: int  # OEIS A000170
+    half_turn: int  # S180, searched on its own
+    quarter_turn: int  # S90, searched on its own
+    values: Values  # the parts' values, summed
+
+    @property
+    def fundamental(self) -> int:
+        """OEIS A002562, by Burnside's lemma: (total + S180 + 2 S90) / 8."""
+        return 1 if self.n == 1 else (self.total + self.half_turn + 2 * self.quarter_turn) // 8
+
+    def stats(self, budget: Budget) -> dict[str, Any]:
+        _, row_sets, halves, tests, ns_table, ns_halves, ns_join = self.values
+        return {"method": "quarters", "total": self.total, "fundamental": self.fundamental,
+                "half_turn_symmetric": self.half_turn, "quarter_turn_symmetric": self.quarter_turn,
+                "row_sets": row_sets, "halves": halves, "pair_tests": tests,
+                "table_seconds": round(ns_table / 1e9, 3), "listing_seconds": round(ns_halves / 1e9, 3),
+                "joining_seconds": round(ns_join / 1e9, 3), "table_bytes": budget.table,
+                "halves_cap": budget.cap, "memory_bytes": budget.total}
+
+
+Runner = Callable[[Work], tuple[tuple[int, ...], Side]]
+
+
+def count(n: int, cap: int, run: Runner, deadline: float | None = None) -> tuple[Result, Work]:
+    """The count of plain N by quarters, behind one call: the parts, run by
+    ``run`` (which sums their :func:`count_part` values and runs ``Work.side``,
+    the searches for S180 and S90), checked and put together."""
+    if not MIN_N <= n <= MAX_N:
+        raise InvalidInputError(f"a count by quarters takes N from {MIN_N} to {MAX_N}, got {n}")
+
+    def side() -> Side:
+        return symmetric_counts(n, deadline), 0
+
+    tasks = parts(n)
+    work = Work(n, tasks, {"n": n, "method": METHOD, "tasks": len(tasks)}, valid_values, side,
+                part=_Counter(cap), width=VALUES)
+    values, ((half, quarter), _) = run(work)
+    result = Result(n, values[0], half, quarter, values)  # type: ignore[arg-type]
+    if (result.total - half) % 8 or (half - quarter) % 4 or half > result.total:
+        from ..errors import NQueensError
+
+        raise NQueensError(f"N={n}: the count by quarters, {result.total}, does not fit the symmetric boards "
+                           f"searched on their own (S180 {half}, S90 {quarter}): a counting error")
+    return result, work
+
+
+class _Counter:
+    """count_part with the plan's cap, as a task's callable (picklable: it travels to workers)."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+
+    def __call__(self, n: int, part: Part) -> Values:
+        return count_part(n, Part(*part), self.cap)

@@ -1,0 +1,533 @@
+/* join.c: counting plain N by joining quarters of the board, compiled.
+ *
+ * nqueens_cp/counting/quarters.py is the lesson and the specification; read it
+ * first.  This file does the same with four changes, each for speed:
+ *
+ * 1. One table for all four quarters.  A quarter is an h x h square; its
+ *    placements, in the square's own coordinates, are the same whichever
+ *    quarter it is.  Moving a placement to a quarter shifts its diagonals
+ *    by a constant (the quarter's offsets, `struct quarter`).
+ * 2. Symmetry.  A board with east rows E mirrored top to bottom has east
+ *    rows V(E) (the rows reversed), mirrored left to right it has the other
+ *    rows, H(E).  Where the middle queens allow (even N, or one queen in the
+ *    centre) only the least row set of each orbit is joined, counted as many
+ *    times as its orbit holds.  The caller does the same for the middle
+ *    queens of an odd N under the square's eight symmetries.
+ * 3. A half is kept as one 64-bit key: the diagonals and anti-diagonals it
+ *    takes that the other half could take too (the window: diagonals with
+ *    index C0 .. N + h - 2, C0 the first east column, both kinds).
+ * 4. The join counts pairs of keys with no bit in common without testing
+ *    every pair: split both lists on one bit at a time; a pair where both
+ *    have the bit cannot match, so of the four ways only three are joined
+ *    further (`join`), and small lists are tested pair by pair with the
+ *    vector unit (`tested`).  The bits go most telling first: those that
+ *    most pairs have in common. */
+/* [cost quarter join] */
+#include "join.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define TARGETS __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+
+/* --- the quarters' table ------------------------------------------------------------ */
+
+struct placer {
+    int h;
+    uint32_t *count; /* per bucket: how many (first pass), where the next goes (second) */
+    uint64_t *entry; /* NULL on the first pass */
+    uint64_t size;
+};
+
+/* Every placement of rows i .. h-1, the rows above already decided. */
+static void place(struct placer *p, int i, uint32_t rows, uint32_t cols, uint32_t diag, uint32_t anti) {
+    int h = p->h;
+    if (i == h) {
+        uint32_t bucket = rows | cols << h;
+        if (p->entry)
+            p->entry[p->count[bucket]++] = (uint64_t)diag | (uint64_t)anti << 32;
+        else if (p->count)
+            p->count[bucket]++;
+        p->size++;
+        return;
+    }
+    place(p, i + 1, rows, cols, diag, anti); /* row i empty in this quarter */
+    for (int j = 0; j < h; j++) {
+        uint32_t d = 1u << (j - i + h - 1), a = 1u << (i + j);
+        if (!(cols >> j & 1) && !(diag & d) && !(anti & a))
+            place(p, i + 1, rows | 1u << i, cols | 1u << j, diag | d, anti | a);
+    }
+}
+
+int join_table_measure(int h, uint64_t *size, uint64_t *largest) {
+    size_t buckets = (size_t)1 << 2 * h;
+    uint32_t *count = calloc(buckets, sizeof *count);
+    if (!count)
+        return -1;
+    struct placer p = {h, count, NULL, 0};
+    place(&p, 0, 0, 0, 0, 0); /* the first pass of join_table_build: the buckets counted, nothing kept */
+    *size = p.size, *largest = 0;
+    for (size_t b = 0; b < buckets; b++)
+        if (count[b] > *largest)
+            *largest = count[b];
+    free(count);
+    return 0;
+}
+
+int join_table_build(struct join_table *t, int h) {
+    size_t buckets = (size_t)1 << 2 * h;
+    memset(t, 0, sizeof *t);
+    t->h = h;
+    t->start = calloc(buckets + 1, sizeof *t->start);
+    uint32_t *next = calloc(buckets, sizeof *next);
+    if (!t->start || !next)
+        goto nomem;
+    struct placer p = {h, next, NULL, 0};
+    place(&p, 0, 0, 0, 0, 0);
+    t->size = p.size;
+    t->entry = malloc((p.size ? p.size : 1) * sizeof *t->entry);
+    if (!t->entry)
+        goto nomem;
+    uint32_t at = 0;
+    for (size_t b = 0; b < buckets; b++) {
+        t->start[b] = at;
+        at += next[b];
+        if (next[b] > t->largest)
+            t->largest = next[b];
+        next[b] = t->start[b];
+    }
+    t->start[buckets] = at;
+    /* per set of rows, the sets of columns that some placement uses with them */
+    uint32_t rows_sets = 1u << h, listed = 0;
+    t->columns_start = malloc((rows_sets + 1) * sizeof *t->columns_start);
+    for (size_t b = 0; b < buckets; b++)
+        listed += t->start[b + 1] > t->start[b];
+    t->columns = malloc((listed ? listed : 1) * sizeof *t->columns);
+    if (!t->columns_start || !t->columns)
+        goto nomem;
+    listed = 0;
+    for (uint32_t rows = 0; rows < rows_sets; rows++) {
+        t->columns_start[rows] = listed;
+        for (uint32_t cols = 0; cols < rows_sets; cols++)
+            if (t->start[(rows | cols << h) + 1] > t->start[rows | cols << h])
+                t->columns[listed++] = cols;
+    }
+    t->columns_start[rows_sets] = listed;
+    p = (struct placer){h, next, t->entry, 0};
+    place(&p, 0, 0, 0, 0, 0);
+    free(next);
+    return 0;
+nomem:
+    free(next);
+    join_table_free(t);
+    return -1;
+}
+
+void join_table_free(struct join_table *t) {
+    free(t->start);
+    free(t->entry);
+    free(t->columns_start);
+    free(t->columns);
+    memset(t, 0, sizeof *t);
+}
+
+/* --- the halves ------------------------------------------------------------------- */
+
+/* Where a quarter lies: its placements' diagonals shift this far on the board. */
+struct quarter {
+    int diag, anti;
+};
+
+static struct quarter quarter_at(int n, int h, int row0, int col0) {
+    return (struct quarter){col0 - row0 + n - h, row0 + col0};
+}
+
+/* One half's placements, listed `room` at a time: its north quarter's on
+ * `rows_n` (the square's rows) and some `k` of the half's free columns, its
+ * south quarter's on `rows_s` and the rest, diagonals apart and clear of the
+ * middle queens'.  For each choice of the north's columns, the south's
+ * placements are moved onto the board once (`south`), then every north
+ * placement is tested against all of them.  The state (the choice, the next
+ * north placement) lets a long list resume where the last call stopped. */
+struct south {
+    uint64_t *diag, *anti, *key; /* each as long as the table's largest bucket */
+    uint64_t count;
+};
+
+struct half {
+    const struct join_table *t;
+    struct quarter north, south;
+    uint32_t rows_n, rows_s, cols; /* cols: the half's free columns, in the square's columns */
+    uint64_t diag0, anti0;         /* the middle queens' */
+    int low, span;                 /* the window: diagonals low .. low + span - 1, both kinds */
+    struct south below;            /* the south's placements of this choice, on the board */
+    /* where it stands */
+    uint32_t choice; /* the north's columns: an index into the table's columns of rows_n */
+    uint64_t i;      /* the next north entry (an index into the table); UINT64_MAX: a new choice */
+    int done;
+};
+
+/* The next combination with as many bits (Gosper's), or 0 beyond `width` bits. */
+static uint32_t next_combination(uint32_t c, int width) {
+    uint32_t low = c & -c, up = c + low;
+    uint64_t next = up | (((c ^ up) >> 2) / low);
+    return next >> width ? 0 : (uint32_t)next;
+}
+
+static void half_start(struct half *g, const struct join_table *t, struct quarter north, struct quarter south,
+                       uint32_t rows_n, uint32_t rows_s, uint32_t cols, uint64_t diag0, uint64_t anti0, int low,
+                       int span, struct south below) {
+    *g = (struct half){t,     north, south, rows_n, rows_s, cols, diag0, anti0, low, span, below,
+                       t->columns_start[rows_n], UINT64_MAX, 0};
+}
+
+/* A placement's diagonals as a key: those in the window, both kinds side by side. */
+static inline uint64_t key_of(const struct half *g, uint64_t diag, uint64_t anti) {
+    uint64_t window = ((uint64_t)1 << g->span) - 1;
+    return (diag >> g->low & window) | (anti >> g->low & window) << g->span;
+}
+
+/* Up to `room` (at least the table's largest bucket) more keys of the half
+ * into out; how many (0: the list is done). */
+static uint64_t half_next(struct half *g, uint64_t *out, uint64_t room) {
+    const struct join_table *t = g->t;
+    struct south *s = &g->below;
+    int h = t->h;
+    uint64_t made = 0;
+    uint32_t last = t->columns_start[g->rows_n + 1];
+    for (; !g->done; g->i = UINT64_MAX) {
+        if (g->choice == last) {
+            g->done = 1;
+            break;
+        }
+        uint32_t up = t->columns[g->choice], down = g->cols ^ up;
+        uint32_t nb = g->rows_n | up << h, sb = g->rows_s | down << h;
+        if (up & ~g->cols || t->start[sb] == t->start[sb + 1]) {
+            g->choice++; /* not the half's columns, or no south placement to join */
+            continue;
+        }
+        uint64_t i = g->i, n1 = t->start[nb + 1];
+        if (i == UINT64_MAX) { /* a new choice: its south placements onto the board */
+            i = t->start[nb];
+            s->count = 0;
+            for (uint64_t j = t->start[sb]; j < t->start[sb + 1]; j++) {
+                uint64_t f = t->entry[j];
+                uint64_t ds = (f & 0xffffffffu) << g->south.diag, as = (f >> 32) << g->south.anti;
+                if ((ds & g->diag0) | (as & g->anti0))
+                    continue;
+                s->diag[s->count] = ds, s->anti[s->count] = as, s->key[s->count++] = key_of(g, ds, as);
+            }
+            if (!s->count)
+                i = n1; /* no south placement: nothing to join */
+        }
+        for (; i < n1; i++) {
+            if (room - made < s->count) {
+                g->i = i;
+                return made; /* resumes at this north placement */
+            }
+            uint64_t e = t->entry[i];
+            uint64_t dn = (e & 0xffffffffu) << g->north.diag, an = (e >> 32) << g->north.anti;
+            if ((dn & g->diag0) | (an & g->anti0))
+                continue;
+            uint64_t kn = key_of(g, dn, an);
+            for (uint64_t j = 0; j < s->count; j++) { /* written always, kept when apart */
+                out[made] = kn | s->key[j];
+                made += ((dn & s->diag[j]) | (an & s->anti[j])) == 0;
+            }
+        }
+        g->choice++;
+    }
+    return made;
+}
+
+/* --- the join --------------------------------------------------------------------- */
+
+/* Pairs of p x q with no bit in common, tested one by one (the vector unit's
+ * loop); the same on the keys' low 32 bits (twice the lanes), where the bits
+ * above are known apart. */
+TARGETS static uint64_t tested(const uint64_t *p, uint64_t np, const uint64_t *q, uint64_t nq) {
+    uint64_t total = 0;
+    for (uint64_t i = 0; i < nq; i++) {
+        uint64_t x = q[i], found = 0;
+        for (uint64_t j = 0; j < np; j++)
+            found += (p[j] & x) == 0;
+        total += found;
+    }
+    return total;
+}
+
+/* The keys in buckets by a few telling bits (an id): bucket b's keys are
+ * key[start[b] .. start[b + 1]).  The id is the chosen bits of the key, in
+ * their order (x86's pext), read a byte at a time from tables. */
+struct buckets {
+    uint64_t *key;
+    uint32_t *rest;  /* each key without the id's bits, packed in 32 (tested where the ids are apart) ... */
+    int narrow;      /* ... where they fit (else the keys are) */
+    uint32_t *start; /* (1 << JOIN_ID_BITS) + 1 */
+};
+
+/* Pairs of p x q with no bit in common on 32-bit keys (twice the lanes). */
+TARGETS static uint64_t tested32(const uint32_t *p, uint64_t np, const uint32_t *q, uint64_t nq) {
+    uint64_t total = 0;
+    for (uint64_t i = 0; i < nq; i++) {
+        uint32_t x = q[i], found = 0;
+        for (uint64_t j = 0; j < np; j++)
+            found += (p[j] & x) == 0;
+        total += found;
+    }
+    return total;
+}
+
+/* The `k` bits of the window that most pairs of p x q have in common (from a
+ * sample of each: a bit most pairs share is one whose split cuts most pairs). */
+static uint64_t telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint64_t nq, int width, int k) {
+    uint64_t in_p[64] = {0}, in_q[64] = {0}, chosen = 0;
+    for (uint64_t i = 0; i < np; i += 1 + np / 512)
+        for (uint64_t x = p[i]; x; x &= x - 1)
+            in_p[__builtin_ctzll(x)]++;
+    for (uint64_t i = 0; i < nq; i += 1 + nq / 512)
+        for (uint64_t x = q[i]; x; x &= x - 1)
+            in_q[__builtin_ctzll(x)]++;
+    for (int taken = 0; taken < k; taken++) {
+        int best = -1;
+        for (int b = 0; b < width; b++)
+            if (!(chosen >> b & 1) && (in_p[b] && in_q[b]) && (best < 0 || in_p[b] * in_q[b] > in_p[best] * in_q[best]))
+                best = b;
+        if (best < 0)
+            break;
+        chosen |= (uint64_t)1 << best;
+    }
+    return chosen;
+}
+
+/* keys[0 .. count) into b by their id (k bits, read through `id`), a counting sort. */
+static void bucketed(const uint64_t *keys, uint64_t count, int k, const uint16_t (*id)[256],
+                     const uint32_t (*rest)[256], struct buckets *b) {
+    uint32_t buckets = 1u << k;
+    memset(b->start, 0, (buckets + 1) * sizeof *b->start);
+    uint16_t *ids = (uint16_t *)(b->start + buckets + 1); /* (room left after start: see join_count) */
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t x = keys[i];
+        uint16_t v = 0;
+        for (int byte = 0; byte < 8 && x >> (8 * byte); byte++)
+            v |= id[byte][x >> (8 * byte) & 255];
+        ids[i] = v;
+        b->start[v + 1]++;
+    }
+    for (uint32_t v = 0; v < buckets; v++)
+        b->start[v + 1] += b->start[v];
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t x = keys[i];
+        uint32_t at = b->start[ids[i]]++, r = 0;
+        for (int byte = 0; byte < 8 && x >> (8 * byte); byte++)
+            r |= rest[byte][x >> (8 * byte) & 255];
+        b->key[at] = x, b->rest[at] = r;
+    }
+    for (uint32_t v = buckets; v > 0; v--)
+        b->start[v] = b->start[v - 1];
+    b->start[0] = 0;
+}
+
+/* Pairs of P's buckets pa .. pa + 2^level - 1 x Q's qa .. with no bit in
+ * common: split both on their id's top bit; of (without, with) x (without,
+ * with) the pairs that both have it are out, the three others are joined on
+ * the bits below.  One bucket each (their ids apart): its keys tested. */
+static uint64_t join(const struct buckets *p, uint32_t pa, const struct buckets *q, uint32_t qa, int level,
+                     uint64_t small, uint64_t *tests) {
+    uint32_t size = 1u << level;
+    uint64_t p0 = p->start[pa], np = p->start[pa + size] - p0, q0 = q->start[qa], nq = q->start[qa + size] - q0;
+    if (!np || !nq)
+        return 0;
+    if (!level && p->narrow) {
+        *tests += np * nq;
+        return tested32(p->rest + p0, np, q->rest + q0, nq);
+    }
+    if (!level || np * nq <= small) {
+        *tests += np * nq;
+        return tested(p->key + p0, np, q->key + q0, nq);
+    }
+    uint32_t half = size / 2;
+    return join(p, pa, q, qa, level - 1, small, tests) + join(p, pa, q, qa + half, level - 1, small, tests) +
+           join(p, pa + half, q, qa, level - 1, small, tests);
+}
+
+/* --- the row sets ----------------------------------------------------------------- */
+
+static uint64_t binomial(int n, int k) {
+    if (k < 0 || k > n)
+        return 0;
+    uint64_t r = 1;
+    for (int i = 1; i <= k; i++)
+        r = r * (uint64_t)(n - k + i) / (uint64_t)i;
+    return r;
+}
+
+/* The combination of rank `rank` (colex) of k out of n, as bits. */
+static uint32_t unrank(uint64_t rank, int n, int k) {
+    uint32_t c = 0;
+    for (int i = k; i > 0; i--) {
+        int at = i - 1;
+        while (at + 1 < n && binomial(at + 1, i) <= rank)
+            at++;
+        rank -= binomial(at, i);
+        c |= 1u << at;
+        n = at;
+    }
+    return c;
+}
+
+static uint32_t reversed(uint32_t rows, int width) {
+    uint32_t out = 0;
+    for (int i = 0; i < width; i++)
+        if (rows >> i & 1)
+            out |= 1u << (width - 1 - i);
+    return out;
+}
+
+/* What the middle queens leave: the free rows (bits 0 .. h-1 the north
+ * quarter's, h .. 2h-1 the south's), the free columns of each side (the
+ * square's columns), their diagonals, and whether the flips keep them. */
+struct middle {
+    uint32_t rows, east, west;
+    uint64_t diag, anti;
+    int flips;
+};
+
+static int middle_of(int n, int x, int y, struct middle *m) {
+    int h = n / 2, c = h;
+    uint32_t all = (1u << h) - 1;
+    *m = (struct middle){(uint32_t)(((uint64_t)1 << 2 * h) - 1), all, all, 0, 0, 1};
+    if (n % 2 == 0)
+        return x == -1 && y == -1;
+    if (x < 0 || x >= n || y < 0 || y >= n || ((x == c) != (y == c)))
+        return 0;
+    m->diag = (uint64_t)1 << (x - c + n - 1) | (uint64_t)1 << (c - y + n - 1);
+    m->anti = (uint64_t)1 << (c + x) | (uint64_t)1 << (y + c);
+    if (x == c)
+        return 1; /* one queen, in the centre: the flips keep it */
+    if (__builtin_popcountll(m->diag) != 2 || __builtin_popcountll(m->anti) != 2)
+        return 0; /* the two attack each other */
+    m->flips = 0;
+    if (x < c)
+        m->west &= ~(1u << x);
+    else
+        m->east &= ~(1u << (x - c - 1));
+    m->rows &= ~(1u << (y < c ? y : h + y - c - 1));
+    return 1;
+}
+
+uint64_t join_row_sets(int n, int x, int y) {
+    struct middle m;
+    if (n < 2 || n > JOIN_MAX_N || !middle_of(n, x, y, &m))
+        return 0;
+    return binomial(__builtin_popcount(m.rows), __builtin_popcount(m.east));
+}
+
+static uint64_t nanoseconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, uint64_t last, uint64_t cap,
+               uint64_t direct, uint64_t small, uint64_t out[JOIN_VALUES]) {
+    int h = n / 2;
+    struct middle m;
+    if (n < 2 || n > JOIN_MAX_N || t->h != h || !middle_of(n, x, y, &m))
+        return -1;
+    if (cap < t->largest)
+        cap = t->largest; /* a list is cut between north placements: the south's all fit */
+    int free_rows = __builtin_popcount(m.rows), east_cols = __builtin_popcount(m.east);
+    uint64_t sets = binomial(free_rows, east_cols);
+    if (last > sets)
+        last = sets;
+    if (first >= last)
+        return 0;
+    int low = n - h, span = h + h - 1; /* the window: diagonals n-h .. n+h-2 of both kinds */
+    struct quarter nw = quarter_at(n, h, 0, 0), ne = quarter_at(n, h, 0, n - h), sw = quarter_at(n, h, n - h, 0),
+                   se = quarter_at(n, h, n - h, n - h);
+    uint64_t *p = malloc(cap * sizeof *p), *q = malloc(cap * sizeof *q);
+    size_t starts = (((size_t)1 << JOIN_ID_BITS) + 1) * sizeof(uint32_t) + cap * sizeof(uint16_t);
+    struct buckets bp = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(uint32_t)), 0, malloc(starts)},
+                   bq = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(uint32_t)), 0, malloc(starts)};
+    static __thread uint16_t id[8][256];
+    static __thread uint32_t rest[8][256];
+    uint64_t *room = malloc(6 * (t->largest + 1) * sizeof *room);
+    struct south below[2];
+    for (int i = 0; i < 2; i++)
+        below[i] = (struct south){room + (3 * i) * (t->largest + 1), room + (3 * i + 1) * (t->largest + 1),
+                                  room + (3 * i + 2) * (t->largest + 1), 0};
+    if (!p || !q || !bp.key || !bp.rest || !bp.start || !bq.key || !bq.rest || !bq.start || !room) {
+        free(p), free(q), free(bp.key), free(bp.rest), free(bp.start), free(bq.key), free(bq.rest), free(bq.start);
+        free(room);
+        return -1;
+    }
+    uint32_t positions[32]; /* the free rows' bits, in order */
+    int f = 0;
+    for (uint32_t r = m.rows; r; r &= r - 1)
+        positions[f++] = r & -r;
+    uint32_t compact = unrank(first, free_rows, east_cols);
+    uint32_t north = (1u << h) - 1;
+    for (uint64_t rank = first; rank < last; rank++, compact = next_combination(compact, free_rows)) {
+        uint32_t east = 0;
+        for (int i = 0; i < f; i++)
+            if (compact >> i & 1)
+                east |= positions[i];
+        uint32_t west = m.rows ^ east;
+        uint64_t weight = 1;
+        if (m.flips) { /* the least of its orbit under the flips, counted for all of it */
+            uint32_t v = reversed(east, 2 * h), hh = west, vh = reversed(west, 2 * h);
+            if (v < east || hh < east || vh < east)
+                continue;
+            weight = 1 + (v != east) + (hh != east && hh != v) + (vh != east && vh != v && vh != hh);
+        }
+        out[JOIN_ROW_SETS]++;
+        struct half e, w;
+        half_start(&e, t, ne, se, east & north, east >> h, m.east, m.diag, m.anti, low, span, below[0]);
+        uint64_t found = 0, np, nq;
+        uint64_t t0 = nanoseconds(), listing = 0;
+        while ((np = half_next(&e, p, cap)) > 0) {
+            out[JOIN_HALVES] += np;
+            half_start(&w, t, nw, sw, west & north, west >> h, m.west, m.diag, m.anti, low, span, below[1]);
+            while ((nq = half_next(&w, q, cap)) > 0) {
+                out[JOIN_HALVES] += nq;
+                uint64_t t1 = nanoseconds();
+                listing += t1 - t0;
+                if (np * nq <= direct) { /* too few to be worth putting in buckets */
+                    out[JOIN_TESTS] += np * nq;
+                    found += tested(p, np, q, nq);
+                    t0 = nanoseconds();
+                    out[JOIN_NS_JOIN] += t0 - t1;
+                    continue;
+                }
+                uint64_t chosen = telling_bits(p, np, q, nq, 2 * span, JOIN_ID_BITS);
+                int k = __builtin_popcountll(chosen);
+                int narrow = 2 * span - k <= 32; /* the rest fits 32 bits */
+                uint64_t to[64]; /* each bit's place in the id, or in the rest */
+                for (int b = 0, at = 0, other = 0; b < 64; b++)
+                    to[b] = chosen >> b & 1 ? (uint64_t)1 << at++ : other < 32 ? (uint64_t)1 << 32 << other++ : 0;
+                for (int byte = 0; byte < 8; byte++) { /* each byte's bits of the id, and of the rest */
+                    id[byte][0] = 0, rest[byte][0] = 0;
+                    for (int v = 1; v < 256; v++) {
+                        uint64_t bit = to[8 * byte + __builtin_ctz((unsigned)v)];
+                        id[byte][v] = id[byte][v & (v - 1)] | (uint16_t)bit;
+                        rest[byte][v] = rest[byte][v & (v - 1)] | (uint32_t)(bit >> 32);
+                    }
+                }
+                bucketed(p, np, k, (const uint16_t (*)[256])id, (const uint32_t (*)[256])rest, &bp);
+                bucketed(q, nq, k, (const uint16_t (*)[256])id, (const uint32_t (*)[256])rest, &bq);
+                bp.narrow = bq.narrow = narrow;
+                found += join(&bp, 0, &bq, 0, k, small, &out[JOIN_TESTS]);
+                t0 = nanoseconds();
+                out[JOIN_NS_JOIN] += t0 - t1;
+            }
+        }
+        listing += nanoseconds() - t0;
+        out[JOIN_NS_HALVES] += listing;
+        out[JOIN_COUNT] += weight * found;
+    }
+    free(p), free(q), free(bp.key), free(bp.rest), free(bp.start), free(bq.key), free(bq.rest), free(bq.start);
+    free(room);
+    return 0;
+}

@@ -1,0 +1,67 @@
+/* join.h: counting plain N by joining quarters of the board (join.c; the
+ * lesson and specification is nqueens_cp/counting/quarters.py, the twin
+ * nqueens_cp/kernel/twin_join.py). */
+#ifndef NQUEENS_JOIN_H
+#define NQUEENS_JOIN_H
+
+#include <stdint.h>
+
+#define JOIN_MAX_N 25 /* quarters of up to 12 x 12 squares: 633 million placements, their offsets in 32 bits */
+#define JOIN_MAX_H (JOIN_MAX_N / 2)
+/* How the join's work is cut (measured best at N = 16..18, docs/counting.md):
+ * halves whose pairs are at most `direct` (JOIN_DIRECT) are tested pair by
+ * pair at once; the others are put in buckets by JOIN_ID_BITS of their bits,
+ * and pairs of buckets with at most `small` (JOIN_SMALL) pairs tested pair
+ * by pair.  (Tests pass 0 and 0, so that small N goes every way.) */
+#define JOIN_DIRECT 131072
+#define JOIN_SMALL 16384
+#define JOIN_ID_BITS 8
+
+/* Every placement of non-attacking queens on an h x h square (a quarter),
+ * bucketed by (rows used | columns used << h): bucket b's placements are
+ * entry[start[b] .. start[b + 1]), each its diagonals (j - i + h - 1) in the
+ * low 32 bits and anti-diagonals (i + j) in the high 32, for a queen on row
+ * i, column j of the square.  One table serves all four quarters. */
+struct join_table {
+    int h;
+    uint32_t *start;
+    uint64_t *entry;
+    uint64_t size;
+    uint64_t largest; /* placements in the largest bucket */
+    uint32_t *columns_start, *columns; /* per set of rows r, the sets of columns of its non-empty
+                                          buckets: columns[columns_start[r] .. columns_start[r + 1]) */
+};
+
+/* How many placements the table of h holds, and its largest bucket, counted
+ * without keeping them (4^h counters): 0, or -1 when memory ran out. */
+int join_table_measure(int h, uint64_t *size, uint64_t *largest);
+
+/* The table of h in *t: 0, or -1 when memory ran out (nothing held then). */
+int join_table_build(struct join_table *t, int h);
+void join_table_free(struct join_table *t);
+
+/* What join_count adds into out[] (the order of the values it returns). */
+enum {
+    JOIN_COUNT,     /* the boards, each row set weighted by its orbit */
+    JOIN_ROW_SETS,  /* row sets joined (canonical ones) */
+    JOIN_HALVES,    /* half-board placements listed, east and west */
+    JOIN_TESTS,     /* east-west pairs tested one by one (the join's leaves) */
+    JOIN_NS_HALVES, /* nanoseconds listing halves */
+    JOIN_NS_JOIN,   /* nanoseconds joining them */
+    JOIN_VALUES
+};
+
+/* The boards of n (2 <= n <= JOIN_MAX_N, the table of n / 2) with the middle
+ * queens of an odd n on (row n/2, column x) and (row y, column n/2) (x = y =
+ * n/2: one queen in the centre; -1, -1 for an even n), whose rows with an
+ * east queen are the combinations of ranks first .. last-1 (colex) of the
+ * free rows taken as many as the east has free columns; halves listed `cap`
+ * at a time, joined as `direct` and `small` say (above).  Added into out[]: 0, or -1 when the arguments are wrong or
+ * memory ran out. */
+int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, uint64_t last, uint64_t cap,
+               uint64_t direct, uint64_t small, uint64_t out[JOIN_VALUES]);
+
+/* How many row sets join_count of (n, x, y) has to go through: the rank bound. */
+uint64_t join_row_sets(int n, int x, int y);
+
+#endif

@@ -1,0 +1,272 @@
+"""The count by joining quarters of join.c, in plain Python: its twin.
+
+Line for line the C code's steps, in the same order, so that for any part
+(middle queens, a range of row sets) both give the same boards, row sets,
+halves and pair tests: a test holds them to each other for N up to 12,
+where the twin is quick.  nqueens_cp/counting/quarters.py is the lesson
+(short, the idea); this is the C code's specification (every cut it makes
+for speed, written out).  Read join.c's opening comment first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+DIRECT = 131072  # halves whose pairs are at most this many are tested at once (join.h's JOIN_DIRECT)
+SMALL = 16384  # pairs of buckets with at most this many pairs are tested pair by pair (JOIN_SMALL)
+ID_BITS = 8  # the bits a list is put in buckets by (JOIN_ID_BITS)
+
+
+class Table(NamedTuple):
+    """Every placement on an h x h square, bucketed by (rows | columns << h):
+    ``entry[start[b]:start[b + 1]]``, each its diagonals (j - i + h - 1) in
+    the low 32 bits and anti-diagonals (i + j) above; ``columns[r]``, the
+    column sets of row set r's non-empty buckets, ascending."""
+
+    h: int
+    start: list[int]
+    entry: list[int]
+    largest: int
+    columns: list[list[int]]
+
+
+def table(h: int) -> Table:
+    """The quarters' table of h (join_table_build)."""
+    found: list[tuple[int, int]] = []  # (bucket, entry) in the order join.c places them
+
+    def place(i: int, rows: int, cols: int, diag: int, anti: int) -> None:
+        if i == h:
+            found.append((rows | cols << h, diag | anti << 32))
+            return
+        place(i + 1, rows, cols, diag, anti)  # row i empty in this quarter
+        for j in range(h):
+            d, a = 1 << (j - i + h - 1), 1 << (i + j)
+            if not cols >> j & 1 and not diag & d and not anti & a:
+                place(i + 1, rows | 1 << i, cols | 1 << j, diag | d, anti | a)
+
+    place(0, 0, 0, 0, 0)
+    buckets = 1 << 2 * h
+    sizes = [0] * buckets
+    for bucket, _ in found:
+        sizes[bucket] += 1
+    start = [0] * (buckets + 1)
+    for b in range(buckets):
+        start[b + 1] = start[b] + sizes[b]
+    entry, at = [0] * len(found), start[:-1]
+    for bucket, e in found:
+        entry[at[bucket]] = e
+        at[bucket] += 1
+    columns = [[c for c in range(1 << h) if sizes[r | c << h]] for r in range(1 << h)]
+    return Table(h, start, entry, max(sizes), columns)
+
+
+class Middle(NamedTuple):
+    """What the middle queens leave (join.c's struct middle)."""
+
+    rows: int  # free rows: bits 0 .. h-1 the north quarter's, h .. 2h-1 the south's
+    east: int  # free columns of each side, in the square's columns
+    west: int
+    diag: int  # the middle queens' diagonals, on the board
+    anti: int
+    flips: bool  # whether the flips of rows and columns keep them
+
+
+def middle(n: int, x: int, y: int) -> Middle | None:
+    """The middle queens on (n/2, x) and (y, n/2) of an odd n (x = y = n/2: one,
+    in the centre; -1, -1 for an even n); None where there are no such."""
+    h = c = n // 2
+    every = (1 << h) - 1
+    if n % 2 == 0:
+        return Middle((1 << 2 * h) - 1, every, every, 0, 0, True) if x == y == -1 else None
+    if not (0 <= x < n and 0 <= y < n) or (x == c) != (y == c):
+        return None
+    diag = 1 << (x - c + n - 1) | 1 << (c - y + n - 1)
+    anti = 1 << (c + x) | 1 << (y + c)
+    if x == c:
+        return Middle((1 << 2 * h) - 1, every, every, diag, anti, True)
+    if bin(diag).count("1") != 2 or bin(anti).count("1") != 2:
+        return None  # the two attack each other
+    west = every & ~(1 << x) if x < c else every
+    east = every & ~(1 << (x - c - 1)) if x > c else every
+    rows = ((1 << 2 * h) - 1) & ~(1 << (y if y < c else h + y - c - 1))
+    return Middle(rows, east, west, diag, anti, False)
+
+
+def _binomial(n: int, k: int) -> int:
+    from math import comb
+
+    return comb(n, k) if 0 <= k <= n else 0
+
+
+def row_sets(n: int, x: int, y: int) -> int:
+    """How many row sets a count of these middle queens goes through (join_row_sets)."""
+    m = middle(n, x, y) if 2 <= n else None
+    return _binomial(bin(m.rows).count("1"), bin(m.east).count("1")) if m else 0
+
+
+def _unrank(rank: int, n: int, k: int) -> int:
+    """The combination of rank ``rank`` (colex) of k out of n, as bits."""
+    c = 0
+    for i in range(k, 0, -1):
+        at = i - 1
+        while at + 1 < n and _binomial(at + 1, i) <= rank:
+            at += 1
+        rank -= _binomial(at, i)
+        c |= 1 << at
+        n = at
+    return c
+
+
+def _next_combination(c: int, width: int) -> int:
+    """Gosper's next combination with as many bits, or 0 beyond ``width`` bits."""
+    low = c & -c
+    up = c + low
+    nxt = up | (((c ^ up) >> 2) // low)
+    return 0 if nxt >> width else nxt
+
+
+def _reversed(rows: int, width: int) -> int:
+    return sum(1 << (width - 1 - i) for i in range(width) if rows >> i & 1)
+
+
+def _half(t: Table, north: tuple[int, int], south: tuple[int, int], rows_n: int, rows_s: int, cols: int,
+          m: Middle, low: int, span: int, room: int) -> Iterator[list[int]]:
+    """A half's keys, ``room`` at most a list, cut between north placements as
+    join.c's half_next cuts them (room is at least the largest bucket)."""
+    h, window = t.h, (1 << span) - 1
+
+    def key(d: int, a: int) -> int:
+        return (d >> low & window) | (a >> low & window) << span
+
+    out: list[int] = []
+    for up in t.columns[rows_n]:
+        down = cols ^ up
+        nb, sb = rows_n | up << h, rows_s | down << h
+        if up & ~cols or t.start[sb] == t.start[sb + 1]:
+            continue
+        below = []
+        for f in t.entry[t.start[sb]:t.start[sb + 1]]:
+            ds, as_ = (f & 0xFFFFFFFF) << south[0], (f >> 32) << south[1]
+            if not ds & m.diag and not as_ & m.anti:
+                below.append((ds, as_, key(ds, as_)))
+        if not below:
+            continue
+        for e in t.entry[t.start[nb]:t.start[nb + 1]]:
+            if room - len(out) < len(below):
+                yield out
+                out = []
+            dn, an = (e & 0xFFFFFFFF) << north[0], (e >> 32) << north[1]
+            if dn & m.diag or an & m.anti:
+                continue
+            kn = key(dn, an)
+            out.extend(kn | k for ds, as_, k in below if not dn & ds and not an & as_)
+    if out:
+        yield out
+
+
+def _tested(p: list[int], q: list[int]) -> int:
+    return sum(1 for x in q for y in p if not x & y)
+
+
+def _telling_bits(p: list[int], q: list[int], width: int, k: int) -> list[int]:
+    """The k bits most pairs of p x q have in common, by a sample of each,
+    ascending (as the id holds them)."""
+    in_p, in_q = [0] * 64, [0] * 64
+    for keys, tally in ((p, in_p), (q, in_q)):
+        for i in range(0, len(keys), 1 + len(keys) // 512):
+            for b in range(64):
+                tally[b] += keys[i] >> b & 1
+    chosen: list[int] = []
+    for _ in range(k):
+        best = -1
+        for b in range(width):
+            if b not in chosen and in_p[b] and in_q[b] and (best < 0 or in_p[b] * in_q[b] > in_p[best] * in_q[best]):
+                best = b
+        if best < 0:
+            break
+        chosen.append(best)
+    return sorted(chosen)
+
+
+def _bucketed(keys: list[int], chosen: list[int]) -> tuple[list[int], list[int]]:
+    """The keys by their id (the chosen bits, in order), a stable counting sort: (keys, start)."""
+    def id_of(x: int) -> int:
+        return sum((x >> b & 1) << at for at, b in enumerate(chosen))
+
+    ids = [id_of(x) for x in keys]
+    start = [0] * ((1 << len(chosen)) + 1)
+    for v in ids:
+        start[v + 1] += 1
+    for v in range(1 << len(chosen)):
+        start[v + 1] += start[v]
+    out, at = [0] * len(keys), start[:-1]
+    for v, x in zip(ids, keys):
+        out[at[v]] = x
+        at[v] += 1
+    return out, start
+
+
+def _join(p: tuple[list[int], list[int]], pa: int, q: tuple[list[int], list[int]], qa: int, level: int,
+          small: int, tests: list[int]) -> int:
+    """Pairs of p's buckets pa .. pa + 2^level - 1 x q's qa .. with no bit in
+    common (join.c's join): the three ways that do not both take the id's
+    top bit, down to one bucket each, whose keys are tested."""
+    size = 1 << level
+    pk, ps = p
+    qk, qs = q
+    p0, p1, q0, q1 = ps[pa], ps[pa + size], qs[qa], qs[qa + size]
+    if p0 == p1 or q0 == q1:
+        return 0
+    if not level or (p1 - p0) * (q1 - q0) <= small:
+        tests[0] += (p1 - p0) * (q1 - q0)
+        return _tested(pk[p0:p1], qk[q0:q1])
+    half = size // 2
+    return (_join(p, pa, q, qa, level - 1, small, tests) + _join(p, pa, q, qa + half, level - 1, small, tests)
+            + _join(p, pa + half, q, qa, level - 1, small, tests))
+
+
+def join_count(t: Table, n: int, x: int, y: int, first: int, last: int, cap: int, direct: int = DIRECT,
+               small: int = SMALL) -> tuple[int, int, int, int]:
+    """(boards, row sets, halves, pair tests) of the row sets of ranks first ..
+    last-1 with these middle queens, each row set counted for its orbit
+    under the flips where they keep the middle (join_count)."""
+    h = n // 2
+    m = middle(n, x, y)
+    if m is None or t.h != h:
+        raise ValueError(f"no count by quarters of n={n} with middle queens ({x}, {y})")
+    cap = max(cap, t.largest)
+    free_rows, east_cols = bin(m.rows).count("1"), bin(m.east).count("1")
+    last = min(last, _binomial(free_rows, east_cols))
+    low, span = n - h, 2 * h - 1
+    nw, ne, sw, se = ((col0 - row0 + n - h, row0 + col0) for row0, col0 in ((0, 0), (0, n - h), (n - h, 0),
+                                                                           (n - h, n - h)))
+    positions = [1 << i for i in range(2 * h) if m.rows >> i & 1]
+    north = (1 << h) - 1
+    total = sets = halves = 0
+    tests = [0]
+    compact = _unrank(first, free_rows, east_cols) if first < last else 0
+    for _ in range(first, last):
+        east = sum(bit for i, bit in enumerate(positions) if compact >> i & 1)
+        compact = _next_combination(compact, free_rows)
+        west = m.rows ^ east
+        weight = 1
+        if m.flips:
+            v, hh, vh = _reversed(east, 2 * h), west, _reversed(west, 2 * h)
+            if v < east or hh < east or vh < east:
+                continue
+            weight = len({east, v, hh, vh})
+        sets += 1
+        found = 0
+        for p in _half(t, ne, se, east & north, east >> h, m.east, m, low, span, cap):
+            halves += len(p)
+            for q in _half(t, nw, sw, west & north, west >> h, m.west, m, low, span, cap):
+                halves += len(q)
+                if len(p) * len(q) <= direct:
+                    tests[0] += len(p) * len(q)
+                    found += _tested(p, q)
+                    continue
+                chosen = _telling_bits(p, q, 2 * span, ID_BITS)
+                found += _join(_bucketed(p, chosen), 0, _bucketed(q, chosen), 0, len(chosen), small, tests)
+        total += weight * found
+    return total, sets, halves, tests[0]

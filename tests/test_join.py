@@ -1,0 +1,182 @@
+"""Counting by joining quarters, compiled (issue 41): kernel/join.c held to its
+twin part by part and to the published totals, small N through the same code
+path as large N (plan, parts, processes, checkpoint), the memory said before
+the work, and refusals in one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import nqueens_cp as nq
+from nqueens_cp import FUNDAMENTAL, TOTAL, kernel
+from nqueens_cp.counting import join, quarters
+from nqueens_cp.errors import InvalidInputError, NQueensError
+from nqueens_cp.kernel import twin_join
+
+needs_c = pytest.mark.skipif(not kernel.compiled(), reason="the compiled kernel was not built here")
+
+
+def all_middles(n: int) -> list[tuple[int, int]]:
+    """Every placement of the middle queens (no symmetry used)."""
+    if n % 2 == 0:
+        return [(-1, -1)]
+    return [(x, y) for x in range(n) for y in range(n) if twin_join.middle(n, x, y)]
+
+
+@needs_c
+@pytest.mark.parametrize("n", range(2, 12))
+def test_the_compiled_join_is_its_twin_part_by_part(n: int) -> None:
+    """Boards, row sets, halves and pair tests, for every placement of the middle
+    queens, with the join cut every way (at once; buckets down to one each;
+    mixed) and halves listed in pieces or whole: the pieces and buckets that
+    large N needs are gone through at small N."""
+    table = twin_join.table(n // 2)
+    for cuts in ((0, 0), (0, 4), (100, 50), (twin_join.DIRECT, twin_join.SMALL)):
+        total = 0
+        for x, y in all_middles(n):
+            ranks = kernel.join_row_sets(n, x, y)
+            for cap in (1, 1 << 16):  # (cap 1: pieces of the largest bucket's size)
+                compiled = kernel.join_count(n, x, y, 0, ranks, cap, *cuts)
+                assert compiled[:4] == twin_join.join_count(table, n, x, y, 0, ranks, cap, *cuts), (x, y, cap, cuts)
+            total += compiled.boards
+        assert total == TOTAL[n]
+
+
+@needs_c
+def test_the_twin_cuts_the_join_where_the_c_code_does() -> None:
+    from nqueens_cp.kernel import _search
+
+    assert (_search.JOIN_DIRECT, _search.JOIN_SMALL, _search.JOIN_ID_BITS) == \
+        (twin_join.DIRECT, twin_join.SMALL, twin_join.ID_BITS)
+    assert _search.JOIN_MAX_N == kernel.JOIN_MAX_N == join.MAX_N
+
+
+@needs_c
+def test_a_part_is_its_range_of_row_sets() -> None:
+    """Ranges of ranks add up to the whole, wherever they are cut."""
+    n, x, y = 11, 5, 5
+    ranks = kernel.join_row_sets(n, x, y)
+    whole = kernel.join_count(n, x, y, 0, ranks, 1 << 16)
+    cuts = [0, 1, 7, ranks // 2, ranks - 1, ranks]
+    pieces = [kernel.join_count(n, x, y, a, b, 1 << 16) for a, b in zip(cuts, cuts[1:])]
+    assert [sum(p[i] for p in pieces) for i in range(4)] == list(whole[:4])
+    assert kernel.join_count(n, x, y, ranks, ranks + 5, 1 << 16)[:4] == (0, 0, 0, 0)
+
+
+@pytest.mark.parametrize("n", range(2, 14))
+def test_counting_by_quarters_gives_the_published_numbers(n: int) -> None:
+    """Total (A000170) and one per class (A002562, by Burnside from S180 and S90),
+    through the library's whole path: the plan, the parts, the processes."""
+    assert nq.count(n, method="quarters") == TOTAL[n]
+    assert nq.count(n, method="quarters", unique=True) == FUNDAMENTAL[n]
+
+
+def test_the_middles_stand_for_every_placement_of_the_middle_queens() -> None:
+    """One placement of each class of the 8 symmetries, weighted by the class's size."""
+    for n in (5, 7, 9, 11, 13):
+        found = join.middles(n)
+        assert sum(weight for *_, weight in found) == len(all_middles(n))
+        assert sorted(weight for *_, weight in found) == [1] + [8] * (len(found) - 1)  # the centre alone is its own
+    assert join.middles(12) == [(-1, -1, 1)]
+
+
+def test_the_parts_cover_every_row_set_once() -> None:
+    for n in (12, 13):
+        found = join.parts(n, 40)
+        for x, y, _ in join.middles(n):
+            ranges = sorted((p.first, p.last) for p in found if (p.x, p.y) == (x, y))
+            assert ranges[0][0] == 0 and ranges[-1][1] == kernel.join_row_sets(n, x, y)
+            assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:]))
+
+
+@pytest.mark.parametrize("h", range(1, 8))
+def test_the_kept_table_sizes_are_the_kernels_and_the_references(h: int) -> None:
+    """join.TABLES (what the memory estimate reads) against the kernel's count
+    and the reference's quarter table (quarters.py)."""
+    assert join.TABLES[h] == kernel.join_table_size(h) == kernel.join_table_size(h, compiled=False)
+    assert join.TABLES[h][0] == quarters.table_sizes(2 * h)["nw"]
+
+
+def test_the_memory_is_said_before_the_work_and_refused_above_the_limit(cli) -> None:
+    found = join.budget(20, 2, 8 << 30)
+    assert found.cap == join.CAP and found.table == join.table_bytes(20) > 7_535_369 * 8
+    assert found.total == 2 * (found.table + found.working) <= 8 << 30
+    tight = join.budget(20, 2, found.total - 1)  # the lists of halves shrink first
+    assert tight.cap < found.cap and tight.total <= found.total - 1
+    with pytest.raises(InvalidInputError, match=r"needs .* more than the .* of --memory; .* processes would fit"):
+        join.budget(24, 8, 16 << 30)
+    code, out, err = cli("count", 16, "--memory", "1M")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "needs 3.7 MB (2 processes" in err
+    assert cli("count", 16, "--memory", "1M", "--method", "walk")[:2] == (0, f"{TOTAL[16]}\n")
+    for size, expected in (("4G", 4 << 30), ("512m", 512 << 20), ("100KB", 100 << 10), ("1.5GiB", 3 << 29),
+                           ("12345", 12345)):
+        assert join.parse_memory(size) == expected
+    for bad in ("banana", "-1G", "0", "nanM"):
+        code, out, err = cli("count", 16, "--memory", bad)
+        assert code == 2 and out == "" and err.count("\n") == 1 and "memory" in err
+
+
+def test_what_cannot_be_counted_by_quarters_is_refused_in_one_line(cli) -> None:
+    for argv, why in ((("--place", "0:1"), "pre-placed queens"), (("--variant", "toroidal"), "toroidal"),
+                      (("--engine", "backtrack"), "engine backtrack does not"),
+                      (("--symmetry-breaking", "--engine", "cpsat"), "engine cpsat does not")):
+        code, out, err = cli("count", 8, "--method", "quarters", *argv)
+        assert code == 2 and out == "" and err.count("\n") == 1 and why in err, err
+    code, _, err = cli("count", 1, "--method", "quarters")
+    assert code == 2 and "N=1 is outside 2..25" in err
+    with pytest.raises(InvalidInputError, match="method takes one of auto, walk, quarters"):
+        nq.count(8, method="join")
+    # With nothing asked, placements are counted by the walk, which says so.
+    code, out, err = cli("count", 14, "--place", "0:1")
+    assert code == 0 and "the count walks the board (joining quarters counts plain N only)" in err
+
+
+def test_the_count_says_how_it_counted(cli) -> None:
+    code, out, err = cli("count", 14, "--stats")
+    assert code == 0 and out == f"{TOTAL[14]}\n"
+    stats = dict(pair.split("=", 1) for pair in err.split("stats: ", 1)[1].split())
+    assert stats["method"] == "quarters" and int(stats["fundamental"]) == FUNDAMENTAL[14]
+    assert int(stats["row_sets"]) > 0 and int(stats["halves"]) > 0 and int(stats["table_bytes"]) > 0
+    code, out, err = cli("count", 14, "--stats", "--method", "walk")
+    assert code == 0 and out == f"{TOTAL[14]}\n" and "sub_boards=" in err and "method=" not in err
+
+
+def test_a_checkpoint_of_a_count_by_quarters_resumes_and_knows_its_method(tmp_path: Path, cli) -> None:
+    path = tmp_path / "q14.jsonl"
+    done: list[int] = []
+
+    def crash(finished: int, total: int) -> None:
+        done.append(finished)
+        if finished == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        nq.count(14, jobs=1, checkpoint=str(path), progress=crash)
+    header = json.loads(path.read_text().splitlines()[0])
+    assert header["method"] == join.METHOD and header["tasks"] == len(join.parts(14))
+    kept = len(path.read_text().splitlines()) - 1
+    assert kept >= 5
+    seen: list[int] = []
+    assert nq.count(14, jobs=2, checkpoint=str(path), progress=lambda finished, total: seen.append(finished)) \
+        == TOTAL[14]
+    assert seen[0] == kept + 1  # the parts recorded were not counted again
+    tasks = [json.loads(line)["task"] for line in path.read_text().splitlines()[1:]]
+    assert sorted(tasks) == list(range(header["tasks"]))
+    code, out, err = cli("count", 14, "--method", "walk", "--checkpoint", path)  # another method's record
+    assert code == 1 and out == "" and err.count("\n") == 1 and "method" in err
+
+
+def test_a_total_that_does_not_fit_the_symmetric_boards_is_a_counting_error(monkeypatch) -> None:
+    """The check can fail: one board too many in a part."""
+    real = join.count_part
+
+    def off_by_one(n: int, part: join.Part, cap: int = join.CAP) -> join.Values:
+        values = real(n, part, cap)
+        return (values[0] + (part.first == 0 and part.x == -1), *values[1:])  # type: ignore[return-value]
+
+    monkeypatch.setattr(join, "count_part", off_by_one)
+    with pytest.raises(NQueensError, match="does not fit the symmetric boards"):
+        nq.count(12, method="quarters", jobs=1)
