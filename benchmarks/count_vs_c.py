@@ -5,7 +5,7 @@
                      (the corner / inner method of the 2003 "takaken" program)
 
 Ours runs with --jobs 1 (one core) and with the default --jobs (every core),
-walking by symmetry classes (from N = 14 `count` joins quarters by default:
+walking by symmetry classes (from N = 16 `count` joins quarters by default:
 benchmarks/quarters.py measures that against the walk).
 `count N --unique` is checked too: it must give A002562 in about the time of
 the total, since the same run yields both.

@@ -7,7 +7,7 @@ project (an older commit), side by side in one run, for each N.
 --walk times queens.h's `walk` instead (what `enumerate` and the GPU run),
 one whole board on one core through kernel.Walk, counting its solutions.
 `count N` is the walk by symmetry classes on both sides: `--method walk`
-where a checkout has it (from N = 14 the default joins quarters).
+where a checkout has it (from N = 16 the default joins quarters).
 
 Each side runs from its source tree (PYTHONPATH; Python 3.11's -P) in this
 interpreter, so this interpreter needs that version's dependencies too

@@ -130,18 +130,22 @@ def test_what_cannot_be_counted_by_quarters_is_refused_in_one_line(cli) -> None:
     with pytest.raises(InvalidInputError, match="method takes one of auto, walk, quarters"):
         nq.count(8, method="join")
     # With nothing asked, placements are counted by the walk, which says so.
-    code, out, err = cli("count", 14, "--place", "0:1")
+    code, out, err = cli("count", 16, "--place", "0:1")
     assert code == 0 and "the count walks the board (joining quarters counts plain N only)" in err
 
 
 def test_the_count_says_how_it_counted(cli) -> None:
-    code, out, err = cli("count", 14, "--stats")
-    assert code == 0 and out == f"{TOTAL[14]}\n"
+    code, out, err = cli("count", 16, "--stats")  # (by default from join.FROM_N)
+    assert code == 0 and out == f"{TOTAL[16]}\n"
     stats = dict(pair.split("=", 1) for pair in err.split("stats: ", 1)[1].split())
-    assert stats["method"] == "quarters" and int(stats["fundamental"]) == FUNDAMENTAL[14]
+    assert stats["method"] == "quarters" and int(stats["fundamental"]) == FUNDAMENTAL[16]
     assert int(stats["row_sets"]) > 0 and int(stats["halves"]) > 0 and int(stats["table_bytes"]) > 0
-    code, out, err = cli("count", 14, "--stats", "--method", "walk")
-    assert code == 0 and out == f"{TOTAL[14]}\n" and "sub_boards=" in err and "method=" not in err
+    code, out, err = cli("count", 14, "--stats", "--method", "quarters")
+    assert code == 0 and out == f"{TOTAL[14]}\n" and "method=quarters" in err
+    code, out, err = cli("count", 16, "--stats", "--method", "walk")
+    assert code == 0 and out == f"{TOTAL[16]}\n" and "sub_boards=" in err and "method=" not in err
+    code, out, err = cli("count", 15, "--stats")  # below join.FROM_N the walk counts
+    assert code == 0 and out == f"{TOTAL[15]}\n" and "sub_boards=" in err
 
 
 def test_a_checkpoint_of_a_count_by_quarters_resumes_and_knows_its_method(tmp_path: Path, cli) -> None:
@@ -154,14 +158,14 @@ def test_a_checkpoint_of_a_count_by_quarters_resumes_and_knows_its_method(tmp_pa
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        nq.count(14, jobs=1, checkpoint=str(path), progress=crash)
+        nq.count(14, jobs=1, checkpoint=str(path), progress=crash, method="quarters")
     header = json.loads(path.read_text().splitlines()[0])
     assert header["method"] == join.METHOD and header["tasks"] == len(join.parts(14))
     kept = len(path.read_text().splitlines()) - 1
     assert kept >= 5
     seen: list[int] = []
-    assert nq.count(14, jobs=2, checkpoint=str(path), progress=lambda finished, total: seen.append(finished)) \
-        == TOTAL[14]
+    assert nq.count(14, jobs=2, checkpoint=str(path), progress=lambda finished, total: seen.append(finished),
+                    method="quarters") == TOTAL[14]
     assert seen[0] == kept + 1  # the parts recorded were not counted again
     tasks = [json.loads(line)["task"] for line in path.read_text().splitlines()[1:]]
     assert sorted(tasks) == list(range(header["tasks"]))

@@ -45,7 +45,7 @@ from .classes import Side, Work, symmetric_counts
 METHOD = "quarter-join-1"  # the decomposition, as checkpoints record it
 MIN_N = 2  # (N = 1 has no quarters: its one board is counted by the walk)
 MAX_N = 25  # the compiled count's tables: 12 x 12 squares at most (kernel.JOIN_MAX_N)
-FROM_N = 14  # counted by quarters from here by default (the crossover with the walk: docs/counting.md)
+FROM_N = 16  # counted by quarters from here by default: the crossover with the walk (benchmarks/quarters.py --crossover)
 COUNT_RATE = 1e8  # boards a second on one core, about, at N = 19 to 21 (for plan.advice's estimates)
 PARTS = 256  # tasks a count is cut into, about: enough for two dozen processes to end together
 CAP = 1 << 18  # keys in a list of halves, at most (a larger half is listed in pieces)

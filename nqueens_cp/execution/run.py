@@ -92,7 +92,7 @@ def count(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None 
 
     Takes the keywords of :func:`solutions` but ``limit``, and two of its
     own: ``method`` ("auto", "walk" or "quarters": how bitmask counts plain
-    N, by default joining quarters from N = 14, docs/counting.md) and
+    N, by default joining quarters from N = 16, docs/counting.md) and
     ``memory`` (bytes, or a size such as "4G": what a count by quarters may
     hold, default half of this machine's; refused before any work above
     it).  Raises :class:`TimeLimitReached` if ``time_limit`` comes first: a
