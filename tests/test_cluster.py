@@ -120,10 +120,13 @@ def test_a_local_dask_cluster_counts_exactly(cli) -> None:
     assert nq.count(12, executor="local:2") == TOTAL[12]
     code, out, _ = cli("count", 12, "--scheduler", "local:2", "--unique")
     assert (code, out) == (0, f"{FUNDAMENTAL[12]}\n")
+    code, out, _ = cli("count", 13, "--scheduler", "local:2", "--unique", "--method", "quarters")  # parts as tasks
+    assert (code, out) == (0, f"{FUNDAMENTAL[13]}\n")
     assert cli("count", 8, "--scheduler", "local:x")[0] == 2
 
 
-def test_a_worker_killed_in_the_middle_of_a_count_loses_nothing(tmp_path: Path) -> None:
+@pytest.mark.parametrize("method", ["walk", "quarters"])
+def test_a_worker_killed_in_the_middle_of_a_count_loses_nothing(tmp_path: Path, method: str) -> None:
     import dask
     from distributed import Client, LocalCluster
 
@@ -139,7 +142,7 @@ def test_a_worker_killed_in_the_middle_of_a_count_loses_nothing(tmp_path: Path) 
                 os.kill(victim, signal.SIGKILL)
                 killed.append(done)
 
-        assert nq.count(15, executor=client.get_executor(), progress=kill_one) == TOTAL[15]
+        assert nq.count(15, executor=client.get_executor(), progress=kill_one, method=method) == TOTAL[15]
         assert killed, "a worker was killed during the count"
 
 

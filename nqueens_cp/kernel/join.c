@@ -16,12 +16,17 @@
  * 3. A half is kept as one 64-bit key: the diagonals and anti-diagonals it
  *    takes that the other half could take too (the window: diagonals with
  *    index C0 .. N + h - 2, C0 the first east column, both kinds).
- * 4. The join counts pairs of keys with no bit in common without testing
- *    every pair: split both lists on one bit at a time; a pair where both
- *    have the bit cannot match, so of the four ways only three are joined
- *    further (`join`), and small lists are tested pair by pair with the
- *    vector unit (`tested`).  The bits go most telling first: those that
- *    most pairs have in common. */
+ * 4. The join counts pairs of keys with no bit in common.  Short lists are
+ *    tested pair by pair with the vector unit (`tested`).  Longer ones are
+ *    put in buckets by the JOIN_ID_BITS bits that most pairs have in common
+ *    (`telling_bits`, `bucketed`), and joined bucket against bucket without
+ *    testing every pair: split both on the id's top bit; a pair where both
+ *    have it cannot match, so of the four ways only three are joined
+ *    further (`join`), down to one bucket each, whose keys are tested.
+ *
+ * The listing of a half is cut into pieces of at most `cap` keys (the
+ * memory the caller allows); every piece of east halves is joined with
+ * every piece of west halves. */
 /* [cost quarter join] */
 #include "join.h"
 
@@ -243,19 +248,22 @@ static uint64_t half_next(struct half *g, uint64_t *out, uint64_t room) {
 
 /* --- the join --------------------------------------------------------------------- */
 
-/* Pairs of p x q with no bit in common, tested one by one (the vector unit's
- * loop); the same on the keys' low 32 bits (twice the lanes), where the bits
- * above are known apart. */
-TARGETS static uint64_t tested(const uint64_t *p, uint64_t np, const uint64_t *q, uint64_t nq) {
-    uint64_t total = 0;
-    for (uint64_t i = 0; i < nq; i++) {
-        uint64_t x = q[i], found = 0;
-        for (uint64_t j = 0; j < np; j++)
-            found += (p[j] & x) == 0;
-        total += found;
+/* Pairs of p x q with no bit in common, tested one by one: the vector unit's
+ * loop, on 64-bit keys (`tested`) or on 32 bits of them (`tested32`, twice the
+ * lanes: the keys' bits outside a bucket's id, where the ids are apart). */
+#define TESTED(name, key)                                                                                     \
+    TARGETS static uint64_t name(const key *p, uint64_t np, const key *q, uint64_t nq) {                     \
+        uint64_t total = 0;                                                                                   \
+        for (uint64_t i = 0; i < nq; i++) {                                                                   \
+            key x = q[i], found = 0; /* (np <= a list's cap: no overflow) */                                 \
+            for (uint64_t j = 0; j < np; j++)                                                                 \
+                found += (p[j] & x) == 0;                                                                     \
+            total += found;                                                                                   \
+        }                                                                                                     \
+        return total;                                                                                         \
     }
-    return total;
-}
+TESTED(tested, uint64_t)
+TESTED(tested32, uint32_t)
 
 /* The keys in buckets by a few telling bits (an id): bucket b's keys are
  * key[start[b] .. start[b + 1]).  The id is the chosen bits of the key, in
@@ -266,18 +274,6 @@ struct buckets {
     int narrow;      /* ... where they fit (else the keys are) */
     uint32_t *start; /* (1 << JOIN_ID_BITS) + 1 */
 };
-
-/* Pairs of p x q with no bit in common on 32-bit keys (twice the lanes). */
-TARGETS static uint64_t tested32(const uint32_t *p, uint64_t np, const uint32_t *q, uint64_t nq) {
-    uint64_t total = 0;
-    for (uint64_t i = 0; i < nq; i++) {
-        uint32_t x = q[i], found = 0;
-        for (uint64_t j = 0; j < np; j++)
-            found += (p[j] & x) == 0;
-        total += found;
-    }
-    return total;
-}
 
 /* The `k` bits of the window that most pairs of p x q have in common (from a
  * sample of each: a bit most pairs share is one whose split cuts most pairs). */
