@@ -115,8 +115,12 @@ def test_the_memory_is_said_before_the_work_and_refused_above_the_limit(cli) -> 
                            ("12345", 12345)):
         assert join.parse_memory(size) == expected
     for bad in ("banana", "-1G", "0", "nanM"):
-        code, out, err = cli("count", 16, "--memory", bad)
-        assert code == 2 and out == "" and err.count("\n") == 1 and "memory" in err
+        for method in ("quarters", "walk"):  # (a mistake even where the memory would not matter)
+            code, out, err = cli("count", 16, "--memory", bad, "--method", method)
+            assert code == 2 and out == "" and err.count("\n") == 1 and "memory" in err
+    for bad in (-5, 2.5, True):
+        with pytest.raises(InvalidInputError, match="memory takes"):
+            nq.count(8, memory=bad)
 
 
 def test_what_cannot_be_counted_by_quarters_is_refused_in_one_line(cli) -> None:

@@ -230,8 +230,8 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
             and limit is None:
         notes.append("pre-placed queens or blocked squares: the count walks the board (joining quarters counts "
                      "plain N only)")
-    budget = join.budget(n, workers, join.parse_memory(memory) if isinstance(memory, str) else
-                         _memory(memory)) if quarters else None
+    allowed = _memory(memory)  # (checked whatever counts: a mistake is one even where it would not matter)
+    budget = join.budget(n, workers, allowed) if quarters else None
     cores = parallel.default_jobs()
     if workers > cores and executor is None and split:
         notes.append(f"jobs={workers} is more than the {cores} cores here: at most one process per "
@@ -244,8 +244,11 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
 
 
 def _memory(memory: Any) -> int | None:
+    """``memory`` as bytes: a number of them, or a size such as "4G"; None: the default."""
     if memory is None:
         return None
+    if isinstance(memory, str):
+        return join.parse_memory(memory)
     if type(memory) is not int or memory <= 0:
         raise InvalidInputError(f"memory takes a number of bytes or a size such as '4G', got {memory!r}")
     return memory
