@@ -4,8 +4,9 @@ A sub-board restricts row r's queen to the columns ``allowed[r]`` (bit c:
 column c).  Every hand-written search of the package that must be fast runs
 here: whole counts (:func:`count`, :func:`count_boards`, plain or by
 symmetry classes), the stoppable search that enumerates and decides
-(:class:`Walk`), and the half-turn check of a count by classes
-(:func:`count_half_turn`).
+(:class:`Walk`), the half-turn check of a count by classes
+(:func:`count_half_turn`), and the count by joining quarters
+(:func:`join_count`, ``join.c``, its twin :mod:`.twin_join`).
 
 The C code is built by ``pip install`` as the extension module
 ``nqueens_cp.kernel._search``.  Where it was not built (no C compiler at

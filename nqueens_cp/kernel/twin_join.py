@@ -2,8 +2,8 @@
 
 Line for line the C code's steps, in the same order, so that for any part
 (middle queens, a range of row sets) both give the same boards, row sets,
-halves and pair tests: a test holds them to each other for N up to 12,
-where the twin is quick.  nqueens_cp/counting/quarters.py is the lesson
+halves and pair tests: tests/test_join.py holds them to each other for N
+up to 11, where the twin is quick, with the join cut every way.  nqueens_cp/counting/quarters.py is the lesson
 (short, the idea); this is the C code's specification (every cut it makes
 for speed, written out).  Read join.c's opening comment first.
 """
