@@ -35,6 +35,9 @@ OPTIMUM = list(variants.OPTIMUM)
 QUICK_N = {"backtrack": 12, "bitmask": 13, "cpsat": 12, "sat": 12, "asp": 12, "minizinc": 12, "smt": 12,
            "modelcount": 10}  # (modelcount: Ganak takes 8 s for superqueens N = 11, 31 s for the torus's)
 LISTED = 15_000  # boards an engine lists in a second or two (plain N = 12 has 14,200)
+# The textbook backtracker proves the semi-queens' N = 10 and 12 have no board in 2.8 s and 5.5 s
+# (one diagonal direction prunes little): above N = 9 the other engines count them in this test.
+SLOW = {("backtrack", "semiqueens"): 9}
 
 
 def sizes(name: str, boards: int = LISTED, top: int = 99, some: bool = False) -> list[int]:
@@ -89,7 +92,7 @@ def test_the_oracle_backtracker_gives_the_brute_force_sets(name):
 def test_every_engine_counts_the_published_values(engine_name, name):
     usable(engine_name)
     v = VARIANTS[name]
-    for n in sizes(name, top=QUICK_N[engine_name]):
+    for n in sizes(name, top=SLOW.get((engine_name, name), QUICK_N[engine_name])):
         assert nq.count(n, engine_name, variant=name) == v.known[n], (engine_name, name, n)
 
 

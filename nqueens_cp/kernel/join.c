@@ -27,7 +27,6 @@
  * The listing of a half is cut into pieces of at most `cap` keys (the
  * memory the caller allows); every piece of east halves is joined with
  * every piece of west halves. */
-/* [cost quarter join] */
 #include "join.h"
 
 #include <stdlib.h>
@@ -149,9 +148,10 @@ static struct quarter quarter_at(int n, int h, int row0, int col0) {
 }
 
 /* One half's placements, listed `room` at a time: its north quarter's on
- * `rows_n` (the square's rows) and some `k` of the half's free columns, its
+ * `rows_n` (the square's rows) and as many of the half's free columns, its
  * south quarter's on `rows_s` and the rest, diagonals apart and clear of the
- * middle queens'.  For each choice of the north's columns, the south's
+ * middle queens'.  The north's column sets are those of the table's
+ * non-empty buckets of rows_n (`columns`).  For each choice of the north's columns, the south's
  * placements are moved onto the board once (`south`), then every north
  * placement is tested against all of them.  The state (the choice, the next
  * north placement) lets a long list resume where the last call stopped. */
