@@ -246,7 +246,7 @@ def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
                        "from it (bitmask, plain N)")
         p.add_argument("--method", default="auto", choices=("auto", "walk", "quarters"),
                        help="how bitmask counts plain N: 'quarters' lists each quarter's placements once and joins "
-                       "them (6x the walk at N = 18, docs/counting.md); 'walk' backtracks by symmetry classes; "
+                       "them (4x the walk's speed at N = 18, 7x at 20: docs/counting.md); 'walk' backtracks by symmetry classes; "
                        "'auto' (default) joins quarters from N = 16, where it starts to win")
         p.add_argument("--memory", metavar="SIZE",
                        help="the most a count by quarters may hold, all processes together (e.g. 4G, 512M; default "
