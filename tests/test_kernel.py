@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp import kernel
-from nqueens_cp.kernel import twin_decide, twin_repair
+from nqueens_cp.kernel import twin_decide, twin_join, twin_repair
 from nqueens_cp.model.board import is_solution
 from nqueens_cp.engines.construct import construct
 from nqueens_cp.known import TOTAL
@@ -249,6 +249,13 @@ def _driver_input(rng: random.Random) -> tuple[str, list[str]]:
         lines.append("repair " + " ".join(map(str, words)))
         answers.append(" ".join(map(str, [search.state, search.swaps, search.moves, search.restarts, search.attacked,
                                           calls, *search.q])))
+    # the count by quarters (join.c): an even and an odd N, every way of cutting the join, lists in pieces
+    for n, x, y in ((10, -1, -1), (11, 5, 5), (11, 0, 2), (13, 1, 9)):
+        table, ranks = twin_join.table(n // 2), twin_join.row_sets(n, x, y)
+        for first, last, cap, direct, small in ((0, ranks, 1, 0, 0), (3, ranks // 2, 1 << 10, 0, 4),
+                                                (0, ranks, 1 << 16, twin_join.DIRECT, twin_join.SMALL)):
+            lines.append(f"join {n} {x + 1} {y + 1} {first} {last} {cap} {direct} {small}")
+            answers.append(" ".join(map(str, twin_join.join_count(table, n, x, y, first, last, cap, direct, small))))
     return "\n".join(lines) + "\n", answers
 
 
@@ -291,7 +298,7 @@ def test_the_c_searches_run_clean_under_address_and_undefined_behaviour_sanitize
     build = subprocess.run([COMPILER, "-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
                             "-fno-sanitize-recover=all", f"-I{SOURCES}", "-o", str(binary),
                             str(ROOT / "tests" / "c" / "driver.c"), str(SOURCES / "search.c"), str(SOURCES / "decide.c"),
-                            str(SOURCES / "repair.c")],
+                            str(SOURCES / "repair.c"), str(SOURCES / "join.c")],
                            capture_output=True, text=True)
     if build.returncode and "sanitize" in build.stderr and "unrecognized" in build.stderr:
         pytest.skip(f"this compiler has no sanitizers: {build.stderr.strip()[:200]}")
