@@ -22,6 +22,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from .. import stopping
@@ -60,11 +61,9 @@ class MiniZincEngine(Engine):
     def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
         import subprocess  # here, not at the top: listing the engines should not import it (start-up)
-        import tempfile
 
         started: dict[str, Any] = {}
-        with stopping.registered(lambda: _stop(started)), tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as folder:
-            started["folder"] = folder
+        with stopping.registered(lambda: _stop(started)), _own_folder(started) as folder:
             model, data = os.path.join(folder, "nqueens.mzn"), os.path.join(folder, "nqueens.dzn")
             for path, name in ((model, "mzn"), (data, "dzn")):
                 with open(path, "w", encoding="utf-8") as handle:
@@ -91,11 +90,9 @@ class MiniZincEngine(Engine):
         "==========" line after the last solution is its proof of optimality."""
         import json
         import subprocess
-        import tempfile
 
         started: dict[str, Any] = {}
-        with stopping.registered(lambda: _stop(started)), tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as folder:
-            started["folder"] = folder
+        with stopping.registered(lambda: _stop(started)), _own_folder(started) as folder:
             paths = [os.path.join(folder, "dominate.mzn"), os.path.join(folder, "dominate.dzn")]
             for path, name in zip(paths, ("mzn", "dzn")):
                 with open(path, "w", encoding="utf-8") as handle:
@@ -175,6 +172,31 @@ class MiniZincEngine(Engine):
             if deadline is not None:
                 raise TimeLimitReached  # MiniZinc's --time-limit came first
             raise NQueensError("minizinc stopped before its search was complete")
+
+
+@contextmanager
+def _own_folder(started: dict[str, Any]) -> Iterator[str]:
+    """A temporary folder for one MiniZinc run, removed however the run ends.
+    Its name is in ``started`` before a stop can land: Ctrl-C and SIGTERM
+    are held while it is made, so a stop at any moment (a KeyboardInterrupt
+    here, or a pool's SIGTERM, whose clean-up is :func:`_stop`) finds it.
+    With TemporaryDirectory a stop just after the folder was made and before
+    its name was kept left it behind, empty (the suite's leftover check
+    caught one)."""
+    import shutil
+    import tempfile
+
+    held = {signal.SIGINT, signal.SIGTERM}
+    try:
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+        try:
+            started["folder"] = tempfile.mkdtemp(prefix="nqueens-mzn-")
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)  # (a stop held till here lands now)
+        yield started["folder"]
+    finally:
+        if "folder" in started:
+            shutil.rmtree(started.pop("folder"), ignore_errors=True)
 
 
 def _stop(started: dict[str, Any]) -> None:
