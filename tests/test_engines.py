@@ -207,21 +207,23 @@ def test_a_model_counter_counts_and_refuses_to_list_or_solve(name: str) -> None:
 
 
 def test_a_stop_the_moment_minizincs_folder_is_made_leaves_no_folder(monkeypatch) -> None:
-    """Ctrl-C just after the run's temporary folder was made, before its name was
-    kept: it was left behind, empty (the suite's leftover check caught one)."""
+    """Ctrl-C just after the run's temporary folder was made: with TemporaryDirectory,
+    before its name was kept, it was left behind, empty (the suite's leftover check
+    caught one)."""
     import os
     import signal
-    import tempfile
+
+    from nqueens_cp.engines import minizinc
 
     usable("minizinc")
-    real, made = tempfile.mkdtemp, []
+    real, made = minizinc._make_folder, []
 
-    def interrupted(*args, **kwargs):
-        made.append(real(*args, **kwargs))
+    def interrupted(path: str) -> None:
+        real(path)
+        made.append(path)
         os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C the moment the folder exists
-        return made[-1]
 
-    monkeypatch.setattr(tempfile, "mkdtemp", interrupted)
+    monkeypatch.setattr(minizinc, "_make_folder", interrupted)
     with pytest.raises(KeyboardInterrupt):
         list(get_engine("minizinc").search(6))
     assert made and not os.path.exists(made[0])

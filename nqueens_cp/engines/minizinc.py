@@ -177,26 +177,31 @@ class MiniZincEngine(Engine):
 @contextmanager
 def _own_folder(started: dict[str, Any]) -> Iterator[str]:
     """A temporary folder for one MiniZinc run, removed however the run ends.
-    Its name is in ``started`` before a stop can land: Ctrl-C and SIGTERM
-    are held while it is made, so a stop at any moment (a KeyboardInterrupt
-    here, or a pool's SIGTERM, whose clean-up is :func:`_stop`) finds it.
-    With TemporaryDirectory a stop just after the folder was made and before
-    its name was kept left it behind, empty (the suite's leftover check
-    caught one)."""
+    Its name is in ``started`` before the folder exists, so a stop at any
+    moment (a KeyboardInterrupt here, or a pool's SIGTERM, whose clean-up is
+    :func:`_stop`) finds it.  With TemporaryDirectory a stop just after the
+    folder was made and before its name was kept left it behind, empty (the
+    suite's leftover check caught one); holding the signals while it is made
+    does not do, as another thread may take them."""
+    import secrets
     import shutil
     import tempfile
 
-    held = {signal.SIGINT, signal.SIGTERM}
     try:
-        before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+        name = started["folder"] = os.path.join(tempfile.gettempdir(), f"nqueens-mzn-{secrets.token_hex(8)}")
         try:
-            started["folder"] = tempfile.mkdtemp(prefix="nqueens-mzn-")
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, before)  # (a stop held till here lands now)
-        yield started["folder"]
+            _make_folder(name)
+        except FileExistsError:
+            del started["folder"]  # another's (64 random bits alike): never removed here
+            raise
+        yield name
     finally:
         if "folder" in started:
             shutil.rmtree(started.pop("folder"), ignore_errors=True)
+
+
+def _make_folder(path: str) -> None:
+    os.mkdir(path, 0o700)  # (readable by this user only, as tempfile.mkdtemp's)
 
 
 def _stop(started: dict[str, Any]) -> None:
