@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable
+from functools import partial
 from typing import Any, NamedTuple
 
 from ..errors import InvalidInputError
@@ -254,7 +255,7 @@ def count(n: int, cap: int, run: Runner, deadline: float | None = None) -> tuple
 
     tasks = parts(n)
     work = Work(n, tasks, {"n": n, "method": METHOD, "tasks": len(tasks)}, valid_values, side,
-                part=_Counter(cap), width=VALUES)
+                part=partial(count_part, cap=cap), width=VALUES)  # (picklable: it travels to workers)
     values, ((half, quarter), _) = run(work)
     result = Result(n, values[0], half, quarter, values)  # type: ignore[arg-type]
     if (result.total - half) % 8 or (half - quarter) % 4 or half > result.total:
@@ -264,12 +265,3 @@ def count(n: int, cap: int, run: Runner, deadline: float | None = None) -> tuple
                            f"searched on their own (S180 {half}, S90 {quarter}): a counting error")
     return result, work
 
-
-class _Counter:
-    """count_part with the plan's cap, as a task's callable (picklable: it travels to workers)."""
-
-    def __init__(self, cap: int) -> None:
-        self.cap = cap
-
-    def __call__(self, n: int, part: Part) -> Values:
-        return count_part(n, Part(*part), self.cap)

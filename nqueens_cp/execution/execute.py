@@ -91,11 +91,11 @@ def search(plan: Plan, progress: Progress | None = None) -> Search:
 def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str, Any], float | None], int]:
     """The count (total, or fundamental with ``unique``) by symmetry classes:
     :func:`classes.count <nqueens_cp.counting.classes.count>` does the
-    counting; this module runs its tasks (:func:`_run_class_work`)."""
+    counting; this module runs its tasks (:func:`_run_work`)."""
 
     def counter(stats: dict[str, Any], deadline: float | None) -> int:
         per_task = plan.engine.task_size(plan.n) or SUB_BOARDS_PER_TASK
-        tally, work, nodes = classes.count(plan.n, per_task, lambda work: _run_class_work(plan, work, progress, deadline),
+        tally, work, nodes = classes.count(plan.n, per_task, lambda work: _run_work(plan, work, progress, deadline),
                                            deadline)
         stats.update(kernel=kernel_kind(), nodes=nodes, sub_boards=sum(len(task) for task in work.tasks),
                      **tally.to_dict())
@@ -108,14 +108,14 @@ def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str,
 def _quarters_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str, Any], float | None], int]:
     """The count (total, or fundamental with ``unique``) by joining quarters:
     :func:`join.count <nqueens_cp.counting.join.count>` does the counting,
-    this module runs its parts (:func:`_run_class_work`, as a count by classes')."""
+    this module runs its parts (:func:`_run_work`, as it runs a count by classes' tasks)."""
     from ..counting import join
 
     budget = plan.quarters
     assert budget is not None
 
     def counter(stats: dict[str, Any], deadline: float | None) -> int:
-        result, work = join.count(plan.n, budget.cap, lambda work: _run_class_work(plan, work, progress, deadline),
+        result, work = join.count(plan.n, budget.cap, lambda work: _run_work(plan, work, progress, deadline),
                                   deadline)
         stats.update(kernel=kernel_kind(), parts=len(work.tasks), **result.stats(budget))
         return result.fundamental if plan.unique else result.total
@@ -123,7 +123,7 @@ def _quarters_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[s
     return counter
 
 
-def _run_class_work(plan: Plan, work: classes.Work, progress: Progress | None,
+def _run_work(plan: Plan, work: classes.Work, progress: Progress | None,
                     deadline: float | None) -> tuple[Any, classes.Side]:
     """Every task of a count by classes (or by quarters), each by ``work.part``
     or else the engine's ``count_sub_boards`` (the CPU's loop or the GPU's),

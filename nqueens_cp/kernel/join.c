@@ -35,6 +35,12 @@
 
 #define TARGETS __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 
+static uint64_t nanoseconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
 /* --- the quarters' table ------------------------------------------------------------ */
 
 struct placer {
@@ -81,6 +87,7 @@ int join_table_measure(int h, uint64_t *size, uint64_t *largest) {
 
 int join_table_build(struct join_table *t, int h) {
     size_t buckets = (size_t)1 << 2 * h;
+    uint64_t began = nanoseconds();
     memset(t, 0, sizeof *t);
     t->h = h;
     t->start = calloc(buckets + 1, sizeof *t->start);
@@ -121,6 +128,7 @@ int join_table_build(struct join_table *t, int h) {
     p = (struct placer){h, next, t->entry, 0};
     place(&p, 0, 0, 0, 0, 0);
     free(next);
+    t->ns_built = nanoseconds() - began;
     return 0;
 nomem:
     free(next);
@@ -420,11 +428,6 @@ uint64_t join_row_sets(int n, int x, int y) {
     return binomial(__builtin_popcount(m.rows), __builtin_popcount(m.east));
 }
 
-static uint64_t nanoseconds(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-}
 
 int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, uint64_t last, uint64_t cap,
                uint64_t direct, uint64_t small, uint64_t out[JOIN_VALUES]) {

@@ -27,7 +27,8 @@ struct join_table {
     uint32_t *start;
     uint64_t *entry;
     uint64_t size;
-    uint64_t largest; /* placements in the largest bucket */
+    uint64_t largest;  /* placements in the largest bucket */
+    uint64_t ns_built; /* nanoseconds its building took */
     uint32_t *columns_start, *columns; /* per set of rows r, the sets of columns of its non-empty
                                           buckets: columns[columns_start[r] .. columns_start[r + 1]) */
 };

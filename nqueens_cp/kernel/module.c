@@ -434,12 +434,6 @@ static PyObject *py_repair_advance(PyObject *self, PyObject *args) {
  * table half made; counted with it released. */
 static struct join_table join_tables[JOIN_MAX_H + 1];
 
-static uint64_t monotonic_ns(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-}
-
 /* join_count(n, x, y, first, last, cap, direct, small) -> (count, row sets, halves, tests,
  * ns building the table (0 when it was built before), ns listing halves, ns joining) */
 static PyObject *py_join_count(PyObject *self, PyObject *args) {
@@ -452,10 +446,9 @@ static PyObject *py_join_count(PyObject *self, PyObject *args) {
     struct join_table *t = &join_tables[n / 2];
     uint64_t built = 0, out[JOIN_VALUES] = {0};
     if (t->start == NULL) {
-        uint64_t start = monotonic_ns();
         if (join_table_build(t, n / 2))
             return PyErr_NoMemory();
-        built = monotonic_ns() - start;
+        built = t->ns_built;
     }
     Py_BEGIN_ALLOW_THREADS
     rc = join_count(t, n, x, y, first, last, cap, direct, small, out);
@@ -466,14 +459,6 @@ static PyObject *py_join_count(PyObject *self, PyObject *args) {
                          (unsigned long long)out[JOIN_HALVES], (unsigned long long)out[JOIN_TESTS],
                          (unsigned long long)built, (unsigned long long)out[JOIN_NS_HALVES],
                          (unsigned long long)out[JOIN_NS_JOIN]);
-}
-
-/* join_row_sets(n, x, y) -> the ranks of row sets join_count goes through (0: no such middle queens) */
-static PyObject *py_join_row_sets(PyObject *self, PyObject *args) {
-    int n, x, y;
-    if (!PyArg_ParseTuple(args, "iii", &n, &x, &y))
-        return NULL;
-    return PyLong_FromUnsignedLongLong(join_row_sets(n, x, y));
 }
 
 /* join_table_size(h) -> (placements, placements in the largest bucket), counted without keeping them */
@@ -501,7 +486,6 @@ static PyMethodDef methods[] = {
     {"count_half_turn", py_count_half_turn, METH_VARARGS, "The half-turn-symmetric boards (search.c)."},
     {"expand", py_expand, METH_VARARGS, "Boards split into work items, rows 0 .. depth-1 fixed (search.c)."},
     {"join_count", py_join_count, METH_VARARGS, "Count the boards of some row sets by joining quarters (join.c)."},
-    {"join_row_sets", py_join_row_sets, METH_VARARGS, "How many row sets a count by quarters goes through."},
     {"join_table_size", py_join_table_size, METH_VARARGS, "The quarters' table's size, counted (join.c)."},
     {"decide_new", py_decide_new, METH_VARARGS, "A decision search of one board (decide.c)."},
     {"decide_advance", py_decide_advance, METH_VARARGS, "Search on: (state, nodes, run)."},

@@ -11,6 +11,7 @@ for speed, written out).  Read join.c's opening comment first.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from math import comb
 from typing import NamedTuple
 
 DIRECT = 131072  # halves whose pairs are at most this many are tested at once (join.h's JOIN_DIRECT)
@@ -94,8 +95,6 @@ def middle(n: int, x: int, y: int) -> Middle | None:
 
 
 def _binomial(n: int, k: int) -> int:
-    from math import comb
-
     return comb(n, k) if 0 <= k <= n else 0
 
 
