@@ -8,7 +8,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,8 +17,8 @@ from ..errors import InvalidInputError, NQueensError
 from ..model.board import Solution, check_placements
 from ..model.variants import PLAIN, VARIANTS, Variant, from_spec, get
 from .format import Refused as _Refused
-from .format import (BOARDS, FILES, FORMAT, FORMULA, LRAT, MANIFEST, OPTIMUM_FILES, PROOF, QUESTION, WITNESS,
-                     optimum_record, part_name, question_record, read_boards, sha256_of, write_blocked, write_cnf)
+from .format import (BOARDS, FILES, FORMAT, FORMULA, LRAT, MANIFEST, OPTIMUM_FILES, PROOF, PROOF_KINDS, QUESTION,
+                     WITNESS, optimum_record, part_name, question_record, read_boards, sha256_of, write_blocked, write_cnf)
 
 CHECK_SOLVER = "minisat22"  # completes each board's auxiliary variables in verify: another solver
 BATCH = 512  # boards a step of the substitution check
@@ -46,12 +46,19 @@ class Verification:
         if self.optimum is not None:
             queens = "1 queen" if self.optimum == 1 else f"{self.optimum} queens"
             return f"certified: {queens} for {self.variant} of N = {self.n} (the witness answers it; " \
-                f"{self.optimum - 1} cannot: proof checked by drat-trim)"
+                f"{self.optimum - 1} cannot: proof checked by {self.checkers})"
         classes = f"{self.classes:,} classes" if self.classes is not None else "no classes: the square's " \
             "symmetries do not all keep this question"
         what = "" if self.variant == PLAIN.name else f" of {self.variant}"
         return f"certified: {self.count:,} solutions{what} of N = {self.n} ({classes}; " \
-            f"CNF {self.details.get('encoding')}, proof checked by drat-trim)"
+            f"CNF {self.details.get('encoding')}, proof checked by {self.checkers})"
+
+    @property
+    def checkers(self) -> str:
+        """Which checkers ran on the proof, and what each proved."""
+        if "lrat-check" in self.details.get("checkers", ()):
+            return "drat-trim, and its LRAT form by lrat-check, which derives the empty clause"
+        return "drat-trim"
 
     def to_dict(self) -> dict[str, Any]:
         return {"certificate": self.directory, "certified": self.certified, "reason": self.reason, "n": self.n,
@@ -82,7 +89,10 @@ def verify(directory: str | os.PathLike[str], timeout: float | None = None) -> V
         check = _check_split if "parts" in manifest else _check_one
         n, variant, placed, count, boards = check(root, manifest, details, timeout)
         classes = None
-        if variant.symmetric and not placed:  # every symmetry of the square keeps the question
+        from ..model.symmetry import ALL, kept
+
+        if kept(n, variant.families, variant.offsets, placed.items(), placed.blocked) == ALL:
+            # every symmetry of the square keeps the question at this N (its placements too)
             from ..model.board import canonical
 
             classes = len({canonical(board) for path in boards for _, board in read_boards(path, n)})
@@ -97,16 +107,18 @@ def verify(directory: str | os.PathLike[str], timeout: float | None = None) -> V
 def _check_one(root: Path, manifest: dict[str, Any], details: dict[str, Any],
                timeout: float | None) -> tuple[int, Variant, Any, int, list[Path]]:
     """The five steps of one certificate (the module's docstring)."""
-    from ..model.dimacs import write_dimacs_file
+    from ..model.dimacs import write_dimacs
 
     _check_hashes(root, manifest, FILES, (LRAT,))
+    _check_proof_kind(manifest)
     count = manifest.get("count")
     if type(count) is not int or count < 0:
         raise _Refused(f"{MANIFEST}: the count is not a whole number")
     n, variant, placed, encoding = _read_question(root)
     details.update(encoding=encoding, n=n)
+    _bounded(root, n, count)
     try:
-        _made_again(root, lambda path: write_dimacs_file(str(path), n, encoding, placed, variant=variant),
+        _made_again(root, lambda stream: write_dimacs(stream, n, encoding, placed, variant=variant),
                     "the CNF of the question")
     except (InvalidInputError, NQueensError) as error:
         raise _Refused(f"{QUESTION}: the question cannot be encoded ({error})") from None
@@ -114,20 +126,59 @@ def _check_one(root: Path, manifest: dict[str, Any], details: dict[str, Any],
     _check_boards(root, n, variant, placed, encoding, count)
     proof = time.perf_counter()
     _check_proof(root, count, timeout, LRAT in manifest["files"])
+    details["checkers"] = ["drat-trim", "lrat-check"] if LRAT in manifest["files"] else ["drat-trim"]
     details["boards_s"] += round(proof - boards, 6)
     details["drat_trim_s"] += round(time.perf_counter() - proof, 6)
     return n, variant, placed, count, [root / BOARDS]
 
 
-def _made_again(root: Path, write: Callable[[Path], Any], what: str) -> None:
-    """The certificate's CNF must be what ``write(path)`` makes from the
-    question, byte for byte (made in a temporary directory: the certificate's
-    own is only read)."""
-    with tempfile.TemporaryDirectory(prefix="nqueens-verify-") as scratch:
-        made = Path(scratch) / FORMULA
-        write(made)
-        if sha256_of(made) != sha256_of(root / FORMULA):
-            raise _Refused(f"{FORMULA} is not {what} (made again here, it differs)")
+def _made_again(root: Path, write: Callable[[Any], Any], what: str) -> None:
+    """The certificate's CNF must be what ``write(stream)`` makes from the
+    question, byte for byte: compared as it is made, stopping at the first
+    byte that differs (nothing is written to disk)."""
+    with open(root / FORMULA, "rb") as handle:
+        same = _SameAs(handle)
+        try:
+            write(same)
+        except _Differs:
+            raise _Refused(f"{FORMULA} is not {what} (made again here, it differs at byte "
+                           f"{same.offset + same.where:,})") from None
+        if handle.read(1):
+            raise _Refused(f"{FORMULA} is not {what} (made again here, it is shorter)")
+
+
+class _Differs(Exception):
+    """The text made again differs from the file."""
+
+
+class _SameAs:
+    """A text stream that compares what is written to it with an open file's bytes."""
+
+    def __init__(self, handle: Any) -> None:
+        self.handle, self.offset, self.where = handle, 0, 0
+
+    def write(self, text: str) -> int:
+        data = text.encode("ascii")
+        found = self.handle.read(len(data))
+        if found != data:
+            self.where = next((i for i, (a, b) in enumerate(zip(found, data)) if a != b), min(len(found), len(data)))
+            raise _Differs
+        self.offset += len(data)
+        return len(text)
+
+
+def _bounded(root: Path, n: int, count: int | None = None) -> None:
+    """What the certificate holds bounds its question before any work: a CNF
+    of N has N^2 cells, each in a clause (two bytes at least), and a board of
+    the boards file has N columns."""
+    size = (root / FORMULA).stat().st_size if (root / FORMULA).is_file() else 0
+    if n * n > size:
+        raise _Refused(f"{QUESTION}: N = {n:,} has {n * n:,} cells, more than {FORMULA}'s {size:,} bytes can state")
+    if count and (root / BOARDS).is_file():
+        for number, board in read_boards(root / BOARDS, n):
+            if len(board) != n:
+                raise _Refused(f"{BOARDS} line {number}: {len(board)} columns, the question's N is {n}")
+            break
 
 
 def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
@@ -135,7 +186,8 @@ def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
     """A certificate split on row 0: the question; each part a certificate
     of the question with row 0's queen on its column; the parts' columns
     exactly those of row 0 not blocked; the counts summed."""
-    _check_hashes(root, manifest, (QUESTION,))
+    parts = manifest.get("parts")
+    _check_hashes(root, manifest, (QUESTION,), folders=parts if isinstance(parts, dict) else ())
     n, variant, placed, encoding = _read_question(root)
     if 0 in placed:
         raise _Refused(f"{MANIFEST}: split on row 0, which holds a pre-placed queen")
@@ -174,12 +226,16 @@ def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
     return n, variant, placed, total, boards
 
 
-def _check_hashes(root: Path, manifest: dict[str, Any], names: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
+def _check_hashes(root: Path, manifest: dict[str, Any], names: tuple[str, ...], optional: tuple[str, ...] = (),
+                  folders: Iterable[str] = ()) -> None:
+    """The files the manifest describes, each as described, and nothing else
+    (``folders``: the parts of a split certificate, checked as certificates)."""
     files = manifest.get("files")
     if isinstance(files, dict):
         names += tuple(name for name in optional if name in files)
     if not isinstance(files, dict) or sorted(files) != sorted(names):
         raise _Refused(f"{MANIFEST}: it must describe exactly {', '.join(names)}")
+    _nothing_else(root, {*names, MANIFEST, *folders})
     for name in names:
         path = root / name
         if not path.is_file():
@@ -187,6 +243,21 @@ def _check_hashes(root: Path, manifest: dict[str, Any], names: tuple[str, ...], 
         said = files[name]
         if not isinstance(said, dict) or path.stat().st_size != said.get("bytes") or sha256_of(path) != said.get("sha256"):
             raise _Refused(f"{name} is not the file the manifest describes (size or SHA-256 differ)")
+
+
+def _nothing_else(root: Path, listed: set[str]) -> None:
+    """Refuse, by name, a file or directory of the certificate that its manifest does not list."""
+    extra = sorted(entry.name for entry in root.iterdir() if entry.name not in listed)
+    if extra:
+        raise _Refused(f"{root.name}/{extra[0]}: not listed in {MANIFEST} (a certificate holds nothing else)")
+
+
+def _check_proof_kind(manifest: dict[str, Any]) -> None:
+    """The manifest's proof kind says which proof files there are."""
+    lrat = LRAT in manifest["files"]
+    if manifest.get("proof") != PROOF_KINDS[lrat]:
+        raise _Refused(f"{MANIFEST}: the proof is said to be {manifest.get('proof')!r}, and the files hold "
+                       f"{PROOF_KINDS[lrat]!r}")
 
 
 def _read_question(root: Path) -> tuple[int, Variant, Any, str]:
@@ -214,6 +285,8 @@ def _read_json(path: Path, what: str) -> Any:
         raise _Refused(f"{path.name} is missing: {what}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise _Refused(f"{path.name} cannot be read as JSON ({error})") from None
+    except RecursionError:
+        raise _Refused(f"{path.name} cannot be read as JSON (nested too deep)") from None
 
 
 def _check_boards(root: Path, n: int, variant: Variant, placed: Any, encoding: str, count: int) -> None:
@@ -308,7 +381,7 @@ def _check_proof(root: Path, count: int, timeout: float | None, lrat: bool = Fal
 
 def _refutes(formula: Path, root: Path, what: str, timeout: float | None, lrat: bool) -> None:
     """The proof (and its LRAT form, ``lrat``) refutes ``formula``, or _Refused."""
-    from ..model.proofs import check_lrat, check_proof
+    from ..model.proofs import check_lrat, check_proof, lrat_refutes
 
     try:
         check = check_proof(formula, root / PROOF, timeout)
@@ -319,6 +392,9 @@ def _refutes(formula: Path, root: Path, what: str, timeout: float | None, lrat: 
     if not check.verified:
         raise _Refused(f"{PROOF} does not refute {what}: drat-trim says {check.detail}")
     if lrat:
+        derived = lrat_refutes(formula, root / LRAT)
+        if derived is not None:
+            raise _Refused(f"{LRAT} does not refute {what}: {derived}")
         check = check_lrat(formula, root / LRAT, timeout)
         if not check.verified:
             raise _Refused(f"{LRAT} does not refute {what}: lrat-check says {check.detail}")
@@ -332,6 +408,7 @@ def _check_optimum(root: Path, manifest: dict[str, Any], details: dict[str, Any]
     from ..model.domination import fewer
 
     _check_hashes(root, manifest, OPTIMUM_FILES, (LRAT,))
+    _check_proof_kind(manifest)
     record = _read_json(root / QUESTION, "the question")
     try:
         n, size, name, spec = record["n"], record["optimum"], record["variant"], record["family"]
@@ -351,10 +428,12 @@ def _check_optimum(root: Path, manifest: dict[str, Any], details: dict[str, Any]
     if len(witness) != size or any(len(square) != 2 for square in witness) or \
             not variant.is_dominating([(square[0], square[1]) for square in witness], n):
         raise _Refused(f"{WITNESS}: not {size} distinct squares whose queens answer {variant.title} on N = {n}")
-    _made_again(root, lambda path: write_cnf(path, n, variant, size - 1, *fewer(n, variant, size - 1)),
+    _bounded(root, n)
+    _made_again(root, lambda stream: write_cnf(stream, n, variant, size - 1, *fewer(n, variant, size - 1)),
                 f"the CNF of {size - 1} queens")
     proof = time.perf_counter()
     _refutes(root / FORMULA, root, f"{size - 1} queens", timeout, LRAT in manifest["files"])
+    details["checkers"] = ["drat-trim", "lrat-check"] if LRAT in manifest["files"] else ["drat-trim"]
     details["drat_trim_s"] = round(time.perf_counter() - proof, 6)
     details.update(n=n)
     return n, variant, size

@@ -19,6 +19,7 @@ FILES = (QUESTION, FORMULA, BOARDS, PROOF)
 WITNESS = "witness.txt"
 LRAT = "proof.lrat"  # optional (--lrat): the proof as drat-trim checked it, in LRAT
 OPTIMUM_FILES = (QUESTION, WITNESS, FORMULA, PROOF)
+PROOF_KINDS = {False: "DRAT", True: "DRAT+LRAT"}  # the manifest's "proof", by whether it keeps proof.lrat
 
 
 class Refused(Exception):
@@ -43,14 +44,18 @@ def optimum_record(n: int, variant: Variant, size: int) -> dict[str, Any]:
             "optimum": size, "fewer": "at most optimum - 1 queens, Sinz's sequential counter (python-sat CardEnc)"}
 
 
-def write_cnf(path: Path, n: int, variant: Variant, bound: int, nvars: int, clauses: list[list[int]]) -> None:
-    """The CNF of "at most ``bound`` queens answer it" (model.domination.fewer's) as DIMACS."""
-    with open(path, "w", encoding="ascii") as out:
-        out.write(f"c nqueens {variant} n={n}: at most {bound} queens, every square covered"
-                  f"{', none attacking another' if variant.independent else ''}; cell (r, c) is r*{n} + c + 1\n")
-        out.write(f"p cnf {nvars} {len(clauses)}\n")
-        for clause in clauses:
-            out.write(" ".join(map(str, clause)) + " 0\n")
+def write_cnf(target: Any, n: int, variant: Variant, bound: int, nvars: int, clauses: list[list[int]]) -> None:
+    """The CNF of "at most ``bound`` queens answer it" (model.domination.fewer's) as DIMACS,
+    to ``target``: a path, or a text stream."""
+    if not hasattr(target, "write"):
+        with open(target, "w", encoding="ascii") as stream:
+            write_cnf(stream, n, variant, bound, nvars, clauses)
+        return
+    target.write(f"c nqueens {variant} n={n}: at most {bound} queens, every square covered"
+                 f"{', none attacking another' if variant.independent else ''}; cell (r, c) is r*{n} + c + 1\n")
+    target.write(f"p cnf {nvars} {len(clauses)}\n")
+    for clause in clauses:
+        target.write(" ".join(map(str, clause)) + " 0\n")
 
 
 def sha256_of(path: Path) -> str:

@@ -17,7 +17,8 @@ from typing import Any
 from ..errors import InvalidInputError, NQueensError
 from ..model.board import Solution, check_placements
 from ..model.variants import PLAIN, Variant, get
-from .format import (BOARDS, FILES, FORMAT, FORMULA, LRAT, MANIFEST, OPTIMUM_FILES, PROOF, QUESTION, WITNESS,
+from .format import (BOARDS, FILES, FORMAT, FORMULA, LRAT, MANIFEST, OPTIMUM_FILES, PROOF, PROOF_KINDS, QUESTION,
+                     WITNESS,
                      optimum_record, part_name, question_record, read_boards, sha256_of, write_blocked, write_cnf)
 
 SOLVER = "cadical195"  # the proof-logging enumerator (the fastest here, docs/cnf.md)
@@ -154,7 +155,7 @@ def _certify_whole(work: Path, n: int, question: Variant, placed: Any, encoding:
             write_blocked(work, Path(scratch) / "blocked.cnf", count)
             _keep_lrat(Path(scratch) / "blocked.cnf", work)
     names = FILES + ((LRAT,) if lrat else ())
-    _write_json(work / MANIFEST, {"format": FORMAT, "count": count, "solver": SOLVER, "proof": "DRAT",
+    _write_json(work / MANIFEST, {"format": FORMAT, "count": count, "solver": SOLVER, "proof": PROOF_KINDS[lrat],
                                   "files": {name: _describe(work / name) for name in names}})
     return count, stats
 
@@ -340,7 +341,7 @@ def certify_optimum(n: int, directory: str | os.PathLike[str], variant: str | Va
             _keep_lrat(work / FORMULA, work)
         names = OPTIMUM_FILES + ((LRAT,) if lrat else ())
         _write_json(work / MANIFEST, {"format": FORMAT, "kind": "optimum", "optimum": size, "solver": SOLVER,
-                                      "proof": "DRAT", "files": {name: _describe(work / name) for name in names}})
+                                      "proof": PROOF_KINDS[lrat], "files": {name: _describe(work / name) for name in names}})
         _publish(work, target)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)

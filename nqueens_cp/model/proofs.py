@@ -121,6 +121,43 @@ def drat_to_lrat(cnf: str | Path, proof: str | Path, lrat: str | Path, timeout: 
                       f"s {verdict or 'NOT VERIFIED'}")
 
 
+def lrat_refutes(cnf: str | Path, lrat: str | Path) -> str | None:
+    """None when the LRAT proof (text form) derives the empty clause from
+    ``cnf``, else why not: lrat-check says "c VERIFIED" also of a proof that
+    derives nothing (a line "1 0 0"), so what it proved is read here.  Each
+    addition is a new clause (an id beyond the formula's clauses, rising),
+    justified by hints to earlier clauses; one of them is empty and has hints.
+    Whether each hint really implies its clause is lrat-check's to check."""
+    with open(cnf, encoding="ascii", errors="replace") as handle:
+        clauses = next((int(line.split()[3]) for line in handle if line.startswith("p cnf ")), None)
+    if clauses is None:
+        return "the formula has no 'p cnf' header"
+    last, empty = clauses, None
+    with open(lrat, encoding="ascii", errors="replace") as handle:
+        for number, line in enumerate(handle, 1):
+            words = line.split()
+            if not words or words[0] == "c":
+                continue
+            try:
+                step = int(words[0])
+                if words[1] == "d":
+                    continue  # a deletion: derives nothing
+                numbers = [int(word) for word in words[1:]]
+                zero = numbers.index(0)
+            except (ValueError, IndexError):
+                return f"line {number} is not an LRAT step"
+            hints = numbers[zero + 1:-1]
+            if step <= last or numbers[-1] != 0:
+                return f"line {number} does not add a new clause (id {step}, after {last})"
+            if any(abs(hint) >= step or hint == 0 for hint in hints):
+                return f"line {number} names a clause that is not before it"
+            last = step
+            if zero == 0 and hints:
+                empty = number
+                break
+    return None if empty is not None else "it never derives the empty clause"
+
+
 def check_lrat(cnf: str | Path, lrat: str | Path, timeout: float | None = None) -> ProofCheck:
     """Check an LRAT proof of ``cnf`` with lrat-check (a separate process, no search: each
     lemma names its antecedents)."""
