@@ -10,6 +10,7 @@ import nqueens_cp as nq
 from conftest import affordable, reference
 from nqueens_cp import TOTAL, is_solution
 from nqueens_cp.execution import execute, parallel, pools
+from nqueens_cp.execution import plan as planning
 
 
 def test_prefixes_cover_the_first_rows() -> None:
@@ -24,11 +25,12 @@ def test_prefixes_cover_the_first_rows() -> None:
 
 
 @pytest.mark.parametrize("n", range(1, 12))
-def test_every_subproblem_split_gives_exactly_the_sequential_set(enumerator, n: int) -> None:
+def test_every_subproblem_split_gives_exactly_the_sequential_set(enumerator, n: int, monkeypatch) -> None:
     affordable(enumerator.name, n)
+    monkeypatch.setattr(planning, "SPLIT_MIN_N", 1)
     expected = reference(n)
     found = []
-    for prefix, weight in execute.subproblems(enumerator, n, {}):
+    for prefix, weight in execute.subproblems(planning.plan(n, enumerator)):
         part = list(enumerator.subproblem(n, prefix))
         found += part + ([parallel.mirror_image(s) for s in part] if weight == 2 else [])
     assert len(found) == len(set(found)) == TOTAL[n]
@@ -65,7 +67,8 @@ def test_statistics_are_merged() -> None:
 
 def test_a_split_search_is_a_full_search() -> None:
     search = nq.solutions(12, jobs=2)
-    assert "split on its first 2 rows, mirror-halved, on up to 2 processes" in repr(search) and "new" in repr(search)
+    assert "split on its first 2 rows, mirror-halved (each mirror image validated), on up to 2 worker processes" \
+        in repr(search) and "new" in repr(search)
     head = list(itertools.islice(search, 3))
     search.close()
     assert len(head) == 3 and "closed" in repr(search)

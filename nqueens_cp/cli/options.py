@@ -233,9 +233,11 @@ def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
     p.add_argument("--time-limit", type=positive_float, metavar="SEC",
                    help="stop after SEC seconds" + ("" if limit else ": exit 3, no count (a partial count is not the count)"))
     p.add_argument("--unique", action="store_true",
-                   help="one solution per class under the 8 symmetries of the square, in canonical "
-                   "(lexicographically least) form: 12 for N=8 (OEIS A002562); without placements (they break "
-                   "the symmetries).  The variants keep these 8; the torus's translations are not among them")
+                   help="one solution per class under the symmetries of the square that keep the question at "
+                   "this N, in canonical (lexicographically least) form: 12 for N=8 (OEIS A002562, all 8 "
+                   "symmetries); a member that keeps fewer (semi-queens keep 4, a long offset may leave 2) is "
+                   "classed by those it keeps, computed from its data at N (count --stats says which); "
+                   "without placements.  The torus's translations are not among them")
     add_jobs(p)
     p.add_argument("--scheduler", metavar="ADDRESS", dest="executor",
                    help="run the sub-problems on a Dask cluster: its scheduler's ADDRESS (tcp://host:8786), or "

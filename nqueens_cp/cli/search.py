@@ -122,6 +122,7 @@ def _cmd_count(args: argparse.Namespace) -> int:
             progress.clear()
     CtrlC.write(sys.stdout, (json_text(result) if args.format == "json" else str(result.count)) + "\n")
     if args.stats:
+        say(f"strategy: {result.strategy}")
         say(stats_line(result.stats))
     return EXIT_OK
 

@@ -212,9 +212,6 @@ class Engine:
         for option in self.options:
             value = options.get(option.name, option.default)
             setattr(self, option.name, option.check(self.name, value))
-        if self.symmetry_breaking and not self.variant.symmetric:
-            raise InvalidInputError(f"symmetry breaking states the 8 symmetries of the square, and {self.variant.title} "
-                                    f"keeps only {', '.join(self.variant.symmetries)}")
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -333,6 +330,7 @@ class Engine:
         placed = check_placements(n, fixed)
         self._check_n(n)
         self._check_place()
+        self._check_symmetry_breaking(n)
         if not self.enumerates and not self.counts_only:
             raise InvalidInputError(f"engine {self.name} finds one solution and cannot enumerate: use solve")
         check_limit(limit)
@@ -423,6 +421,7 @@ class Engine:
         placed = check_placements(n, fixed)
         self._check_n(n)
         self._check_place()
+        self._check_symmetry_breaking(n)
         check_time_limit(time_limit)
         if not self.solves:
             raise InvalidInputError(f"engine {self.name} counts solutions without finding one: use count")
@@ -491,6 +490,14 @@ class Engine:
         return Status.NONE, None, f"{self.name} searched every placement"
 
     # -- shared checks ----------------------------------------------------------
+
+    def _check_symmetry_breaking(self, n: int) -> None:
+        """Symmetry breaking states the 8 symmetries of the square: refused
+        where the question does not keep them all at this N."""
+        if self.symmetry_breaking and not self.variant.symmetric_at(n):
+            raise InvalidInputError(f"symmetry breaking states the 8 symmetries of the square, and "
+                                    f"{self.variant.title} keeps only {', '.join(self.variant.symmetries_at(n))} "
+                                    f"at N={n}")
 
     def _check_place(self) -> None:
         if self.variant.question != "place":

@@ -28,17 +28,21 @@ if TYPE_CHECKING:
 
 # Sub-boards per task of a count by classes: fewer pay the pool's per-task overhead,
 # more leave a core idle at the end (benchmarks/task_size.py; docs/counting.md).
-INLINE_MAX_N = 15  # a count by classes of one worker runs in this process up to here (0.1 s at N = 15)
 SUB_BOARDS_PER_TASK = 32  # 71 tasks at N = 17, 58 at N = 16: measured best of 1..128 for both
 
 Progress = Callable[[int, int], None]  # (sub-problems done, sub-problems in all)
 
 
-def subproblems(engine: Engine, n: int, placed: dict[int, int]) -> list[tuple[dict[int, int], int]]:
-    """(prefix, weight) of every sub-problem of a split search: weight 2 means
-    the mirror images of its solutions stand for the other half of the first row."""
-    mirror = not placed and not engine.symmetry_breaking and "mirror" in engine.variant.symmetries
-    found = parallel.prefixes(n, placed, engine.split_rows(n), mirror=mirror, variant=engine.variant)
+def subproblems(plan: Plan, listing: bool = True) -> list[tuple[dict[int, int], int]]:
+    """(prefix, weight) of every sub-problem of the plan's split search, as
+    its strategy says: weight 2 means the mirror images of its boards stand
+    for the other half of the first row; weight N (a count on the torus,
+    ``listing`` false) that row 0's piece in column 0 stands for every column."""
+    engine, n, strategy = plan.engine, plan.n, plan.strategy
+    if strategy.weights == "translations" and not listing:
+        return [(prefix, n) for prefix, _ in parallel.prefixes(n, {0: 0}, strategy.rows, variant=engine.variant)]
+    found = parallel.prefixes(n, plan.placed, strategy.rows, mirror=strategy.weights == "mirror",
+                              variant=engine.variant)
     if engine.symmetry_breaking:
         # Survivors keep s[0] <= n-1 - s[0] (the mirror's lex-leader
         # constraint): prefixes right of the centre hold none.
@@ -46,23 +50,11 @@ def subproblems(engine: Engine, n: int, placed: dict[int, int]) -> list[tuple[di
     return found
 
 
-def translated(plan: Plan) -> list[tuple[dict[int, int], int]]:
-    """The sub-problems of a count on the torus (a variant with ``translations``):
-    moving every queen one column on gives a board again, so row 0's queen in
-    column 0 stands for every column, weight N: N times less to search.
-    Empty for any other count (or with pre-placed queens or symmetry breaking)."""
-    engine, n = plan.engine, plan.n
-    if not engine.variant.translations or plan.placed or engine.symmetry_breaking:
-        return []
-    return [(prefix, n) for prefix, _ in parallel.prefixes(n, {0: 0}, engine.split_rows(n), variant=engine.variant)]
-
-
 def key_calls(plan: Plan) -> list[tuple[Any, ...]]:
     """A split plan's search as calls for :func:`pools.in_order`, each
-    returning one sub-problem's packed keys, first invalid board, statistics
-    and time-out flag (crosscheck feeds several engines through one pool)."""
-    return [(parallel.part_keys, plan.engine, plan.n, prefix, weight)
-            for prefix, weight in subproblems(plan.engine, plan.n, plan.placed)]
+    returning one sub-problem's packed keys, what first failed the validator,
+    statistics and time-out flag (crosscheck feeds several engines through one pool)."""
+    return [(parallel.part_keys, plan.engine, plan.question, prefix, weight) for prefix, weight in subproblems(plan)]
 
 
 def _workers(plan: Plan, tasks: int) -> int:
@@ -71,21 +63,55 @@ def _workers(plan: Plan, tasks: int) -> int:
 
 
 def search(plan: Plan, progress: Progress | None = None) -> Search:
-    """The search the plan describes, lazily: nothing runs until it is iterated or counted."""
-    engine, n = plan.engine, plan.n
-    # Counting plain N by symmetry classes, or by joining quarters, is the outer search's way of counting.
-    counter = _quarters_counter(plan, progress) if plan.quarters else \
-        _class_counter(plan, progress) if plan.classes else None
-    if not plan.split:
-        search = engine.checked_search(n, plan.placed, None if plan.unique else plan.limit, plan.time_limit,
-                                       counter=None if plan.unique else counter)
+    """The search the plan's strategy describes, lazily: nothing runs until it
+    is iterated or counted.  Every board it hands on has passed the question's
+    validator (here, or in the worker that found it)."""
+    engine, n, strategy = plan.engine, plan.n, plan.strategy
+    counter = _quarters_counter(plan, progress) if strategy.kind == "quarters" else \
+        _class_counter(plan, progress) if strategy.kind == "classes" else None
+    if strategy.kind == "split":
+        search = _split_search(plan, progress)
     else:
-        search = _split_search(plan, progress, None if plan.unique else counter)
+        whole = engine.checked_search(n, plan.placed, None if plan.unique else plan.limit, plan.time_limit,
+                                      counter=None if plan.unique else counter)
+        search = _validated(whole, plan)
     if plan.unique:
-        search = _fundamental(search, plan.limit, counter)
-    if counter:
-        search.label += ", counted by joining quarters" if plan.quarters else ", counted by symmetry classes"
+        search = _fundamental(search, plan, counter)
+    fixed = f" fixed={dict(plan.placed)}" if plan.placed else ""
+    search.label = f"{engine!r} n={n}{fixed}: {strategy.label}"
     return search
+
+
+def _validated(inner: Search, plan: Plan) -> Search:
+    """``inner``'s boards, each through the question's validator before it is
+    handed on: a board that fails is an error naming the engine and the path."""
+    check = parallel.validator(plan.question)
+
+    def validate(boards: Iterator[Solution]) -> Iterator[Solution]:
+        for board in boards:
+            wrong = check(board)
+            if wrong is not None:
+                raise NQueensError(f"engine {plan.engine.name} ({plan.strategy.label}): {wrong}")
+            yield board
+
+    return _wrapped(inner, validate, inner.limit, inner.counter)
+
+
+def _wrapped(inner: Search, through: Callable[[Iterator[Solution]], Iterator[Solution]], limit: int | None,
+             counter: Counter | None) -> Search:
+    """A search whose boards are ``through(inner's boards)``, with inner's statistics and time limit."""
+
+    def produce(stats: dict[str, Any], deadline: float | None) -> Iterator[Solution]:
+        inner.stats = stats
+        inner.time_limit = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
+        try:
+            yield from through(inner)
+        finally:
+            inner.close()
+            if inner.timed_out:
+                raise TimeLimitReached
+
+    return Search(inner.label, produce, limit, inner.time_limit, counter)
 
 
 def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str, Any], float | None], int]:
@@ -111,7 +137,7 @@ def _quarters_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[s
     this module runs its parts (:func:`_run_work`, as it runs a count by classes' tasks)."""
     from ..counting import join
 
-    budget = plan.quarters
+    budget = plan.budget
     assert budget is not None
 
     def counter(stats: dict[str, Any], deadline: float | None) -> int:
@@ -132,9 +158,7 @@ def _run_work(plan: Plan, work: classes.Work, progress: Progress | None,
     from . import pools
 
     tasks = work.tasks
-    # On a cluster (a Dask scheduler, or an executor given) as many tasks in flight as jobs,
-    # even for an engine that searches unsplit here (gpu: one process per GPU).
-    workers = _workers(plan, len(tasks)) if plan.split or plan.executor is not None else 1
+    workers = max(1, min(plan.strategy.processes, len(tasks)))  # (0: in this process)
     record = None
     if plan.checkpoint:
         from .checkpoint import Checkpoint
@@ -145,11 +169,7 @@ def _run_work(plan: Plan, work: classes.Work, progress: Progress | None,
     # the work's own task, or the engine's (the CPU's loop, or the GPU's), the engine travelling with it
     calls = [(work.part or plan.engine.count_sub_boards, plan.n, tasks[i]) for i in todo]
     tallies = [sum(column) for column in zip((0,) * work.width, *done_before.values())]
-    # The compiled loop cannot be interrupted: under a time limit, and where
-    # the count takes long enough for a Ctrl-C to matter (count 18 -j 1 held
-    # one for 11 s), even one worker is a process, which a deadline or a
-    # signal stops at once.
-    inline = workers == 1 and deadline is None and plan.executor is None and plan.n <= INLINE_MAX_N
+    inline = plan.strategy.processes == 0
     # Loaded here, before the pool forks its workers: they inherit the
     # compiled module instead of each loading it.
     kernel_kind()
@@ -188,49 +208,87 @@ def _executor(plan: Plan, inline: bool = False) -> Iterator[Executor | None]:
             yield executor
 
 
-def _split_search(plan: Plan, progress: Progress | None, class_counter: Counter | None) -> Search:
+def _split_search(plan: Plan, progress: Progress | None) -> Search:
     engine, n = plan.engine, plan.n
-    listed: list[list[tuple[dict[int, int], int]]] = []
+    listed: dict[bool, list[tuple[dict[int, int], int]]] = {}
 
-    def tasks() -> list[tuple[dict[int, int], int]]:
-        """The sub-problems, listed when first asked for: a count by classes never asks."""
-        if not listed:
-            listed.append(subproblems(engine, n, plan.placed))
-        return listed[0]
+    def tasks(listing: bool) -> list[tuple[dict[int, int], int]]:
+        """The sub-problems, listed when first asked for."""
+        if listing not in listed:
+            listed[listing] = subproblems(plan, listing)
+        return listed[listing]
 
     def produce(stats: dict[str, Any], deadline: float | None) -> Iterator[Solution]:
-        if plan.pooled:
-            return _pooled(plan, tasks(), _workers(plan, len(tasks())), stats, deadline, progress)
-        return _inline(plan, tasks(), stats, deadline, progress)
+        if plan.strategy.pooled:
+            return _pooled(plan, tasks(True), _workers(plan, len(tasks(True))), stats, deadline, progress)
+        return _inline(plan, tasks(True), stats, deadline, progress)
 
     def counter(stats: dict[str, Any], deadline: float | None) -> int:
-        found = translated(plan) or tasks()
+        found = tasks(False)
+        _sample_images(plan, found, deadline)
         return _pooled_count(plan, found, _workers(plan, len(found)), stats, deadline, progress)
 
-    how = f"on up to {plan.jobs} processes" if plan.pooled else "in this process"
-    mirrored = ", mirror-halved" if plan.mirror else ""
-    label = f"{engine!r} n={n}{' fixed=' + str(plan.placed) if plan.placed else ''}: " \
-            f"split on its first {min(engine.split_rows(n), n)} rows{mirrored}, {how}"
-    return Search(label, produce, None if plan.unique else plan.limit, plan.time_limit, class_counter or counter)
+    return Search(f"{engine!r} n={n}", produce, None if plan.unique else plan.limit, plan.time_limit, counter)
 
 
 def _inline(plan: Plan, tasks: list[tuple[dict[int, int], int]], stats: dict[str, Any], deadline: float | None,
             progress: Progress | None) -> Iterator[Solution]:
-    """The sub-problems one after the other in this process, lazily."""
+    """The sub-problems one after the other in this process, lazily, each
+    board and each mirror image through the question's validator."""
     for done, (prefix, weight) in enumerate(tasks, 1):
         remaining = None if deadline is None else deadline - time.monotonic()
         if remaining is not None and remaining <= 0:
             raise TimeLimitReached
+        check = parallel.validator(plan.question, parallel.kept_prefix(plan.engine, prefix))
         with plan.engine.subproblem(plan.n, prefix, time_limit=remaining) as part:
             for solution in part:
-                yield solution
-                if weight == 2:
-                    yield parallel.mirror_image(solution)
+                images = [(solution, "")] + ([(parallel.mirror_image(solution), "mirror")] if weight == 2 else [])
+                for board, image in images:
+                    wrong = check(board, image)
+                    if wrong is not None:
+                        raise NQueensError(f"engine {plan.engine.name} ({plan.strategy.label}): {wrong}")
+                    yield board
         parallel.merge_stats(stats, part.stats, plan.engine.additive)
         if part.timed_out:
             raise TimeLimitReached
         if progress:
             progress(done, len(tasks))
+
+
+SAMPLED_PARTS = 3  # a count by weights validates the images of one board from this many sub-problems ...
+SAMPLE_TRIES = 12  # ... found among at most this many (evenly spread)
+
+
+def _sample_images(plan: Plan, tasks: list[tuple[dict[int, int], int]], deadline: float | None) -> None:
+    """A count that multiplies sub-problems by a weight (the mirror's 2, the
+    torus's N) counts images it never sees: here the first board of a few
+    weighted sub-problems, and every image it stands for, pass the question's
+    validator, or the count is refused as an error naming the engine and the path."""
+    weighted = [(prefix, weight) for prefix, weight in tasks if weight > 1]
+    if not weighted:
+        return
+    step = max(1, len(weighted) // SAMPLE_TRIES)
+    checked = 0
+    for prefix, weight in weighted[::step][:SAMPLE_TRIES]:
+        remaining = None if deadline is None else deadline - time.monotonic()
+        if remaining is not None and remaining <= 0:
+            raise TimeLimitReached
+        with plan.engine.subproblem(plan.n, prefix, time_limit=remaining) as part:
+            board = next(part, None)
+        if board is None:
+            continue
+        check = parallel.validator(plan.question, prefix)
+        n = plan.n
+        images = [(board, "")] + ([(parallel.mirror_image(board), "mirror")] if weight == 2 else
+                                  [(tuple((c + k) % n for c in board), f"translated by {k} columns")
+                                   for k in range(1, n)])
+        for image, how in images:
+            wrong = check(image, how)
+            if wrong is not None:
+                raise NQueensError(f"engine {plan.engine.name} ({plan.strategy.label}): {wrong}")
+        checked += 1
+        if checked == SAMPLED_PARTS:
+            return
 
 
 def _pooled(plan: Plan, tasks: list[tuple[dict[int, int], int]], workers: int, stats: dict[str, Any],
@@ -240,12 +298,12 @@ def _pooled(plan: Plan, tasks: list[tuple[dict[int, int], int]], workers: int, s
     from . import pools
 
     wall = parallel.wall_deadline(deadline)
-    calls = [(parallel.part_keys, plan.engine, plan.n, prefix, weight, wall) for prefix, weight in tasks]
+    calls = [(parallel.part_keys, plan.engine, plan.question, prefix, weight, wall) for prefix, weight in tasks]
     with _executor(plan) as executor, closing(pools.stream(calls, workers, 2 * workers,
                                                                executor=executor)) as results:
         for done, (data, invalid, part, timed_out) in enumerate(results, 1):
             if invalid is not None:
-                raise NQueensError(f"engine {plan.engine.name} produced an invalid board: {invalid}")
+                raise NQueensError(f"engine {plan.engine.name} ({plan.strategy.label}): {invalid}")
             parallel.merge_stats(stats, part, plan.engine.additive)
             for key in parallel.unpacked_keys(data):
                 yield unpack(key, plan.n)
@@ -274,22 +332,13 @@ def _pooled_count(plan: Plan, tasks: list[tuple[dict[int, int], int]], workers: 
     return total
 
 
-def _fundamental(inner: Search, limit: int | None, counter: Counter | None = None) -> Search:
-    """One canonical solution per symmetry class of ``inner``'s solutions
-    (``counter``: a way to count them without listing them)."""
+def _fundamental(inner: Search, plan: Plan, counter: Counter | None = None) -> Search:
+    """One canonical solution per class of the question's symmetries among
+    ``inner``'s solutions (``counter``: a way to count them without listing them)."""
     from ..model.symmetry import fundamental
 
-    def produce(stats: dict[str, Any], deadline: float | None) -> Iterator[Solution]:
-        inner.stats = stats
-        inner.time_limit = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
-        try:
-            yield from fundamental(inner)
-        finally:
-            inner.close()
-            if inner.timed_out:
-                raise TimeLimitReached
-
-    return Search(f"{inner.label}, one per symmetry class", produce, limit, inner.time_limit, counter)
+    names = plan.strategy.symmetries
+    return _wrapped(inner, lambda boards: fundamental(boards, names), plan.limit, counter)
 
 
 def kernel_kind() -> str:

@@ -17,10 +17,10 @@ import signal
 import sys
 import time
 from array import array
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ..model.board import Position, Solution, is_solution, pack
+from ..model.board import Position, Solution, pack
 from ..model.variants import PLAIN, Variant
 from .. import stopping
 from ..errors import InvalidInputError, TimeLimitReached
@@ -135,15 +135,65 @@ def _remaining(deadline: float | None) -> float | None:
     return None if deadline is None else max(deadline - time.time(), 1e-3)
 
 
-def part_keys(engine: Any, n: int, prefix: dict[int, int], weight: int,
-              deadline: float | None = None) -> tuple[Any, Solution | None, dict[str, Any], bool]:
+def part_keys(engine: Any, question: Any, prefix: dict[int, int], weight: int,
+              deadline: float | None = None) -> tuple[Any, str | None, dict[str, Any], bool]:
     """One sub-problem's solutions as packed keys (each followed by its mirror
-    image's when ``weight`` is 2), the first board that fails the independent
-    validator, the statistics, and whether the deadline cut it short."""
+    image's when ``weight`` is 2), what first failed the question's independent
+    validator (None: every board and image passed), the statistics, and whether
+    the deadline cut it short."""
+    n = question.n
     with engine.subproblem(n, prefix, time_limit=_remaining(deadline)) as search:
-        keys, invalid = packed(search, n, mirrored=weight == 2, valid=engine.variant.is_solution)
+        keys, invalid = packed(search, n, mirrored=weight == 2, valid=validator(question, kept_prefix(engine, prefix)))
     data = keys.tobytes() if isinstance(keys, array) else keys
     return data, invalid, search.stats, search.timed_out
+
+
+def kept_prefix(engine: Any, prefix: Mapping[int, int]) -> Mapping[int, int] | None:
+    """The placements every board of a sub-problem keeps: its prefix, but for
+    symmetry breaking, whose parts expand their survivors' whole classes."""
+    return None if engine.symmetry_breaking else prefix
+
+
+class Validator:
+    """The check of every board a search hands on: a board of ``question``
+    that keeps the sub-problem's ``prefix`` (its images: a board of the
+    question).  Called on one board, or on a block of them at once
+    (:meth:`first_invalid`): None where all pass, else what is wrong, in
+    words, the board named."""
+
+    def __init__(self, question: Any, prefix: Mapping[int, int] | None = None) -> None:
+        self.question = question
+        self.prefix = dict(prefix) if prefix else None
+        self.part = question if not prefix else question._replace(placed=tuple(sorted(prefix.items())))
+
+    def __call__(self, board: Solution, image: str = "") -> str | None:
+        if (self.question if image else self.part).is_solution(board):
+            return None
+        return self._said(board, image)
+
+    def _said(self, board: Sequence[int], image: str) -> str:
+        shown = " ".join(map(str, board)) if len(board) <= 64 else f"a board of {len(board)} queens"
+        where = f"the {image} image of a board" if image else "a board"
+        sub = f" of the sub-problem {self.prefix}" if self.prefix else ""
+        return f"{where}{sub} is not one of {self.question}: {shown}"
+
+    def first_invalid(self, boards: Any, images: Any = None, image: str = "") -> str | None:
+        """The first failure among the rows of ``boards`` (a NumPy array), each
+        followed by the same row of ``images`` where given."""
+        import numpy as np
+
+        bad = ~self.part.valid_rows(boards)
+        bad_image = ~self.question.valid_rows(images) if images is not None else np.zeros_like(bad)
+        either = np.flatnonzero(bad | bad_image)
+        if not len(either):
+            return None
+        row = either[0]
+        return self._said(boards[row].tolist(), "") if bad[row] else self._said(images[row].tolist(), image)
+
+
+def validator(question: Any, prefix: Mapping[int, int] | None = None) -> Validator:
+    """The :class:`Validator` of ``question`` (and a sub-problem's ``prefix``)."""
+    return Validator(question, prefix)
 
 
 def part_count(engine: Any, n: int, prefix: dict[int, int],
@@ -157,21 +207,72 @@ def part_count(engine: Any, n: int, prefix: dict[int, int],
     return found, search.stats, False
 
 
+BLOCK = 4096  # boards validated and packed at once (NumPy), where keys fit 64 bits
+
+
 def packed(solutions: Iterable[Solution], n: int, mirrored: bool = False,
-           valid: Callable[[Solution, int], bool] = is_solution) -> tuple[Any, Solution | None]:
+           valid: Validator | None = None) -> tuple[Any, str | None]:
     """Every solution as one integer key (and, if ``mirrored``, its mirror image
-    after it), with the first board that fails the independent validator
-    (``valid``: a variant's own, :meth:`~nqueens_cp.model.variants.Variant.is_solution`).
-    The keys are a 64-bit array for n <= 16, where they fit, else a list."""
-    keys: Any = array("Q") if n <= KEY_MAX_N else []
+    after it), with what first failed ``valid`` (None: the plain question's
+    validator), each board and each image through it.  The keys are a 64-bit
+    array for n <= 16, where they fit (a block of boards validated and packed
+    at once in NumPy), else a list."""
+    check = valid or validator(_plain(n))
+    if n > KEY_MAX_N:
+        keys: list[int] = []
+        invalid = None
+        for solution in solutions:
+            images = [(solution, "")] + ([(mirror_image(solution), "mirror")] if mirrored else [])
+            for board, image in images:
+                invalid = invalid or check(board, image)
+                keys.append(pack(board, n))
+        return keys, invalid
+    block: list[Solution] = []
+    found = array("Q")
     invalid = None
     for solution in solutions:
-        if invalid is None and not valid(solution, n):
-            invalid = solution
-        keys.append(pack(solution, n))
-        if mirrored:
-            keys.append(pack(mirror_image(solution), n))
-    return keys, invalid
+        block.append(solution)
+        if len(block) == BLOCK:
+            invalid = _pack_block(block, n, mirrored, check, found) or invalid
+            block = []
+    if block:
+        invalid = _pack_block(block, n, mirrored, check, found) or invalid
+    return found, invalid
+
+
+def _pack_block(block: list[Solution], n: int, mirrored: bool, check: Validator, found: array) -> str | None:
+    """A block of boards, validated and appended to ``found`` as keys (each with its mirror image's)."""
+    import numpy as np
+
+    try:
+        boards = np.array(block, dtype=np.int64)
+    except (ValueError, TypeError, OverflowError):  # boards of other lengths, not integers: one at a time
+        boards = None
+    if boards is None or boards.shape != (len(block), n):
+        invalid = None
+        for solution in block:
+            for board, image in [(solution, "")] + ([(mirror_image(solution), "mirror")] if mirrored else []):
+                invalid = invalid or check(board, image)
+                key = pack(board, n) if len(board) == n else -1
+                if 0 <= key < 2**64:
+                    found.append(key)
+        return invalid
+    images = n - 1 - boards if mirrored else None
+    invalid = check.first_invalid(boards, images, "mirror")
+    digits = np.uint64(n) ** np.arange(n - 1, -1, -1, dtype=np.uint64)
+    keys = (boards.astype(np.uint64) * digits).sum(axis=1, dtype=np.uint64)
+    if images is not None:
+        both = np.empty(2 * len(keys), dtype=np.uint64)
+        both[0::2], both[1::2] = keys, (images.astype(np.uint64) * digits).sum(axis=1, dtype=np.uint64)
+        keys = both
+    found.frombytes(keys.tobytes())  # (native order, as array("Q") holds them)
+    return invalid
+
+
+def _plain(n: int) -> Any:
+    from ..model.question import Question
+
+    return Question(n, PLAIN)
 
 
 def unpacked_keys(data: Any) -> Iterable[int]:

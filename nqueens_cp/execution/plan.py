@@ -5,21 +5,27 @@ carries it out and decides nothing of its own; every study (crosscheck,
 compare, batch) asks the same :func:`plan`, so the CLI, the API and the
 studies search a question the same way, in the same order.
 
-The rules:
+It decides one :class:`Strategy` (whole, split, by classes, by quarters),
+with its label, from the question's exact symmetries at its N
+(:attr:`~nqueens_cp.model.question.Question.symmetries`).  The rules:
 
 - From N = 11 (:data:`SPLIT_MIN_N`) to 64 a search is split by fixing its first
   rows (the engine says how many), whatever the number of jobs: a long
   single CP-SAT enumeration slows down as it goes, many small ones do not,
   and the output order then never depends on the jobs.  Below that a
   whole search takes less than starting the workers.
-- With nothing fixed and no symmetry breaking, only first-row columns left
-  of the centre are searched; each solution's mirror image follows it.
+- With nothing fixed, no symmetry breaking, and a question that the mirror
+  keeps at this N, only first-row columns left of the centre are searched;
+  each solution's mirror image follows it.  A count on the torus (every
+  line wrapping, no offsets) searches row 0's piece in column 0 only, N
+  times.  Plain N is counted by symmetry classes, or from N = 16 by joining
+  quarters, where the engine can.
 - Sub-problems run in worker processes (``jobs`` of them, default: the
   cores) when every solution is wanted and N <= 16 (one 64-bit key per
   solution crosses between processes); with a ``limit``, beyond N = 16, or
   with ``jobs=1`` they run one after the other in this process, lazily, so
   the first solutions come at once.  Counting always uses the workers.
-- ``unique`` keeps one solution per symmetry class, in canonical form.
+- ``unique`` keeps one solution per class of the question's symmetries, in canonical form.
 - A decision (``solve``) is split from N = 12 (:data:`SPLIT_SOLVE_MIN_N`)
   where the engine can (``splits_solve``) and more than one job, or an
   executor, is asked for: by default it runs whole in this process (the
@@ -48,9 +54,62 @@ if TYPE_CHECKING:
 SPLIT_MIN_N = 11  # below this a whole search takes less than starting the workers
 SPLIT_MAX_N = 64  # beyond, a search is not split (see splits)
 SPLIT_SOLVE_MIN_N = 12  # below this a whole decision takes less than starting the workers
+INLINE_MAX_N = 15  # a count by classes of one worker runs in this process up to here (0.1 s at N = 15)
 HOPELESS_SECONDS = 3600.0  # estimated work beyond this gets a warning note
 
 Notify = Callable[[str], None]  # told warnings (a hopeless run, too many jobs) before the work starts
+
+
+STRATEGIES = ("whole", "split", "classes", "quarters")  # Strategy.kind
+
+
+class Strategy(NamedTuple):
+    """How a question is searched: the one decision between the question and
+    the search, made by :func:`plan`, carried out by :mod:`.execute` as it is.
+
+    - ``whole``: the engine's own search of the whole question, in this
+      process (its own count, where it has one);
+    - ``split``: sub-problems, one per placement of the first ``rows`` rows;
+      ``weights`` "mirror" searches row 0's columns left of the centre only,
+      each board's mirror image beside it, "translations" (a count on the
+      torus) row 0's piece in column 0 only, N times; ``pooled``: the boards
+      are listed on worker processes (a count always runs on them);
+    - ``classes``: plain N counted once per class of the 8 symmetries (counting/classes.py);
+    - ``quarters``: plain N counted by joining quarters (counting/join.py).
+
+    ``symmetries`` are the question's own at its N (model/symmetry.kept):
+    whatever a strategy multiplies or halves by rests on them, and ``unique``
+    keeps one board per class under them.  Every board any strategy hands
+    on passes the question's independent validator first (images too);
+    a count by weights validates a sample of the images it stands for."""
+
+    kind: str
+    counting: bool = False  # a count (what count() runs), else a listing
+    rows: int = 0  # split: the rows fixed per sub-problem
+    weights: str = ""  # split: "", "mirror" or "translations"
+    pooled: bool = False  # split listing: on worker processes (else one after the other, here)
+    where: str = "in this process"  # where the work runs, in words
+    symmetries: tuple[str, ...] = ("identity",)
+    unique: bool = False
+    processes: int = 1  # classes, quarters: worker processes (tasks in flight on a cluster); 0: in this process
+
+    @property
+    def label(self) -> str:
+        """What runs, in words (count --stats prints it; the search's label ends in it)."""
+        if self.kind == "split":
+            said = "split on its first row" if self.rows == 1 else f"split on its first {self.rows} rows"
+            said += {"": "", "mirror": ", mirror-halved (each mirror image validated)",
+                     "translations": ", row 0's piece in column 0 only, counted N times (the torus's "
+                     "translations)"}[self.weights]
+        else:
+            said = {"whole": "searched whole by the engine", "classes": "counted by symmetry classes",
+                    "quarters": "counted by joining quarters"}[self.kind]
+        said += f", {self.where}"
+        if self.unique:
+            group = "8 symmetries" if len(self.symmetries) == 8 else \
+                f"{len(self.symmetries)} symmetries ({', '.join(self.symmetries)})"
+            said += f", one per class of its {group}"
+        return said
 
 
 class Plan(NamedTuple):
@@ -62,16 +121,25 @@ class Plan(NamedTuple):
     limit: int | None
     time_limit: float | None
     jobs: int
-    unique: bool  # one solution per class of the 8 symmetries
+    unique: bool  # one solution per class of the question's symmetries
     executor: Executor | str | None
-    split: bool  # into sub-problems by fixing the first rows
-    pooled: bool  # the sub-problems' solutions listed on worker processes (else here, lazily); a count always pools
-    mirror: bool  # first-row columns left of the centre only, each solution's mirror image beside it
-    classes: bool  # counted once per class of the 8 symmetries (classes.py)
+    strategy: Strategy  # how it is searched: the one decision
+    question: Question  # what was asked, as one value (N, the member, placements)
     checkpoint: str | None = None
     notes: tuple[str, ...] = ()  # warnings for the caller, before any work
-    question: Question | None = None  # what was asked, as one value (N, the member, placements)
-    quarters: join.Budget | None = None  # counted by joining quarters (join.py), in this memory
+    budget: join.Budget | None = None  # the memory of a count by quarters (join.py)
+
+    @property
+    def split(self) -> bool:
+        return self.strategy.kind == "split"
+
+    @property
+    def pooled(self) -> bool:
+        return self.strategy.pooled
+
+    @property
+    def mirror(self) -> bool:
+        return self.strategy.weights == "mirror"
 
 
 class SolvePlan(NamedTuple):
@@ -177,7 +245,7 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
          variant: str | Variant | None = None, limit: int | None = None, time_limit: float | None = None,
          jobs: int | None = None, unique: bool = False, executor: Executor | str | None = None,
          checkpoint: str | None = None, method: str = "auto", memory: int | str | None = None,
-         **options: Any) -> Plan:
+         counting: bool = False, **options: Any) -> Plan:
     """What was asked, checked, and how it will be searched (the rules above),
     for :func:`solutions` and :func:`counted` alike, and for the studies
     (an engine may be given made, its options and its variant set; ``variant``
@@ -185,7 +253,8 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     a count of plain N is counted: "walk" (by symmetry classes, or the
     engine's own way), "quarters" (joining quarters, counting/join.py) or
     "auto" (quarters from join.FROM_N where the engine can); ``memory`` (bytes,
-    or a size such as "4G") bounds a count by quarters, checked here.
+    or a size such as "4G") bounds a count by quarters, checked here;
+    ``counting``: the plan of a count (count() runs it), else of a listing.
     Nothing runs."""
     asked = _question(n, fixed, variant, engine)
     n = asked.n
@@ -200,15 +269,16 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     workers = parallel.check_jobs(jobs)
     if type(unique) is not bool:
         raise InvalidInputError(f"unique takes True or False, got {unique!r}")
-    if unique and not chosen.variant.symmetric:
-        raise InvalidInputError(f"unique counts classes of the 8 symmetries of the square, and {chosen.variant.title} "
-                                f"keeps only {', '.join(chosen.variant.symmetries)}")
     check_executor(executor)
+    symmetries = asked.symmetries  # exact, at this N: what every use of symmetry below rests on
+    every = len(symmetries) == 8
     split = splits(n) and not chosen.counts_only  # a model counter counts the whole question at once
     # Counting plain N: one board per class of the 8 symmetries, where the engine can.
     by_classes = chosen.counts_classes and not placed and not chosen.symmetry_breaking \
-        and chosen.classes_from <= n <= classes.MAX_N and chosen.variant.is_plain
-    quarters = _quarters(n, chosen, placed, method, limit)
+        and chosen.classes_from <= n <= classes.MAX_N and chosen.variant.is_plain and every
+    counting = counting or chosen.counts_only or method == "quarters" or checkpoint is not None
+    quarters = _quarters(n, chosen, placed, method, limit, every) and counting
+    by_classes = by_classes and counting
     if chosen.counts_only and unique and not by_classes and not quarters:
         _refuse_unique(chosen.name)
     if checkpoint is not None and not by_classes and not quarters:
@@ -236,11 +306,47 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     if workers > cores and executor is None and split:
         notes.append(f"jobs={workers} is more than the {cores} cores here: at most one process per "
                      "sub-problem is started, and more processes than cores only add overhead")
-    pooled = split and limit is None and n <= parallel.KEY_MAX_N and (workers > 1 or executor is not None)
-    return Plan(n, chosen, placed, limit, time_limit, workers, unique, executor, split, pooled,
-                mirror=split and not placed and not chosen.symmetry_breaking and "mirror" in chosen.variant.symmetries,
-                classes=by_classes and not quarters,
-                checkpoint=checkpoint, notes=tuple(notes), question=asked, quarters=budget)
+    strategy = _strategy(chosen, asked, counting, split, by_classes, quarters, unique, workers, executor, limit,
+                         time_limit)
+    return Plan(n, chosen, placed, limit, time_limit, workers, unique, executor, strategy, asked,
+                checkpoint=checkpoint, notes=tuple(notes), budget=budget)
+
+
+def _strategy(engine: Engine, asked: Question, counting: bool, split: bool, by_classes: bool, quarters: bool,
+              unique: bool, workers: int, executor: Any, limit: int | None, time_limit: float | None) -> Strategy:
+    """The strategy (the rules in the module's docstring), decided once from what plan() checked."""
+    symmetries = asked.symmetries
+    if isinstance(executor, str):
+        cluster = f"on the Dask cluster {executor}"
+    else:
+        cluster = "on the executor given" if executor is not None else ""
+    if counting and (quarters or by_classes):
+        # As many tasks in flight as jobs where a search of this N splits, or on a cluster
+        # (gpu, which searches unsplit here: one process per GPU).
+        processes = workers if split or executor is not None else 1
+        # The compiled loop cannot be interrupted: under a time limit, and where the count
+        # takes long enough for a Ctrl-C to matter (count 18 -j 1 held one for 11 s), even
+        # one worker is a process, which a deadline or a signal stops at once.
+        if processes == 1 and executor is None and time_limit is None and asked.n <= INLINE_MAX_N:
+            processes = 0
+        where = cluster or (_processes(processes) if processes else "in this process")
+        return Strategy("quarters" if quarters else "classes", counting, where=where, symmetries=symmetries,
+                        unique=unique, processes=processes)
+    if not split:
+        return Strategy("whole", counting, symmetries=symmetries, unique=unique)
+    sb = engine.symmetry_breaking
+    translations = counting and not unique and engine.variant.translations and not asked.placed \
+        and not asked.blocked and not sb
+    weights = "translations" if translations else \
+        "mirror" if not sb and not asked.placed and not asked.blocked and "mirror" in symmetries else ""
+    pooled = limit is None and asked.n <= parallel.KEY_MAX_N and (workers > 1 or executor is not None)
+    where = cluster or (_processes(workers) if pooled or (counting and not unique) else "in this process")
+    return Strategy("split", counting, engine.split_rows(asked.n) if asked.n else 0, weights, pooled, where,
+                    symmetries, unique)
+
+
+def _processes(workers: int) -> str:
+    return "on up to 1 worker process" if workers == 1 else f"on up to {workers} worker processes"
 
 
 def _memory(memory: Any) -> int | None:
@@ -254,7 +360,7 @@ def _memory(memory: Any) -> int | None:
     return memory
 
 
-def _quarters(n: int, engine: Engine, placed: Any, method: str, limit: int | None) -> bool:
+def _quarters(n: int, engine: Engine, placed: Any, method: str, limit: int | None, every: bool = True) -> bool:
     """Whether this question is counted by joining quarters: asked for
     (``method`` "quarters", refused where it cannot be), or by default
     ("auto") for plain N from join.FROM_N with an engine that can and the
@@ -268,7 +374,7 @@ def _quarters(n: int, engine: Engine, placed: Any, method: str, limit: int | Non
     why = (f"engine {engine.name} does not (bitmask does)" if not engine.counts_quarters else
            "there are pre-placed queens or blocked squares" if placed else
            "symmetry breaking is on" if engine.symmetry_breaking else
-           f"the question is {engine.variant.title}" if not engine.variant.is_plain else
+           f"the question is {engine.variant.title}" if not engine.variant.is_plain or not every else
            f"N={n} is outside {join.MIN_N}..{join.MAX_N}" if not join.MIN_N <= n <= join.MAX_N else None)
     if method == "quarters":
         if why:

@@ -33,10 +33,11 @@ class Count(NamedTuple):
     options: dict[str, Any]
     stats: dict[str, Any]
     variant: str = "queens"
+    strategy: str = ""  # how it was counted, in words (the plan's Strategy.label)
 
     def to_dict(self) -> dict[str, Any]:
         return {"n": self.n, "count": self.count, "unique": self.unique, "engine": self.engine,
-                "variant": self.variant,
+                "variant": self.variant, "strategy": self.strategy,
                 "fixed": [[r, c] for r, c in sorted(self.fixed.items())], "options": self.options,
                 "seconds": round(self.seconds, 6), "stats": self.stats}
 
@@ -117,17 +118,19 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
                                 "(solutions(n, limit=K) lists the first K)")
     n = board_size(n)
     chosen = plan(n, engine, position(n, fixed, blocked), variant=variant, time_limit=time_limit, jobs=jobs,
-                  unique=unique, executor=executor, checkpoint=checkpoint, method=method, memory=memory, **options)
+                  unique=unique, executor=executor, checkpoint=checkpoint, method=method, memory=memory,
+                  counting=True, **options)
     if notify:
         plain = not chosen.placed and chosen.engine.variant.is_plain
         for note in [*chosen.notes, *(advice(n, engine, counting=not unique, jobs=chosen.jobs,
-                                             quarters=chosen.quarters is not None) if plain else [])]:
+                                             quarters=chosen.budget is not None) if plain else [])]:
             notify(note)
     start = time.perf_counter()
     search = execute.search(chosen, progress)
     found = search.count()
+    search.stats["strategy"] = chosen.strategy.kind
     return Count(n, chosen.engine.name, found, unique, time.perf_counter() - start, chosen.placed,
-                 chosen.engine.settings, search.stats, str(chosen.engine.variant))
+                 chosen.engine.settings, search.stats, str(chosen.engine.variant), chosen.strategy.label)
 
 
 def solve(n: int, engine: str = DEFAULT_SOLVE_ENGINE, fixed: Mapping[int, int] | None = None, *,

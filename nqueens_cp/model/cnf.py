@@ -100,7 +100,7 @@ def clauses(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] |
         yield [-var(r1, c1), -var(r2, c2)]
     # [end cost]
     if symmetry_breaking:
-        yield from _symmetry_breaking(n, var)
+        yield from _symmetry_breaking(n, var, variant)
     for r, c in sorted(placed.items()):
         yield [var(r, c)]
     for r, c in sorted(placed.blocked):
@@ -122,11 +122,11 @@ def size(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | No
             nclauses += count
     nclauses += variant.pair_count(n)
     if symmetry_breaking:
-        nclauses += len(_symmetry_breaking(n, lambda r, c: r * n + c + 1))
+        nclauses += len(_symmetry_breaking(n, lambda r, c: r * n + c + 1, variant))
     return nvars, nclauses + len(placed) + len(placed.blocked)
 
 
-def _symmetry_breaking(n: int, var) -> list[Clause]:
+def _symmetry_breaking(n: int, var, variant: Variant = PLAIN) -> list[Clause]:
     from .symmetry import breaking_terms
 
     def equals(kind: str, index: int, reflected: bool, b: int) -> int:
@@ -135,7 +135,7 @@ def _symmetry_breaking(n: int, var) -> list[Clause]:
 
     clauses: list[Clause] = []
     seen: set[tuple[int, ...]] = set()
-    for kind, index, reflected in breaking_terms(n):
+    for kind, index, reflected in breaking_terms(n, variant.families, variant.offsets):
         for a in range(n):
             for b in range(a):
                 clause = tuple(sorted({-var(0, a), -equals(kind, index, reflected, b)}))

@@ -46,7 +46,7 @@ def build_model(n: int, fixed: dict[int, int] | None = None, symmetry_breaking: 
 
         p = [model.new_int_var(0, n - 1, f"p{i}") for i in range(n)]
         model.add_inverse(q, p)
-        for kind, index, reflected in breaking_terms(n):
+        for kind, index, reflected in breaking_terms(n, variant.families, variant.offsets):
             term = q[index] if kind == "col" else p[index]
             model.add(q[0] <= (n - 1 - term if reflected else term))
     for row, col in sorted((fixed or {}).items()):

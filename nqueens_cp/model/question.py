@@ -32,6 +32,48 @@ class Question(NamedTuple):
         return check_placements(self.n, dict(self.placed), self.blocked)
 
     @property
+    def symmetries(self) -> tuple[str, ...]:
+        """The square's symmetries that keep this question at its N: its attack
+        relation, its pre-placed queens and its blocked squares, computed
+        exactly (:func:`nqueens_cp.model.symmetry.kept`).  Every use of symmetry
+        asks this."""
+        from .symmetry import kept
+
+        return kept(self.n, self.variant.families, self.variant.offsets, self.placed, self.blocked)
+
+    def is_solution(self, board: Any) -> bool:
+        """The independent validator of this question: ``board`` places N pieces of
+        the member, none attacking another, every pre-placed queen kept and no
+        piece on a blocked square."""
+        if not self.variant.is_solution(board, self.n):
+            return False
+        return all(board[r] == c for r, c in self.placed) and not any(board[r] == c for r, c in self.blocked)
+
+    def valid_rows(self, boards: Any) -> Any:
+        """:meth:`is_solution` of each row of ``boards`` (a NumPy integer array,
+        one board a row, N columns), at once: a boolean array.  The same
+        definition, written for arrays (tests/test_question.py holds the two
+        together): columns in range and distinct, each family's keys
+        distinct, no offset between two pieces, the placements kept."""
+        import numpy as np
+
+        n = self.n
+        ok = ((boards >= 0) & (boards < n)).all(axis=1) & _distinct(boards)
+        rows = np.arange(n)
+        for line in self.variant.families:
+            if line.slope:
+                keys = boards + line.slope * rows
+                ok &= _distinct(keys % n if line.wraps else keys)
+        for dr, dc in self.variant.offsets:
+            if dr < n:
+                ok &= (boards[:, dr:] - boards[:, :n - dr] != dc).all(axis=1)
+        for r, c in self.placed:
+            ok &= boards[:, r] == c
+        for r, c in self.blocked:
+            ok &= boards[:, r] != c
+        return ok if self.variant.question == "place" else ok & False
+
+    @property
     def optimum(self) -> bool:
         """Whether it asks for the fewest queens (domination), not for boards of N pieces."""
         return self.variant.question == "optimum"
@@ -41,6 +83,14 @@ class Question(NamedTuple):
         said += [f"fixed={dict(self.placed)}"] if self.placed else []
         said += [f"blocked={len(self.blocked)} squares"] if self.blocked else []
         return " ".join(said)
+
+
+def _distinct(keys: Any) -> Any:
+    """For each row of ``keys``, whether its values are all different."""
+    import numpy as np
+
+    ordered = np.sort(keys, axis=1)
+    return (ordered[:, 1:] != ordered[:, :-1]).all(axis=1)
 
 
 def board_size(n: Any) -> int:

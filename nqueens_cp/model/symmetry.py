@@ -1,5 +1,35 @@
-"""Symmetry of the square applied to solving: fundamental solutions, symmetry
-breaking, and the orbit expansion that undoes it.
+"""Symmetry of the square applied to a question: which of the eight maps
+keep it (:func:`kept`, computed from the question's data at the N asked,
+never sampled), fundamental solutions under those maps, symmetry breaking,
+and the orbit expansion that undoes it.
+
+**Which maps keep a question.**  Two squares attack each other, for every
+member of the family, through their *displacement* d = b - a alone: the same
+row (dr = 0), the same line of a family (dc + slope * dr = 0, or = +-N where
+the family wraps around the torus), or an offset (d = +-o).  A map g of the
+square acts on a displacement by its linear part L (a signed permutation of
+(dr, dc)); every displacement of the window |dr|, |dc| <= N - 1 joins some
+pair of squares of the board.  So g keeps the attack relation on the N x N
+board exactly when attack(d) = attack(L d) for every d of the window: a
+finite, exact test, done on the whole window up to :data:`WINDOW_MAX_N`
+(NumPy, about 4 N^2 displacements).
+
+Beyond it the data's algebra answers for every N at once.  The attacking
+displacements are the union of at most 8 lines (the rows, and each family's
+line, with its two shifted copies where it wraps) and the offsets off those
+lines.  L maps lines to lines.  If it maps one of them onto a line that is
+not among them, that image holds at least N - 1 displacements of the window,
+of which the other lines cover at most one each and the offsets one each:
+for N - 1 > 8 + (offsets), one is not attacked, and g breaks the relation.
+Otherwise L permutes the lines, and g keeps the relation exactly when it
+permutes the offsets off the lines.  (Tested against the window for every
+drawn member: tests/test_symmetry.py.)
+
+A question keeps g when g keeps the relation, the blocked squares and the
+pre-placed queens (:func:`kept` with them).  Every use of symmetry asks
+this one function: mirror-halving a split search, one board per class
+(``unique``), symmetry breaking, the count by classes and by quarters (plain
+N, which keeps all eight at every N), the certificate's classes.
 
 Symmetry breaking here means the first-row lex-leader constraints for the
 whole group D4: for every symmetry g, ``s[0] <= g(s)[0]``.  The lex-least
@@ -11,9 +41,134 @@ set, each solution exactly once, without remembering what it has produced.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import functools
+from collections.abc import Callable, Collection, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from .board import SYMMETRIES, Solution, canonical, orbit
+
+if TYPE_CHECKING:
+    from .variants import Lines, Offset, Square
+
+ALL = tuple(SYMMETRIES)  # the eight, by name, identity first
+WINDOW_MAX_N = 256  # up to here the whole window of displacements is compared (at most 261,121 of them)
+
+# The symmetries of the square as maps of squares (r, c) of an n x n board; the names of board.SYMMETRIES,
+# which applies the same maps to a solution.
+SQUARE_MAPS: dict[str, Callable[[int, int, int], tuple[int, int]]] = {
+    "identity": lambda n, r, c: (r, c),
+    "rotate90": lambda n, r, c: (c, n - 1 - r),
+    "rotate180": lambda n, r, c: (n - 1 - r, n - 1 - c),
+    "rotate270": lambda n, r, c: (n - 1 - c, r),
+    "mirror": lambda n, r, c: (r, n - 1 - c),
+    "flip": lambda n, r, c: (n - 1 - r, c),
+    "transpose": lambda n, r, c: (c, r),
+    "antitranspose": lambda n, r, c: (n - 1 - c, n - 1 - r),
+}
+
+
+def linear(name: str) -> Callable[[int, int], tuple[int, int]]:
+    """The map's action on a displacement (dr, dc): its linear part (the board's size cancels out)."""
+    image = SQUARE_MAPS[name]
+
+    def apply(dr: int, dc: int) -> tuple[int, int]:
+        (r1, c1), (r0, c0) = image(0, dr, dc), image(0, 0, 0)
+        return r1 - r0, c1 - c0
+
+    return apply
+
+
+def kept(n: int, families: tuple[Lines, ...], offsets: tuple[Offset, ...],
+         placed: Collection[Square] = (), blocked: Collection[Square] = ()) -> tuple[str, ...]:
+    """The names of the square's symmetries that keep the question on the
+    n x n board: its attack relation (``families`` and ``offsets``), its
+    pre-placed queens and its blocked squares.  Exact at this n (the module's
+    docstring says how); identity first."""
+    names = _kept_relation(n, tuple(families), tuple(sorted(set(offsets))))
+    if placed or blocked:
+        placed, blocked = set(placed), set(blocked)
+        names = tuple(name for name in names
+                      if {SQUARE_MAPS[name](n, r, c) for r, c in placed} == placed
+                      and {SQUARE_MAPS[name](n, r, c) for r, c in blocked} == blocked)
+    return names
+
+
+@functools.lru_cache(maxsize=1024)
+def _kept_relation(n: int, families: tuple[Lines, ...], offsets: tuple[Offset, ...]) -> tuple[str, ...]:
+    reach = [(dr, dc) for dr, dc in offsets if dr <= n - 1 and abs(dc) <= n - 1]  # the rest join no two squares
+    if n <= WINDOW_MAX_N or n - 1 <= 8 + 2 * len(reach):
+        return _kept_on_window(n, families, reach)
+    return _kept_by_algebra(n, families, reach)
+
+
+def _attacked(n: int, families: tuple[Lines, ...], offsets: list[Offset], dr, dc):  # type: ignore[no-untyped-def]
+    """Whether the displacements (dr, dc) (NumPy arrays, or ints) join two attacking squares."""
+    hit = dr == 0  # the rows
+    for line in families:
+        key = dc + line.slope * dr
+        hit = hit | ((key % n == 0) if line.wraps else (key == 0))
+    for odr, odc in offsets:
+        hit = hit | ((dr == odr) & (dc == odc)) | ((dr == -odr) & (dc == -odc))
+    return hit
+
+
+def _kept_on_window(n: int, families: tuple[Lines, ...], offsets: list[Offset]) -> tuple[str, ...]:
+    import numpy as np
+
+    side = np.arange(-(n - 1), n, dtype=np.int64)
+    dr, dc = np.meshgrid(side, side, indexing="ij")
+    centre = (dr == 0) & (dc == 0)  # (no pair of squares: left out)
+    attacked = _attacked(n, families, offsets, dr, dc) & ~centre
+    found = []
+    for name in ALL:
+        ldr, ldc = linear(name)(1, 0), linear(name)(0, 1)  # the images of the unit displacements
+        image_dr, image_dc = ldr[0] * dr + ldc[0] * dc, ldr[1] * dr + ldc[1] * dc
+        if np.array_equal(attacked, _attacked(n, families, offsets, image_dr, image_dc) & ~centre):
+            found.append(name)
+    return tuple(found)
+
+
+Line = tuple[int, int, int]  # (a, b, k): the displacements with a * dr + b * dc = k * n
+
+
+def _lines(families: tuple[Lines, ...]) -> set[Line]:
+    found = {_normal((1, 0, 0))}  # the rows: dr = 0
+    for line in families:
+        shifts = (-1, 0, 1) if line.wraps and line.slope else (0,)
+        found |= {_normal((line.slope, 1, k)) for k in shifts}
+    return found
+
+
+def _normal(line: Line) -> Line:
+    a, b, k = line
+    return (-a, -b, -k) if (a, b) < (0, 0) else line
+
+
+def _kept_by_algebra(n: int, families: tuple[Lines, ...], offsets: list[Offset]) -> tuple[str, ...]:
+    lines = _lines(families)
+    off_lines = {d for dr, dc in offsets for d in ((dr, dc), (-dr, -dc))
+                 if not any(a * d[0] + b * d[1] == k * n for a, b, k in lines)}
+    found = []
+    for name in ALL:
+        apply = linear(name)
+        # A line's coefficients (a, b) map as the displacements do (L is orthogonal).
+        images = {_normal((*apply(a, b), k)) for a, b, k in lines}
+        if images == lines and {apply(*d) for d in off_lines} == off_lines:
+            found.append(name)
+    return tuple(found)
+
+
+def image_of(name: str, s: Solution) -> Solution:
+    """The board ``s`` under the symmetry of that name."""
+    return SYMMETRIES[name](s)
+
+
+def least_image(s: Solution, names: Iterable[str] = ALL) -> Solution:
+    """The lexicographically least image of ``s`` under the maps named: one representative per class."""
+    names = tuple(names)
+    if len(names) == len(ALL):
+        return canonical(s)
+    return min(SYMMETRIES[name](s) for name in names)
 
 
 def survives(s: Solution) -> bool:
@@ -37,14 +192,18 @@ def expand(survivors: Iterable[Solution]) -> Iterator[Solution]:
             yield from sorted(members)
 
 
-def is_canonical(s: Solution) -> bool:
-    """True when ``s`` is the lexicographically least member of its class.
+def is_canonical(s: Solution, names: Iterable[str] = ALL) -> bool:
+    """True when ``s`` is the lexicographically least member of its class
+    (under the maps ``names``: by default all eight).
 
     A canonical solution must survive the first-row test (its first entry is
     at most every image's first entry), which reads only the two border rows
     and the rows of the border columns; only the few that pass it pay for
     all eight images.
     """
+    names = tuple(names)
+    if len(names) != len(ALL):
+        return s == least_image(s, names)
     last = len(s) - 1
     first = s[0]
     top, bottom = s.index(0), s.index(last)  # rows of the queens in columns 0 and n-1
@@ -53,20 +212,36 @@ def is_canonical(s: Solution) -> bool:
     return s == canonical(s)
 
 
-def fundamental(solutions: Iterable[Solution]) -> Iterator[Solution]:
-    """One solution per class, in canonical (lex-least) form: A002562's count."""
+def fundamental(solutions: Iterable[Solution], names: Iterable[str] = ALL) -> Iterator[Solution]:
+    """One solution per class under the maps ``names`` (by default all eight:
+    A002562's count), in canonical (lex-least) form.  ``names`` must be the
+    question's own symmetries (:func:`kept`): a class is closed only under maps
+    that keep the question."""
+    names = tuple(names)
     for s in solutions:
-        if is_canonical(s):
+        if is_canonical(s, names):
             yield s
 
 
-def breaking_terms(n: int) -> list[tuple[str, int, bool]]:
+def breaking_terms(n: int, families: tuple[Lines, ...] | None = None,
+                   offsets: tuple[Offset, ...] = ()) -> list[tuple[str, int, bool]]:
     """g(s)[0] for the seven non-identity symmetries, as terms the models can state.
+
+    Sound only for a question that all eight keep at this n: with
+    ``families`` (a member's data; None is plain N) it is refused in one
+    line where they do not (:func:`kept`).
 
     A term ``(kind, index, reflected)`` is the column of row ``index``'s queen
     (kind "col") or the row of column ``index``'s queen (kind "row"), taken as
     n-1 minus that when ``reflected``.  The models add ``s[0] <= term`` for each.
     """
+    if families is not None:
+        names = kept(n, families, offsets)
+        if len(names) != len(ALL):
+            from ..errors import InvalidInputError
+
+            raise InvalidInputError(f"symmetry breaking states the 8 symmetries of the square, and this question "
+                                    f"keeps only {', '.join(names)} at N={n}")
     last = n - 1
     return [
         ("col", 0, True),  # mirror: n-1 - s[0]

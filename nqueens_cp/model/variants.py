@@ -33,7 +33,7 @@ Everything else is derived from the data: the attack relation, the lines and
 pairs that the Boolean models state (:meth:`Variant.lines`,
 :meth:`Variant.pairs`), the order in which the integer models declare the
 terms ``q[r] + slope * r`` all different (:attr:`Variant.integer_order`), which symmetries of the square keep the
-question (:attr:`Variant.symmetries`), whether the torus's translations do,
+question at each N (:meth:`Variant.symmetries_at`), whether the torus's translations do,
 and the parts (:attr:`Variant.parts`) an engine must be able to express to
 answer it.  Adding a member is one entry in :data:`VARIANTS` and its
 published counts; nothing outside this module compares a variant's name.
@@ -41,12 +41,13 @@ published counts; nothing outside this module compares a variant's name.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable, Iterator
+import operator
 from math import factorial, gcd
 from typing import NamedTuple
 
 from ..errors import InvalidInputError
+from .board import Columns, columns_valid
 
 Square = tuple[int, int]  # (row, column), 0-based
 Offset = tuple[int, int]  # (rows down, columns across): dr >= 1
@@ -84,18 +85,6 @@ class Lines(NamedTuple):
 COLUMNS = Lines(0)
 QUEEN_LINES = (COLUMNS, Lines(-1), Lines(1))
 KNIGHT = ((1, -2), (1, 2), (2, -1), (2, 1))
-
-# The symmetries of the square, as maps of squares (the names of board.SYMMETRIES).
-SQUARE_MAPS: dict[str, Callable[[int, int, int], Square]] = {
-    "identity": lambda n, r, c: (r, c),
-    "rotate90": lambda n, r, c: (c, n - 1 - r),
-    "rotate180": lambda n, r, c: (n - 1 - r, n - 1 - c),
-    "rotate270": lambda n, r, c: (n - 1 - c, r),
-    "mirror": lambda n, r, c: (r, n - 1 - c),
-    "flip": lambda n, r, c: (n - 1 - r, c),
-    "transpose": lambda n, r, c: (c, r),
-    "antitranspose": lambda n, r, c: (n - 1 - c, n - 1 - r),
-}
 
 # The parts of a question that an engine must be able to express (Engine.expresses).  The plain
 # question has none: every engine answers it.
@@ -163,17 +152,19 @@ class Variant(NamedTuple):
         as the tutorials write their three alldifferent constraints."""
         return sorted(self.families, key=lambda lines: (lines.slope != 0, -lines.slope))
 
-    @property
-    def symmetries(self) -> tuple[str, ...]:
-        """The symmetries of the square that map every board of this question
-        to a board (those that keep its attack relation, on boards of 7 and 8)."""
-        return _symmetries(self.families, self.offsets)
+    def symmetries_at(self, n: int) -> tuple[str, ...]:
+        """The symmetries of the square that keep this question's attack
+        relation on the n x n board, so map every board to a board: computed
+        from the data at this n, exactly (:func:`nqueens_cp.model.symmetry.kept`;
+        a :class:`~nqueens_cp.model.question.Question` adds its placements)."""
+        from .symmetry import kept
 
-    @property
-    def symmetric(self) -> bool:
-        """Whether all 8 symmetries of the square keep the question (what
-        ``unique``, symmetry breaking and the class count rest on)."""
-        return len(self.symmetries) == 8
+        return kept(n, self.families, self.offsets)
+
+    def symmetric_at(self, n: int) -> bool:
+        """Whether all 8 symmetries of the square keep the question at this n
+        (what symmetry breaking and the class counts rest on)."""
+        return len(self.symmetries_at(n)) == 8
 
     @property
     def translations(self) -> bool:
@@ -222,17 +213,23 @@ class Variant(NamedTuple):
         attacks another: linear time, as :func:`nqueens_cp.model.board.is_solution`
         (a board too large for a tuple, :class:`~nqueens_cp.model.board.Columns`,
         through :func:`~nqueens_cp.model.board.columns_valid`)."""
-        from .board import Columns, columns_valid
-
         if isinstance(solution, Columns):
             return self.question == "place" and columns_valid(
                 solution, n, ((line.slope, line.wraps) for line in self.families), self.offsets)
         cols = tuple(solution)
-        if self.question != "place" or len(cols) != n or not all(type(c) is int and 0 <= c < n for c in cols):
+        # (Lines.key written with map over C functions, not a loop in Python: every board a user
+        # sees passes here, 2 microseconds for plain N = 14; benchmarks/validation.py)
+        if self.question != "place" or len(cols) != n or n == 0 or set(map(type, cols)) != {int} \
+                or min(cols) < 0 or max(cols) >= n or len(set(cols)) != n:
             return False
-        if any(len({line.key(n, r, c) for r, c in enumerate(cols)}) != n for line in self.families):
-            return False
-        return all(cols[r + dr] - cols[r] != dc for dr, dc in self.offsets for r in range(n - dr))
+        rows = range(n)
+        for line in self.families:
+            if line.slope == 0:
+                continue  # the columns: a permutation, checked above
+            keys = map(operator.add if line.slope == 1 else operator.sub, cols, rows)
+            if len(set(map(n.__rmod__, keys) if line.wraps else keys)) != n:
+                return False
+        return not any(dc in map(operator.sub, cols[dr:], cols) for dr, dc in self.offsets)
 
     def lines(self, n: int) -> Iterator[list[Square]]:
         """The groups of squares that hold at most one piece, cells by row:
@@ -310,21 +307,6 @@ class Variant(NamedTuple):
         """Whether boards exist, where a theorem says so without a search
         (None where no theorem is kept, and for the optima, which always exist)."""
         return None if self.exists_rule is None else self.exists_rule(n)
-
-
-@functools.lru_cache(maxsize=None)
-def _symmetries(families: tuple[Lines, ...], offsets: tuple[Offset, ...]) -> tuple[str, ...]:
-    probe = Variant("", "", "place", "", {}, families, offsets)
-    kept = []
-    for name, image in SQUARE_MAPS.items():
-        for n in (7, 8):  # larger than every offset of the vocabulary's use, of both parities
-            squares = [(r, c) for r in range(n) for c in range(n)]
-            if any(probe.attacks(n, a, b) != probe.attacks(n, image(n, *a), image(n, *b))
-                   for i, a in enumerate(squares) for b in squares[i + 1:]):
-                break
-        else:
-            kept.append(name)
-    return tuple(kept)
 
 
 def family(name: str, lines: Iterable[Lines], offsets: Iterable[Offset] = (), title: str | None = None,

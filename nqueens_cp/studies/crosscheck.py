@@ -20,6 +20,7 @@ from ..execution import execute, parallel, pools
 from ..execution.plan import Plan, advice, plan
 from ..model import symmetry
 from ..model.board import Solution, orbit, pack, unpack
+from ..model.question import Question
 from ..engines import Engine, engine_class, expand_presets, get_engines, names
 from ..errors import EngineUnavailableError, InvalidInputError, TimeLimitReached
 from ..known import FUNDAMENTAL, TOTAL
@@ -184,7 +185,7 @@ def _collect(plans: dict[str, Plan], n: int, jobs: int, pool: Executor, split: b
             if progress:
                 progress(f"N={n} {name}")
             with engine.search(n, time_limit=_left(deadline)) as search:
-                keys, invalid = parallel.packed(search, n, valid=engine.variant.is_solution)
+                keys, invalid = parallel.packed(search, n, valid=parallel.validator(Question(n, engine.variant)))
             if search.timed_out:
                 raise TimeLimitReached
             yield name, keys, invalid, time.perf_counter() - started
@@ -240,7 +241,7 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
             row.results.append(result)
             problems = []
             if invalid is not None:
-                problems.append(f"N={n}: engine {name} produced an invalid board: {' '.join(map(str, invalid))}")
+                problems.append(f"N={n}: engine {name} produced an invalid board: {invalid}")
             ordered = _sorted_keys(keys, n)
             del keys
             for a, b in zip(ordered, ordered[1:]):
@@ -254,7 +255,7 @@ def check_n(n: int, engines: dict[str, Engine], progress: Callable[[str], None] 
                 # Engines that agree with the reference share its symmetry, so
                 # this runs once per N, on a core of its own while the other
                 # engines search (where the question keeps the square's 8).
-                if variant.symmetric:
+                if variant.symmetric_at(n):
                     symmetry_check = pool.submit(_check_symmetry, n, ordered, row.known_unique)
             else:
                 ref_name, ref_keys = reference
