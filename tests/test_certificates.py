@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -156,7 +158,7 @@ def test_the_cnf_or_the_question_edited_is_refused(eight: Path, tmp_path: Path) 
     _resign(root)
     _refused(root, f"{FORMULA} is not the CNF of the question")
     shutil.copy(eight / FORMULA, root / FORMULA)
-    for change, reason in ((lambda q: q.update(n=9), f"{FORMULA} is not the CNF of the question"),
+    for change, reason in ((lambda q: q.update(n=9), f"{BOARDS} line 1: 8 columns, the question's N is 9"),
                            (lambda q: q.update(variant="toroidal", family="0,-1w,1w"), FORMULA),
                            (lambda q: q.update(encoding="nosuch"), "cannot be encoded"),
                            (lambda q: q.update(placed=[[0, 9]]), "not a question"),
@@ -343,7 +345,8 @@ def test_lrat_is_kept_when_asked_and_checked_by_lrat_check(tmp_path: Path, capsy
     manifest = json.loads((tmp_path / "c" / MANIFEST).read_text())
     manifest["parts"]["part-02"]["manifest_sha256"] = hashlib.sha256((root / MANIFEST).read_bytes()).hexdigest()
     (tmp_path / "c" / MANIFEST).write_text(json.dumps(manifest))
-    _refused(tmp_path / "c", f"part-02: {LRAT} does not refute the CNF with the boards blocked: lrat-check says")
+    _refused(tmp_path / "c", f"part-02: {LRAT} does not refute the CNF with the boards blocked: it never derives "
+             "the empty clause")
     optimum = certify_optimum(7, tmp_path / "o", "domination", lrat=True)
     assert (tmp_path / "o" / LRAT).stat().st_size and verify(optimum.directory).optimum == 4
     assert main(["count", "6", "--lrat"]) == 2
@@ -384,3 +387,81 @@ def test_a_worker_killed_during_a_certificate_has_its_part_made_again(tmp_path: 
     assert killed and made.count == 2680
     found = verify(made.directory)
     assert found.certified and found.count == 2680, found.reason
+
+
+def test_an_lrat_proof_that_derives_nothing_is_refused_though_lrat_check_says_verified(tmp_path: Path) -> None:
+    """Debian's lrat-check prints 'c VERIFIED' for the one line '1 0 0': what it proved is read here."""
+    from nqueens_cp.certificates import LRAT
+
+    if shutil.which("lrat-check") is None:
+        pytest.skip("lrat-check is not installed (Debian package drat-trim)")
+    made = certify(8, tmp_path / "c", lrat=True)
+    found = verify(made.directory)
+    assert found.certified and "lrat-check, which derives the empty clause" in str(found), found
+    assert found.details["checkers"] == ["drat-trim", "lrat-check"]
+    assert "lrat-check" not in verify(certify(6, tmp_path / "plain").directory).details["checkers"]
+    root = tmp_path / "c"
+    (root / LRAT).write_text("1 0 0\n")
+    _resign(root)
+    _refused(root, f"{LRAT} does not refute the CNF with the boards blocked: line 1 does not add a new clause")
+    clauses = int(next(line for line in (root / FORMULA).read_text().splitlines() if line.startswith("p cnf"))
+                  .split()[3]) + 92
+    (root / LRAT).write_text(f"{clauses + 1} 0 0\n")  # an empty clause with no hints: nothing follows from
+    _resign(root)
+    _refused(root, "it never derives the empty clause")
+
+
+def test_the_manifests_proof_kind_must_match_its_files(eight: Path, tmp_path: Path) -> None:
+    root = _copy(eight, tmp_path)
+    manifest = json.loads((root / MANIFEST).read_text())
+    assert manifest["proof"] == "DRAT"
+    manifest["proof"] = "DRAT+LRAT"
+    (root / MANIFEST).write_text(json.dumps(manifest))
+    _refused(root, "the proof is said to be 'DRAT+LRAT', and the files hold 'DRAT'")
+
+
+def test_a_file_or_folder_the_manifest_does_not_list_is_refused_by_name(eight: Path, split: Path,
+                                                                      tmp_path: Path) -> None:
+    root = _copy(eight, tmp_path)
+    (root / "notes.txt").write_text("mine\n")
+    _refused(root, "c/notes.txt: not listed in manifest.json")
+    copy = tmp_path / "s"
+    shutil.copytree(split, copy)
+    shutil.copytree(copy / "part-03", copy / "part-11")  # a part beside the real ones
+    _refused(copy, "s/part-11: not listed in manifest.json")
+
+
+@pytest.mark.parametrize("n", [3000, 1_000_000])
+def test_a_question_larger_than_its_files_is_refused_before_any_work(n: int, eight: Path, tmp_path: Path) -> None:
+    """The question re-signed to a huge N: its CNF was made again (5.9 GB for N = 1,000,000)."""
+    root = _copy(eight, tmp_path)
+    question = json.loads((root / QUESTION).read_text())
+    question["n"] = n
+    (root / QUESTION).write_text(json.dumps(question))
+    _resign(root)
+    found = verify(root)
+    assert not found.certified and found.reason == f"{QUESTION}: N = {n:,} has {n * n:,} cells, more than " \
+        f"{FORMULA}'s {(root / FORMULA).stat().st_size:,} bytes can state" and found.seconds < 5, found
+    question["n"] = 9  # a size its files could state: the first board's columns say otherwise
+    (root / QUESTION).write_text(json.dumps(question))
+    _resign(root)
+    _refused(root, f"{BOARDS} line 1: 8 columns, the question's N is 9")
+
+
+def test_the_cnf_is_compared_as_it_is_made_and_nothing_is_written(eight: Path, tmp_path: Path) -> None:
+    root = _copy(eight, tmp_path)
+    data = bytearray((root / FORMULA).read_bytes())
+    at = data.index(b"\np cnf") + 200
+    data[at:at + 1] = b"9" if data[at:at + 1] != b"9" else b"8"
+    (root / FORMULA).write_bytes(bytes(data))
+    _resign(root)
+    before = set(os.listdir(tempfile.gettempdir()))
+    _refused(root, f"{FORMULA} is not the CNF of the question (made again here, it differs at byte {at:,})")
+    assert set(os.listdir(tempfile.gettempdir())) == before
+
+
+def test_a_deeply_nested_question_is_a_refusal_not_a_traceback(eight: Path, tmp_path: Path) -> None:
+    root = _copy(eight, tmp_path)
+    (root / QUESTION).write_text("[" * 100_000 + "]" * 100_000)
+    _resign(root)
+    _refused(root, f"{QUESTION} cannot be read as JSON (nested too deep)")

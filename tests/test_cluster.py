@@ -153,3 +153,46 @@ def test_a_decision_runs_its_parts_on_a_local_dask_cluster(cli) -> None:
     assert code == 1 and out.startswith("none: every one of") and "parts_searched=" in err
     pooled = nq.solve(16, "bitmask", {0: 3}, jobs=2)  # the first part's board with one, as on any workers
     assert nq.solve(16, "bitmask", {0: 3}, executor="local:2").solution == pooled.solution
+
+
+def test_a_second_record_of_a_task_refuses_the_checkpoint_naming_its_line(tmp_path: Path, cli) -> None:
+    """The file copied onto itself gave count 16 = 14772520 with exit 0."""
+    path = tmp_path / "c13.jsonl"
+    assert nq.count(13, checkpoint=str(path)) == TOTAL[13]
+    lines = path.read_text().splitlines(keepends=True)
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text("".join(lines + lines))
+    code, out, err = cli("count", 13, "--checkpoint", twice)
+    assert (code, out) == (1, "") and err.count("\n") == 1, err
+    assert f"line {len(lines) + 2} is a second record of task {json.loads(lines[1])['task']}" in err
+    appended = tmp_path / "appended.jsonl"  # the same task again, other numbers, a right checksum
+    appended.write_text("".join(lines) + lines[1])
+    with pytest.raises(nq.NQueensError, match=f"line {len(lines) + 1} is a second record"):
+        nq.count(13, checkpoint=str(appended))
+
+
+def test_records_with_right_checksums_and_wrong_numbers_are_caught_by_counting_some_again(
+        tmp_path: Path, monkeypatch) -> None:
+    import zlib
+
+    from nqueens_cp.execution import execute
+
+    path = tmp_path / "c13.jsonl"
+    assert nq.count(13, checkpoint=str(path)) == TOTAL[13]
+    header, *lines = path.read_text().splitlines(keepends=True)
+    forged = []
+    for line in lines:  # every record off by one class, each with its checksum made right
+        record = json.loads(line)
+        record["values"][0] += 1
+        record["crc"] = zlib.crc32(":".join(map(str, (record["task"], *record["values"]))).encode())
+        forged.append(json.dumps(record) + "\n")
+    path.write_text(header + "".join(forged))
+    with pytest.raises(nq.NQueensError, match=f"counts .* again: refused \\({execute.RECOUNTED} of its "
+                       f"{len(lines)} records were counted again"):
+        nq.count(13, checkpoint=str(path))
+    path.write_text(header + forged[0] + "".join(lines[1:]))  # one wrong record: caught when it is drawn
+    monkeypatch.setattr(execute, "RECOUNTED", len(lines))
+    with pytest.raises(nq.NQueensError, match=f"task {json.loads(lines[0])['task']} is recorded as"):
+        nq.count(13, checkpoint=str(path))
+    path.write_text(header + "".join(lines))  # the true records: all counted again, none differs
+    assert nq.count(13, checkpoint=str(path)) == TOTAL[13]

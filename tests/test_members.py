@@ -115,25 +115,29 @@ def orbits(found: frozenset[tuple[int, ...]], maps: list[str]) -> set[tuple[int,
 # --- the draws --------------------------------------------------------------------------------
 
 @st.composite
-def members(draw: st.DrawFn, reach: int = 11) -> Variant:
+def members(draw: st.DrawFn, reach: int = 11, lines: list[Lines] | None = None) -> Variant:
     """A member from the whole vocabulary: the columns, each diagonal direction
     (wrapping or not) or none, and 0 to 3 offsets reaching up to ``reach``."""
-    lines = [COLUMNS] + [Lines(slope, draw(st.booleans())) for slope in (-1, 1) if draw(st.booleans())]
+    if lines is None:
+        lines = [COLUMNS] + [Lines(slope, draw(st.booleans())) for slope in (-1, 1) if draw(st.booleans())]
     offsets = draw(st.lists(st.tuples(st.integers(1, reach), st.integers(-reach, reach).filter(bool)),
                             max_size=3, unique=True))
     return family("drawn", lines, offsets)
 
 
-def largest(member: Variant) -> int:
-    """The largest N the oracle's search takes in well under a second for this member."""
-    return {1: 6, 2: 7, 3: 9}[len(member.families)]
+def largest(lines: list[Lines]) -> int:
+    """The largest N the oracle's search takes in well under a second, and the engines with it."""
+    return {1: 6, 2: 7, 3: 9}[len(lines)]
 
 
 @st.composite
 def questions(draw: st.DrawFn, placements: bool = False) -> tuple[Variant, int, tuple, tuple]:
-    """(member, N, pre-placed queens, blocked squares): N up to what the oracle searches quickly."""
-    member = draw(members())
-    n = draw(st.integers(1, largest(member)))
+    """(member, N, pre-placed queens, blocked squares): N up to what the oracle
+    searches quickly, offsets reaching up to N - 1 rows and columns (the far
+    ones are where a symmetry sampled on small boards went wrong)."""
+    lines = [COLUMNS] + [Lines(slope, draw(st.booleans())) for slope in (-1, 1) if draw(st.booleans())]
+    n = draw(st.integers(1, largest(lines)))
+    member = draw(members(reach=max(1, n - 1), lines=lines))
     fixed: tuple = ()
     blocked: tuple = ()
     if placements and n > 1:
@@ -345,3 +349,39 @@ def test_the_dimacs_of_drawn_questions_through_picosat_and_decode(tmp_path, cli)
         assert {tuple(map(int, line.split())) for line in out.splitlines()} == truth, (member, n)
 
     check()
+
+
+# --- nothing unvalidated leaves, even from a wrong plan ----------------------------------------
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_plan_that_mirrors_a_question_the_mirror_does_not_keep_is_caught_by_the_validator(jobs):
+    """The defect of the issue, made on purpose: each path refuses with the engine and the strategy named,
+    never a board and never a count."""
+    from nqueens_cp.execution import execute
+
+    n = 11
+    with mock.patch.object(planning, "SPLIT_MIN_N", 1):
+        for counting in (False, True):
+            made = planning.plan(n, "cpsat", variant=FAR, jobs=jobs, counting=counting)
+            wrong = made._replace(strategy=made.strategy._replace(weights="mirror"))
+            search = execute.search(wrong)
+            with pytest.raises(nq.NQueensError, match=r"^engine cpsat \(split on its first row, mirror-halved .*\): "
+                               r"the mirror image of a board of the sub-problem \{0: \d+\} is not one of N=11 "
+                               r"variant=far: [\d ]+$"):
+                search.count() if counting else list(search)
+
+
+def test_an_engine_that_returns_a_wrong_board_is_caught_on_every_path(monkeypatch):
+    from nqueens_cp.engines.backtrack import BacktrackEngine
+
+    honest = BacktrackEngine._search
+
+    def tampered(self, n, fixed, limit, stats, deadline=None):
+        for board in honest(self, n, fixed, limit, stats, deadline):
+            yield board[:-1] + (board[0],) if board[0] == 1 else board  # one row's queen moved onto another's column
+
+    monkeypatch.setattr(BacktrackEngine, "_search", tampered)
+    for n, jobs in ((8, 1), (11, 1)):
+        with pytest.raises(nq.NQueensError, match=r"^engine backtrack \(.*\): a board( of the sub-problem .*)? is "
+                           rf"not one of N={n}: 1 [\d ]+ 1$"):
+            list(nq.solutions(n, "backtrack", jobs=jobs))

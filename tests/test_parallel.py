@@ -188,3 +188,40 @@ def test_a_pool_stopped_mid_flight_leaves_no_manager_thread_behind() -> None:
     thread = pool._executor_manager_thread  # (made by the first submit)
     pools.shutdown(pool, abort=True)
     assert thread is not None and not thread.is_alive() and thread not in process._threads_wakeups
+
+
+def test_the_plan_decides_one_strategy_and_its_label_says_what_runs(cli) -> None:
+    """count 20 said 'split on its first 2 rows, mirror-halved, in this process, counted by joining
+    quarters' and did none of the first three: the label is the strategy's, decided once."""
+    from nqueens_cp.model.variants import COLUMNS, Lines, family
+
+    far = family("far", [COLUMNS, Lines(-1), Lines(1)], [(8, 1)])
+    jobs = 2
+    cases = [
+        (planning.plan(20, counting=True, jobs=jobs), "quarters", f"counted by joining quarters, on up to {jobs} "
+         "worker processes"),
+        (planning.plan(12, counting=True, jobs=jobs), "classes", "counted by symmetry classes, on up to 2 worker "
+         "processes"),
+        (planning.plan(12, counting=True, jobs=1), "classes", "counted by symmetry classes, in this process"),
+        (planning.plan(12, "cpsat", counting=True, jobs=jobs), "split", "split on its first row, mirror-halved "
+         "(each mirror image validated), on up to 2 worker processes"),
+        (planning.plan(13, "cpsat", variant="toroidal", counting=True, jobs=jobs), "split", "split on its first 2 "
+         "rows, row 0's piece in column 0 only, counted N times (the torus's translations), on up to 2 worker "
+         "processes"),
+        (planning.plan(12, "cpsat", variant=far, counting=True, jobs=jobs), "split", "split on its first row, on "
+         "up to 2 worker processes"),
+        (planning.plan(12, jobs=jobs), "split", "split on its first 2 rows, mirror-halved (each mirror image "
+         "validated), on up to 2 worker processes"),
+        (planning.plan(12, "cpsat", variant=far, unique=True, jobs=1), "split", "split on its first row, in this "
+         "process, one per class of its 2 symmetries (identity, rotate180)"),
+        (planning.plan(8), "whole", "searched whole by the engine, in this process"),
+    ]
+    for made, kind, label in cases:
+        assert (made.strategy.kind, made.strategy.label) == (kind, label)
+    assert nq.solutions(8).label.endswith(": searched whole by the engine, in this process")
+    code, out, err = cli("count", 16, "--stats")
+    assert code == 0 and out == f"{TOTAL[16]}\n" and "strategy: counted by joining quarters" in err
+    assert "strategy=quarters" in err
+    from nqueens_cp.execution.run import counted
+
+    assert counted(11, "cpsat", variant=far, jobs=1).strategy == "split on its first row, on up to 1 worker process"

@@ -186,8 +186,7 @@ def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
     """A certificate split on row 0: the question; each part a certificate
     of the question with row 0's queen on its column; the parts' columns
     exactly those of row 0 not blocked; the counts summed."""
-    parts = manifest.get("parts")
-    _check_hashes(root, manifest, (QUESTION,), folders=parts if isinstance(parts, dict) else ())
+    _check_hashes(root, manifest, (QUESTION,), folders=None)
     n, variant, placed, encoding = _read_question(root)
     if 0 in placed:
         raise _Refused(f"{MANIFEST}: split on row 0, which holds a pre-placed queen")
@@ -199,6 +198,7 @@ def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
     if columns != wanted or len(parts) != len(wanted):
         raise _Refused(f"{MANIFEST}: the parts are not each column of row 0 once (missing "
                        f"{sorted(wanted - columns)[:3]}, extra {sorted(str(c) for c in columns - wanted)[:3]})")
+    _nothing_else(root, {QUESTION, MANIFEST, *parts})
     total, boards = 0, []
     for name, part in sorted(parts.items()):
         c = part["column"]
@@ -227,15 +227,16 @@ def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
 
 
 def _check_hashes(root: Path, manifest: dict[str, Any], names: tuple[str, ...], optional: tuple[str, ...] = (),
-                  folders: Iterable[str] = ()) -> None:
+                  folders: Iterable[str] | None = ()) -> None:
     """The files the manifest describes, each as described, and nothing else
-    (``folders``: the parts of a split certificate, checked as certificates)."""
+    but ``folders`` (None: a split certificate's, checked with its parts)."""
     files = manifest.get("files")
     if isinstance(files, dict):
         names += tuple(name for name in optional if name in files)
     if not isinstance(files, dict) or sorted(files) != sorted(names):
         raise _Refused(f"{MANIFEST}: it must describe exactly {', '.join(names)}")
-    _nothing_else(root, {*names, MANIFEST, *folders})
+    if folders is not None:
+        _nothing_else(root, {*names, MANIFEST, *folders})
     for name in names:
         path = root / name
         if not path.is_file():

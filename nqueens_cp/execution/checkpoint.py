@@ -3,14 +3,25 @@
 The file is JSON Lines.  The first line says what is counted (N, the method,
 the number of tasks and their size); a checkpoint of anything else is
 refused.  Each further line is one finished task, with a CRC-32 of its
-content, written, flushed and fsync'ed before the next.  A crash can only
-leave a last line half-written: it fails to parse or its CRC does not match,
-it is dropped (and the file cut back to the last good line), and that task
-is counted again.  No task is ever counted twice: a task's line is believed
-only whole, and only if its numbers could be a task's of this count (the
-caller's ``valid``): a line with a right checksum and wrong numbers (written
-by hand, or by another program) is dropped the same way.  One count holds
-the file at a time (an exclusive lock): a second is refused.
+content, written, flushed and fsync'ed before the next.  What guards what:
+
+- A crash can only leave a line half-written or damaged: it fails to parse
+  or its CRC does not match, it is dropped (and the file cut back to the
+  good lines), and that task is counted again.
+- A line whose numbers cannot be a task's of this count (the caller's
+  ``valid``: a count larger than the task could hold, say) is dropped the
+  same way.
+- A second record of a task, equal or not (the file copied onto itself, two
+  runs appended), refuses the whole file, naming the line: which of the two
+  to believe is not ours to guess.
+- A CRC cannot tell a right line from a wrong one written with its checksum
+  (by hand, or by another program): on resuming, the execution layer counts
+  a few records again, chosen at random (``execute.RECOUNTED``), and refuses
+  the file if one differs.  A file with one wrong record among M is caught
+  with probability RECOUNTED / M; a checkpoint is a convenience of the
+  owner's, not a certificate (``--certificate`` is that).
+
+One count holds the file at a time (an exclusive lock): a second is refused.
 """
 
 from __future__ import annotations
@@ -87,7 +98,8 @@ class Checkpoint:
             raise NQueensError(f"checkpoint {self.path} is for {have}, not {want}: refused (use another file)")
         records = lines[1:-1] if not lines[-1] else lines[1:]  # (the file ends in a newline: nothing after it)
         kept = [lines[0]]
-        for raw in records:
+        seen: set[int] = set()
+        for number, raw in enumerate(records, 2):
             try:
                 record = json.loads(raw)
                 task, values = record["task"], tuple(record["values"])
@@ -97,8 +109,12 @@ class Checkpoint:
                 whole = False
             if not whole:
                 continue  # a half-written or damaged record: skipped (the rest are kept), its task counted again
+            if task in seen:
+                raise NQueensError(f"checkpoint {self.path}: line {number} is a second record of task {task}: "
+                                   "refused (a file copied onto itself, or two runs appended?  use another file)")
+            seen.add(task)
             kept.append(raw)
-            if 0 <= task < self.key["tasks"] and task not in self.done and self.valid(values):
+            if 0 <= task < self.key["tasks"] and self.valid(values):
                 self.done[task] = values  # (else not a record of this count: dropped, its task counted again)
         if len(kept) - 1 < len(records):
             # Rewritten in place without the records skipped (under the lock): a later run reads only good ones.

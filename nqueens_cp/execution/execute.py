@@ -10,6 +10,8 @@ pool runs: a search in this process, as ``enumerate 8``, starts without them.
 
 from __future__ import annotations
 
+import itertools
+import random
 import time
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
 SUB_BOARDS_PER_TASK = 32  # 71 tasks at N = 17, 58 at N = 16: measured best of 1..128 for both
 
 Progress = Callable[[int, int], None]  # (sub-problems done, sub-problems in all)
+RECOUNTED = 4  # records of a checkpoint counted again on resuming (chosen at random)
 
 
 def subproblems(plan: Plan, listing: bool = True) -> list[tuple[dict[int, int], int]]:
@@ -88,13 +91,18 @@ def _validated(inner: Search, plan: Plan) -> Search:
     check = parallel.validator(plan.question)
 
     def validate(boards: Iterator[Solution]) -> Iterator[Solution]:
-        for board in boards:
-            wrong = check(board)
-            if wrong is not None:
-                raise NQueensError(f"engine {plan.engine.name} ({plan.strategy.label}): {wrong}")
-            yield board
+        with _invalid_is_an_error(plan):
+            yield from parallel.checked(boards, check)
 
     return _wrapped(inner, validate, inner.limit, inner.counter)
+
+
+@contextmanager
+def _invalid_is_an_error(plan: Plan) -> Iterator[None]:
+    try:
+        yield
+    except parallel.InvalidBoard as wrong:
+        raise NQueensError(f"engine {plan.engine.name} ({plan.strategy.label}): {wrong}") from None
 
 
 def _wrapped(inner: Search, through: Callable[[Iterator[Solution]], Iterator[Solution]], limit: int | None,
@@ -166,27 +174,41 @@ def _run_work(plan: Plan, work: classes.Work, progress: Progress | None,
         record = Checkpoint(plan.checkpoint, work.record, valid=work.valid)
     done_before = dict(record.done) if record else {}
     todo = [i for i in range(len(tasks)) if i not in done_before]
+    # A record's checksum catches a torn write, not a wrong number: a sample of the records
+    # restored is counted again beside the rest, and the file refused if one differs.
+    again = random.Random().sample(sorted(done_before), min(RECOUNTED, len(done_before)))
     # the work's own task, or the engine's (the CPU's loop, or the GPU's), the engine travelling with it
-    calls = [(work.part or plan.engine.count_sub_boards, plan.n, tasks[i]) for i in todo]
+    calls = [(work.part or plan.engine.count_sub_boards, plan.n, tasks[i]) for i in todo + again]
     tallies = [sum(column) for column in zip((0,) * work.width, *done_before.values())]
     inline = plan.strategy.processes == 0
     # Loaded here, before the pool forks its workers: they inherit the
     # compiled module instead of each loading it.
     kernel_kind()
     side = None
+    done = len(done_before)
     try:
         # Counts add up in any order: each task is taken as it finishes.
         with _executor(plan, inline) as executor, closing(pools.stream(
                 calls, workers, 4 * workers, executor=executor, deadline=deadline, processes=True,
                 ordered=False)) as results:
-            for done, (i, found) in enumerate(results, len(done_before) + 1):
+            for i, found in results:
                 if side is None and not inline:
                     # Beside the workers, in this process, while they count; started
                     # once they are running, as a thread must never be forked.
                     side = pools.in_background(work.side)
+                if i >= len(todo):  # a record counted again
+                    task = again[i - len(todo)]
+                    if tuple(found) != tuple(done_before[task]):
+                        assert record is not None
+                        raise NQueensError(f"checkpoint {record.path}: task {task} is recorded as "
+                                           f"{list(done_before[task])} and counts {list(found)} again: refused "
+                                           f"({len(again)} of its {len(done_before)} records were counted again; "
+                                           "use another file)")
+                    continue
                 tallies = [a + b for a, b in zip(tallies, found)]
                 if record:
                     record.record(todo[i], found)
+                done += 1
                 if progress:
                     progress(done, len(tasks))
     finally:
@@ -240,14 +262,8 @@ def _inline(plan: Plan, tasks: list[tuple[dict[int, int], int]], stats: dict[str
         if remaining is not None and remaining <= 0:
             raise TimeLimitReached
         check = parallel.validator(plan.question, parallel.kept_prefix(plan.engine, prefix))
-        with plan.engine.subproblem(plan.n, prefix, time_limit=remaining) as part:
-            for solution in part:
-                images = [(solution, "")] + ([(parallel.mirror_image(solution), "mirror")] if weight == 2 else [])
-                for board, image in images:
-                    wrong = check(board, image)
-                    if wrong is not None:
-                        raise NQueensError(f"engine {plan.engine.name} ({plan.strategy.label}): {wrong}")
-                    yield board
+        with plan.engine.subproblem(plan.n, prefix, time_limit=remaining) as part, _invalid_is_an_error(plan):
+            yield from parallel.checked(part, check, mirrored=weight == 2)
         parallel.merge_stats(stats, part.stats, plan.engine.additive)
         if part.timed_out:
             raise TimeLimitReached
@@ -255,18 +271,17 @@ def _inline(plan: Plan, tasks: list[tuple[dict[int, int], int]], stats: dict[str
             progress(done, len(tasks))
 
 
-SAMPLED_PARTS = 3  # a count by weights validates the images of one board from this many sub-problems ...
-SAMPLE_TRIES = 12  # ... found among at most this many (evenly spread)
+SAMPLED_PARTS = 3  # a count by weights validates the images of the boards of this many sub-problems ...
+SAMPLE_TRIES = 12  # ... found among at most this many (evenly spread) ...
+SAMPLED_BOARDS = 64  # ... at most this many boards of each
 
 
 def _sample_images(plan: Plan, tasks: list[tuple[dict[int, int], int]], deadline: float | None) -> None:
     """A count that multiplies sub-problems by a weight (the mirror's 2, the
-    torus's N) counts images it never sees: here the first board of a few
-    weighted sub-problems, and every image it stands for, pass the question's
+    torus's N) counts images it never sees: here the first boards of a few
+    weighted sub-problems, and every image they stand for, pass the question's
     validator, or the count is refused as an error naming the engine and the path."""
     weighted = [(prefix, weight) for prefix, weight in tasks if weight > 1]
-    if not weighted:
-        return
     step = max(1, len(weighted) // SAMPLE_TRIES)
     checked = 0
     for prefix, weight in weighted[::step][:SAMPLE_TRIES]:
@@ -274,19 +289,18 @@ def _sample_images(plan: Plan, tasks: list[tuple[dict[int, int], int]], deadline
         if remaining is not None and remaining <= 0:
             raise TimeLimitReached
         with plan.engine.subproblem(plan.n, prefix, time_limit=remaining) as part:
-            board = next(part, None)
-        if board is None:
-            continue
-        check = parallel.validator(plan.question, prefix)
+            found = list(itertools.islice(part, SAMPLED_BOARDS))
+        check = parallel.validator(plan.question, parallel.kept_prefix(plan.engine, prefix))
         n = plan.n
-        images = [(board, "")] + ([(parallel.mirror_image(board), "mirror")] if weight == 2 else
-                                  [(tuple((c + k) % n for c in board), f"translated by {k} columns")
-                                   for k in range(1, n)])
-        for image, how in images:
-            wrong = check(image, how)
-            if wrong is not None:
-                raise NQueensError(f"engine {plan.engine.name} ({plan.strategy.label}): {wrong}")
-        checked += 1
+        for board in found:
+            images = [(board, "")] + ([(parallel.mirror_image(board), "mirror")] if weight == 2 else
+                                      [(tuple((c + k) % n for c in board), f"{k}-column translation")
+                                       for k in range(1, n)])
+            for image, how in images:
+                wrong = check(image, how)
+                if wrong is not None:
+                    raise NQueensError(f"engine {plan.engine.name} ({plan.strategy.label}): {wrong}")
+        checked += bool(found)
         if checked == SAMPLED_PARTS:
             return
 
