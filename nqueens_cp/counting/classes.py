@@ -209,6 +209,7 @@ class Work(NamedTuple):
     side: Callable[[], Side]  # the small searches, to run beside the tasks (or after them)
     part: Callable[[int, Any], tuple[int, ...]] | None = None  # a task's values; None: the engine's count_sub_boards
     width: int = VALUES  # how many values a task gives
+    exact: tuple[int, ...] = (0, 1, 2, 4)  # the values a task gives again, counted again (the rest are statistics)
 
 
 Runner = Callable[[Work], tuple[Values, Side]]  # runs every task: (their values summed, the side searches')

@@ -255,7 +255,8 @@ def count(n: int, cap: int, run: Runner, deadline: float | None = None) -> tuple
 
     tasks = parts(n)
     work = Work(n, tasks, {"n": n, "method": METHOD, "tasks": len(tasks)}, valid_values, side,
-                part=partial(count_part, cap=cap), width=VALUES)  # (picklable: it travels to workers)
+                part=partial(count_part, cap=cap), width=VALUES,  # (picklable: it travels to workers)
+                exact=(0, 1))  # the boards and the row sets (the halves' pieces and the times depend on cap)
     values, ((half, quarter), _) = run(work)
     result = Result(n, values[0], half, quarter, values)  # type: ignore[arg-type]
     if (result.total - half) % 8 or (half - quarter) % 4 or half > result.total:

@@ -70,10 +70,11 @@ def search(plan: Plan, progress: Progress | None = None) -> Search:
     is iterated or counted.  Every board it hands on has passed the question's
     validator (here, or in the worker that found it)."""
     engine, n, strategy = plan.engine, plan.n, plan.strategy
-    counter = _quarters_counter(plan, progress) if strategy.kind == "quarters" else \
-        _class_counter(plan, progress) if strategy.kind == "classes" else None
+    counting = plan._replace(strategy=plan.counted_by) if plan.counted_by else plan  # (what count() runs)
+    counter = _quarters_counter(counting, progress) if counting.strategy.kind == "quarters" else \
+        _class_counter(counting, progress) if counting.strategy.kind == "classes" else None
     if strategy.kind == "split":
-        search = _split_search(plan, progress)
+        search = _split_search(plan, progress, None if plan.unique else counter)
     else:
         whole = engine.checked_search(n, plan.placed, None if plan.unique else plan.limit, plan.time_limit,
                                       counter=None if plan.unique else counter)
@@ -81,7 +82,8 @@ def search(plan: Plan, progress: Progress | None = None) -> Search:
     if plan.unique:
         search = _fundamental(search, plan, counter)
     fixed = f" fixed={dict(plan.placed)}" if plan.placed else ""
-    search.label = f"{engine!r} n={n}{fixed}: {strategy.label}"
+    counted = f"; its count(): {plan.counted_by.label}" if plan.counted_by else ""
+    search.label = f"{engine!r} n={n}{fixed}: {strategy.label}{counted}"
     return search
 
 
@@ -198,7 +200,7 @@ def _run_work(plan: Plan, work: classes.Work, progress: Progress | None,
                     side = pools.in_background(work.side)
                 if i >= len(todo):  # a record counted again
                     task = again[i - len(todo)]
-                    if tuple(found) != tuple(done_before[task]):
+                    if [found[k] for k in work.exact] != [done_before[task][k] for k in work.exact]:
                         assert record is not None
                         raise NQueensError(f"checkpoint {record.path}: task {task} is recorded as "
                                            f"{list(done_before[task])} and counts {list(found)} again: refused "
@@ -230,7 +232,7 @@ def _executor(plan: Plan, inline: bool = False) -> Iterator[Executor | None]:
             yield executor
 
 
-def _split_search(plan: Plan, progress: Progress | None) -> Search:
+def _split_search(plan: Plan, progress: Progress | None, count: Counter | None = None) -> Search:
     engine, n = plan.engine, plan.n
     listed: dict[bool, list[tuple[dict[int, int], int]]] = {}
 
@@ -250,7 +252,8 @@ def _split_search(plan: Plan, progress: Progress | None) -> Search:
         _sample_images(plan, found, deadline)
         return _pooled_count(plan, found, _workers(plan, len(found)), stats, deadline, progress)
 
-    return Search(f"{engine!r} n={n}", produce, None if plan.unique else plan.limit, plan.time_limit, counter)
+    return Search(f"{engine!r} n={n}", produce, None if plan.unique else plan.limit, plan.time_limit,
+                  count or counter)
 
 
 def _inline(plan: Plan, tasks: list[tuple[dict[int, int], int]], stats: dict[str, Any], deadline: float | None,

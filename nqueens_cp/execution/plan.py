@@ -128,6 +128,7 @@ class Plan(NamedTuple):
     checkpoint: str | None = None
     notes: tuple[str, ...] = ()  # warnings for the caller, before any work
     budget: join.Budget | None = None  # the memory of a count by quarters (join.py)
+    counted_by: Strategy | None = None  # a listing whose count() goes another way: by symmetry classes
 
     @property
     def split(self) -> bool:
@@ -278,6 +279,7 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
         and chosen.classes_from <= n <= classes.MAX_N and chosen.variant.is_plain and every
     counting = counting or chosen.counts_only or method == "quarters" or checkpoint is not None
     quarters = _quarters(n, chosen, placed, method, limit, every) and counting
+    classes_for_count = by_classes and not counting and limit is None  # (solutions(n).count(): by classes)
     by_classes = by_classes and counting
     if chosen.counts_only and unique and not by_classes and not quarters:
         _refuse_unique(chosen.name)
@@ -308,8 +310,10 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
                      "sub-problem is started, and more processes than cores only add overhead")
     strategy = _strategy(chosen, asked, counting, split, by_classes, quarters, unique, workers, executor, limit,
                          time_limit)
+    counted_by = _strategy(chosen, asked, True, split, True, False, unique, workers, executor, limit, time_limit) \
+        if classes_for_count else None
     return Plan(n, chosen, placed, limit, time_limit, workers, unique, executor, strategy, asked,
-                checkpoint=checkpoint, notes=tuple(notes), budget=budget)
+                checkpoint=checkpoint, notes=tuple(notes), budget=budget, counted_by=counted_by)
 
 
 def _strategy(engine: Engine, asked: Question, counting: bool, split: bool, by_classes: bool, quarters: bool,

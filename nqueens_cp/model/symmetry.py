@@ -11,19 +11,20 @@ square acts on a displacement by its linear part L (a signed permutation of
 (dr, dc)); every displacement of the window |dr|, |dc| <= N - 1 joins some
 pair of squares of the board.  So g keeps the attack relation on the N x N
 board exactly when attack(d) = attack(L d) for every d of the window: a
-finite, exact test, done on the whole window up to :data:`WINDOW_MAX_N`
-(NumPy, about 4 N^2 displacements).
+finite, exact test, done on the whole window (4 N^2 displacements) where
+the algebra below does not apply.
 
-Beyond it the data's algebra answers for every N at once.  The attacking
+Beyond that the data's algebra answers for every N at once.  The attacking
 displacements are the union of at most 8 lines (the rows, and each family's
 line, with its two shifted copies where it wraps) and the offsets off those
 lines.  L maps lines to lines.  If it maps one of them onto a line that is
 not among them, that image holds at least N - 1 displacements of the window,
 of which the other lines cover at most one each and the offsets one each:
-for N - 1 > 8 + (offsets), one is not attacked, and g breaks the relation.
+for N - 1 > 8 + (offsets, each with its negative: :data:`ALGEBRA_FROM`),
+one is not attacked, and g breaks the relation.
 Otherwise L permutes the lines, and g keeps the relation exactly when it
 permutes the offsets off the lines.  (Tested against the window for every
-drawn member: tests/test_symmetry.py.)
+drawn member: tests/test_members.py.)
 
 A question keeps g when g keeps the relation, the blocked squares and the
 pre-placed queens (:func:`kept` with them).  Every use of symmetry asks
@@ -51,7 +52,6 @@ if TYPE_CHECKING:
     from .variants import Lines, Offset, Square
 
 ALL = tuple(SYMMETRIES)  # the eight, by name, identity first
-WINDOW_MAX_N = 256  # up to here the whole window of displacements is compared (at most 261,121 of them)
 
 # The symmetries of the square as maps of squares (r, c) of an n x n board; the names of board.SYMMETRIES,
 # which applies the same maps to a solution.
@@ -96,34 +96,30 @@ def kept(n: int, families: tuple[Lines, ...], offsets: tuple[Offset, ...],
 @functools.lru_cache(maxsize=1024)
 def _kept_relation(n: int, families: tuple[Lines, ...], offsets: tuple[Offset, ...]) -> tuple[str, ...]:
     reach = [(dr, dc) for dr, dc in offsets if dr <= n - 1 and abs(dc) <= n - 1]  # the rest join no two squares
-    if n <= WINDOW_MAX_N or n - 1 <= 8 + 2 * len(reach):
+    if n - 1 <= ALGEBRA_FROM + 2 * len(reach):
         return _kept_on_window(n, families, reach)
     return _kept_by_algebra(n, families, reach)
 
 
-def _attacked(n: int, families: tuple[Lines, ...], offsets: list[Offset], dr, dc):  # type: ignore[no-untyped-def]
-    """Whether the displacements (dr, dc) (NumPy arrays, or ints) join two attacking squares."""
-    hit = dr == 0  # the rows
-    for line in families:
-        key = dc + line.slope * dr
-        hit = hit | ((key % n == 0) if line.wraps else (key == 0))
-    for odr, odc in offsets:
-        hit = hit | ((dr == odr) & (dc == odc)) | ((dr == -odr) & (dc == -odc))
-    return hit
+ALGEBRA_FROM = 8  # the algebra answers for N - 1 > 8 + (offsets, each counted with its negative); the window below
+
+
+def _attacked(n: int, families: tuple[Lines, ...], offsets: set[Offset], dr: int, dc: int) -> bool:
+    """Whether the displacement (dr, dc) joins two attacking squares."""
+    if dr == 0 or (dr, dc) in offsets:
+        return True
+    return any((dc + line.slope * dr) % n == 0 if line.wraps else dc + line.slope * dr == 0 for line in families)
 
 
 def _kept_on_window(n: int, families: tuple[Lines, ...], offsets: list[Offset]) -> tuple[str, ...]:
-    import numpy as np
-
-    side = np.arange(-(n - 1), n, dtype=np.int64)
-    dr, dc = np.meshgrid(side, side, indexing="ij")
-    centre = (dr == 0) & (dc == 0)  # (no pair of squares: left out)
-    attacked = _attacked(n, families, offsets, dr, dc) & ~centre
+    """Every displacement of the window compared with its image (at most 4 N^2 of them)."""
+    both = {d for dr, dc in offsets for d in ((dr, dc), (-dr, -dc))}
+    window = [(dr, dc) for dr in range(-(n - 1), n) for dc in range(-(n - 1), n) if dr or dc]
+    attacked = {d for d in window if _attacked(n, families, both, *d)}
     found = []
     for name in ALL:
-        ldr, ldc = linear(name)(1, 0), linear(name)(0, 1)  # the images of the unit displacements
-        image_dr, image_dc = ldr[0] * dr + ldc[0] * dc, ldr[1] * dr + ldc[1] * dc
-        if np.array_equal(attacked, _attacked(n, families, offsets, image_dr, image_dc) & ~centre):
+        apply = linear(name)
+        if all((apply(*d) in attacked) == (d in attacked) for d in window):
             found.append(name)
     return tuple(found)
 
