@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from pathlib import Path
 from unittest import mock
 
 import pytest

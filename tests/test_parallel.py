@@ -218,7 +218,9 @@ def test_the_plan_decides_one_strategy_and_its_label_says_what_runs(cli) -> None
     ]
     for made, kind, label in cases:
         assert (made.strategy.kind, made.strategy.label) == (kind, label)
-    assert nq.solutions(8).label.endswith(": searched whole by the engine, in this process")
+    assert nq.solutions(8).label.endswith(": searched whole by the engine, in this process; its count(): counted by "
+                                          "symmetry classes, in this process")
+    assert nq.solutions(8, "cpsat").label.endswith(": searched whole by the engine, in this process")
     code, out, err = cli("count", 16, "--stats")
     assert code == 0 and out == f"{TOTAL[16]}\n" and "strategy: counted by joining quarters" in err
     assert "strategy=quarters" in err

@@ -18,7 +18,7 @@ from contextlib import closing, contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..counting import classes
-from ..engines import Engine, Outcome, Search
+from ..engines import Outcome, Search
 from ..engines.search import Counter
 from ..errors import NQueensError, TimeLimitReached
 from ..model.board import Solution
@@ -275,7 +275,7 @@ def _inline(plan: Plan, tasks: list[tuple[dict[int, int], int]], stats: dict[str
 
 
 SAMPLED_PARTS = 3  # a count by weights validates the images of the boards of this many sub-problems ...
-SAMPLE_TRIES = 12  # ... found among at most this many (evenly spread) ...
+SAMPLE_TRIES = 6  # ... found among at most this many (evenly spread) ...
 SAMPLED_BOARDS = 64  # ... at most this many boards of each
 
 

@@ -17,7 +17,7 @@ import signal
 import sys
 import time
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..model.board import Position, Solution, pack
@@ -243,33 +243,39 @@ def packed(solutions: Iterable[Solution], n: int, mirrored: bool = False,
 def checked(solutions: Iterable[Solution], check: Validator, mirrored: bool = False) -> Iterator[Solution]:
     """``solutions`` (each followed by its mirror image, if ``mirrored``), each
     through ``check`` before it is handed on: in blocks that grow from 16 to
-    :data:`BLOCK` boards (NumPy; the first boards still come at once), one at
-    a time where a block is not a matrix of integers.  Raises
+    :data:`BLOCK` boards (NumPy from :data:`NUMPY_FROM` boards a block, so that
+    a small search does not pay NumPy's import; the first boards still come
+    at once), one at a time where a block is not a matrix of integers.  Raises
     :class:`InvalidBoard` with what failed, before any board of its block."""
-    import numpy as np
-
     size, block = 16, []
     for solution in solutions:
         block.append(solution)
         if len(block) < size:
             continue
-        yield from _checked_block(block, check, mirrored, np)
+        yield from _checked_block(block, check, mirrored)
         block, size = [], min(2 * size, BLOCK)
-    yield from _checked_block(block, check, mirrored, np)
+    yield from _checked_block(block, check, mirrored)
 
 
 class InvalidBoard(Exception):
     """A board that fails the question's validator (the message says which, and where)."""
 
 
-def _checked_block(block: list[Solution], check: Validator, mirrored: bool, np: Any) -> Iterator[Solution]:
+NUMPY_FROM = 256  # boards in a block from which NumPy checks them (below, one at a time: 6 us each)
+
+
+def _checked_block(block: list[Solution], check: Validator, mirrored: bool) -> Iterator[Solution]:
     if not block:
         return
     n = check.question.n
-    try:
-        boards = np.array(block, dtype=np.int64)
-    except (ValueError, TypeError, OverflowError):
-        boards = None
+    boards = None
+    if len(block) >= NUMPY_FROM:
+        import numpy as np
+
+        try:
+            boards = np.array(block, dtype=np.int64)
+        except (ValueError, TypeError, OverflowError):
+            boards = None
     if boards is None or boards.shape != (len(block), n):
         found = []
         for solution in block:  # one at a time: the validator says what is wrong with each
@@ -287,9 +293,9 @@ def _checked_block(block: list[Solution], check: Validator, mirrored: bool, np: 
     if images is None:
         yield from block
         return
-    for board, image in zip(block, map(tuple, images.tolist())):
+    for board, mirrored_board in zip(block, map(tuple, images.tolist())):
         yield board
-        yield image
+        yield mirrored_board
 
 
 def _pack_block(block: list[Solution], n: int, mirrored: bool, check: Validator, found: array) -> str | None:

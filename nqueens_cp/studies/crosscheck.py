@@ -175,7 +175,7 @@ def _left(deadline: float | None) -> float | None:
 
 def _collect(plans: dict[str, Plan], n: int, jobs: int, pool: Executor, split: bool,
              progress: Callable[[str], None] | None,
-             deadline: float | None = None) -> Iterator[tuple[str, Sequence[int], Solution | None, float]]:
+             deadline: float | None = None) -> Iterator[tuple[str, Sequence[int], str | None, float]]:
     """For each engine in turn: its name, every solution's key, the first
     invalid board (None if all are valid) and the seconds since the previous
     engine finished.  Unless ``split``, each engine searches whole, in this process."""
