@@ -19,7 +19,7 @@ from typing import Any
 from ..execution import execute, parallel, pools
 from ..execution.plan import Plan, advice, plan
 from ..model import symmetry
-from ..model.board import Solution, orbit, pack, unpack
+from ..model.board import orbit, pack, unpack
 from ..model.question import Question
 from ..engines import Engine, engine_class, expand_presets, get_engines, names
 from ..errors import EngineUnavailableError, InvalidInputError, TimeLimitReached
