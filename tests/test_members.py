@@ -409,3 +409,20 @@ def test_far_offsets_on_boards_they_reach_split_and_mirror_only_where_kept(drawn
         assert made.mirror == ("mirror" in kept(n, member.families, member.offsets))
         assert nq.count(n, name, variant=member, jobs=1) == len(truth), (name, member, n)
         assert set(nq.solutions(n, name, variant=member, jobs=1)) == truth, (name, member, n)
+
+
+@examples(60)
+@given(questions(placements=True), st.lists(st.lists(st.integers(-1, 12), min_size=12, max_size=12), max_size=8))
+def test_the_block_validator_is_the_board_validator(drawn, noise):
+    """Question.valid_rows (NumPy, a block of boards at once) against is_solution, one board at a time: on
+    the oracle's boards, their mirror images, and boards drawn at random."""
+    import numpy as np
+
+    member, n, fixed, blocked = drawn
+    asked = question(n, dict(fixed), blocked, variant=member)
+    rows = sorted(boards(member, n))[:40] + [tuple(n - 1 - c for c in b) for b in sorted(boards(member, n))[:10]]
+    rows += [tuple(row[:n]) for row in noise]
+    if not rows:
+        return
+    found = asked.valid_rows(np.array(rows, dtype=np.int64))
+    assert found.tolist() == [asked.is_solution(row) for row in rows], (member, n, fixed, blocked)

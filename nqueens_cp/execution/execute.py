@@ -260,13 +260,14 @@ def _inline(plan: Plan, tasks: list[tuple[dict[int, int], int]], stats: dict[str
             progress: Progress | None) -> Iterator[Solution]:
     """The sub-problems one after the other in this process, lazily, each
     board and each mirror image through the question's validator."""
+    blocks = parallel.Blocks()
     for done, (prefix, weight) in enumerate(tasks, 1):
         remaining = None if deadline is None else deadline - time.monotonic()
         if remaining is not None and remaining <= 0:
             raise TimeLimitReached
         check = parallel.validator(plan.question, parallel.kept_prefix(plan.engine, prefix))
         with plan.engine.subproblem(plan.n, prefix, time_limit=remaining) as part, _invalid_is_an_error(plan):
-            yield from parallel.checked(part, check, mirrored=weight == 2)
+            yield from parallel.checked(part, check, mirrored=weight == 2, blocks=blocks)
         parallel.merge_stats(stats, part.stats, plan.engine.additive)
         if part.timed_out:
             raise TimeLimitReached

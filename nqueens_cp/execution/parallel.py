@@ -240,20 +240,35 @@ def packed(solutions: Iterable[Solution], n: int, mirrored: bool = False,
     return found, invalid
 
 
-def checked(solutions: Iterable[Solution], check: Validator, mirrored: bool = False) -> Iterator[Solution]:
+class Blocks:
+    """The size of the next block of :func:`checked`: from 16, doubling up to
+    :data:`BLOCK`; one object serves the sub-problems of a search in turn."""
+
+    def __init__(self) -> None:
+        self.size = 16
+
+    def grow(self) -> None:
+        self.size = min(2 * self.size, BLOCK)
+
+
+def checked(solutions: Iterable[Solution], check: Validator, mirrored: bool = False,
+            blocks: Blocks | None = None) -> Iterator[Solution]:
     """``solutions`` (each followed by its mirror image, if ``mirrored``), each
     through ``check`` before it is handed on: in blocks that grow from 16 to
-    :data:`BLOCK` boards (NumPy from :data:`NUMPY_FROM` boards a block, so that
+    :data:`BLOCK` boards (``blocks``: carried from one sub-problem to the next;
+    NumPy from :data:`NUMPY_FROM` boards a block, so that
     a small search does not pay NumPy's import; the first boards still come
     at once), one at a time where a block is not a matrix of integers.  Raises
     :class:`InvalidBoard` with what failed, before any board of its block."""
-    size, block = 16, []
+    blocks = blocks or Blocks()
+    block: list[Solution] = []
     for solution in solutions:
         block.append(solution)
-        if len(block) < size:
+        if len(block) < blocks.size:
             continue
         yield from _checked_block(block, check, mirrored)
-        block, size = [], min(2 * size, BLOCK)
+        block = []
+        blocks.grow()
     yield from _checked_block(block, check, mirrored)
 
 

@@ -52,18 +52,21 @@ class Question(NamedTuple):
     def valid_rows(self, boards: Any) -> Any:
         """:meth:`is_solution` of each row of ``boards`` (a NumPy integer array,
         one board a row, N columns), at once: a boolean array.  The same
-        definition, written for arrays (tests/test_question.py holds the two
-        together): columns in range and distinct, each family's keys
-        distinct, no offset between two pieces, the placements kept."""
+        definition, written for arrays (a property test holds the two
+        together: tests/test_members.py): columns in range and distinct, each
+        family's keys distinct, no offset between two pieces, the placements
+        kept."""
         import numpy as np
 
         n = self.n
-        ok = ((boards >= 0) & (boards < n)).all(axis=1) & _distinct(boards)
+        ok = ((boards >= 0) & (boards < n)).all(axis=1)
+        boards = np.where(ok[:, None], boards, 0)  # (a row out of range is already wrong: its keys stay small)
+        ok &= _distinct(boards, n)
         rows = np.arange(n)
         for line in self.variant.families:
             if line.slope:
                 keys = boards + line.slope * rows
-                ok &= _distinct(keys % n if line.wraps else keys)
+                ok &= _distinct(keys % n, n) if line.wraps else _distinct(keys + (n - 1), 2 * n - 1)
         for dr, dc in self.variant.offsets:
             if dr < n:
                 ok &= (boards[:, dr:] - boards[:, :n - dr] != dc).all(axis=1)
@@ -85,10 +88,15 @@ class Question(NamedTuple):
         return " ".join(said)
 
 
-def _distinct(keys: Any) -> Any:
-    """For each row of ``keys``, whether its values are all different."""
+def _distinct(keys: Any, span: int) -> Any:
+    """For each row of ``keys`` (values from 0 to ``span`` - 1), whether its values
+    are all different: the number of bits set in the OR of 1 << value is the
+    row's length where a word holds them (``span`` <= 64), else by sorting."""
     import numpy as np
 
+    if span <= 64 and hasattr(np, "bitwise_count"):  # (NumPy 2)
+        bits = np.bitwise_or.reduce(np.left_shift(np.uint64(1), keys.astype(np.uint64)), axis=1)
+        return np.bitwise_count(bits) == keys.shape[1]
     ordered = np.sort(keys, axis=1)
     return (ordered[:, 1:] != ordered[:, :-1]).all(axis=1)
 
