@@ -110,3 +110,10 @@ def test_the_suites_leftover_check_looks_only_at_what_the_suite_could_write(tmp_
     old = tmp_path / "old.cnf"
     os.utime(old, (started - 3600, started - 3600))  # there before the run began
     assert written_by_the_suite([f"?? {name}" for name in names], tmp_path, started) == ["?? q8.cnf"]
+
+
+def test_the_ci_script_names_no_host() -> None:
+    """.ci/run wrote a Debian source with a registry's host written out: the archive comes from the
+    machine's own apt sources."""
+    script = (ROOT / ".ci" / "run").read_text()
+    assert "://" not in script and "URIs: $archive" in script
