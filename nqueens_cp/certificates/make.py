@@ -104,12 +104,18 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
 def _new_directory(directory: str | os.PathLike[str]) -> tuple[Path, Path]:
     """(the certificate's directory, its parent), refused in one line unless
     it is new (or empty) and its parent a directory."""
+    if not isinstance(directory, (str, os.PathLike)) or not str(directory):
+        raise InvalidInputError(f"a certificate goes into a directory named by a path, got {directory!r}")
     target = Path(directory)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise InvalidInputError(f"{target} exists: a certificate goes into a new directory (or an empty one)")
     parent = target.parent if str(target.parent) else Path(".")
     if not parent.is_dir():
         raise InvalidInputError(f"{parent} is not a directory: cannot write the certificate there")
+    try:  # (where it will be made, before any work: access() says yes for root on a read-only mount)
+        os.rmdir(tempfile.mkdtemp(prefix=f".{target.name}.probe-", dir=parent))
+    except OSError as error:
+        raise InvalidInputError(f"cannot write the certificate {target}: {error.strerror or error}") from None
     return target, parent
 
 

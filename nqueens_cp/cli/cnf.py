@@ -116,7 +116,7 @@ def _cmd_decode(args: argparse.Namespace) -> int:
 
     cnf = open_text(args.cnf)
     try:
-        header = read_cnf(cnf, args.cnf, units=True)  # (the body streamed: only its unit clauses kept)
+        header = read_cnf(cnf, "stdin" if args.cnf == "-" else args.cnf, units=True)  # (the body streamed: only its unit clauses kept)
     finally:
         if cnf is not sys.stdin:  # (stdin stays open: the answer may come from it too)
             cnf.close()

@@ -48,7 +48,7 @@ def _cmd_optimum(args: argparse.Namespace) -> int:
 
     lrat_needs_certificate(args)
     certified = None
-    if args.certificate:
+    if args.certificate is not None:
         from ..certificates import certify_optimum
 
         certified = certify_optimum(args.n, args.certificate, args.variant, args.engine, time_limit=args.time_limit,

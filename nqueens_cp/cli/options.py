@@ -263,7 +263,7 @@ def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
 
 
 def lrat_needs_certificate(args: argparse.Namespace) -> None:
-    if args.lrat and not args.certificate:
+    if args.lrat and args.certificate is None:
         raise InvalidInputError("--lrat keeps a certificate's proof as LRAT: it needs --certificate DIR")
 
 

@@ -76,7 +76,7 @@ def _cmd_enumerate(args: argparse.Namespace) -> int:
 
     check_board(args.format, args.n)
     lrat_needs_certificate(args)
-    if args.certificate:
+    if args.certificate is not None:
         start, shown = time.perf_counter(), [0]
 
         def show(board: tuple[int, ...]) -> None:
@@ -107,7 +107,7 @@ def _cmd_count(args: argparse.Namespace) -> int:
     from ..execution.run import counted
 
     lrat_needs_certificate(args)
-    if args.certificate:
+    if args.certificate is not None:
         done = _certified(args)
         CtrlC.write(sys.stdout, (json_text(done) if args.format == "json" else str(done.count)) + "\n")
         say(f"certificate in {done.directory} ('{PROG} verify {done.directory}' checks it)")

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, NamedTuple
 from ..counting import classes
 from ..counting.classes import SubBoard, Values
 from ..model import variants
-from ..model.board import AnySolution, Position, Solution, attacking_pair, check_placements
+from ..model.board import AnySolution, Position, Solution, attacking_pair, check_placements, whole
 from ..model.variants import PLAIN, Variant
 from ..errors import EngineUnavailableError, InvalidInputError, NQueensError
 from .search import Counter, Search, check_limit, check_time_limit
@@ -66,9 +66,11 @@ class Option(NamedTuple):
             if type(value) is not bool:
                 raise InvalidInputError(f"{where} takes True or False, got {value!r}")
         elif self.kind is int:
-            if type(value) is not int or (self.low is not None and value < self.low) or \
-                    (self.high is not None and value > self.high):
+            number = whole(value)  # (NumPy's integers too)
+            if number is None or (self.low is not None and number < self.low) or \
+                    (self.high is not None and number > self.high):
                 raise InvalidInputError(f"{where} takes an integer from {self.low} to {self.high}, got {value!r}")
+            return number
         elif self.choices is not None and value not in self.choices:
             raise InvalidInputError(f"{where}: unknown value {value!r} (choose from {', '.join(self.choices)})")
         elif self.kind is str and (type(value) is not str or not value):

@@ -15,9 +15,13 @@ from ..errors import InvalidInputError, SearchExhaustedError, SearchFinishedErro
 from ..model.board import Solution
 
 
-def check_limit(limit: int | None) -> None:
-    if limit is not None and (type(limit) is not int or limit < 1):
+def check_limit(limit: int | None) -> int | None:
+    """The limit as an int (any integer type, NumPy's too), checked positive."""
+    from ..model.board import whole
+
+    if limit is not None and (whole(limit) is None or whole(limit) < 1):  # type: ignore[operator]
         raise InvalidInputError(f"limit must be a positive integer, got {limit!r}")
+    return None if limit is None else whole(limit)
 
 
 MAX_TIME_LIMIT = 1e9  # seconds (31 years): beyond, the clocks and timeouts of the platform overflow

@@ -20,7 +20,7 @@ from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from ..model.board import Position, Solution, pack
+from ..model.board import Position, Solution, pack, whole
 from ..model.variants import PLAIN, Variant
 from .. import stopping
 from ..errors import InvalidInputError, TimeLimitReached
@@ -38,9 +38,12 @@ def default_jobs() -> int:
 
 def check_jobs(jobs: int | None) -> int:
     """The number of worker processes asked for (None: the cores), checked."""
-    if jobs is not None and (type(jobs) is not int or jobs < 1):
+    if jobs is None:
+        return default_jobs()
+    count = whole(jobs)
+    if count is None or count < 1:
         raise InvalidInputError(f"jobs must be a positive integer, got {jobs!r}")
-    return jobs or default_jobs()
+    return count
 
 
 def prefixes(n: int, fixed: dict[int, int], rows: int, mirror: bool = False,

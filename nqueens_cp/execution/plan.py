@@ -445,7 +445,7 @@ def plan_solve(n: int, engine: str | Engine, fixed: Mapping[int, int] | None = N
                executor: Executor | str | None = None, variant: str | Variant | None = None,
                **options: Any) -> SolvePlan:
     """What a decision asks, and whether it is split (the rules above).  Nothing runs."""
-    parallel.check_jobs(jobs)
+    jobs = None if jobs is None else parallel.check_jobs(jobs)
     check_executor(executor)
     placed = position(board_size(n), fixed, blocked)
     asked = _question(n, placed, variant, engine)

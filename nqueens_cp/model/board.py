@@ -9,6 +9,7 @@ independent of the code it checks.
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Union, overload
 
@@ -93,6 +94,30 @@ def attacking_pair(placements: Iterable[Placement]) -> tuple[Placement, Placemen
     return None
 
 
+def whole(value: Any) -> int | None:
+    """``value`` as an int where it is a whole number of any integer type
+    (NumPy's too: a notebook passes them all the time), else None; True and
+    False are not numbers here."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def as_columns(solution: Iterable[Any]) -> Solution | None:
+    """The columns of ``solution`` as a tuple of ints (NumPy's integers and
+    arrays taken), or None where one is not a whole number."""
+    cols = tuple(solution)
+    if all(type(c) is int for c in cols):
+        return cols
+    found = tuple(whole(c) for c in cols)
+    return None if None in found else found  # type: ignore[return-value]
+
+
 def is_solution(solution: Iterable[int], n: int) -> bool:
     """True when ``solution`` places n mutually non-attacking queens on an n x n board.
 
@@ -102,8 +127,8 @@ def is_solution(solution: Iterable[int], n: int) -> bool:
     """
     if isinstance(solution, Columns):
         return columns_valid(solution, n, ((0, False), (-1, False), (1, False)), ())
-    cols = tuple(solution)
-    if len(cols) != n or not all(type(c) is int for c in cols) or set(cols) != set(range(n)):
+    cols = as_columns(solution)
+    if cols is None or len(cols) != n or set(cols) != set(range(n)):
         return False
     return len({c - r for r, c in enumerate(cols)}) == n and len({c + r for r, c in enumerate(cols)}) == n
 
@@ -235,17 +260,19 @@ def check_placements(n: int, fixed: Mapping[int, int] | None, blocked: Iterable[
         raise InvalidInputError(f"N must be a positive integer, got {n!r}")
     if fixed is not None and not isinstance(fixed, Mapping):
         raise InvalidInputError(f"fixed takes a mapping of row to column (e.g. {{0: 0, 1: 2}}), got {fixed!r}")
-    placed = dict(fixed or {})
-    for row, col in placed.items():
-        for what, value in (("row", row), ("column", col)):
-            if type(value) is not int or not 0 <= value < n:
+    placed: dict[int, int] = {}
+    for row, col in (fixed or {}).items():
+        r, c = whole(row), whole(col)
+        for what, value, whole_value in (("row", row, r), ("column", col, c)):
+            if whole_value is None or not 0 <= whole_value < n:
                 raise InvalidInputError(f"placement {row}:{col}: {what} {value!r} is off the {n}x{n} board")
+        placed[r] = c  # type: ignore[index,assignment]
     squares = set(getattr(fixed, "blocked", ()))
     for square in blocked or ():
         if not isinstance(square, tuple) or len(square) != 2 \
-                or not all(type(v) is int and 0 <= v < n for v in square):
+                or not all(whole(v) is not None and 0 <= whole(v) < n for v in square):  # type: ignore[operator]
             raise InvalidInputError(f"blocked square {square!r} is not a (row, column) on the {n}x{n} board")
-        squares.add(square)
+        squares.add((whole(square[0]), whole(square[1])))
     return Position(placed, squares)
 
 

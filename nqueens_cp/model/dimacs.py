@@ -173,17 +173,17 @@ def read_cnf(source: str | Iterable[str], name: str = "CNF", clauses: bool = Fal
             n, encoding = int(match.group(1)), match.group(2)
             if n < 1:
                 raise DimacsError(f"{where}: board size must be positive")
-            name, spec = match.group(3), match.group(4)
+            member, spec = match.group(3), match.group(4)  # (not name: the file's, in messages)
             if spec is not None:
                 try:
-                    variant = variants.from_spec(name, spec)
+                    variant = variants.from_spec(member, spec)
                 except InvalidInputError as error:
                     raise DimacsError(f"{where}: {error}") from None
-            elif name not in (None, *variants.PLACE):
-                raise DimacsError(f"{where}: unknown variant {name!r} (one of {', '.join(variants.PLACE)}, "
+            elif member not in (None, *variants.PLACE):
+                raise DimacsError(f"{where}: unknown variant {member!r} (one of {', '.join(variants.PLACE)}, "
                                   "or any with its data: family=...)")
             else:
-                variant = variants.get(name or "queens")
+                variant = variants.get(member or "queens")
         elif line.startswith("c nqueens"):
             raise DimacsError(f"{where}: malformed header (want 'c nqueens n=<N> encoding=<NAME>', "
                               f"N of at most {MAX_DIGITS} digits)")

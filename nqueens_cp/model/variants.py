@@ -47,7 +47,7 @@ from math import factorial, gcd
 from typing import NamedTuple
 
 from ..errors import InvalidInputError
-from .board import Columns, columns_valid
+from .board import Columns, as_columns, columns_valid
 
 Square = tuple[int, int]  # (row, column), 0-based
 Offset = tuple[int, int]  # (rows down, columns across): dr >= 1
@@ -217,9 +217,11 @@ class Variant(NamedTuple):
             return self.question == "place" and columns_valid(
                 solution, n, ((line.slope, line.wraps) for line in self.families), self.offsets)
         cols = tuple(solution)
+        if set(map(type, cols)) != {int}:  # NumPy's integers taken as whole numbers; anything else is no board
+            cols = as_columns(cols)  # type: ignore[assignment]
         # (Lines.key written with map over C functions, not a loop in Python: every board a user
         # sees passes here, 2 microseconds for plain N = 14; benchmarks/validation.py)
-        if self.question != "place" or len(cols) != n or n == 0 or set(map(type, cols)) != {int} \
+        if cols is None or self.question != "place" or len(cols) != n or n == 0 \
                 or min(cols) < 0 or max(cols) >= n or len(set(cols)) != n:
             return False
         rows = range(n)
