@@ -264,12 +264,17 @@ def test_the_issues_member_at_eleven_and_twelve(n, total):
 @example((FAR, 9, (), ()))
 def test_two_processes_and_the_engines_that_run_programs(drawn):
     member, n, _, _ = drawn
+    split_everywhere(member, n, answering(member, boards=len(boards(member, n)) * 4, programs=True), jobs=2)
+
+
+def split_everywhere(member: Variant, n: int, engines: list[str], **where: object) -> None:
+    """Each engine's count and exact set, split from N = 1 and run ``where`` (two jobs, a cluster)."""
     truth = boards(member, n)
     with mock.patch.object(planning, "SPLIT_MIN_N", 1):
-        for name in answering(member, boards=len(truth) * 4, programs=True):
-            assert nq.count(n, name, variant=member, jobs=2) == len(truth), (name, member, n)
+        for name in engines:
+            assert nq.count(n, name, variant=member, **where) == len(truth), (name, member, n)
             if engine_class(name).enumerates:
-                assert set(nq.solutions(n, name, variant=member, jobs=2)) == truth, (name, member, n)
+                assert set(nq.solutions(n, name, variant=member, **where)) == truth, (name, member, n)
 
 
 @pytest.fixture(scope="module")
@@ -279,8 +284,9 @@ def cluster(tmp_path_factory):
     import dask
 
     scratch = str(tmp_path_factory.mktemp("dask"))
-    with dask.config.set({"temporary-directory": scratch}), distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None, local_directory=scratch) as local:
+    with dask.config.set({"temporary-directory": scratch}), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                     dashboard_address=None, local_directory=scratch) as local:
         yield local.scheduler_address
 
 
@@ -290,11 +296,7 @@ def test_a_dask_cluster_counts_and_lists_drawn_questions(cluster):
     @example((FAR, 9, (), ()))
     def check(drawn):
         member, n, _, _ = drawn
-        truth = boards(member, n)
-        with mock.patch.object(planning, "SPLIT_MIN_N", 1):
-            name = answering(member, enumerates=True)[0]
-            assert nq.count(n, name, variant=member, executor=cluster) == len(truth), (name, member, n)
-            assert set(nq.solutions(n, name, variant=member, executor=cluster)) == truth, (name, member, n)
+        split_everywhere(member, n, answering(member, enumerates=True)[:1], executor=cluster)
 
     check()
 
