@@ -90,7 +90,7 @@ def search(plan: Plan, progress: Progress | None = None) -> Search:
 def _validated(inner: Search, plan: Plan) -> Search:
     """``inner``'s boards, each through the question's validator before it is
     handed on: a board that fails is an error naming the engine and the path."""
-    check = parallel.validator(plan.question)
+    check = parallel.Validator(plan.question)
 
     def validate(boards: Iterator[Solution]) -> Iterator[Solution]:
         with _invalid_is_an_error(plan):
@@ -265,7 +265,7 @@ def _inline(plan: Plan, tasks: list[tuple[dict[int, int], int]], stats: dict[str
         remaining = None if deadline is None else deadline - time.monotonic()
         if remaining is not None and remaining <= 0:
             raise TimeLimitReached
-        check = parallel.validator(plan.question, parallel.kept_prefix(plan.engine, prefix))
+        check = parallel.part_check(plan.question, plan.engine, prefix)
         with plan.engine.subproblem(plan.n, prefix, time_limit=remaining) as part, _invalid_is_an_error(plan):
             yield from parallel.checked(part, check, mirrored=weight == 2, blocks=blocks)
         parallel.merge_stats(stats, part.stats, plan.engine.additive)
@@ -294,7 +294,7 @@ def _sample_images(plan: Plan, tasks: list[tuple[dict[int, int], int]], deadline
             raise TimeLimitReached
         with plan.engine.subproblem(plan.n, prefix, time_limit=remaining) as part:
             found = list(itertools.islice(part, SAMPLED_BOARDS))
-        check = parallel.validator(plan.question, parallel.kept_prefix(plan.engine, prefix))
+        check = parallel.part_check(plan.question, plan.engine, prefix)
         n = plan.n
         for board in found:
             images = [(board, "")] + ([(parallel.mirror_image(board), "mirror")] if weight == 2 else

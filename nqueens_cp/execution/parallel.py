@@ -146,15 +146,9 @@ def part_keys(engine: Any, question: Any, prefix: dict[int, int], weight: int,
     the deadline cut it short."""
     n = question.n
     with engine.subproblem(n, prefix, time_limit=_remaining(deadline)) as search:
-        keys, invalid = packed(search, n, mirrored=weight == 2, valid=validator(question, kept_prefix(engine, prefix)))
+        keys, invalid = packed(search, n, mirrored=weight == 2, valid=part_check(question, engine, prefix))
     data = keys.tobytes() if isinstance(keys, array) else keys
     return data, invalid, search.stats, search.timed_out
-
-
-def kept_prefix(engine: Any, prefix: Mapping[int, int]) -> Mapping[int, int] | None:
-    """The placements every board of a sub-problem keeps: its prefix, but for
-    symmetry breaking, whose parts expand their survivors' whole classes."""
-    return None if engine.symmetry_breaking else prefix
 
 
 class Validator:
@@ -194,9 +188,10 @@ class Validator:
         return self._said(boards[row].tolist(), "") if bad[row] else self._said(images[row].tolist(), image)
 
 
-def validator(question: Any, prefix: Mapping[int, int] | None = None) -> Validator:
-    """The :class:`Validator` of ``question`` (and a sub-problem's ``prefix``)."""
-    return Validator(question, prefix)
+def part_check(question: Any, engine: Any, prefix: Mapping[int, int]) -> Validator:
+    """The :class:`Validator` of one sub-problem's boards: they keep its prefix,
+    but for symmetry breaking, whose parts expand their survivors' whole classes."""
+    return Validator(question, None if engine.symmetry_breaking else prefix)
 
 
 def part_count(engine: Any, n: int, prefix: dict[int, int],
@@ -220,13 +215,12 @@ def packed(solutions: Iterable[Solution], n: int, mirrored: bool = False,
     validator), each board and each image through it.  The keys are a 64-bit
     array for n <= 16, where they fit (a block of boards validated and packed
     at once in NumPy), else a list."""
-    check = valid or validator(_plain(n))
+    check = valid or Validator(_plain(n))
     if n > KEY_MAX_N:
         keys: list[int] = []
         invalid = None
         for solution in solutions:
-            images = [(solution, "")] + ([(mirror_image(solution), "mirror")] if mirrored else [])
-            for board, image in images:
+            for board, image in _with_images(solution, mirrored):
                 invalid = invalid or check(board, image)
                 keys.append(pack(board, n))
         return keys, invalid
@@ -286,18 +280,11 @@ def _checked_block(block: list[Solution], check: Validator, mirrored: bool) -> I
     if not block:
         return
     n = check.question.n
-    boards = None
-    if len(block) >= NUMPY_FROM:
-        import numpy as np
-
-        try:
-            boards = np.array(block, dtype=np.int64)
-        except (ValueError, TypeError, OverflowError):
-            boards = None
-    if boards is None or boards.shape != (len(block), n):
+    boards = _matrix(block, n) if len(block) >= NUMPY_FROM else None
+    if boards is None:
         found = []
         for solution in block:  # one at a time: the validator says what is wrong with each
-            for board, image in [(solution, "")] + ([(mirror_image(solution), "mirror")] if mirrored else []):
+            for board, image in _with_images(solution, mirrored):
                 wrong = check(board, image)
                 if wrong is not None:
                     raise InvalidBoard(wrong)
@@ -320,14 +307,11 @@ def _pack_block(block: list[Solution], n: int, mirrored: bool, check: Validator,
     """A block of boards, validated and appended to ``found`` as keys (each with its mirror image's)."""
     import numpy as np
 
-    try:
-        boards = np.array(block, dtype=np.int64)
-    except (ValueError, TypeError, OverflowError):  # boards of other lengths, not integers: one at a time
-        boards = None
-    if boards is None or boards.shape != (len(block), n):
+    boards = _matrix(block, n)
+    if boards is None:  # boards of other lengths, not integers: one at a time
         invalid = None
         for solution in block:
-            for board, image in [(solution, "")] + ([(mirror_image(solution), "mirror")] if mirrored else []):
+            for board, image in _with_images(solution, mirrored):
                 invalid = invalid or check(board, image)
                 key = pack(board, n) if len(board) == n else -1
                 if 0 <= key < 2**64:
@@ -343,6 +327,22 @@ def _pack_block(block: list[Solution], n: int, mirrored: bool, check: Validator,
         keys = both
     found.frombytes(keys.tobytes())  # (native order, as array("Q") holds them)
     return invalid
+
+
+def _matrix(block: list[Solution], n: int) -> Any:
+    """The block as a NumPy matrix of N integer columns, or None where it is not one."""
+    import numpy as np
+
+    try:
+        boards = np.array(block, dtype=np.int64)
+    except (ValueError, TypeError, OverflowError):
+        return None
+    return boards if boards.shape == (len(block), n) else None
+
+
+def _with_images(solution: Solution, mirrored: bool) -> list[tuple[Solution, str]]:
+    """(the board, "") and, if ``mirrored``, (its mirror image, "mirror"): what a validator is asked of."""
+    return [(solution, "")] + ([(mirror_image(solution), "mirror")] if mirrored else [])
 
 
 def _plain(n: int) -> Any:

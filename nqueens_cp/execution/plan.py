@@ -60,9 +60,6 @@ HOPELESS_SECONDS = 3600.0  # estimated work beyond this gets a warning note
 Notify = Callable[[str], None]  # told warnings (a hopeless run, too many jobs) before the work starts
 
 
-STRATEGIES = ("whole", "split", "classes", "quarters")  # Strategy.kind
-
-
 class Strategy(NamedTuple):
     """How a question is searched: the one decision between the question and
     the search, made by :func:`plan`, carried out by :mod:`.execute` as it is.
@@ -133,10 +130,6 @@ class Plan(NamedTuple):
     @property
     def split(self) -> bool:
         return self.strategy.kind == "split"
-
-    @property
-    def pooled(self) -> bool:
-        return self.strategy.pooled
 
     @property
     def mirror(self) -> bool:

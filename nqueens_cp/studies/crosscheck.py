@@ -185,7 +185,7 @@ def _collect(plans: dict[str, Plan], n: int, jobs: int, pool: Executor, split: b
             if progress:
                 progress(f"N={n} {name}")
             with engine.search(n, time_limit=_left(deadline)) as search:
-                keys, invalid = parallel.packed(search, n, valid=parallel.validator(Question(n, engine.variant)))
+                keys, invalid = parallel.packed(search, n, valid=parallel.Validator(Question(n, engine.variant)))
             if search.timed_out:
                 raise TimeLimitReached
             yield name, keys, invalid, time.perf_counter() - started
