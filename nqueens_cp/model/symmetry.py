@@ -154,11 +154,6 @@ def _kept_by_algebra(n: int, families: tuple[Lines, ...], offsets: list[Offset])
     return tuple(found)
 
 
-def image_of(name: str, s: Solution) -> Solution:
-    """The board ``s`` under the symmetry of that name."""
-    return SYMMETRIES[name](s)
-
-
 def least_image(s: Solution, names: Iterable[str] = ALL) -> Solution:
     """The lexicographically least image of ``s`` under the maps named: one representative per class."""
     names = tuple(names)
