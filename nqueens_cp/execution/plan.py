@@ -152,15 +152,17 @@ class SolvePlan(NamedTuple):
 
 def check_executor(executor: Any) -> None:
     """Refuse what cannot run sub-problems: an executor is a
-    ``concurrent.futures.Executor``, a Dask scheduler's address, or None."""
+    ``concurrent.futures.Executor``, a Dask ``Client``, a Dask scheduler's
+    address, or None."""
     if isinstance(executor, str):
         parallel.check_scheduler(executor)
     elif executor is not None:
         from concurrent.futures import Executor  # only when one is given: start-up
 
-        if not isinstance(executor, Executor):
-            raise InvalidInputError(f"executor must be a concurrent.futures.Executor or a Dask scheduler's "
-                                    f"address, got {executor!r}")
+        dask_client = type(executor).__module__.startswith("distributed.") and type(executor).__name__ == "Client"
+        if not (isinstance(executor, Executor) or dask_client):
+            raise InvalidInputError(f"executor must be a concurrent.futures.Executor, a Dask Client or a Dask "
+                                    f"scheduler's address, got {executor!r}")
 
 
 def position(n: int, fixed: Mapping[int, int] | None, blocked: Iterable[tuple[int, int]] | None) -> Any:

@@ -147,6 +147,60 @@ def as_finished(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int,
             yield i, result
 
 
+class DaskExecutor(Executor):
+    """The tasks of a Dask ``client`` as ``concurrent.futures`` futures.
+
+    Dask's own adapter (``client.get_executor()``) reads a task's status
+    after its result has arrived: when the worker holding that result dies
+    in between, the status reads 'lost' and the adapter fails the future
+    with ``ValueError: too many values to unpack`` although Dask is already
+    computing it again.  Here a task's outcome is Dask's ``result()``, which
+    waits through a lost result for the task run again; only a task that
+    itself raised (or that Dask gave up on: a worker killed under it every
+    time) fails its future.
+    """
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self._running: set[Any] = set()  # Dask cancels a task whose future nobody holds
+
+    def submit(self, fn, /, *args, **kwargs):
+        future: Future = Future()
+        future.set_running_or_notify_cancel()
+        task = self.client.submit(fn, *args, pure=False, **kwargs)
+        self._running.add(task)
+
+        def settle(task: Any) -> None:  # (in a thread of Dask's client, never its event loop)
+            try:
+                result = task.result()
+            except BaseException as error:  # handed to whoever asks for the result
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+            finally:
+                self._running.discard(task)
+
+        task.add_done_callback(settle)
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Cancel what is still running (a stream closed early, a time limit):
+        the cluster is its owner's, the tasks are ours."""
+        self.client.cancel(list(self._running))
+
+
+def as_executor(executor: Any) -> Executor | None:
+    """``executor`` as the sub-problems use it: a Dask ``Client``, or Dask's
+    own adapter of one, becomes a :class:`DaskExecutor` on that client."""
+    kind = type(executor)
+    if kind.__module__.startswith("distributed."):
+        if kind.__name__ == "Client":
+            return DaskExecutor(executor)
+        if kind.__name__ == "ClientExecutor":
+            return DaskExecutor(executor._client)  # (its one field: Dask documents no other way back)
+    return executor
+
+
 @contextmanager
 def dask_executor(spec: str) -> Iterator[Executor]:
     """An executor on a Dask cluster: ``spec`` is its scheduler's address
@@ -181,7 +235,8 @@ def dask_executor(spec: str) -> Iterator[Executor]:
                     cluster.close()
                 raise NQueensError(f"cannot reach the Dask scheduler at {spec}: {error}") from None
             try:
-                yield client.get_executor()
+                with DaskExecutor(client) as pool:
+                    yield pool
             finally:
                 client.close()
                 if cluster is not None:
@@ -237,9 +292,14 @@ def solve_in_parts(parts: list[tuple[Any, ...]], jobs: int | None, executor: Exe
 
 def using(executor: Executor | str | None) -> Any:
     """A context giving the executor to run on: a Dask cluster for a scheduler's
-    address or 'local:N' (for the length of the block), else ``executor`` as it is
-    (None: the caller's own pool)."""
-    return dask_executor(executor) if isinstance(executor, str) else nullcontext(executor)
+    address or 'local:N' (for the length of the block); a Dask ``Client`` (or its
+    ``get_executor()``) as a :class:`DaskExecutor`, whose tasks still running
+    when the block ends are cancelled; else ``executor`` as it is (None: the
+    caller's own pool)."""
+    if isinstance(executor, str):
+        return dask_executor(executor)
+    pool = as_executor(executor)
+    return pool if isinstance(pool, DaskExecutor) else nullcontext(pool)
 
 
 def shutdown(pool: Executor, abort: bool) -> None:

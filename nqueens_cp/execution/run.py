@@ -58,7 +58,7 @@ def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | N
     ``limit`` stops after that many solutions, ``time_limit`` after that many
     seconds (``Search.timed_out`` then says so).  ``jobs`` is the number of
     worker processes (default: the cores); ``executor`` runs the sub-problems
-    elsewhere: any ``concurrent.futures.Executor``, or a Dask scheduler's
+    elsewhere: any ``concurrent.futures.Executor``, a Dask ``Client``, a Dask scheduler's
     address, or 'local' / 'local:N' for a Dask cluster started here.
     ``unique`` gives one solution per class of the 8 symmetries, canonical.
     ``progress(done, total)`` is called as sub-problems finish, and
