@@ -163,6 +163,8 @@ def test_a_count_stopped_by_its_time_limit_leaves_nothing_running_on_the_users_c
             nq.count(19, executor=client.get_executor(), time_limit=0.5)
         assert not any(client.processing().values()), "the count's tasks were cancelled with it"
         assert nq.count(9, executor=client) == TOTAL[9]  # and the cluster is free for the next
+        assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+        assert nq.count(10, executor=cluster.scheduler_address) == TOTAL[10]  # its greeting heard, and known
 
 
 def test_a_decision_runs_its_parts_on_a_local_dask_cluster(cli) -> None:
@@ -215,3 +217,53 @@ def test_records_with_right_checksums_and_wrong_numbers_are_caught_by_counting_s
         nq.count(13, checkpoint=str(path))
     path.write_text(header + "".join(lines))  # the true records: all counted again, none differs
     assert nq.count(13, checkpoint=str(path)) == TOTAL[13]
+
+
+@pytest.fixture
+def listener():
+    """A server on 127.0.0.1 that is not Dask: one that speaks first (as an
+    SSH daemon does) or one that never says a word (as an HTTP server, which
+    waits for a request).  Yields a function of the greeting, giving the port."""
+    import socket
+    import threading
+
+    servers = []
+
+    def serve(greeting: bytes) -> int:
+        server = socket.create_server(("127.0.0.1", 0))
+        servers.append(server)
+
+        def greet() -> None:
+            try:
+                while True:
+                    connection, _ = server.accept()
+                    connection.sendall(greeting)  # and holds it open: the client must give up by itself
+                    servers.append(connection)
+            except OSError:  # closed at the end of the test
+                pass
+
+        if greeting:
+            threading.Thread(target=greet, daemon=True).start()
+        return server.getsockname()[1]
+
+    yield serve
+    for server in servers:
+        server.close()
+
+
+def test_a_scheduler_address_where_something_else_listens_is_one_line(cli, listener) -> None:
+    """An SSH daemon's greeting was read as a message's length (a NumPy
+    allocation of 2.8 EiB, 74 lines); a silent server hung the count past
+    its time limit."""
+    port = listener(b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n")
+    code, out, err = cli("count", 12, "--scheduler", f"tcp://127.0.0.1:{port}")
+    assert (code, out) == (1, "")
+    assert err == (f"nqueens-cp count: tcp://127.0.0.1:{port} does not speak Dask's protocol: "
+                   "it began b'SSH-2.0-OpenSSH_'\n")
+    port = listener(b"")  # accepts (the kernel does) and never answers
+    code, out, err = cli("count", 12, "--scheduler", f"127.0.0.1:{port}", "--time-limit", "0.5")
+    assert (code, out) == (1, "")
+    assert err == f"nqueens-cp count: 127.0.0.1:{port} does not speak Dask's protocol: it said nothing within 0.5 s\n"
+    port = listener(b"")
+    code, _, err = cli("solve", 12, "-e", "bitmask", "--scheduler", f"tcp://127.0.0.1:{port}", "--time-limit", "0.3")
+    assert code == 1 and err.endswith("it said nothing within 0.3 s\n"), err

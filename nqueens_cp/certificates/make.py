@@ -240,7 +240,7 @@ def _run_tasks(work: Path, n: int, question: Variant, placed: Any, encoding: str
     from ..execution.pools import using
 
     left = None if deadline is None else max(0.001, deadline - time.monotonic())  # (clocks differ across machines)
-    with using(executor) as pool:
+    with using(executor, deadline) as pool:
         futures = {c: pool.submit(_part_files, n, question, placed, encoding, left, c, lrat) for c in columns}
         try:
             for c in columns:

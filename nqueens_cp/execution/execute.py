@@ -190,7 +190,7 @@ def _run_work(plan: Plan, work: classes.Work, progress: Progress | None,
     done = len(done_before)
     try:
         # Counts add up in any order: each task is taken as it finishes.
-        with _executor(plan, inline) as executor, closing(pools.stream(
+        with _executor(plan, deadline, inline) as executor, closing(pools.stream(
                 calls, workers, 4 * workers, executor=executor, deadline=deadline, processes=True,
                 ordered=False)) as results:
             for i, found in results:
@@ -220,15 +220,16 @@ def _run_work(plan: Plan, work: classes.Work, progress: Progress | None,
 
 
 @contextmanager
-def _executor(plan: Plan, inline: bool = False) -> Iterator[Executor | None]:
+def _executor(plan: Plan, deadline: float | None, inline: bool = False) -> Iterator[Executor | None]:
     """Where sub-problems run: this process, the caller's executor, a Dask
-    cluster (for the length of one stream), or None: a local pool."""
+    cluster (for the length of one stream, reached before ``deadline``), or
+    None: a local pool."""
     from . import pools
 
     if inline:
         yield pools.InlineExecutor()
     else:
-        with pools.using(plan.executor) as executor:
+        with pools.using(plan.executor, deadline) as executor:
             yield executor
 
 
@@ -317,7 +318,7 @@ def _pooled(plan: Plan, tasks: list[tuple[dict[int, int], int]], workers: int, s
 
     wall = parallel.wall_deadline(deadline)
     calls = [(parallel.part_keys, plan.engine, plan.question, prefix, weight, wall) for prefix, weight in tasks]
-    with _executor(plan) as executor, closing(pools.stream(calls, workers, 2 * workers,
+    with _executor(plan, deadline) as executor, closing(pools.stream(calls, workers, 2 * workers,
                                                                executor=executor)) as results:
         for done, (data, invalid, part, timed_out) in enumerate(results, 1):
             if invalid is not None:
@@ -338,7 +339,7 @@ def _pooled_count(plan: Plan, tasks: list[tuple[dict[int, int], int]], workers: 
     wall = parallel.wall_deadline(deadline)
     calls = [(parallel.part_count, plan.engine, plan.n, prefix, wall) for prefix, _ in tasks]
     total = 0
-    with _executor(plan) as executor, closing(pools.stream(calls, workers, 4 * workers, executor=executor,
+    with _executor(plan, deadline) as executor, closing(pools.stream(calls, workers, 4 * workers, executor=executor,
                                                                deadline=deadline)) as results:
         for done, ((found, part, timed_out), (_, weight)) in enumerate(zip(results, tasks), 1):
             parallel.merge_stats(stats, part, plan.engine.additive)

@@ -201,12 +201,68 @@ def as_executor(executor: Any) -> Executor | None:
     return executor
 
 
+CONNECT_TIMEOUT = 10.0  # seconds to reach a Dask scheduler and hear its greeting
+GREETING_MAX = 1 << 16  # bytes: a Dask handshake is a few dozen
+
+
+def speaks_dask(spec: str, deadline: float | None = None) -> float:
+    """Refuse, in one line, an address where no Dask scheduler answers, and
+    return the seconds left to connect.  Dask's client, pointed at a server
+    of another protocol, waits for ever for one that says nothing until
+    asked (an HTTP server) and takes the first bytes of one that speaks
+    first (an SSH daemon's 'SSH-2.0-') as the length of a message, and
+    fails allocating exabytes.  A Dask server speaks first: 8 bytes of
+    length, then a handshake of at most a few hundred bytes naming its
+    'pickle-protocol'; that is what is read here, within the timeout.
+    (Only plain TCP is probed; tls:// and the rest are left to Dask.)"""
+    import socket
+
+    left = CONNECT_TIMEOUT if deadline is None else min(CONNECT_TIMEOUT, deadline - time.monotonic())
+    if left <= 0:
+        raise TimeLimitReached
+    scheme, _, address = spec.rpartition("://")
+    if scheme not in ("", "tcp"):
+        return left
+    host, _, port = address.rpartition(":")
+    start = time.monotonic()
+    heard = b""
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=left) as connection:
+            while _unheard(heard):
+                connection.settimeout(max(left - (time.monotonic() - start), 0.001))
+                chunk = connection.recv(1 << 16)
+                if not chunk:
+                    break
+                heard += chunk
+    except socket.timeout:
+        if not heard:
+            raise NQueensError(f"{spec} does not speak Dask's protocol: it said nothing within {left:.2g} s") from None
+    except OSError as error:
+        raise NQueensError(f"cannot reach the Dask scheduler at {spec}: {error.strerror or error}") from None
+    if _unheard(heard) or b"pickle-protocol" not in heard:
+        raise NQueensError(f"{spec} does not speak Dask's protocol: it began {heard[:16]!r}")
+    return max(left - (time.monotonic() - start), 0.001)
+
+
+def _unheard(heard: bytes) -> bool:
+    """Whether a Dask server's greeting is still to come: its 8 bytes of
+    length, then the short message they announce (a longer one is no greeting)."""
+    import struct
+
+    if len(heard) < 8:
+        return True
+    length = struct.unpack("<Q", heard[:8])[0]
+    return length <= GREETING_MAX and len(heard) < 8 + length
+
+
 @contextmanager
-def dask_executor(spec: str) -> Iterator[Executor]:
+def dask_executor(spec: str, deadline: float | None = None) -> Iterator[Executor]:
     """An executor on a Dask cluster: ``spec`` is its scheduler's address
     (tcp://host:8786), or 'local' / 'local:N' to start N single-threaded
     worker processes on this machine (default: the cores).  Dask runs a task
-    again if its worker dies, so a killed worker loses nothing."""
+    again if its worker dies, so a killed worker loses nothing.  A scheduler
+    is reached within :data:`CONNECT_TIMEOUT` seconds, or before ``deadline``
+    (monotonic) if that comes first."""
     try:
         from distributed import Client, LocalCluster
     except ImportError:
@@ -229,7 +285,7 @@ def dask_executor(spec: str) -> Iterator[Executor]:
                                            processes=True, dashboard_address=None)
                     client = Client(cluster)
                 else:
-                    client = Client(spec, timeout=10)
+                    client = Client(spec, timeout=speaks_dask(spec, deadline))
             except (OSError, TimeoutError, ValueError) as error:  # (ValueError: an address Dask cannot parse)
                 if cluster is not None:
                     cluster.close()
@@ -276,7 +332,7 @@ def solve_in_parts(parts: list[tuple[Any, ...]], jobs: int | None, executor: Exe
     deadline = None if time_limit is None else time.monotonic() + time_limit
     nodes = done = 0
     try:
-        with using(executor) as pool, closing(stream(parts, workers, 2 * workers, executor=pool, deadline=deadline,
+        with using(executor, deadline) as pool, closing(stream(parts, workers, 2 * workers, executor=pool, deadline=deadline,
                                              processes=True)) as results:
             for solution, searched in results:
                 nodes += searched
@@ -290,14 +346,15 @@ def solve_in_parts(parts: list[tuple[Any, ...]], jobs: int | None, executor: Exe
     return Status.NONE, None, f"every one of {len(parts)} parts was searched ({workers} workers)"
 
 
-def using(executor: Executor | str | None) -> Any:
+def using(executor: Executor | str | None, deadline: float | None = None) -> Any:
     """A context giving the executor to run on: a Dask cluster for a scheduler's
-    address or 'local:N' (for the length of the block); a Dask ``Client`` (or its
+    address or 'local:N' (for the length of the block, reached before
+    ``deadline``, monotonic); a Dask ``Client`` (or its
     ``get_executor()``) as a :class:`DaskExecutor`, whose tasks still running
     when the block ends are cancelled; else ``executor`` as it is (None: the
     caller's own pool)."""
     if isinstance(executor, str):
-        return dask_executor(executor)
+        return dask_executor(executor, deadline)
     pool = as_executor(executor)
     return pool if isinstance(pool, DaskExecutor) else nullcontext(pool)
 
