@@ -115,3 +115,96 @@ def in_child(fn: Any, args: tuple[Any, ...], seconds: float | None) -> Any:
             child.kill()
         child.join()
         reader.close()
+
+
+# The watchdog's whole program (see :func:`watchdog`), run by ``python -I -S -c``:
+# it reads its orders until its parent's end of the pipe closes.
+_WATCHDOG = r"""
+import os, shutil, signal, sys
+sessions, folders, done = [], [], False
+pending = b""
+while True:
+    try:
+        chunk = os.read(0, 4096)
+    except InterruptedError:
+        continue
+    except OSError:
+        break
+    if not chunk:
+        break
+    pending += chunk
+    *lines, pending = pending.split(b"\n")
+    for line in lines:
+        order, _, value = line.decode("utf-8", "surrogateescape").partition(" ")
+        if order == "session":
+            sessions.append(int(value))
+        elif order == "folder":
+            folders.append(value)
+        elif order == "done":
+            done = True
+if not done:
+    for _ in range(2):  # (a process forking as it is killed: its child is caught by the second pass)
+        for name in os.listdir("/proc"):
+            if name.isdigit():
+                try:
+                    if os.getsid(int(name)) in sessions:
+                        os.kill(int(name), signal.SIGKILL)
+                except OSError:
+                    pass
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+"""
+
+
+class Watchdog:
+    """Orders for the watchdog process of :func:`watchdog`."""
+
+    def __init__(self, pipe: Any) -> None:
+        self._pipe = pipe
+
+    def session(self, pid: int) -> None:
+        """Kill every process of the session ``pid`` leads (a child started with
+        ``start_new_session``, and whatever it starts) if this process dies."""
+        self._say(f"session {pid}")
+
+    def folder(self, path: str) -> None:
+        """Remove ``path`` if this process dies."""
+        self._say(f"folder {path}")
+
+    def _say(self, line: str) -> None:
+        os.write(self._pipe.fileno(), (line + "\n").encode("utf-8", "surrogateescape"))
+
+
+@contextmanager
+def watchdog() -> Iterator[Watchdog]:
+    """A process that outlives this one to clean up after it: for the length
+    of the block, if this process dies however it dies (SIGKILL, a closed
+    terminal, a crash in native code), the sessions and folders it was told
+    of are killed and removed.
+
+    A solver's own processes (MiniZinc and the Gecode it starts, a model
+    counter) run in a session of their own, so that a Ctrl-C at the terminal
+    is this process's alone to handle; this process ends them on every exit
+    it lives through.  On one it does not live through they ran on, at full
+    speed, and their folders stayed.  The watchdog, in a session of its own
+    too, reads a pipe from this process: the pipe closes when this process
+    is gone, and unless it said "done" first, the watchdog cleans up.  (On
+    Linux; elsewhere the block runs without one.)"""
+    import subprocess
+    import sys
+
+    if not os.path.isdir("/proc") or not hasattr(os, "getsid"):
+        with open(os.devnull, "wb") as nobody:
+            yield Watchdog(nobody)
+        return
+    process = subprocess.Popen([sys.executable, "-I", "-S", "-c", _WATCHDOG], stdin=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    assert process.stdin is not None
+    try:
+        yield Watchdog(process.stdin)
+    finally:
+        try:
+            os.write(process.stdin.fileno(), b"done\n")
+        finally:
+            process.stdin.close()
+            process.wait()

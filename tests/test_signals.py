@@ -17,6 +17,7 @@ import os
 import signal
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -141,3 +142,79 @@ def test_every_engine_stops_at_ctrl_c_and_sigterm() -> None:
             if left:
                 failures.append(f"{said}: processes {left} still running after {sig.name}")
     assert not failures, "\n".join(failures)
+
+
+def _searching(process: subprocess.Popen) -> None:
+    """Wait for the event that the command is at work (see the module's docstring)."""
+    while process.poll() is None and _cpu(_tree(process.pid)) < CPU_SECONDS:
+        time.sleep(0.05)
+    assert process.poll() is None, f"ended before the signal, exit {process.returncode}: {process.stderr.read()}"
+
+
+def _leftovers(*folders: Path) -> list[str]:
+    return [str(path) for folder in folders for path in folder.iterdir()]
+
+
+HANGUPS = [
+    ("count", "18", "-j", "2"),
+    ("count", "18", "--scheduler", "local:2"),  # (a closed terminal killed multiprocessing's tracker: 12 tracebacks)
+    ("count", "16", "--certificate", "D"),  # (left .D.partial-* in the working directory)
+    ("optimum", "12", "-e", "minizinc"),  # (left MiniZinc and Gecode running, and their folder)
+]
+
+
+@pytest.mark.skipif(not hasattr(os, "pidfd_open") or not os.path.isdir("/proc"),
+                    reason="reads the process tree from Linux's /proc and waits on pidfds")
+@pytest.mark.parametrize("argv", HANGUPS, ids=lambda argv: "-".join(argv[:4]))
+def test_a_closed_terminal_is_sigterm_exit_129_and_nothing_is_left(tmp_path: Path, argv: tuple[str, ...]) -> None:
+    """SIGHUP to the command's whole process group, as a closing terminal sends it."""
+    if "-e" in argv and engine_class(argv[argv.index("-e") + 1]).unavailable_reason():
+        pytest.skip(engine_class(argv[argv.index("-e") + 1]).unavailable_reason())
+    scratch, here = tmp_path / "tmp", tmp_path / "cwd"
+    scratch.mkdir()
+    here.mkdir()
+    process = subprocess.Popen([*CLI, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=here,
+                               env={**os.environ, "TMPDIR": str(scratch)}, start_new_session=True)
+    try:
+        _searching(process)
+        tree = _tree(process.pid)
+        os.killpg(process.pid, signal.SIGHUP)
+        _, err = process.communicate(timeout=WITHIN)
+    finally:
+        if process.poll() is None:
+            for pid in _tree(process.pid):
+                os.kill(pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == 129 and err.endswith("nqueens-cp: hung up\n"), err
+    assert "Traceback" not in err and err.count("\n") <= 2, err
+    assert _gone(tree, WITHIN) == []
+    assert _leftovers(scratch, here) == []
+
+
+KILLED = [("optimum", "12", "-e", "minizinc"), ("count", "17", "-e", "modelcount")]
+
+
+@pytest.mark.skipif(not hasattr(os, "pidfd_open") or not os.path.isdir("/proc"),
+                    reason="reads the process tree from Linux's /proc and waits on pidfds")
+@pytest.mark.parametrize("argv", KILLED, ids=lambda argv: argv[-1])
+def test_a_parent_killed_outright_leaves_no_solver_running_and_no_folder(tmp_path: Path,
+                                                                        argv: tuple[str, ...]) -> None:
+    """SIGKILL to the command alone: it cleans up nothing, its watchdog does.
+    MiniZinc and Gecode ran on at full speed 80 s later; Ganak too."""
+    engine = argv[-1]
+    if engine_class(engine).unavailable_reason():
+        pytest.skip(engine_class(engine).unavailable_reason())
+    process = subprocess.Popen([*CLI, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "TMPDIR": str(tmp_path)})
+    try:
+        _searching(process)
+        tree = _tree(process.pid)
+        assert _leftovers(tmp_path), "the engine works in a folder of its own"
+        process.kill()
+        process.communicate()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert _gone(tree, WITHIN) == [], "the solver's processes, and the watchdog once it has cleaned up"
+    assert _leftovers(tmp_path) == []

@@ -262,20 +262,21 @@ def _run_tasks(work: Path, n: int, question: Variant, placed: Any, encoding: str
 def _run_parts(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None, jobs: int,
                columns: list[int], counts: dict[int, int], on_board: Callable[[Solution], None] | None,
                lrat: bool) -> None:
-    """The parts on ``jobs`` forked processes, told in column order."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    """The parts on ``jobs`` worker processes, told in column order.  The
+    house's pool (:func:`~nqueens_cp.execution.pools.stream`): its workers
+    leave Ctrl-C, SIGTERM and SIGHUP to this process, which stops them at
+    once when the certificate ends early.  (A pool of its own here waited
+    for every running part to finish: SIGTERM to the process group left
+    the command running for minutes, its workers in CaDiCaL.)"""
+    from contextlib import closing
 
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-        futures = {c: pool.submit(_part, str(work), n, question, placed, encoding, deadline, c, lrat)
-                   for c in columns}
-        try:
-            for c in columns:
-                counts[c] = futures[c].result()
-                _tell(work / part_name(n, c), n, on_board)
-        except BaseException:
-            _cancel(futures.values())
-            raise
+    from ..execution import pools
+
+    calls = [(_part, str(work), n, question, placed, encoding, deadline, c, lrat) for c in columns]
+    with closing(pools.stream(calls, jobs, 2 * jobs, processes=True)) as results:
+        for c, count in zip(columns, results):
+            counts[c] = count
+            _tell(work / part_name(n, c), n, on_board)
 
 
 def _tell(part: Path, n: int, on_board: Callable[[Solution], None] | None) -> None:

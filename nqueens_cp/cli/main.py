@@ -21,8 +21,8 @@ from typing import Any
 from .. import __version__
 from ..engines import ENGINE_NAMES, engine_class
 from .options import PROG, Parser
-from .terminal import (EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_UNKNOWN,
-                       EXIT_USAGE, finish, run_command, say, silence_stdout)
+from .terminal import (EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_HUNG_UP, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED,
+                       EXIT_UNKNOWN, EXIT_USAGE, finish, run_command, say, silence_stdout)
 
 # The command on the line -> the module of its group (imported only when it runs: start-up).
 COMMANDS = {"enumerate": "search", "count": "search", "crosscheck": "crosscheck", "compare": "compare",
@@ -64,6 +64,7 @@ exit codes:
   {EXIT_UNKNOWN}    solve, count: the time limit came before an answer
   {EXIT_INTERRUPTED}  interrupted (Ctrl-C); the output so far is intact
   {EXIT_TERMINATED}  terminated (SIGTERM); no temporary file is left behind
+  {EXIT_HUNG_UP}  hung up (SIGHUP: the terminal closed); as for SIGTERM
   {EXIT_BROKEN_PIPE}  the reader of stdout went away (e.g. | head); nothing printed
 
 Run 'nqueens-cp COMMAND --help' for a command's options."""
@@ -140,15 +141,30 @@ def _warning_line(message: Warning | str, category: type[Warning], *_: Any, **__
     say(f"{PROG}: warning: {message}")
 
 
+def _release_semaphores() -> None:
+    """The named semaphores of multiprocessing's queues (a local Dask
+    cluster's, a fork server's pool) are unlinked by finalizers that run at
+    a normal exit; before the immediate one below they run here, or
+    multiprocessing's resource tracker, which outlives this process,
+    prints a warning that 12 of them leaked."""
+    if "multiprocessing" in sys.modules:
+        import gc
+        from multiprocessing import util
+
+        gc.collect()  # (the queues of a cluster just closed: their finalizers run as they go)
+        util._run_finalizers(0)  # those registered to run at exit, as Python's own exit would: semaphores
+
+
 def entry() -> int:
     """The process's entry (``nqueens-cp``, ``python -m nqueens_cp``): :func:`main`, and
-    after Ctrl-C or SIGTERM an immediate exit.  A native solver stopped in mid-search
+    after Ctrl-C, SIGTERM or SIGHUP an immediate exit.  A native solver stopped in mid-search
     (CP-SAT's threads) can abort in its static destructors as the interpreter ends
     ("terminate called without an active exception", exit -6 in about one interrupted
     enumeration in ten); by then the command has stopped its work, closed its
     searches and pools and said so, so the process leaves without them."""
     code = main()
-    if code in (EXIT_INTERRUPTED, EXIT_TERMINATED):
+    if code in (EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_HUNG_UP):
+        _release_semaphores()
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()

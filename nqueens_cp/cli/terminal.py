@@ -20,6 +20,7 @@ EXIT_USAGE = 2  # the command line is wrong
 EXIT_UNKNOWN = 3  # solve, count: the time limit came before an answer
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
 EXIT_TERMINATED = 143  # SIGTERM (128 + SIGTERM)
+EXIT_HUNG_UP = 129  # SIGHUP (128 + SIGHUP): the terminal closed
 EXIT_BROKEN_PIPE = 141  # the reader went away (128 + SIGPIPE), as for a C tool
 
 BOARD_MAX_N = 64  # wider boards are unreadable; use --format line or json
@@ -30,12 +31,17 @@ def say(message: str) -> None:
 
 
 class Terminated(BaseException):
-    """SIGTERM, raised where the program is, so that clean-ups run (a
-    temporary output file is removed) before it exits 143."""
+    """SIGTERM or SIGHUP (the terminal closed), raised where the program is,
+    so that clean-ups run (a temporary file or folder removed, a solver's
+    process ended) before it exits 143 or 129."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 def _terminate(signum: int, frame: object) -> None:
-    raise Terminated
+    raise Terminated(signum)
 
 
 class CtrlC:
@@ -198,14 +204,19 @@ def run_command(handler: Callable[[Any], int], args: Any, where: str) -> int:
     try:
         previous = signal.signal(signal.SIGINT, CtrlC.handler)
         previous_term = signal.signal(signal.SIGTERM, _terminate)
+        previous_hangup = signal.signal(signal.SIGHUP, _terminate) if hasattr(signal, "SIGHUP") else None
     except ValueError:  # not the main thread: leave signals alone
-        previous = previous_term = None
+        previous = previous_term = previous_hangup = None
     try:
         return finish(handler(args), where)
-    except Terminated:
+    except Terminated as stop:
         silence_stdout()
-        say(f"{where.split()[0]}: terminated")
-        return EXIT_TERMINATED
+        hung_up = stop.signum != signal.SIGTERM
+        try:
+            say(f"{where.split()[0]}: {'hung up' if hung_up else 'terminated'}")
+        except OSError:  # (the terminal is gone: nobody to tell)
+            pass
+        return EXIT_HUNG_UP if hung_up else EXIT_TERMINATED
     except KeyboardInterrupt:
         CtrlC.writing = True  # a second Ctrl-C must not cut the flush short
         finish(EXIT_OK, where)
@@ -230,3 +241,5 @@ def run_command(handler: Callable[[Any], int], args: Any, where: str) -> int:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
             signal.signal(signal.SIGTERM, previous_term)
+            if previous_hangup is not None:
+                signal.signal(signal.SIGHUP, previous_hangup)

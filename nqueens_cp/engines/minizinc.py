@@ -63,7 +63,8 @@ class MiniZincEngine(Engine):
         import subprocess  # here, not at the top: listing the engines should not import it (start-up)
 
         started: dict[str, Any] = {}
-        with stopping.registered(lambda: _stop(started)), _own_folder(started) as folder:
+        with stopping.registered(lambda: _stop(started)), stopping.watchdog() as guard, \
+                _own_folder(started, guard) as folder:
             model, data = os.path.join(folder, "nqueens.mzn"), os.path.join(folder, "nqueens.dzn")
             for path, name in ((model, "mzn"), (data, "dzn")):
                 with open(path, "w", encoding="utf-8") as handle:
@@ -83,6 +84,7 @@ class MiniZincEngine(Engine):
                         start_new_session=True)
                 except OSError as exc:
                     raise NQueensError(f"cannot run minizinc: {exc.strerror or exc}") from exc
+                guard.session(process.pid)
                 yield from self._read(process, errors, stats, limit, deadline)
 
     def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any], report: Any) -> Any:
@@ -92,7 +94,8 @@ class MiniZincEngine(Engine):
         import subprocess
 
         started: dict[str, Any] = {}
-        with stopping.registered(lambda: _stop(started)), _own_folder(started) as folder:
+        with stopping.registered(lambda: _stop(started)), stopping.watchdog() as guard, \
+                _own_folder(started, guard) as folder:
             paths = [os.path.join(folder, "dominate.mzn"), os.path.join(folder, "dominate.dzn")]
             for path, name in zip(paths, ("mzn", "dzn")):
                 with open(path, "w", encoding="utf-8") as handle:
@@ -104,6 +107,7 @@ class MiniZincEngine(Engine):
             started["process"] = process = subprocess.Popen(
                 command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
                 env={**os.environ, "TMPDIR": folder}, start_new_session=True)
+            guard.session(process.pid)
             try:
                 out, err = process.communicate(timeout=None if time_limit is None else time_limit + _GRACE_SECONDS + 5)
             except subprocess.TimeoutExpired:
@@ -175,8 +179,9 @@ class MiniZincEngine(Engine):
 
 
 @contextmanager
-def _own_folder(started: dict[str, Any]) -> Iterator[str]:
-    """A temporary folder for one MiniZinc run, removed however the run ends.
+def _own_folder(started: dict[str, Any], guard: stopping.Watchdog) -> Iterator[str]:
+    """A temporary folder for one MiniZinc run, removed however the run ends
+    (by ``guard``'s watchdog if this process dies).
     Its name is in ``started`` before the folder exists, so a stop at any
     moment (a KeyboardInterrupt here, or a pool's SIGTERM, whose clean-up is
     :func:`_stop`) finds it.  With TemporaryDirectory a stop just after the
@@ -189,6 +194,7 @@ def _own_folder(started: dict[str, Any]) -> Iterator[str]:
 
     try:
         name = started["folder"] = os.path.join(tempfile.gettempdir(), f"nqueens-mzn-{secrets.token_hex(8)}")
+        guard.folder(name)
         try:
             _make_folder(name)
         except FileExistsError:

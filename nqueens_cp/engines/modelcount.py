@@ -91,8 +91,10 @@ class ModelCountEngine(Engine):
 
                 shutil.rmtree(started["folder"], ignore_errors=True)
 
-        with stopping.registered(cleanup), tempfile.TemporaryDirectory(prefix="nqueens-count-") as folder:
+        with stopping.registered(cleanup), stopping.watchdog() as guard, \
+                tempfile.TemporaryDirectory(prefix="nqueens-count-") as folder:
             started["folder"] = folder
+            guard.folder(folder)
             path = os.path.join(folder, "nqueens.cnf")
             with open(path, "w", encoding="ascii") as handle:
                 nvars, nclauses = write_dimacs(handle, n, encoding, placed, variant=self.variant)
@@ -101,8 +103,12 @@ class ModelCountEngine(Engine):
             env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root,
                                                                              os.environ.get("PYTHONPATH")]))}
             start = time.perf_counter()
-            started["process"] = process = subprocess.Popen([sys.executable, "-m", __name__, path], stdout=subprocess.PIPE,
-                                       stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env, text=True)
+            # In a session of its own (Ctrl-C at the terminal is this process's to handle: it kills
+            # the counter), watched by the watchdog if this process dies.
+            started["process"] = process = subprocess.Popen(
+                [sys.executable, "-m", __name__, path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                stdin=subprocess.DEVNULL, env=env, text=True, start_new_session=True)
+            guard.session(process.pid)
             try:
                 while True:
                     try:

@@ -98,7 +98,9 @@ def merge_stats(total: dict[str, Any], part: dict[str, Any], additive: Iterable[
 # --- in the workers -----------------------------------------------------------------
 
 def init_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle,
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)  # and a closed terminal: it stops its pool
     # A pool stopping its workers (pools.shutdown): the worker dies at once, and nothing of
     # the parent's runs (its clean-up handlers, inherited by the fork); but what the worker's
     # search started and registered (a solver's child process, a temporary folder) goes with it.

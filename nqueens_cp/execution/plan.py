@@ -150,12 +150,18 @@ class SolvePlan(NamedTuple):
     notes: tuple[str, ...] = ()  # warnings for the caller, before any work
 
 
-def check_executor(executor: Any) -> None:
+def check_executor(executor: Any) -> list[str]:
     """Refuse what cannot run sub-problems: an executor is a
     ``concurrent.futures.Executor``, a Dask ``Client``, a Dask scheduler's
-    address, or None."""
+    address, or None.  The notes it is worth: a local cluster of more
+    workers than cores."""
     if isinstance(executor, str):
         parallel.check_scheduler(executor)
+        kind, _, workers = executor.partition(":")
+        cores = parallel.default_jobs()
+        if kind == "local" and workers and int(workers) > cores:
+            return [f"a local cluster of {workers} workers on the {cores} cores here: each worker is a process, "
+                    "all started before any work, and more than one a core only adds overhead"]
     elif executor is not None:
         from concurrent.futures import Executor  # only when one is given: start-up
 
@@ -163,6 +169,7 @@ def check_executor(executor: Any) -> None:
         if not (isinstance(executor, Executor) or dask_client):
             raise InvalidInputError(f"executor must be a concurrent.futures.Executor, a Dask Client or a Dask "
                                     f"scheduler's address, got {executor!r}")
+    return []
 
 
 def position(n: int, fixed: Mapping[int, int] | None, blocked: Iterable[tuple[int, int]] | None) -> Any:
@@ -265,7 +272,7 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     workers = parallel.check_jobs(jobs)
     if type(unique) is not bool:
         raise InvalidInputError(f"unique takes True or False, got {unique!r}")
-    check_executor(executor)
+    cluster_notes = check_executor(executor)
     symmetries = asked.symmetries  # exact, at this N: what every use of symmetry below rests on
     every = len(symmetries) == 8
     split = splits(n) and not chosen.counts_only  # a model counter counts the whole question at once
@@ -293,6 +300,7 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
         check_writable(checkpoint)  # before the work: usage errors, as every output path
         check_regular(checkpoint, "a checkpoint")
     notes = [chosen.experimental] if chosen.experimental else []
+    notes += cluster_notes
     if method == "auto" and placed and chosen.counts_quarters and chosen.variant.is_plain and n >= join.FROM_N \
             and limit is None:
         notes.append("pre-placed queens or blocked squares: the count walks the board (joining quarters counts "
@@ -441,14 +449,15 @@ def plan_solve(n: int, engine: str | Engine, fixed: Mapping[int, int] | None = N
                **options: Any) -> SolvePlan:
     """What a decision asks, and whether it is split (the rules above).  Nothing runs."""
     jobs = None if jobs is None else parallel.check_jobs(jobs)
-    check_executor(executor)
+    cluster_notes = check_executor(executor)
     placed = position(board_size(n), fixed, blocked)
     asked = _question(n, placed, variant, engine)
     n = asked.n
     chosen = _engine(engine, options, asked.variant)
     split = chosen.splits_solve and ((jobs or 1) > 1 or executor is not None) and n >= SPLIT_SOLVE_MIN_N \
         and chosen.variant.is_plain  # (the parts are the plain decision search's)
-    return SolvePlan(n, chosen, placed, time_limit, jobs, executor, split, asked, tuple(_solve_advice(chosen, n)))
+    return SolvePlan(n, chosen, placed, time_limit, jobs, executor, split, asked,
+                     tuple(cluster_notes + _solve_advice(chosen, n)))
 
 
 def _solve_advice(engine: Engine, n: int) -> list[str]:

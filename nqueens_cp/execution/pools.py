@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures import TimeoutError as FuturesTimeout
-from contextlib import closing, contextmanager, nullcontext
+from contextlib import ExitStack, closing, contextmanager, nullcontext
 from typing import Any
 
 from ..errors import NQueensError, TimeLimitReached
@@ -62,7 +62,33 @@ def _start_method() -> Any:
     context = multiprocessing.get_context("forkserver" if sys.platform != "darwin" else "spawn")
     if context.get_start_method() == "forkserver":
         context.set_forkserver_preload(["nqueens_cp.execution.parallel", "nqueens_cp.kernel"])
+    helpers_deaf_to_hangup(forkserver=context.get_start_method() == "forkserver")
     return context
+
+
+def helpers_deaf_to_hangup(forkserver: bool = False) -> None:
+    """Start multiprocessing's helper processes (its resource tracker, and
+    the fork server if asked) with SIGHUP ignored, as they ignore Ctrl-C:
+    they serve this process for its whole life, and a closed terminal
+    (SIGHUP to the whole process group) killed the tracker, whose
+    replacement printed a page of KeyErrors as the workers went.  This
+    process handles SIGHUP itself (the command line's clean exit, 129).  An
+    ignored signal stays ignored across exec; a helper already running is
+    left as it is.  (Only the main thread can change a handler.)"""
+    import signal
+
+    if not hasattr(signal, "SIGHUP") or threading.current_thread() is not threading.main_thread():
+        return
+    from multiprocessing import forkserver as server
+    from multiprocessing import resource_tracker
+
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        resource_tracker.ensure_running()
+        if forkserver:
+            server.ensure_running()
+    finally:
+        signal.signal(signal.SIGHUP, before)
 
 
 def in_order(pool: Executor, calls: Iterable[tuple[Any, ...]], window: int,
@@ -244,6 +270,24 @@ def speaks_dask(spec: str, deadline: float | None = None) -> float:
     return max(left - (time.monotonic() - start), 0.001)
 
 
+@contextmanager
+def environment(changes: dict[str, str]) -> Iterator[None]:
+    """``os.environ`` with ``changes`` for the length of the block (for the
+    processes started in it), then as it was."""
+    import os
+
+    before = {name: os.environ.get(name) for name in changes}
+    os.environ.update(changes)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 def _unheard(heard: bytes) -> bool:
     """Whether a Dask server's greeting is still to come: its 8 bytes of
     length, then the short message they announce (a longer one is no greeting)."""
@@ -274,31 +318,54 @@ def dask_executor(spec: str, deadline: float | None = None) -> Iterator[Executor
     import dask
 
     kind, _, workers = spec.partition(":")
-    # Dask's scratch files (every server of a local cluster writes them), removed with the cluster
-    scratch = tempfile.mkdtemp(prefix="nqueens-dask-")
-    cluster = None
+    with ExitStack() as stack:  # (everything below undone in reverse order, however the block ends)
+        # Dask's scratch files (every server of a local cluster writes them), removed with the cluster
+        scratch = tempfile.mkdtemp(prefix="nqueens-dask-")
+        stack.callback(shutil.rmtree, scratch, ignore_errors=True)
+        local = kind == "local"
+        # (its workers ignore Ctrl-C and SIGHUP, which are this process's to handle: .dask_worker)
+        preload = {"distributed.worker.preload": ["nqueens_cp.execution.dask_worker"]} if local else {}
+        stack.enter_context(dask.config.set({"temporary-directory": scratch, **preload}))
+        # The workers of a local cluster are processes of their own, each logging
+        # to this stderr: their complaints as the cluster shuts down (a heartbeat
+        # to a scheduler already closed) are not ours to print.  Dask reads its
+        # configuration from the environment as a worker starts.
+        stack.enter_context(environment({"DASK_LOGGING__DISTRIBUTED": "critical"} if local else {}))
+        try:
+            if local:
+                helpers_deaf_to_hangup()
+                with signals_held():
+                    cluster = stack.enter_context(LocalCluster(
+                        n_workers=int(workers or default_jobs()), threads_per_worker=1, processes=True,
+                        dashboard_address=None))
+                    client = stack.enter_context(Client(cluster))
+            else:
+                client = stack.enter_context(Client(spec, timeout=speaks_dask(spec, deadline)))
+        except (OSError, TimeoutError, ValueError) as error:  # (ValueError: an address Dask cannot parse)
+            raise NQueensError(f"cannot reach the Dask scheduler at {spec}: {error}") from None
+        yield stack.enter_context(DaskExecutor(client))
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGHUP held back (blocked) for the length of the block, then
+    delivered: the threads started in the block, and every process they
+    start, keep them blocked for good.  A local Dask cluster starts its
+    worker processes from threads of its own: a Ctrl-C at the terminal as
+    they start reached each (the whole process group gets it) and each
+    printed a page of KeyboardInterrupt as it imported, before any of our
+    code ran in it.  This process takes the signal at the end of the block,
+    and closes the cluster.  (Main thread only; elsewhere nothing is held.)"""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGHUP})
     try:
-        with dask.config.set({"temporary-directory": scratch}):
-            try:
-                if kind == "local":
-                    cluster = LocalCluster(n_workers=int(workers or default_jobs()), threads_per_worker=1,
-                                           processes=True, dashboard_address=None)
-                    client = Client(cluster)
-                else:
-                    client = Client(spec, timeout=speaks_dask(spec, deadline))
-            except (OSError, TimeoutError, ValueError) as error:  # (ValueError: an address Dask cannot parse)
-                if cluster is not None:
-                    cluster.close()
-                raise NQueensError(f"cannot reach the Dask scheduler at {spec}: {error}") from None
-            try:
-                with DaskExecutor(client) as pool:
-                    yield pool
-            finally:
-                client.close()
-                if cluster is not None:
-                    cluster.close()
+        yield
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def stream(calls: Iterable[tuple[Any, ...]], workers: int, window: int, *, executor: Executor | None = None,
