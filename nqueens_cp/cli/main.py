@@ -152,7 +152,8 @@ def _release_semaphores() -> None:
         from multiprocessing import util
 
         gc.collect()  # (the queues of a cluster just closed: their finalizers run as they go)
-        util._run_finalizers(0)  # those registered to run at exit, as Python's own exit would: semaphores
+        # those registered to run at exit (semaphores among them), as Python's own exit runs them
+        util._run_finalizers(0)  # type: ignore[attr-defined]
 
 
 def entry() -> int:
