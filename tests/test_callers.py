@@ -5,12 +5,13 @@ test failed before its fix)."""
 from __future__ import annotations
 
 import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 import nqueens_cp as nq
-from conftest import CLI, program
+from conftest import CLI, program, run_process
 from nqueens_cp import TOTAL
 
 
@@ -59,3 +60,50 @@ def test_an_empty_or_unwritable_certificate_path_is_a_usage_error_before_any_wor
         assert (run.returncode, run.stdout) == (2, ""), (command, path, run.stdout, run.stderr)
         assert run.stderr.count("\n") == 1 and said in run.stderr, run.stderr  # '' printed 92 and exit 0
     assert not list(tmp_path.iterdir())
+
+
+# --- memory: one line, never a traceback (issue 52) -------------------------------------------
+
+def _capped(bytes_: int):
+    """For subprocess's preexec_fn: the child's address space held to ``bytes_`` (prlimit --as)."""
+    import resource
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (bytes_, bytes_))
+
+    return cap
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="an address-space limit as Linux keeps it")
+@pytest.mark.parametrize(("argv", "said"), [
+    # a worker's MemoryError, 60 lines: the quarters' table of N = 25 is 4.9 GB in each process
+    (["count", "25", "--memory", "1T"], "more than this machine's"),
+    (["count", "25"], "its address-space limit leaves (ulimit -v)"),
+    # NumPy's allocation error, 32 lines
+    (["solve", "999999999", "-e", "minconflicts", "-f", "summary"], "available here"),
+    (["solve", "400000000", "-e", "minconflicts", "-f", "summary", "--time-limit", "20"], "available here"),
+    # the range expanded into a list, 47 lines
+    (["crosscheck", "1-100000000"], "names 100,000,000 sizes, more than the 100,000 one command takes"),
+])
+def test_what_a_process_may_not_hold_is_refused_before_the_work(argv: list[str], said: str) -> None:
+    from nqueens_cp import machine
+
+    if "1T" in argv and (machine.physical_memory() or 0) > 1 << 40:
+        pytest.skip("this machine has more than 1 TB")
+    done = run_process(*argv, preexec_fn=_capped(4_000_000_000), timeout=60)
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr.count("\n") == 1 and said in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_memory_error_anywhere_is_one_line_and_exit_1(capsys) -> None:
+    """Where memory runs out anyway (another process took it meanwhile), the
+    MemoryError (NumPy's, or a worker's sent back) is one line."""
+    from nqueens_cp.cli.terminal import run_command
+
+    def handler(args: object) -> int:
+        raise MemoryError("Unable to allocate 2.82 EiB for an array with shape (3256153323631825747,)\nand more")
+
+    assert run_command(handler, None, "nqueens-cp count") == 1
+    assert capsys.readouterr().err == ("nqueens-cp count: out of memory: Unable to allocate 2.82 EiB for an array "
+                                       "with shape (3256153323631825747,) (a smaller N, fewer --jobs, or more "
+                                       "memory)\n")

@@ -112,7 +112,16 @@ def test_the_memory_is_said_before_the_work_and_refused_above_the_limit(cli) -> 
         join.budget(24, 8, 16 << 30)
     code, out, err = cli("count", 16, "--memory", "1M")
     assert code == 2 and out == "" and err.count("\n") == 1 and "needs 3.7 MB (2 processes" in err
-    assert cli("count", 16, "--memory", "1M", "--method", "walk")[:2] == (0, f"{TOTAL[16]}\n")
+    # An option that does not apply is refused, as every other (it was silently ignored)
+    for argv, why in ((["--method", "walk"], "--method walk walks the board"),
+                      (["-e", "cpsat"], "engine cpsat does not count by quarters (bitmask does)"),
+                      (["--place", "0:1"], "the count walks the board (pre-placed queens")):
+        assert cli("count", 16, "--memory", "1M", *argv)[:2] == (2, "")
+        assert cli("count", 16, "--memory", "1M", *argv)[2].startswith(
+            f"nqueens-cp count: error: --memory bounds a count by joining quarters, and here {why}")
+    assert "N=12 is counted by walking the board" in cli("count", 12, "--memory", "4G")[2]
+    with pytest.raises(InvalidInputError, match="more than this machine's"):
+        nq.count(16, memory=1 << 60)
     for size, expected in (("4G", 4 << 30), ("512m", 512 << 20), ("100KB", 100 << 10), ("1.5GiB", 3 << 29),
                            ("12345", 12345)):
         assert join.parse_memory(size) == expected

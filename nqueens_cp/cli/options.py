@@ -59,6 +59,9 @@ def positive_float(text: str) -> float:
     return value
 
 
+SIZES_MAX = 100_000  # sizes one SPEC may name: more is a typo, never a study
+
+
 def sizes(text: str) -> list[int]:
     """A SPEC, the same for every command: '8', a range '1-10' or a stepped range '20-100/20'."""
     match = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*(?:/\s*(\d+)\s*)?", text)
@@ -68,7 +71,11 @@ def sizes(text: str) -> list[int]:
     step = positive_int(match.group(3)) if match.group(3) else 1
     if low > high:
         raise argparse.ArgumentTypeError(f"range '{text}' runs backwards; write {high}-{low}")
-    return list(range(low, high + 1, step))
+    found = range(low, high + 1, step)
+    if len(found) > SIZES_MAX:  # (crosscheck 1-100000000 built a list of them and ran out of memory)
+        raise argparse.ArgumentTypeError(f"range '{text}' names {len(found):,} sizes, more than the {SIZES_MAX:,} "
+                                         "one command takes")
+    return list(found)
 
 
 def placements(text: str) -> list[tuple[int, int]]:
@@ -253,7 +260,8 @@ def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
         p.add_argument("--memory", metavar="SIZE",
                        help="the most a count by quarters may hold, all processes together (e.g. 4G, 512M; default "
                        "half of this machine's memory): the need is computed before the work, lists of halves are "
-                       "cut to fit, and a count whose quarters' table does not fit is refused")
+                       "cut to fit, and a count whose quarters' table does not fit (in SIZE, or in one process's "
+                       "address-space limit) is refused; refused too for a count that walks the board")
     p.add_argument("--certificate", metavar="DIR",
                    help="also write a certificate of the " + ("list" if limit else "count") + " into the new directory "
                    "DIR: the question, its CNF, the boards and a DRAT proof that there are no more (engine sat, "

@@ -225,6 +225,11 @@ def run_command(handler: Callable[[Any], int], args: Any, where: str) -> int:
     except BrokenPipeError:
         silence_stdout()
         return EXIT_BROKEN_PIPE
+    except MemoryError as error:  # (NumPy's allocation errors are MemoryErrors; so is a worker's, sent back)
+        finish(EXIT_OK, where)
+        said = str(error).split("\n")[0]
+        say(f"{where}: out of memory{': ' + said if said else ''} (a smaller N, fewer --jobs, or more memory)")
+        return EXIT_FAILURE
     except OSError as error:  # a write to stdout failed: a full disk, a closed descriptor
         silence_stdout()
         say(f"{where}: cannot write output: {error.strerror or error}")

@@ -35,11 +35,11 @@ puts the answer together:
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable
 from functools import partial
 from typing import Any, NamedTuple
 
+from .. import machine
 from ..errors import InvalidInputError
 from .classes import Side, Work, symmetric_counts
 
@@ -152,10 +152,8 @@ def working_bytes(n: int, cap: int) -> int:
 
 def machine_memory() -> int:
     """The default of ``memory``: half of this machine's memory."""
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
-    except (ValueError, OSError, AttributeError):  # (no such names here)
-        return 8 << 30
+    physical = machine.physical_memory()
+    return 8 << 30 if physical is None else physical // 2
 
 
 def parse_memory(text: str) -> int:
@@ -199,11 +197,23 @@ def budget(n: int, processes: int, memory: int | None = None) -> Budget:
     with the largest lists of halves that fit ``memory`` (default: half of
     this machine's); InvalidInputError where even the smallest do not."""
     limit = machine_memory() if memory is None else memory
+    physical = machine.physical_memory()
+    if memory is not None and physical is not None and memory > physical:
+        raise InvalidInputError(f"--memory {size_text(memory)} is more than this machine's {size_text(physical)}")
+    # Each process may be held to less than that (ulimit -v, prlimit --as): a worker past it failed
+    # with a MemoryError; it is said here, before the work.
+    each = machine.address_space_left()
     table = table_bytes(n)
     cap = CAP
-    while cap > MIN_CAP and processes * (table + working_bytes(n, cap)) > limit:
+    while cap > MIN_CAP and (processes * (table + working_bytes(n, cap)) > limit
+                             or each is not None and table + working_bytes(n, cap) > each):
         cap //= 2
     found = Budget(cap, processes, table, working_bytes(n, cap), limit)
+    if each is not None and found.table + found.working > each:
+        raise InvalidInputError(
+            f"counting N={n} by quarters needs {size_text(found.table + found.working)} in each process (the "
+            f"quarters' table of {size_text(table)} and {size_text(found.working)} of halves), more than the "
+            f"{size_text(each)} its address-space limit leaves (ulimit -v); --method walk needs almost none")
     if found.total > limit:
         fewer = f"; {limit // (table + working_bytes(n, MIN_CAP))} processes would fit" \
             if table + working_bytes(n, MIN_CAP) <= limit else ""

@@ -26,19 +26,6 @@ from .search import Counter, Search, check_limit, check_time_limit
 SEED_MAX = 2**31 - 1  # OR-Tools' random_seed is a signed 32-bit integer; minconflicts takes the same range
 
 
-def available_memory() -> int | None:
-    """The bytes this machine can give a process now without swapping
-    (/proc/meminfo's MemAvailable), or None where that is not known."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
-
-
 class Option(NamedTuple):
     """One engine-specific keyword (and CLI flag): its type, default, choices and help."""
 

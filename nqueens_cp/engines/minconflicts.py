@@ -19,7 +19,8 @@ from typing import Any
 from ..errors import InvalidInputError
 from ..model.board import Position, board_of
 from ..model.variants import Variant
-from .base import SEED, Answer, Engine, Option, Status, available_memory
+from ..machine import available_memory
+from .base import SEED, Answer, Engine, Option, Status
 
 SLICE = 1 << 18  # swaps between two looks at the clock: a few ms even at N = 10^8
 

@@ -306,6 +306,14 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
         notes.append("pre-placed queens or blocked squares: the count walks the board (joining quarters counts "
                      "plain N only)")
     allowed = _memory(memory)  # (checked whatever counts: a mistake is one even where it would not matter)
+    if allowed is not None and not quarters:  # (it was ignored: an option that does not apply is refused)
+        why = ("--method walk walks the board" if method == "walk" else
+               f"engine {chosen.name} does not count by quarters (bitmask does)" if not chosen.counts_quarters else
+               "a listing walks the board" if not counting else
+               f"N={n} is counted by walking the board (by quarters from N={join.FROM_N}, or with --method "
+               "quarters)" if method == "auto" and n < join.FROM_N else
+               "the count walks the board (pre-placed queens, blocked squares, a variant or symmetry breaking)")
+        raise InvalidInputError(f"--memory bounds a count by joining quarters, and here {why}")
     budget = join.budget(n, workers, allowed) if quarters else None
     cores = parallel.default_jobs()
     if workers > cores and executor is None and split:
