@@ -107,3 +107,12 @@ def test_a_memory_error_anywhere_is_one_line_and_exit_1(capsys) -> None:
     assert capsys.readouterr().err == ("nqueens-cp count: out of memory: Unable to allocate 2.82 EiB for an array "
                                        "with shape (3256153323631825747,) (a smaller N, fewer --jobs, or more "
                                        "memory)\n")
+
+
+def test_a_certificate_stopped_by_its_time_limit_says_so(tmp_path, cli) -> None:
+    """It printed exactly 'nqueens-cp count: unknown: ' (nothing after the colon)."""
+    code, out, err = cli("count", 14, "--certificate", tmp_path / "D", "--time-limit", "0.1")
+    assert (code, out) == (3, "")
+    assert err == ("nqueens-cp count: unknown: the time limit of 0.1 s came before the certificate was complete: "
+                   "no certificate written\n")
+    assert list(tmp_path.iterdir()) == []

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidInputError, NQueensError
+from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 from ..model.board import Solution, check_placements
 from ..model.variants import PLAIN, Variant, get
 from .format import (BOARDS, FILES, FORMAT, FORMULA, LRAT, MANIFEST, OPTIMUM_FILES, PROOF, PROOF_KINDS, QUESTION,
@@ -94,6 +94,12 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
         else:
             count, stats = _certify_whole(work, n, question, placed, encoding, deadline, on_board, lrat)
         _publish(work, target)
+    except TimeLimitReached as stop:
+        shutil.rmtree(work, ignore_errors=True)
+        if str(stop):
+            raise
+        raise TimeLimitReached(f"the time limit of {time_limit:g} s came before the certificate was complete: "
+                               "no certificate written") from None
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
@@ -236,7 +242,6 @@ def _run_tasks(work: Path, n: int, question: Variant, placed: Any, encoding: str
     written here as they come back, told in column order."""
     from concurrent.futures import TimeoutError as FutureTimeout  # (not the builtin one before Python 3.11)
 
-    from ..errors import TimeLimitReached
     from ..execution.pools import using
 
     left = None if deadline is None else max(0.001, deadline - time.monotonic())  # (clocks differ across machines)
@@ -320,7 +325,6 @@ def certify_optimum(n: int, directory: str | os.PathLike[str], variant: str | Va
 
     from ..engines import get_engine
     from ..engines.sat import _run_solver
-    from ..errors import TimeLimitReached
     from ..model.domination import fewer
 
     question = get(variant)

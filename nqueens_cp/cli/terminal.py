@@ -239,7 +239,9 @@ def run_command(handler: Callable[[Any], int], args: Any, where: str) -> int:
         usage = isinstance(error, (InvalidInputError, EngineUnavailableError))  # asked for what cannot be
         kind, code = ((" error:", EXIT_USAGE) if usage else
                       (" unknown:", EXIT_UNKNOWN) if isinstance(error, TimeLimitReached) else ("", EXIT_FAILURE))
-        say(f"{where}:{kind} {error}")
+        said = str(error) or ("the time limit came first" if isinstance(error, TimeLimitReached) else
+                              type(error).__name__)  # (never a colon with nothing after it)
+        say(f"{where}:{kind} {said}")
         return code
     finally:
         CtrlC.writing = CtrlC.pending = False
