@@ -73,6 +73,9 @@ def test_every_sample_instance_is_answered_as_published(engine: str) -> None:
     ("hello\n", "f:1", "expected 'name = value'"),
     ("", "f:1", "no 'n = ...'"),
     ("n = 4\nnumdiags = 1\ndiags = [[9, 0]]\n", "f:3", "not a diagonal of the 4x4 board"),
+    # a wrong pair past the D used was accepted (issue 52): the file is wrong whatever D is
+    ("n = 6\nnumdiags = 2\ndiags = [[1, 1], [3, 5]]\n", "f:3", "[3, 5] is not a diagonal of the 6x6 board"),
+    ("n = 6\nnumdiags = 2\ndiags = [[1, 1], [50, 1]]\n", "f:3", "[50, 1] is not a diagonal of the 6x6 board"),
 ])
 def test_bad_files_are_one_error_naming_file_and_line(text: str, where: str, what: str) -> None:
     with pytest.raises(InstanceError) as error:

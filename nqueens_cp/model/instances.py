@@ -155,11 +155,12 @@ def parse_instance(path: str, text: str, diagonals: int | None = None) -> Instan
     if type(diagonals) is not int or not 0 <= diagonals <= len(pairs):
         raise InvalidInputError(f"{path}: --diagonals must be 0..{len(pairs)} (the diagonals it lists), "
                                 f"got {diagonals!r}")
-    blocked: set[Placement] = set()
-    for k, kind in pairs[:diagonals]:
+    for k, kind in pairs:  # every pair of the file, used or not: a file with a wrong one is a wrong file
         if kind not in (0, 1) or not 0 <= k <= 2 * n - 2:
             raise InstanceError(f"{path}:{line}: [{k}, {kind}] is not a diagonal of the {n}x{n} board "
                                 f"(k from 0 to {2 * n - 2}, type 0 or 1)")
+    blocked: set[Placement] = set()
+    for k, kind in pairs[:diagonals]:
         blocked.update(diagonal(n, "r+c", k) if kind == 1 else diagonal(n, "r-c", k - (n - 1)))
     return Instance(path, EXCLUDED_DIAGONALS, n, {}, frozenset(blocked), diagonals, len(pairs))
 
