@@ -116,3 +116,19 @@ def test_a_certificate_stopped_by_its_time_limit_says_so(tmp_path, cli) -> None:
     assert err == ("nqueens-cp count: unknown: the time limit of 0.1 s came before the certificate was complete: "
                    "no certificate written\n")
     assert list(tmp_path.iterdir()) == []
+
+
+# --- a seed makes a run reproducible (issue 52) ------------------------------------------------
+
+@pytest.mark.parametrize("engine", ["cpsat", "bitmask", "minconflicts"])
+def test_the_same_seed_gives_the_same_board_run_to_run(engine: str) -> None:
+    """CP-SAT's portfolio gave different boards for solve 30 --place P --seed 5
+    (whichever worker finished first): with a seed its solve runs one worker.
+    Each run is a process of its own, as a user's two runs are."""
+    argv = ["solve", "30", "--place", "0:3,5:9", "--seed", "5", "-e", engine, "-f", "line"]
+    runs = [run_process(*argv, timeout=120) for _ in range(3)]
+    assert all(run.returncode == 0 for run in runs), [run.stderr for run in runs]
+    boards = {run.stdout for run in runs}
+    assert len(boards) == 1, boards
+    board = tuple(int(c) for c in boards.pop().split())
+    assert nq.is_solution(board, 30) and board[0] == 3 and board[5] == 9

@@ -70,7 +70,9 @@ SYMMETRY_BREAKING = Option(
     "survivors' orbits: the output is still the exact full set", kind=bool, default=False,
     solve_help="add the first-row lex-leader constraints of all 8 symmetries: fewer boards to search, "
     "and the solution found is one whose first row no symmetry makes less")
-SEED = Option("seed", f"random seed, 0..{SEED_MAX}", kind=int, low=0, high=SEED_MAX)
+SEED = Option("seed", f"random seed, 0..{SEED_MAX}: the same seed gives the same board (cpsat's solve then runs "
+              "one worker, unless --workers says more: a portfolio's board is whichever worker finishes "
+              "first; an optimum's witness too may differ, never its value)", kind=int, low=0, high=SEED_MAX)
 
 
 class Status(enum.Enum):
