@@ -132,3 +132,43 @@ def test_the_same_seed_gives_the_same_board_run_to_run(engine: str) -> None:
     assert len(boards) == 1, boards
     board = tuple(int(c) for c in boards.pop().split())
     assert nq.is_solution(board, 30) and board[0] == 3 and board[5] == 9
+
+
+# --- long work says so; compare's rows stream (issue 52) -------------------------------------
+
+def test_compare_prints_each_row_as_it_is_measured() -> None:
+    """Its 13 rows arrived together, 20 ms apart, after 6 s of work."""
+    process = subprocess.Popen([*CLI, "compare", "4", "30", "--engines", "backtrack", "--time-limit", "5"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        header, first = process.stdout.readline(), process.stdout.readline()
+        still_measuring = process.poll() is None  # N = 30 runs to its time limit of 5 s
+        rest, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert header.split()[:4] == ["n", "engine", "count", "agrees"]
+    assert first.split()[:4] == ["4", "backtrack", "2", "yes"] and still_measuring
+    assert rest.split()[:2] == ["30", "backtrack"] and "timeout after 5 s" in rest
+    assert process.returncode == 0, err
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["compare", "4", "--repeat", "1000000", "--engines", "bitmask"],
+     "1,000,000 measurements, each a fresh process of about 0.3 s before its search: about 3 days at the least"),
+    (["compare", "1-100000", "--engines", "bitmask,cpsat"], "200,000 measurements"),
+    (["sample", "12", "-k", "100000"], "100,000 boards take about"),
+    (["count", "20", "--certificate", "D"], "a certificate of N=20 puts each of its 39,029,188,884 boards through"),
+])
+def test_long_work_says_so_before_it_starts(argv: list[str], said: str, tmp_path) -> None:
+    """Each ran on with no word (minutes to months); the note comes before the
+    work, which the time limit (or a closed pipe) then stops."""
+    process = subprocess.Popen([*CLI, *argv, *(["--time-limit", "1"] if argv[0] != "sample" else [])],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        note = process.stderr.readline()
+    finally:
+        process.kill()
+        process.communicate()
+    assert note.startswith("nqueens-cp: note: ") and said in note, note

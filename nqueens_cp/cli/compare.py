@@ -59,20 +59,33 @@ def add_compare(sub: Any) -> None:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from ..studies.compare import COLUMNS, compare, default_labels, expand, problems, with_symmetry_breaking
-    from ..studies.reporting import check_outputs, compare_plot, compare_table
+    from ..studies.compare import COLUMNS, advice, compare_rows, default_labels, expand, problems, \
+        with_symmetry_breaking
+    from ..studies.reporting import check_outputs, compare_plot, compare_stream
 
     check_outputs(args.csv, args.json, args.plot)  # before the long part, not after it
     table = table_to_stdout(args)
     chosen = with_symmetry_breaking(expand(args.engines, args.first, args.variant), args.symmetry_breaking) \
         if args.engines else default_labels(args.first, args.symmetry_breaking, args.variant)
+    sizes = sorted({n for spec in args.specs for n in spec})
     progress = Progress.make("compare")
-    rows = compare(sorted({n for spec in args.specs for n in spec}), chosen, args.repeat, args.first,
-                   args.time_limit, progress.text if progress else None, args.variant)
+    measured = compare_rows(sizes, chosen, args.repeat, args.first, args.time_limit,
+                            progress.text if progress else None, args.variant)  # (checked: nothing measured yet)
+    for note in advice(sizes, chosen, args.repeat):
+        say(f"{PROG}: note: {note}")
+    header, line = compare_stream(chosen)
+    rows = []
+    for row in measured:  # each row printed as it is measured
+        rows.append(row)
+        if progress:
+            progress.clear()
+        if table:
+            if len(rows) == 1:
+                CtrlC.write(sys.stdout, header + "\n")
+            CtrlC.write(sys.stdout, line(row) + "\n")
+            sys.stdout.flush()
     if progress:
         progress.clear()
-    if table:
-        CtrlC.write(sys.stdout, compare_table(rows) + "\n")
     write_files(args, rows, COLUMNS, lambda path: compare_plot(rows, path, args.first, args.variant))
     for problem in problems(rows):
         say(f"{PROG} compare: {problem}")

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from .options import (RESULT_FORMATS, SOLUTION_FORMATS, add_format, add_n, add_place, fixed_placements, positive_int,
+from .options import (PROG, RESULT_FORMATS, SOLUTION_FORMATS, add_format, add_n, add_place, fixed_placements, positive_int,
                       json_text, whole)
 from .terminal import EXIT_OK, CtrlC, check_board, emit, say, solutions_word, summarize
 
@@ -68,10 +68,13 @@ def _cmd_trace(args: argparse.Namespace) -> int:
 
 
 def _cmd_sample(args: argparse.Namespace) -> int:
-    from ..counting.sample import sample
+    from ..counting.sample import advice, sample
 
     check_board(args.format, args.n)
-    count = emit(sample(args.n, args.k, args.seed, fixed_placements(args)), args.format, args.n)
+    drawn = sample(args.n, args.k, args.seed, fixed_placements(args))
+    for note in advice(args.n, args.k):
+        say(f"{PROG}: note: {note}")
+    count = emit(drawn, args.format, args.n)
     summarize(args.format, f"{solutions_word(count)} for N={args.n}, drawn uniformly"
               + (f" (seed {args.seed})" if args.seed is not None else ""))
     return EXIT_OK

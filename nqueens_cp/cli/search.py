@@ -67,7 +67,7 @@ def _certified(args: argparse.Namespace, on_board: Any = None) -> Any:
         raise InvalidInputError(f"--certificate: the proof is logged by {SOLVER}, not {args.solver}")
     return certify(args.n, args.certificate, fixed=fixed_placements(args), time_limit=args.time_limit,
                    encoding=getattr(args, "encoding", None) or "pairwise", jobs=args.jobs, lrat=args.lrat,
-                   executor=args.executor, on_board=on_board,
+                   executor=args.executor, on_board=on_board, notify=lambda note: say(f"{PROG}: note: {note}"),
                    **question_keywords(args))
 
 

@@ -20,17 +20,18 @@ The worker is this module: ``python -m nqueens_cp.studies.compare N LABEL
 from __future__ import annotations
 
 import json
+import math
 import os
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..execution import execute
-from ..execution.plan import plan, plan_solve
+from ..execution.plan import _duration, plan, plan_solve
 from ..engines import engine_class, get_engine, names
 from ..errors import EngineUnavailableError, InvalidInputError
 from ..known import TOTAL
@@ -47,6 +48,8 @@ _NOT_COUNTERS = {"status", "solver", "counter", "encoding", "kernel", "formula",
                  "solver_wall_time", "variables", "clauses", "constraints"}
 STAT_COLUMNS = (*dict.fromkeys(stat for name in names() for stat in engine_class(name).statistics
                                if stat not in _NOT_COUNTERS), "variables", "constraints")
+START_SECONDS = 0.3  # a measurement's fresh process, to its search: Python, the package, the engine's imports
+NOTE_SECONDS = 60.0  # a study that takes longer than this at the least says so before it starts
 COLUMNS = ("n", "engine", "count", "agrees", "runs", "wall_s", "startup_s", "import_s", "search_s",
            "solutions_per_s", *STAT_COLUMNS, "status")
 
@@ -203,7 +206,24 @@ def compare(sizes: Sequence[int], labels: Sequence[str], repeat: int = 1, first:
             variant: str = "queens") -> list[dict[str, Any]]:
     """One row per (N, engine): medians over ``repeat`` fresh processes, for
     one question of the family (``variant``; for domination and independent,
-    the time to prove the optimum)."""
+    the time to prove the optimum).  All of :func:`compare_rows`."""
+    return list(compare_rows(sizes, labels, repeat, first, time_limit, progress, variant))
+
+
+def compare_rows(sizes: Sequence[int], labels: Sequence[str], repeat: int = 1, first: bool = False,
+                 time_limit: float | None = None, progress: Callable[[str], None] | None = None,
+                 variant: str = "queens") -> Iterator[dict[str, Any]]:
+    """The rows of :func:`compare`, each as soon as it is measured (everything
+    is checked before the first measurement).  A row's ``agrees`` is judged
+    against the published value and the rows of its N so far; a later row
+    of the same N that disagrees marks the earlier ones too (the row objects
+    already given are updated: the list at the end is the final word)."""
+    question = _checked(labels, first, variant)
+    return _measured(sizes, labels, repeat, first, time_limit, progress, question)
+
+
+def _checked(labels: Sequence[str], first: bool, variant: str) -> Variant:
+    """The question, every label refused now if it cannot run (before any measurement)."""
     question = variants.get(variant)
     if len(set(labels)) != len(labels):
         twice = next(label for label in labels if labels.count(label) > 1)
@@ -225,24 +245,42 @@ def compare(sizes: Sequence[int], labels: Sequence[str], repeat: int = 1, first:
         reason = cls.unavailable_reason()
         if reason:
             raise EngineUnavailableError(f"engine '{name}' is unavailable: {reason}")
-    rows = []
+    return question
+
+
+def _measured(sizes: Sequence[int], labels: Sequence[str], repeat: int, first: bool, time_limit: float | None,
+              progress: Callable[[str], None] | None, question: Variant) -> Iterator[dict[str, Any]]:
     for n in sizes:
+        rows: list[dict[str, Any]] = []  # this N's
         for label in labels:
             name, options = parse_label(label)
             refusal = get_engine(name, question.name, **options).refuses(n)
             if refusal is not None:  # (bitmask's optimum serves N <= 32): a row that says so, not a failure
                 rows.append(_refused(n, label, refusal))
-                continue
-            runs = []
-            for attempt in range(repeat):
-                if progress:
-                    progress(f"compare: N={n} {label} run {attempt + 1}/{repeat}")
-                runs.append(_run_worker(n, label, first, time_limit, question))
-                if runs[-1].result is None or runs[-1].result.get("proved") is False:
-                    break  # a timeout or failure will not get better
-            rows.append(_row(n, label, runs, time_limit))
-        _check_agreement([row for row in rows if row["n"] == n], first, question)
-    return rows
+            else:
+                runs = []
+                for attempt in range(repeat):
+                    if progress:
+                        progress(f"compare: N={n} {label} run {attempt + 1}/{repeat}")
+                    runs.append(_run_worker(n, label, first, time_limit, question))
+                    if runs[-1].result is None or runs[-1].result.get("proved") is False:
+                        break  # a timeout or failure will not get better
+                rows.append(_row(n, label, runs, time_limit))
+            _check_agreement(rows, first, question)
+            yield rows[-1]
+
+
+def advice(sizes: Sequence[int], labels: Sequence[str], repeat: int = 1) -> list[str]:
+    """A note for a study of many measurements: each is a fresh process
+    (about :data:`START_SECONDS` before any search), so their number alone
+    says how long it runs at the least."""
+    runs = len(sizes) * len(labels) * repeat
+    seconds = runs * START_SECONDS
+    if seconds <= NOTE_SECONDS:
+        return []
+    return [f"{len(sizes):,} sizes x {len(labels)} engines x {repeat:,} runs is {runs:,} measurements, each a "
+            f"fresh process of about {START_SECONDS:g} s before its search: {_duration(math.log10(seconds))} "
+            "at the least (rows are printed as they are measured)"]
 
 
 def _refused(n: int, label: str, refusal: str) -> dict[str, Any]:

@@ -8,7 +8,7 @@ Output paths are checked before any long work starts (:func:`check_outputs`).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -168,15 +168,30 @@ def plot_times(rows: list[dict[str, Any]], path: str, *, y: str, title: str, yla
 
 # --- compare and complete bench ---------------------------------------------------------
 
-def compare_table(rows: list[dict[str, Any]]) -> str:
-    from .compare import COLUMNS
+def compare_stream(labels: Sequence[str]) -> tuple[str, Callable[[dict[str, Any]], str]]:
+    """A compare table printed a row at a time, as each is measured: (its
+    header, the line of a row).  The columns are fixed before the first row:
+    the times, and the statistics the chosen engines report; widths are the
+    headers' or a number's usual width (a longer cell pushes its line on)."""
+    from ..engines import engine_class
+    from .compare import COLUMNS, STAT_COLUMNS, parse_label
 
-    shown = [c for c in COLUMNS if c != "runs" and any(row[c] is not None for row in rows)]
+    reported = {stat for label in labels for stat in engine_class(parse_label(label)[0]).statistics}
+    shown = [c for c in COLUMNS if c != "runs" and (c not in STAT_COLUMNS or c in reported)]
     headers = {c: c.removesuffix("_s") for c in shown}
     headers["solutions_per_s"] = "sol/s"
-    printable = [{**row, "solutions_per_s": None if row["solutions_per_s"] is None else round(row["solutions_per_s"])}
-                 for row in rows]
-    return table(printable, shown, left=("engine", "status"), headers=headers)
+    widths = {c: max(len(headers[c]), 12 if c == "count" else max(map(len, labels)) if c == "engine" else
+                     4 if c == "n" else 9) for c in shown}
+    left = {"engine", "status"}
+
+    def line(row: dict[str, Any]) -> str:
+        value = {**row, "solutions_per_s": None if row["solutions_per_s"] is None else round(row["solutions_per_s"])}
+        return "  ".join(cell(value.get(c)).ljust(widths[c]) if c in left else cell(value.get(c)).rjust(widths[c])
+                         for c in shown).rstrip()
+
+    header = "  ".join(headers[c].ljust(widths[c]) if c in left else headers[c].rjust(widths[c])
+                       for c in shown).rstrip()
+    return header, line
 
 
 def compare_plot(rows: list[dict[str, Any]], path: str, first: bool = False, variant: str = "queens") -> None:
