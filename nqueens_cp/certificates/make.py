@@ -85,8 +85,9 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
     jobs = check_jobs(jobs)
     _amo(encoding)  # an unknown encoding, refused before any work
     target, parent = _new_directory(directory)
-    for note in advice(n, question, jobs, time_limit) if notify else ():
-        notify(note)
+    if notify is not None:
+        for note in advice(n, question, jobs, time_limit):
+            notify(note)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     start = time.perf_counter()
     work = Path(tempfile.mkdtemp(prefix=f".{target.name}.partial-", dir=parent))
