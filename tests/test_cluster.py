@@ -267,3 +267,17 @@ def test_a_scheduler_address_where_something_else_listens_is_one_line(cli, liste
     port = listener(b"")
     code, _, err = cli("solve", 12, "-e", "bitmask", "--scheduler", f"tcp://127.0.0.1:{port}", "--time-limit", "0.3")
     assert code == 1 and err.endswith("it said nothing within 0.3 s\n"), err
+
+
+def test_a_local_cluster_beyond_the_cores_gets_a_note_and_shuts_down_quietly() -> None:
+    """local:64 on two cores: 195 lines of Dask's tracebacks at shut-down (its
+    workers' heartbeats to a scheduler already closed), and no word before."""
+    from conftest import run_process
+    from nqueens_cp.execution.parallel import default_jobs
+
+    workers = default_jobs() + 1
+    done = run_process("count", "12", "--scheduler", f"local:{workers}", timeout=300)
+    assert (done.returncode, done.stdout) == (0, f"{TOTAL[12]}\n")
+    assert done.stderr == (f"nqueens-cp: note: a local cluster of {workers} workers on the {default_jobs()} cores "
+                           "here: each worker is a process, all started before any work, and more than one a core "
+                           "only adds overhead\n")
