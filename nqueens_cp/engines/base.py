@@ -71,7 +71,7 @@ SYMMETRY_BREAKING = Option(
     solve_help="add the first-row lex-leader constraints of all 8 symmetries: fewer boards to search, "
     "and the solution found is one whose first row no symmetry makes less")
 SEED = Option("seed", f"random seed, 0..{SEED_MAX}: the same seed gives the same board (cpsat's solve then runs "
-              "one worker, unless --workers says more: a portfolio's board is whichever worker finishes "
+              "one worker unless told to run more: a portfolio's board is whichever worker finishes "
               "first; an optimum's witness too may differ, never its value)", kind=int, low=0, high=SEED_MAX)
 
 
