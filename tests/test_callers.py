@@ -83,7 +83,7 @@ def _capped(bytes_: int):
     (["solve", "999999999", "-e", "minconflicts", "-f", "summary"], "available here"),
     (["solve", "400000000", "-e", "minconflicts", "-f", "summary", "--time-limit", "20"], "available here"),
     # the range expanded into a list, 47 lines
-    (["crosscheck", "1-100000000"], "names 100,000,000 sizes, more than the 100,000 one command takes"),
+    (["crosscheck", "1-100000000"], "names 100,000,000 sizes, more than the 1,000,000 one command takes"),
 ])
 def test_what_a_process_may_not_hold_is_refused_before_the_work(argv: list[str], said: str) -> None:
     from nqueens_cp import machine

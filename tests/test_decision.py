@@ -225,8 +225,9 @@ def test_the_seed_flag_names_the_engines_each_command_takes_it_for(cli) -> None:
     --seed still serves cpsat, and --max-nodes is solve's alone."""
     listing = " ".join(cli("enumerate", "--help")[1].split())
     solving = " ".join(cli("solve", "--help")[1].split())
-    assert "--seed SEED random seed, 0..2147483647 [cpsat]" in listing and "--max-nodes" not in listing
-    assert "random seed, 0..2147483647 [bitmask, cpsat, minconflicts]" in solving and "--max-nodes" in solving
+    seed = "--seed SEED random seed, 0..2147483647: the same seed gives the same board"
+    assert seed in listing and "never its value) [cpsat]" in listing and "--max-nodes" not in listing
+    assert seed in solving and "never its value) [bitmask, cpsat, minconflicts]" in solving and "--max-nodes" in solving
 
 
 def test_restarts_leave_no_heavy_tail_on_the_pair_that_had_one() -> None:

@@ -59,7 +59,7 @@ def positive_float(text: str) -> float:
     return value
 
 
-SIZES_MAX = 100_000  # sizes one SPEC may name: more is a typo, never a study
+SIZES_MAX = 1_000_000  # sizes one SPEC may name: more is a typo, never a study
 
 
 def sizes(text: str) -> list[int]:
