@@ -172,7 +172,10 @@ class Watchdog:
         self._say(f"folder {path}")
 
     def _say(self, line: str) -> None:
-        os.write(self._pipe.fileno(), (line + "\n").encode("utf-8", "surrogateescape"))
+        try:
+            os.write(self._pipe.fileno(), (line + "\n").encode("utf-8", "surrogateescape"))
+        except OSError:  # (the watchdog is gone: a safety net lost, never a failure of the search)
+            pass
 
 
 @contextmanager
@@ -200,11 +203,10 @@ def watchdog() -> Iterator[Watchdog]:
     process = subprocess.Popen([sys.executable, "-I", "-S", "-c", _WATCHDOG], stdin=subprocess.PIPE,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     assert process.stdin is not None
+    guard = Watchdog(process.stdin)
     try:
-        yield Watchdog(process.stdin)
+        yield guard
     finally:
-        try:
-            os.write(process.stdin.fileno(), b"done\n")
-        finally:
-            process.stdin.close()
-            process.wait()
+        guard._say("done")  # (never raises: whatever ends the block goes on as it was)
+        process.stdin.close()
+        process.wait()

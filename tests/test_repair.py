@@ -15,7 +15,6 @@ from conftest import honours
 from nqueens_cp import InvalidInputError, Status, is_solution, solve
 from nqueens_cp import kernel
 from nqueens_cp.cli.main import main
-from nqueens_cp.engines import base
 from nqueens_cp.kernel import twin_repair
 from nqueens_cp.model import board as board_module
 from nqueens_cp.model.board import Columns, Position, board_of, columns_valid
@@ -186,8 +185,7 @@ def test_a_board_of_two_million_queens_comes_as_columns_validated_and_streamed(c
 
 
 def test_a_board_beyond_the_memory_is_refused_before_any_allocation(monkeypatch, capsys) -> None:
-    monkeypatch.setattr(base, "available_memory", lambda: 10**9)
-    # (the engine module imported it by name: patch where it is read)
+    # (the engine module imported it by name from nqueens_cp.machine: patch where it is read)
     from nqueens_cp.engines import minconflicts
 
     monkeypatch.setattr(minconflicts, "available_memory", lambda: 10**9)

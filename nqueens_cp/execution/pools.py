@@ -262,7 +262,8 @@ def speaks_dask(spec: str, deadline: float | None = None) -> float:
                 heard += chunk
     except socket.timeout:
         if not heard:
-            raise NQueensError(f"{spec} does not speak Dask's protocol: it said nothing within {left:.2g} s") from None
+            raise NQueensError(f"{spec} does not speak Dask's protocol: it said nothing within {_seconds(left)} s") \
+                from None
     except OSError as error:
         raise NQueensError(f"cannot reach the Dask scheduler at {spec}: {error.strerror or error}") from None
     if _unheard(heard) or b"pickle-protocol" not in heard:
@@ -286,6 +287,12 @@ def environment(changes: dict[str, str]) -> Iterator[None]:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
+
+
+def _seconds(value: float) -> str:
+    """A wait as a user gave it: to a tenth of a second (the time limit's 0.5 s is
+    0.499 s by the time it is read), and no trailing zeros."""
+    return f"{max(value, 0.1):.1f}".rstrip("0").rstrip(".")
 
 
 def _unheard(heard: bytes) -> bool:
