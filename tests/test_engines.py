@@ -211,7 +211,6 @@ def test_a_stop_the_moment_minizincs_folder_is_made_leaves_no_folder(monkeypatch
     before its name was kept, it was left behind, empty (the suite's leftover check
     caught one)."""
     import os
-    import signal
 
     from nqueens_cp.engines import minizinc
 
@@ -221,7 +220,9 @@ def test_a_stop_the_moment_minizincs_folder_is_made_leaves_no_folder(monkeypatch
     def interrupted(path: str) -> None:
         real(path)
         made.append(path)
-        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C the moment the folder exists
+        # Ctrl-C the moment the folder exists, raised here: a SIGINT sent to this process was
+        # not taken by the main thread once in a whole-suite run under load (under study)
+        raise KeyboardInterrupt
 
     monkeypatch.setattr(minizinc, "_make_folder", interrupted)
     with pytest.raises(KeyboardInterrupt):
