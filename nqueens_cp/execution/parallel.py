@@ -365,6 +365,15 @@ LOCAL_WORKERS_MAX = 256  # 'local:N': more single-threaded workers than this on 
 _ADDRESS = re.compile(r"(?:(?:tcp|tls|ws|wss|ucx)://)?[A-Za-z0-9.\-_\[\]:]+:\d{1,5}|inproc://\S+")
 
 
+def dask_kind(executor: object) -> str | None:
+    """'Client' or 'ClientExecutor' for a Dask client or Dask's executor on one, else None
+    (read from the type, so that nothing imports Dask to ask)."""
+    kind = type(executor)
+    if kind.__module__.startswith("distributed.") and kind.__name__ in ("Client", "ClientExecutor"):
+        return kind.__name__
+    return None
+
+
 def check_scheduler(spec: str) -> None:
     """Refuse a --scheduler that cannot name a Dask cluster, before any work:
     'local', 'local:N' (1 <= N <= 256) or a scheduler's address (tcp://HOST:PORT)."""

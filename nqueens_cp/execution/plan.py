@@ -165,8 +165,7 @@ def check_executor(executor: Any) -> list[str]:
     elif executor is not None:
         from concurrent.futures import Executor  # only when one is given: start-up
 
-        dask_client = type(executor).__module__.startswith("distributed.") and type(executor).__name__ == "Client"
-        if not (isinstance(executor, Executor) or dask_client):
+        if not (isinstance(executor, Executor) or parallel.dask_kind(executor) == "Client"):
             raise InvalidInputError(f"executor must be a concurrent.futures.Executor, a Dask Client or a Dask "
                                     f"scheduler's address, got {executor!r}")
     return []

@@ -23,7 +23,7 @@ from typing import Any
 
 from ..errors import NQueensError, TimeLimitReached
 from ..model.board import Solution
-from .parallel import init_worker, check_jobs, check_scheduler, default_jobs
+from .parallel import init_worker, check_jobs, check_scheduler, dask_kind, default_jobs
 
 
 class InlineExecutor(Executor):
@@ -218,12 +218,11 @@ class DaskExecutor(Executor):
 def as_executor(executor: Any) -> Executor | None:
     """``executor`` as the sub-problems use it: a Dask ``Client``, or Dask's
     own adapter of one, becomes a :class:`DaskExecutor` on that client."""
-    kind = type(executor)
-    if kind.__module__.startswith("distributed."):
-        if kind.__name__ == "Client":
-            return DaskExecutor(executor)
-        if kind.__name__ == "ClientExecutor":
-            return DaskExecutor(executor._client)  # (its one field: Dask documents no other way back)
+    kind = dask_kind(executor)
+    if kind == "Client":
+        return DaskExecutor(executor)
+    if kind == "ClientExecutor":
+        return DaskExecutor(executor._client)  # (its one field: Dask documents no other way back)
     return executor
 
 
