@@ -125,7 +125,7 @@ def advice(n: int, question: Variant, jobs: int, time_limit: float | None = None
     at about :data:`RATE` a second a process.  Estimated from the plain
     count (known to N = 27); questions whose count is not known get none."""
     from ..known import TOTAL
-    from ..execution.plan import HOPELESS_SECONDS, _duration
+    from ..execution.plan import HOPELESS_SECONDS, duration
 
     boards = TOTAL.get(n) if question.is_plain else None
     if boards is None:
@@ -135,7 +135,7 @@ def advice(n: int, question: Variant, jobs: int, time_limit: float | None = None
         return []
     stop = f"; --time-limit {time_limit:g} s will stop it first" if time_limit and time_limit < seconds else ""
     return [f"a certificate of N={n} puts each of its {boards:,} boards through a SAT solver: at about "
-            f"{RATE * jobs:,.0f} a second here it would take {_duration(math.log10(seconds))}{stop}"]
+            f"{RATE * jobs:,.0f} a second here it would take {duration(math.log10(seconds))}{stop}"]
 
 
 def _new_directory(directory: str | os.PathLike[str]) -> tuple[Path, Path]:

@@ -30,13 +30,13 @@ def advice(n: int, k: int) -> list[str]:
     """A note for a sample that will take more than a minute."""
     import math
 
-    from ..execution.plan import _duration
+    from ..execution.plan import duration
 
     seconds = k * SECONDS_PER_SOLUTION * TOTAL.get(n, 0) if n <= MAX_N and type(k) is int else 0
     if seconds <= NOTE_SECONDS:
         return []
     return [f"each draw counts the sub-trees below its rows (N={n}: about {SECONDS_PER_SOLUTION * TOTAL[n]:.2g} s a "
-            f"board here): {k:,} boards take {_duration(math.log10(seconds))}; they are printed as they are drawn"]
+            f"board here): {k:,} boards take {duration(math.log10(seconds))}; they are printed as they are drawn"]
 
 
 def sample(n: int, k: int = 1, seed: int | None = None, fixed: Mapping[int, int] | None = None) -> Iterator[Solution]:

@@ -197,7 +197,7 @@ def advice(n: int, engine: str = DEFAULT_ENGINE, *, counting: bool = False, limi
         if seconds > math.log10(HOPELESS_SECONDS):
             what = "count" if counting else "list"
             notes.append(f"N={n} has {'about ' if n not in TOTAL else ''}{_big(total)} solutions: at about "
-                         f"{_big(math.log10(rate))} per second here, {engine} would need {_duration(seconds)} to "
+                         f"{_big(math.log10(rate))} per second here, {engine} would need {duration(seconds)} to "
                          f"{what} them")
     elif n > cls.first_solution_max_n:
         decider = engine_class("bitmask")  # (its decision search; beyond its N, a construction)
@@ -227,7 +227,7 @@ def optimum_advice(n: int, variant: Variant, engine: str, time_limit: float | No
     limit = f"; --time-limit {time_limit:g} s will stop it first" if time_limit and 10 ** guess > time_limit else \
         "; --time-limit bounds it" if not time_limit else ""
     return [f"{said}; engine {engine} proved N = {top} in {seconds:g} s where it was measured (docs/variants.md), "
-            f"and at {growth:g}x a step N = {n} would take {_duration(guess)}{limit}"]
+            f"and at {growth:g}x a step N = {n} would take {duration(guess)}{limit}"]
 
 
 # --- the decisions ----------------------------------------------------------------------
@@ -441,7 +441,7 @@ def _big(log: float) -> str:
     return f"{10 ** (log - exponent):.1f}e+{exponent:02d}"
 
 
-def _duration(log_seconds: float) -> str:
+def duration(log_seconds: float) -> str:
     """A time given as log10 of its seconds."""
     for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600)):
         log = log_seconds - math.log10(size)

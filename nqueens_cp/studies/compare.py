@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..execution import execute
-from ..execution.plan import _duration, plan, plan_solve
+from ..execution.plan import duration, plan, plan_solve
 from ..engines import engine_class, get_engine, names
 from ..errors import EngineUnavailableError, InvalidInputError
 from ..known import TOTAL
@@ -279,7 +279,7 @@ def advice(sizes: Sequence[int], labels: Sequence[str], repeat: int = 1) -> list
     if seconds <= NOTE_SECONDS:
         return []
     return [f"{len(sizes):,} sizes x {len(labels)} engines x {repeat:,} runs is {runs:,} measurements, each a "
-            f"fresh process of about {START_SECONDS:g} s before its search: {_duration(math.log10(seconds))} "
+            f"fresh process of about {START_SECONDS:g} s before its search: {duration(math.log10(seconds))} "
             "at the least (rows are printed as they are measured)"]
 
 
