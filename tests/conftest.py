@@ -85,6 +85,23 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
                 shutil.rmtree(os.path.join(SUITE_TMP, name), ignore_errors=True)
 
 
+def _signal_state() -> tuple[object, ...]:
+    """This process's signal handlers and its main thread's blocked set."""
+    import signal
+    handled = tuple(signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM)))
+    return handled + (frozenset(signal.pthread_sigmask(signal.SIG_BLOCK, [])),)
+
+
+@pytest.fixture(autouse=True)
+def leaves_signals_as_found():
+    """A call into the library (the command line's main included) leaves the
+    caller's signal handlers and signal mask as it found them: a notebook's
+    Ctrl-C must still interrupt the next cell."""
+    before = _signal_state()
+    yield
+    assert _signal_state() == before, "the test left this process's signal handlers or mask changed"
+
+
 def usable(name: str) -> str:
     """The engine's name, or a skip saying why it is unavailable here."""
     reason = engine_class(name).unavailable_reason()
