@@ -23,6 +23,14 @@ from nqueens_cp.counting import classes, gpu
 from nqueens_cp.engines.gpu import GpuEngine
 
 
+def count_sub_boards_on_cpu(n: int, chunk: list[classes.SubBoard]) -> classes.Values:
+    """:func:`count_sub_boards` with the launch replaced by the CPU kernel: a
+    task function of the same contract, so that a whole GPU count (items,
+    packing, order, bookkeeping, checks) runs on a machine without a GPU."""
+    items = gpu.work_items(n, chunk)
+    return gpu.count_items_on_cpu(items, gpu.biggest_first(items, gpu.depth(n)))
+
+
 @pytest.mark.parametrize("n", range(1, 13))
 def test_work_items_add_up_to_the_sub_boards_they_split(n: int) -> None:
     boards = classes.sub_boards(n)
@@ -111,7 +119,7 @@ def test_enough_items_for_a_large_gpu() -> None:
 def test_a_whole_gpu_count_with_the_launch_on_the_cpu(n: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Plan, tasks, checks and tallies of engine gpu, the kernel's work done by the CPU kernel."""
     monkeypatch.setattr(GpuEngine, "unavailable_reason", classmethod(lambda cls: None))
-    monkeypatch.setattr(GpuEngine, "count_sub_boards", lambda self, n, chunk: gpu.count_sub_boards_on_cpu(n, chunk))
+    monkeypatch.setattr(GpuEngine, "count_sub_boards", lambda self, n, chunk: count_sub_boards_on_cpu(n, chunk))
     found = nq.execution.run.counted(n, engine="gpu")
     assert found.count == TOTAL[n] and found.stats["fundamental"] == FUNDAMENTAL[n]
     assert nq.count(n, engine="gpu", unique=True) == FUNDAMENTAL[n]
@@ -133,7 +141,7 @@ def test_until_it_has_run_on_a_gpu_the_engine_says_it_is_experimental(cli, monke
     assert GpuEngine.capabilities()["experimental"] == GpuEngine.experimental
     assert "EXPERIMENTAL" in GpuEngine.summary
     monkeypatch.setattr(GpuEngine, "unavailable_reason", classmethod(lambda cls: None))
-    monkeypatch.setattr(GpuEngine, "count_sub_boards", lambda self, n, chunk: gpu.count_sub_boards_on_cpu(n, chunk))
+    monkeypatch.setattr(GpuEngine, "count_sub_boards", lambda self, n, chunk: count_sub_boards_on_cpu(n, chunk))
     assert GpuEngine.experimental in nq.execution.plan.plan(8, "gpu").notes
     code, out, err = cli("count", "8", "--engine", "gpu")
     assert code == 0 and out.split()[0] == "92"

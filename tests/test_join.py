@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import nqueens_cp as nq
+from test_quarters import table_sizes
 from nqueens_cp import FUNDAMENTAL, TOTAL, kernel
 from nqueens_cp.counting import join, quarters
 from nqueens_cp.errors import InvalidInputError, NQueensError
@@ -99,7 +100,7 @@ def test_the_kept_table_sizes_are_the_kernels_and_the_references(h: int) -> None
     """join.TABLES (what the memory estimate reads) against the kernel's count
     and the reference's quarter table (quarters.py)."""
     assert join.TABLES[h] == kernel.join_table_size(h) == kernel.join_table_size(h, compiled=False)
-    assert join.TABLES[h][0] == quarters.table_sizes(2 * h)["nw"]
+    assert join.TABLES[h][0] == table_sizes(2 * h)["nw"]
 
 
 def test_the_memory_is_said_before_the_work_and_refused_above_the_limit(cli) -> None:

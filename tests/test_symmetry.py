@@ -10,7 +10,13 @@ from nqueens_cp import FUNDAMENTAL, TOTAL, get_engine, is_solution, names
 from nqueens_cp.model.board import SYMMETRIES, canonical, orbit, render
 from nqueens_cp.model.board import pack
 from nqueens_cp.studies.crosscheck import _check_symmetry, _sorted_keys
-from nqueens_cp.model.symmetry import expand, fundamental, survives
+from nqueens_cp.model.symmetry import expand, fundamental
+
+
+def survives(s: tuple[int, ...]) -> bool:
+    """True when ``s`` satisfies the symmetry-breaking constraints that the
+    cpsat and sat models add (this predicate is their specification)."""
+    return all(s[0] <= g(s)[0] for g in SYMMETRIES.values())
 
 
 def parse(picture: str) -> tuple[int, ...]:
@@ -225,3 +231,24 @@ def test_is_canonical_shortcut_agrees_with_the_definition() -> None:
     for n in range(1, 11):
         for s in reference(n) if n <= 9 else get_engine("bitmask").search(n):
             assert is_canonical(s) == (s == canonical(s))
+
+
+def test_the_kernels_quarter_turns_are_the_one_definition_of_the_squares_symmetries() -> None:
+    """The compiled search (and its twin, line for line) compares a board with
+    its quarter turns in bit form; each comparison must agree with the board
+    turned by board.SQUARE_MAPS, row by row from the top."""
+    import itertools
+
+    from nqueens_cp.kernel import twin
+    from nqueens_cp.model.board import SYMMETRIES
+
+    for n in (5, 6, 7, 8):
+        for s in itertools.permutations(range(n)):
+            bits = [1 << c for c in s]  # (a row's word: bit c for column c)
+            inverse = [0] * n
+            for r, c in enumerate(s):
+                inverse[c] = r
+            for k, name in ((1, "rotate90"), (2, "rotate180"), (3, "rotate270")):
+                image = [1 << c for c in SYMMETRIES[name](s)]
+                want = next(((-1 if a < b else 1) for a, b in zip(image, bits) if a != b), 0)
+                assert twin.turned(n, bits, inverse, k) == want, (s, k)

@@ -11,7 +11,7 @@ import pytest
 import nqueens_cp as nq
 from conftest import reference
 from nqueens_cp import TOTAL, get_engine, is_solution, names
-from nqueens_cp.model.board import Board, board_svg
+from nqueens_cp.model.board import board_svg
 from nqueens_cp.counting.sample import sample
 from nqueens_cp.studies.trace import trace, tree, tree_svg
 
@@ -23,7 +23,7 @@ def test_every_backtracker_walks_the_same_tree(n: int) -> None:
     """The tutorials differ in cost, not in the tree: the same nodes and is-safe checks everywhere."""
     oracle = get_engine("backtrack").search(n)
     assert set(oracle) == reference(n)
-    for name in names(family="classic"):
+    for name in names(group="classic"):
         search = get_engine(name).search(n)
         assert set(search) == reference(n)
         assert search.stats["nodes"] == oracle.stats["nodes"], name
@@ -33,7 +33,7 @@ def test_every_backtracker_walks_the_same_tree(n: int) -> None:
 
 
 def test_the_costs_the_tutorials_teach() -> None:
-    stats = {name: get_engine(name).search(8) for name in names(family="classic")}
+    stats = {name: get_engine(name).search(8) for name in names(group="classic")}
     for search in stats.values():
         search.count()
     copy, undo, scan = stats["copy"].stats, stats["undo"].stats, stats["scan"].stats
@@ -117,12 +117,11 @@ def test_sampling_honours_placements_and_refuses_what_it_cannot_do(cli) -> None:
 def test_a_board_shows_itself_as_a_picture() -> None:
     solution = (1, 3, 0, 2)
     outcome = nq.solve(6, "backtrack")
-    for svg, shown in ((board_svg(solution), solution), (Board(solution)._repr_svg_(), solution),
+    for svg, shown in ((board_svg(solution), solution),
                        (outcome._repr_svg_(), outcome.solution)):
         root = ET.fromstring(svg)
         queens = [q for q in root.iter(f"{SVG}circle") if q.get("class") == "queen"]
         size = float(root.get("width")) / len(shown)
         squares = {(int(float(q.get("cy")) // size), int(float(q.get("cx")) // size)) for q in queens}
         assert len(queens) == len(shown) and squares == set(enumerate(shown))  # (row, column) of each queen
-    assert Board(solution) == solution and str(Board(solution)) == nq.render(solution)
     assert nq.solve(8, fixed={0: 0, 1: 2})._repr_svg_() is None

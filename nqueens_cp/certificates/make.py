@@ -77,16 +77,16 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
     from ..execution.plan import SPLIT_MIN_N
     from ..model.cnf import _amo
 
-    question = get(variant if variant is not None else PLAIN)
-    if question.question != "place":
-        raise InvalidInputError(f"{question.title} asks for an optimum: its certificate is optimum --certificate "
+    variant = get(variant if variant is not None else PLAIN)
+    if variant.question != "place":
+        raise InvalidInputError(f"{variant.title} asks for an optimum: its certificate is optimum --certificate "
                                 "(certify_optimum)")
     placed = check_placements(n, fixed, blocked)
     jobs = check_jobs(jobs)
     _amo(encoding)  # an unknown encoding, refused before any work
     target, parent = _new_directory(directory)
     if notify is not None:
-        for note in advice(n, question, jobs, time_limit):
+        for note in advice(n, variant, jobs, time_limit):
             notify(note)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     start = time.perf_counter()
@@ -96,10 +96,10 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
             raise InvalidInputError("a certificate splits on row 0 to run on a cluster: row 0 holds a pre-placed "
                                     "queen, so there is nothing to split")
         if executor is not None or (n >= SPLIT_MIN_N if split is None else split) and n > 1 and 0 not in placed:
-            count, stats = _certify_split(work, n, question, placed, encoding, deadline, jobs, on_board, lrat,
+            count, stats = _certify_split(work, n, variant, placed, encoding, deadline, jobs, on_board, lrat,
                                           executor)
         else:
-            count, stats = _certify_whole(work, n, question, placed, encoding, deadline, on_board, lrat)
+            count, stats = _certify_whole(work, n, variant, placed, encoding, deadline, on_board, lrat)
         _publish(work, target)
     except TimeLimitReached as stop:
         shutil.rmtree(work, ignore_errors=True)
@@ -111,7 +111,7 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
         shutil.rmtree(work, ignore_errors=True)
         raise
     proof_bytes = sum(path.stat().st_size for path in target.rglob(PROOF))
-    return Certified(str(target), n, question.name, count, time.perf_counter() - start, proof_bytes, stats)
+    return Certified(str(target), n, variant.name, count, time.perf_counter() - start, proof_bytes, stats)
 
 
 # Boards a second one process certifies (found, blocked, proved), about: N = 13's 73,712 in
@@ -119,7 +119,7 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
 RATE = 1e3
 
 
-def advice(n: int, question: Variant, jobs: int, time_limit: float | None = None) -> list[str]:
+def advice(n: int, variant: Variant, jobs: int, time_limit: float | None = None) -> list[str]:
     """A note for a certificate that would take more than an hour: each of
     its boards goes through a SAT solver (found, blocked, its proof logged),
     at about :data:`RATE` a second a process.  Estimated from the plain
@@ -127,7 +127,7 @@ def advice(n: int, question: Variant, jobs: int, time_limit: float | None = None
     from ..known import TOTAL
     from ..execution.plan import HOPELESS_SECONDS, duration
 
-    boards = TOTAL.get(n) if question.is_plain else None
+    boards = TOTAL.get(n) if variant.is_plain else None
     if boards is None:
         return []
     seconds = boards / (RATE * jobs)
@@ -166,7 +166,7 @@ def _publish(work: Path, target: Path) -> None:
     os.rename(work, target)
 
 
-def _certify_whole(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None,
+def _certify_whole(work: Path, n: int, variant: Variant, placed: Any, encoding: str, deadline: float | None,
                    on_board: Callable[[Solution], None] | None = None, lrat: bool = False) -> tuple[int, dict[str, Any]]:
     """One certificate into ``work``: the enumeration, its boards and its proof."""
     from pysat.solvers import Solver
@@ -176,10 +176,10 @@ def _certify_whole(work: Path, n: int, question: Variant, placed: Any, encoding:
     from ..model.dimacs import write_dimacs_file
 
     start = time.perf_counter()
-    cnf = encode(n, encoding, placed, variant=question)
+    cnf = encode(n, encoding, placed, variant=variant)
     cells, count = n * n, 0
-    write_dimacs_file(str(work / FORMULA), n, encoding, placed, variant=question)
-    _write_json(work / QUESTION, question_record(n, question, placed, encoding))
+    write_dimacs_file(str(work / FORMULA), n, encoding, placed, variant=variant)
+    _write_json(work / QUESTION, question_record(n, variant, placed, encoding))
     with open(work / BOARDS, "w", encoding="ascii") as boards, \
             Solver(name=SOLVER, bootstrap_with=cnf.clauses, with_proof=True) as solver:
         solver.configure(PROOF_SAFE)
@@ -213,30 +213,30 @@ def _keep_lrat(formula: Path, work: Path) -> None:
         raise NQueensError(f"drat-trim did not accept the solver's proof ({check.detail}): no certificate")
 
 
-def _part(work: str, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None,
+def _part(work: str, n: int, variant: Variant, placed: Any, encoding: str, deadline: float | None,
           column: int, lrat: bool = False) -> int:
     """One part of a split certificate (in a worker process): row 0's queen on ``column``."""
     part = Path(work) / part_name(n, column)
     part.mkdir()
-    return _certify_whole(part, n, question, placed.with_queens({0: column}), encoding, deadline, None, lrat)[0]
+    return _certify_whole(part, n, variant, placed.with_queens({0: column}), encoding, deadline, None, lrat)[0]
 
 
-def _certify_split(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None,
+def _certify_split(work: Path, n: int, variant: Variant, placed: Any, encoding: str, deadline: float | None,
                    jobs: int, on_board: Callable[[Solution], None] | None,
                    lrat: bool = False, executor: Any = None) -> tuple[int, dict[str, Any]]:
     """A certificate a column of row 0 (its blocked squares apart: the CNF has
     them false), counted on ``jobs`` processes; the top manifest lists the parts."""
     columns = [c for c in range(n) if (0, c) not in placed.blocked]
-    _write_json(work / QUESTION, question_record(n, question, placed, encoding))
+    _write_json(work / QUESTION, question_record(n, variant, placed, encoding))
     counts: dict[int, int] = {}
     if executor is not None:
-        _run_tasks(work, n, question, placed, encoding, deadline, executor, columns, counts, on_board, lrat)
+        _run_tasks(work, n, variant, placed, encoding, deadline, executor, columns, counts, on_board, lrat)
     elif jobs == 1:  # in this process, one part after the other
         for c in columns:
-            counts[c] = _part(str(work), n, question, placed, encoding, deadline, c, lrat)
+            counts[c] = _part(str(work), n, variant, placed, encoding, deadline, c, lrat)
             _tell(work / part_name(n, c), n, on_board)
     else:
-        _run_parts(work, n, question, placed, encoding, deadline, jobs, columns, counts, on_board, lrat)
+        _run_parts(work, n, variant, placed, encoding, deadline, jobs, columns, counts, on_board, lrat)
     parts = {part_name(n, c): {"column": c, "count": counts[c],
                                "manifest_sha256": sha256_of(work / part_name(n, c) / MANIFEST)} for c in columns}
     _write_json(work / MANIFEST, {"format": FORMAT, "count": sum(counts.values()), "split": "row 0",
@@ -244,13 +244,13 @@ def _certify_split(work: Path, n: int, question: Variant, placed: Any, encoding:
     return sum(counts.values()), {"parts": len(columns), "jobs": jobs}
 
 
-def _part_files(n: int, question: Variant, placed: Any, encoding: str, seconds: float | None, column: int,
+def _part_files(n: int, variant: Variant, placed: Any, encoding: str, seconds: float | None, column: int,
                 lrat: bool) -> tuple[int, dict[str, bytes]]:
     """One part certified where a cluster's task runs, in a temporary
     directory there: (its count, its files' contents), for the client to write."""
     with tempfile.TemporaryDirectory(prefix="nqueens-part-", dir=_worker_directory()) as scratch:
         deadline = None if seconds is None else time.monotonic() + seconds
-        count = _part(scratch, n, question, placed, encoding, deadline, column, lrat)
+        count = _part(scratch, n, variant, placed, encoding, deadline, column, lrat)
         part = Path(scratch) / part_name(n, column)
         return count, {path.name: path.read_bytes() for path in part.iterdir()}
 
@@ -266,7 +266,7 @@ def _worker_directory() -> str | None:
         return None
 
 
-def _run_tasks(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None,
+def _run_tasks(work: Path, n: int, variant: Variant, placed: Any, encoding: str, deadline: float | None,
                executor: Any, columns: list[int], counts: dict[int, int],
                on_board: Callable[[Solution], None] | None, lrat: bool) -> None:
     """The parts as tasks of a Dask cluster (or any executor), their files
@@ -277,7 +277,7 @@ def _run_tasks(work: Path, n: int, question: Variant, placed: Any, encoding: str
 
     left = None if deadline is None else max(0.001, deadline - time.monotonic())  # (clocks differ across machines)
     with using(executor, deadline) as pool:
-        futures = {c: pool.submit(_part_files, n, question, placed, encoding, left, c, lrat) for c in columns}
+        futures = {c: pool.submit(_part_files, n, variant, placed, encoding, left, c, lrat) for c in columns}
         try:
             for c in columns:
                 timeout = None if deadline is None else max(0.0, deadline - time.monotonic()) + 5.0
@@ -295,7 +295,7 @@ def _run_tasks(work: Path, n: int, question: Variant, placed: Any, encoding: str
             raise
 
 
-def _run_parts(work: Path, n: int, question: Variant, placed: Any, encoding: str, deadline: float | None, jobs: int,
+def _run_parts(work: Path, n: int, variant: Variant, placed: Any, encoding: str, deadline: float | None, jobs: int,
                columns: list[int], counts: dict[int, int], on_board: Callable[[Solution], None] | None,
                lrat: bool) -> None:
     """The parts on ``jobs`` worker processes, told in column order.  The
@@ -308,7 +308,7 @@ def _run_parts(work: Path, n: int, question: Variant, placed: Any, encoding: str
 
     from ..execution import pools
 
-    calls = [(_part, str(work), n, question, placed, encoding, deadline, c, lrat) for c in columns]
+    calls = [(_part, str(work), n, variant, placed, encoding, deadline, c, lrat) for c in columns]
     with closing(pools.stream(calls, jobs, 2 * jobs, processes=True)) as results:
         for c, count in zip(columns, results):
             counts[c] = count
@@ -358,25 +358,25 @@ def certify_optimum(n: int, directory: str | os.PathLike[str], variant: str | Va
     from ..engines.sat import _run_solver
     from ..model.domination import fewer
 
-    question = get(variant)
-    if question.question != "optimum":
-        raise InvalidInputError(f"{question.title} asks for boards of N queens: use count --certificate")
+    variant = get(variant)
+    if variant.question != "optimum":
+        raise InvalidInputError(f"{variant.title} asks for boards of N queens: use count --certificate")
     target, parent = _new_directory(directory)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     start = time.perf_counter()
-    found = get_engine(engine, question, **options).optimum(n, time_limit)
+    found = get_engine(engine, variant, **options).optimum(n, time_limit)
     if not found.proved:
         raise TimeLimitReached(f"no proved optimum within {time_limit:g} s: no certificate")
     size = found.size
     work = Path(tempfile.mkdtemp(prefix=f".{target.name}.partial-", dir=parent))
     try:
-        nvars, clauses = fewer(n, question, size - 1)
-        _write_json(work / QUESTION, optimum_record(n, question, size))
+        nvars, clauses = fewer(n, variant, size - 1)
+        _write_json(work / QUESTION, optimum_record(n, variant, size))
         (work / WITNESS).write_text("".join(f"{r} {c}\n" for r, c in found.queens), encoding="ascii")
-        write_cnf(work / FORMULA, n, question, size - 1, nvars, clauses)
+        write_cnf(work / FORMULA, n, variant, size - 1, nvars, clauses)
         with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
             if _run_solver(solver, deadline):
-                raise NQueensError(f"engine {engine} said {size} queens are the fewest for {question.title} of "
+                raise NQueensError(f"engine {engine} said {size} queens are the fewest for {variant.title} of "
                                    f"N = {n}, but {size - 1} do: a defect of the engine")
             _copy_proof(solver, work / PROOF)
         if lrat:

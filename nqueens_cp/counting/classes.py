@@ -215,7 +215,7 @@ class Work(NamedTuple):
 Runner = Callable[[Work], tuple[Values, Side]]  # runs every task: (their values summed, the side searches')
 
 
-def count(n: int, per_task: int, run: Runner, deadline: float | None = None) -> tuple[Tally, Work, int]:
+def count_by_classes(n: int, per_task: int, run: Runner, deadline: float | None = None) -> tuple[Tally, Work, int]:
     """The count of N by symmetry classes, behind one call: the tasks (sub-boards,
     ``per_task`` to a task), run by ``run`` (which sums each task's
     :func:`count_sub_boards` values and runs ``Work.side``, the small searches

@@ -150,14 +150,6 @@ def item_nodes(items: Items) -> list[int]:
     return [kernel.count_boards(items.n, [(b.allowed, b.tie, b.classify)]).nodes for b in unpack(items)]
 
 
-def count_sub_boards_on_cpu(n: int, chunk: list[SubBoard]) -> Values:
-    """:func:`count_sub_boards` with the launch replaced by the CPU kernel: a
-    task function of the same contract, so that a whole GPU count (items,
-    packing, order, bookkeeping, checks) runs on a machine without a GPU."""
-    items = work_items(n, chunk)
-    return count_items_on_cpu(items, biggest_first(items, depth(n)))
-
-
 def count_sub_boards(n: int, chunk: list[SubBoard],
                      progress: Callable[[int, int], None] | None = None) -> Values:
     """:func:`classes.count_sub_boards` on this process's GPU: the items sent

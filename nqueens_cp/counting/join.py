@@ -41,6 +41,7 @@ from typing import Any, NamedTuple
 
 from .. import machine
 from ..errors import InvalidInputError
+from ..model.board import SQUARE_MAPS
 from .classes import Side, Work, symmetric_counts
 
 METHOD = "quarter-join-1"  # the decomposition, as checkpoints record it
@@ -71,18 +72,6 @@ class Part(NamedTuple):
     last: int
 
 
-def _image(n: int, g: int, square: tuple[int, int]) -> tuple[int, int]:
-    """The square under the g-th symmetry of the board (g = 0 .. 7)."""
-    r, c = square
-    if g & 4:
-        r, c = c, r
-    if g & 1:
-        r = n - 1 - r
-    if g & 2:
-        c = n - 1 - c
-    return r, c
-
-
 def middles(n: int) -> list[tuple[int, int, int]]:
     """(x, y, weight) of each placement of an odd n's middle queens on (n/2, x)
     and (y, n/2) that is the least of its class under the eight symmetries,
@@ -98,8 +87,8 @@ def middles(n: int) -> list[tuple[int, int, int]]:
             if (x == m) != (y == m) or not kernel.join_row_sets(n, x, y):
                 continue
             images = set()
-            for g in range(8):
-                a, b = _image(n, g, (m, x)), _image(n, g, (y, m))
+            for image in SQUARE_MAPS.values():
+                a, b = image(n, m, x), image(n, y, m)
                 row_queen, column_queen = (a, b) if a[0] == m else (b, a)
                 images.add((row_queen[1], column_queen[0]))
             if (x, y) == min(images):
@@ -253,7 +242,7 @@ class Result(NamedTuple):
 Runner = Callable[[Work], tuple[tuple[int, ...], Side]]
 
 
-def count(n: int, cap: int, run: Runner, deadline: float | None = None) -> tuple[Result, Work]:
+def count_by_quarters(n: int, cap: int, run: Runner, deadline: float | None = None) -> tuple[Result, Work]:
     """The count of plain N by quarters, behind one call: the parts, run by
     ``run`` (which sums their :func:`count_part` values and runs ``Work.side``,
     the searches for S180 and S90), checked and put together."""

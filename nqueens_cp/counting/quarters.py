@@ -137,13 +137,3 @@ def count(n: int) -> int:
                 if not d & d0 and not a & a0:
                     total += sum(1 for d2, a2 in easts if not d & d2 and not a & a2)
     return total
-
-
-def table_sizes(n: int) -> dict[str, int]:
-    """How many placements each quarter's table holds (the memory the method
-    needs grows with them): north-west, north-east, south-west, south-east."""
-    h = n // 2
-    north, south = list(range(h)), list(range(n - h, n))
-    west, east = list(range(h)), list(range(n - h, n))
-    return {f"{v}{w}": sum(len(sigs) for sigs in quarter_table(n, rows, cols).values())
-            for v, rows in (("n", north), ("s", south)) for w, cols in (("w", west), ("e", east))}

@@ -72,7 +72,7 @@ def _columns(n: int, placed: Position, row: int) -> list[int]:
 
 
 def _counter(n: int, placed: tuple[tuple[int, int], ...], blocked: frozenset[tuple[int, int]]):
-    """count(prefix): solutions whose first rows are ``prefix`` (and that honour
+    """completions(prefix): solutions whose first rows are ``prefix`` (and that honour
     the placements and the blocked squares)."""
     from .. import kernel
 
@@ -81,15 +81,15 @@ def _counter(n: int, placed: tuple[tuple[int, int], ...], blocked: frozenset[tup
     masks = [position.mask(r, n) for r in range(n)]
 
     @lru_cache(maxsize=1 << 16)
-    def count(prefix: tuple[int, ...]) -> int:
+    def completions(prefix: tuple[int, ...]) -> int:
         if any(row in fixed and fixed[row] != col for row, col in enumerate(prefix)):
             return 0
         last = n - 1
         if not prefix and not fixed and n > 1:  # the mirror image of a first row counts alike
-            return sum(count((c,)) for c in range(n))
+            return sum(completions((c,)) for c in range(n))
         if len(prefix) == 1 and not fixed and prefix[0] > last - prefix[0]:
-            return count((last - prefix[0],))
+            return completions((last - prefix[0],))
         allowed = [1 << prefix[r] if r < len(prefix) else masks[r] for r in range(n)]
         return kernel.count(n, allowed).found
 
-    return count
+    return completions

@@ -126,12 +126,12 @@ def _wrapped(inner: Search, through: Callable[[Iterator[Solution]], Iterator[Sol
 
 def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str, Any], float | None], int]:
     """The count (total, or fundamental with ``unique``) by symmetry classes:
-    :func:`classes.count <nqueens_cp.counting.classes.count>` does the
+    :func:`classes.count_by_classes <nqueens_cp.counting.classes.count_by_classes>` does the
     counting; this module runs its tasks (:func:`_run_work`)."""
 
     def counter(stats: dict[str, Any], deadline: float | None) -> int:
         per_task = plan.engine.task_size(plan.n) or SUB_BOARDS_PER_TASK
-        tally, work, nodes = classes.count(plan.n, per_task, lambda work: _run_work(plan, work, progress, deadline),
+        tally, work, nodes = classes.count_by_classes(plan.n, per_task, lambda work: _run_work(plan, work, progress, deadline),
                                            deadline)
         stats.update(kernel=kernel_kind(), nodes=nodes, sub_boards=sum(len(task) for task in work.tasks),
                      **tally.to_dict())
@@ -143,7 +143,7 @@ def _class_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str,
 
 def _quarters_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[str, Any], float | None], int]:
     """The count (total, or fundamental with ``unique``) by joining quarters:
-    :func:`join.count <nqueens_cp.counting.join.count>` does the counting,
+    :func:`join.count_by_quarters <nqueens_cp.counting.join.count_by_quarters>` does the counting,
     this module runs its parts (:func:`_run_work`, as it runs a count by classes' tasks)."""
     from ..counting import join
 
@@ -151,7 +151,7 @@ def _quarters_counter(plan: Plan, progress: Progress | None) -> Callable[[dict[s
     assert budget is not None
 
     def counter(stats: dict[str, Any], deadline: float | None) -> int:
-        result, work = join.count(plan.n, budget.cap, lambda work: _run_work(plan, work, progress, deadline),
+        result, work = join.count_by_quarters(plan.n, budget.cap, lambda work: _run_work(plan, work, progress, deadline),
                                   deadline)
         stats.update(kernel=kernel_kind(), parts=len(work.tasks), **result.stats(budget))
         return result.fundamental if plan.unique else result.total

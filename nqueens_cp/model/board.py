@@ -321,60 +321,36 @@ def _permuted(n: int, pairs: Iterable[Placement]) -> Solution:
     return tuple(cols)
 
 
-def identity(s: Solution) -> Solution:
-    return tuple(s)
-
-
-def rotate90(s: Solution) -> Solution:
-    """Quarter turn clockwise: the queen at (r, c) moves to (c, n-1-r)."""
-    n = len(s)
-    return _permuted(n, ((c, n - 1 - r) for r, c in enumerate(s)))
-
-
-def rotate180(s: Solution) -> Solution:
-    """Half turn: (r, c) moves to (n-1-r, n-1-c)."""
-    n = len(s)
-    return tuple(n - 1 - c for c in reversed(s))
-
-
-def rotate270(s: Solution) -> Solution:
-    """Quarter turn anticlockwise: (r, c) moves to (n-1-c, r)."""
-    n = len(s)
-    return _permuted(n, ((n - 1 - c, r) for r, c in enumerate(s)))
-
-
-def mirror(s: Solution) -> Solution:
-    """Reflection in the vertical axis: (r, c) moves to (r, n-1-c)."""
-    n = len(s)
-    return tuple(n - 1 - c for c in s)
-
-
-def flip(s: Solution) -> Solution:
-    """Reflection in the horizontal axis: (r, c) moves to (n-1-r, c)."""
-    return tuple(reversed(s))
-
-
-def transpose(s: Solution) -> Solution:
-    """Reflection in the main diagonal: (r, c) moves to (c, r)."""
-    return _permuted(len(s), ((c, r) for r, c in enumerate(s)))
-
-
-def antitranspose(s: Solution) -> Solution:
-    """Reflection in the anti-diagonal: (r, c) moves to (n-1-c, n-1-r)."""
-    n = len(s)
-    return _permuted(n, ((n - 1 - c, n - 1 - r) for r, c in enumerate(s)))
-
-
-SYMMETRIES: dict[str, Callable[[Solution], Solution]] = {
-    "identity": identity,
-    "rotate90": rotate90,
-    "rotate180": rotate180,
-    "rotate270": rotate270,
-    "mirror": mirror,
-    "flip": flip,
-    "transpose": transpose,
-    "antitranspose": antitranspose,
+# The one definition of the square's eight symmetries, as maps of the squares (r, c) of an
+# n x n board.  Everything else is derived from it: the maps of solutions below, the maps of
+# displacements (symmetry.linear), the images of the join's middle queens (counting/join.py);
+# the compiled code's quarter turns are held to it by tests/test_symmetry.py.
+SQUARE_MAPS: dict[str, Callable[[int, int, int], tuple[int, int]]] = {
+    "identity": lambda n, r, c: (r, c),
+    "rotate90": lambda n, r, c: (c, n - 1 - r),  # a quarter turn clockwise
+    "rotate180": lambda n, r, c: (n - 1 - r, n - 1 - c),  # a half turn
+    "rotate270": lambda n, r, c: (n - 1 - c, r),  # a quarter turn anticlockwise
+    "mirror": lambda n, r, c: (r, n - 1 - c),  # reflection in the vertical axis
+    "flip": lambda n, r, c: (n - 1 - r, c),  # reflection in the horizontal axis
+    "transpose": lambda n, r, c: (c, r),  # reflection in the main diagonal
+    "antitranspose": lambda n, r, c: (n - 1 - c, n - 1 - r),  # reflection in the anti-diagonal
 }
+
+
+def _on_solutions(name: str) -> Callable[[Solution], Solution]:
+    image = SQUARE_MAPS[name]
+
+    def apply(s: Solution) -> Solution:
+        n = len(s)
+        return _permuted(n, (image(n, r, c) for r, c in enumerate(s)))
+
+    apply.__name__ = name
+    apply.__doc__ = f"The solution under {name}: each queen's square moved by SQUARE_MAPS[{name!r}]."
+    return apply
+
+
+SYMMETRIES: dict[str, Callable[[Solution], Solution]] = {name: _on_solutions(name) for name in SQUARE_MAPS}
+identity, rotate90, rotate180, rotate270, mirror, flip, transpose, antitranspose = SYMMETRIES.values()
 
 
 def orbit(s: Solution) -> frozenset[Solution]:
@@ -420,20 +396,3 @@ def board_svg(solution: Solution, size: int = 32) -> str:
                      f'cy="{r * size + size / 2}" r="{size * 0.35}" fill="#222" stroke="#fff" stroke-width="1.5"/>')
     parts.append("</svg>")
     return "\n".join(parts)
-
-
-class Board(tuple):
-    """A solution that shows itself: text in a terminal, a picture in Jupyter.
-
-    It is the same tuple of columns by row (equal to and hashed as the plain
-    tuple), so ``Board(s) == s``.
-    """
-
-    def __repr__(self) -> str:
-        return f"Board({tuple(self)!r})"
-
-    def __str__(self) -> str:
-        return render(self)
-
-    def _repr_svg_(self) -> str:
-        return board_svg(self)

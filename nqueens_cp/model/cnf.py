@@ -38,9 +38,6 @@ class CNF:
     def cell(self, row: int, col: int) -> int:
         return row * self.n + col + 1
 
-    @property
-    def ncells(self) -> int:
-        return self.n * self.n
 
 
 def lines(n: int, variant: Variant = PLAIN) -> Iterator[list[tuple[int, int]]]:

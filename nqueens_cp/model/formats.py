@@ -20,7 +20,6 @@ runs it too with ``theory="int"``.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from .board import Placement, check_placements
 from .variants import PLAIN, Lines, Variant
@@ -277,15 +276,6 @@ def _xml(n: int, queens: list[Placement], blocked: list[Placement], variant: Var
     for r, c in blocked:
         yield f"    <intension> ne(q[{r}],{c}) </intension>\n"
     yield "  </constraints>\n</instance>\n"
-
-
-def solution_from_cells(n: int, true_cells: Any) -> tuple[int, ...]:
-    """The board whose queens stand on the given true cell variables (1-based, r*N + c + 1)."""
-    columns = [-1] * n
-    for var in true_cells:
-        r, c = divmod(var - 1, n)
-        columns[r] = c
-    return tuple(columns)
 
 
 def save(path: str, name: str | None, n: int, placed: Mapping[int, int] | None = None,

@@ -46,26 +46,12 @@ import functools
 from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from .board import SYMMETRIES, Solution, canonical, orbit
+from .board import SQUARE_MAPS, SYMMETRIES, Solution, canonical, orbit
 
 if TYPE_CHECKING:
     from .variants import Lines, Offset, Square
 
 ALL = tuple(SYMMETRIES)  # the eight, by name, identity first
-
-# The symmetries of the square as maps of squares (r, c) of an n x n board; the names of board.SYMMETRIES,
-# which applies the same maps to a solution.
-SQUARE_MAPS: dict[str, Callable[[int, int, int], tuple[int, int]]] = {
-    "identity": lambda n, r, c: (r, c),
-    "rotate90": lambda n, r, c: (c, n - 1 - r),
-    "rotate180": lambda n, r, c: (n - 1 - r, n - 1 - c),
-    "rotate270": lambda n, r, c: (n - 1 - c, r),
-    "mirror": lambda n, r, c: (r, n - 1 - c),
-    "flip": lambda n, r, c: (n - 1 - r, c),
-    "transpose": lambda n, r, c: (c, r),
-    "antitranspose": lambda n, r, c: (n - 1 - c, n - 1 - r),
-}
-
 
 def linear(name: str) -> Callable[[int, int], tuple[int, int]]:
     """The map's action on a displacement (dr, dc): its linear part (the board's size cancels out)."""
@@ -106,9 +92,7 @@ ALGEBRA_FROM = 8  # the algebra answers for N - 1 > 8 + (offsets, each counted w
 
 def _attacked(n: int, families: tuple[Lines, ...], offsets: set[Offset], dr: int, dc: int) -> bool:
     """Whether the displacement (dr, dc) joins two attacking squares."""
-    if dr == 0 or (dr, dc) in offsets:
-        return True
-    return any((dc + line.slope * dr) % n == 0 if line.wraps else dc + line.slope * dr == 0 for line in families)
+    return dr == 0 or (dr, dc) in offsets or any(line.joins(n, dr, dc) for line in families)
 
 
 def _kept_on_window(n: int, families: tuple[Lines, ...], offsets: list[Offset]) -> tuple[str, ...]:
@@ -160,12 +144,6 @@ def least_image(s: Solution, names: Iterable[str] = ALL) -> Solution:
     if len(names) == len(ALL):
         return canonical(s)
     return min(SYMMETRIES[name](s) for name in names)
-
-
-def survives(s: Solution) -> bool:
-    """True when ``s`` satisfies the symmetry-breaking constraints that the
-    cpsat and sat models add (this predicate is their specification)."""
-    return all(s[0] <= g(s)[0] for g in SYMMETRIES.values())
 
 
 def expand(survivors: Iterable[Solution]) -> Iterator[Solution]:

@@ -69,6 +69,12 @@ class Lines(NamedTuple):
         value = c + self.slope * r
         return value % n if self.wraps else value
 
+    def joins(self, n: int, dr: int, dc: int) -> bool:
+        """Whether two squares (dr, dc) apart lie on one line of this family (their keys
+        are equal): the one attack test of a line family, which every other reads."""
+        value = dc + self.slope * dr
+        return value % n == 0 if self.wraps else value == 0
+
     def lengths(self, n: int) -> list[int]:
         """The number of squares on each line of the family, in line order
         (lines of one square included), without listing a square."""
@@ -192,9 +198,9 @@ class Variant(NamedTuple):
     def attacks(self, n: int, a: Square, b: Square) -> bool:
         """Whether pieces on the distinct squares ``a`` and ``b`` attack each other."""
         (r1, c1), (r2, c2) = a, b
-        if r1 == r2 or any(line.key(n, r1, c1) == line.key(n, r2, c2) for line in self.families):
-            return True
         dr, dc = r2 - r1, c2 - c1
+        if dr == 0 or any(line.joins(n, dr, dc) for line in self.families):
+            return True
         return (dr, dc) in self.offsets or (-dr, -dc) in self.offsets
     # [end cost]
 
