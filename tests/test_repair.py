@@ -194,3 +194,17 @@ def test_a_board_beyond_the_memory_is_refused_before_any_allocation(monkeypatch,
     assert main(["solve", "100000000", "-e", "minconflicts", "-f", "summary"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "needs" in err
+
+
+def test_the_twin_keeps_a_deadline_as_the_c_search_does() -> None:
+    """The twin took no deadline: where the compiled module is not built, a
+    local search of a large board ran past its time limit to the end."""
+    import time
+
+    from nqueens_cp import kernel
+    from nqueens_cp.model.variants import VARIANTS
+
+    search = kernel.Repair(300_000, VARIANTS["queens"], compiled=False)
+    started = time.monotonic()
+    assert not search.advance(0, deadline=started + 0.2)
+    assert time.monotonic() - started < 5

@@ -475,6 +475,7 @@ class Decision:
 
 
 REPAIR_MAX_N = (1 << 30) - 1  # repair.c counts up to 2n - 1 lines in ints
+TWIN_SLICE = 4096  # swaps of the Python twin between two looks at the clock
 LAZY_BOARD_N = 1 << 20  # a larger board is allocated unmapped (NumPy's zeros), for the C search's fill
 
 
@@ -546,8 +547,16 @@ class Repair:
         ``deadline`` (the C search reads the clock itself, every 64 steps);
         True once a board is found."""
         if self._twin is not None:
-            self._twin.advance(swaps)
             twin_ = self._twin
+            if deadline is None:
+                twin_.advance(swaps)
+            else:  # (the twin takes no deadline: the clock is read here, between slices of swaps)
+                import time
+
+                stop = twin_.swaps + swaps if swaps else None
+                while twin_.state != twin_repair.FOUND and (stop is None or twin_.swaps < stop) \
+                        and time.monotonic() <= deadline:
+                    twin_.advance(TWIN_SLICE if stop is None else min(TWIN_SLICE, stop - twin_.swaps))
             self.state, self.swaps, self.moves = twin_.state, twin_.swaps, twin_.moves
             self.restarts, self.attacked = twin_.restarts, twin_.attacked
         elif not self.found:

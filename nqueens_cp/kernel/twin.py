@@ -6,6 +6,19 @@ the two on random sub-boards for tallies *and* nodes.  Where the compiled
 module was not built (no C compiler at install) or a board has more than 62
 rows, the package runs these instead: the same answers, tens of times
 slower.
+
+Where it is not line for line, and why:
+
+- :func:`count` walks the sub-board with the explicit stack of
+  :func:`walk`, where ``count_tree`` (search.c) recurses through
+  ``rows_plain``/``rows_classes`` (recursion with the row's words in
+  registers is C's fastest form; Python's recursion limit and speed rule it
+  out here).  Both visit the same nodes in the same order: the tests compare
+  tallies *and* nodes.
+- The vector lanes (search.c's ``count_lanes``/``count_boards``: many
+  sub-boards at once in SIMD words) have no twin: they are a speed-up of
+  the same count, and tests/test_kernel.py holds every lane's tallies to one
+  count of its board each.
 """
 
 from __future__ import annotations

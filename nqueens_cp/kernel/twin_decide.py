@@ -25,6 +25,13 @@ the way a counter does (docs/decision.md tells the story, each idea measured):
 A node is a queen placed.  The C search follows this one node for node, and
 the tests hold them to it.  Cells are tested one at a time here; the C code
 keeps the same state in multi-word bitsets.
+
+Where it is not line for line, and why: it is a class whose methods carry
+decide.c's steps under Python's names (``select`` is ``select_line``,
+``_tally`` is ``count_cell``, ``advance`` is ``decide_advance``,
+``place``/``unplace`` are ``place`` with ``by`` = +1/-1), and a cell's
+freedom is a method where C reads bit sets.  The order of every choice is
+the same: the C search follows this one node for node (tests/test_decision.py).
 """
 
 from __future__ import annotations

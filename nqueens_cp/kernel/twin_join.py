@@ -6,6 +6,17 @@ halves and pair tests: tests/test_join.py holds them to each other for N
 up to 11, where the twin is quick, with the join cut every way.  nqueens_cp/counting/quarters.py is the lesson
 (short, the idea); this is the C code's specification (every cut it makes
 for speed, written out).  Read join.c's opening comment first.
+
+Where it is not line for line, and why:
+
+- The halves of a row set come from a generator (:func:`_half`) where
+  join.c keeps an explicit cursor (``struct group``, resumed between
+  loads): the same halves in the same order, without C's bookkeeping of
+  where to resume.
+- join.c tests pairs on 32-bit keys where the untold bits fit (``narrow``)
+  and on 64-bit keys otherwise; Python's integers have no width, so the
+  twin has one path for both.  The counts, row sets, halves and pair tests
+  are the same (tests/test_join.py).
 """
 
 from __future__ import annotations

@@ -19,6 +19,14 @@ blocked square); a board with cost 0 is a solution.
 
 Every attacking pair has a noted queen, so the board is a solution once the
 notes are empty.  It also runs the searches where the C module is not built.
+
+Where it is not line for line, and why: repair.c has a FILL state that
+writes the identity into a huge board a step at a time (so that a board of
+millions of rows is filled between two looks at the clock); the twin
+builds its list at once, as Python does, so it has no FILL.  Nor does it
+take a deadline: ``advance(swaps)`` stops after a budget of swaps, and the
+caller (kernel.Repair.advance) looks at the clock between slices of them.  The swaps, for
+the same seed, are the same (tests/test_repair.py).
 """
 
 from __future__ import annotations
