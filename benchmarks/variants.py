@@ -104,7 +104,7 @@ def times_table(what: str, variants: list[str], ns: list[int], cap: float) -> st
     for variant in variants:
         engines = names(counts=True, available=True, variant=variant) if what == "count" else \
             names(available=True, variant=variant)
-        engines = [e for e in engines if nq.engine_class(e).family != "classic"]
+        engines = [e for e in engines if nq.engine_class(e).group != "classic"]
         for engine in engines:
             cells, stopped = [], False
             for n in ns:

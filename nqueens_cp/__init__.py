@@ -35,6 +35,7 @@ from .engines import (  # noqa: E402
     engine_class,
     get_engine,
     names,
+    preset,
 )
 from .errors import (  # noqa: E402
     EngineUnavailableError,
@@ -55,5 +56,5 @@ __all__ = [
     "EngineUnavailableError", "InvalidInputError", "Lines", "NQueensError", "Outcome", "Question", "Search",
     "SearchFinishedError", "Solution", "Status", "TimeLimitReached", "VARIANTS", "Variant", "attacking_pair", "availability", "canonical", "check_solution",
     "certify", "certify_optimum", "count", "engine_class", "family", "get_engine", "is_solution", "names", "optimum", "orbit",
-    "question", "render", "solutions", "solve", "verify",
+    "preset", "question", "render", "solutions", "solve", "verify",
 ]

@@ -120,7 +120,7 @@ def test_a_certificate_stopped_by_its_time_limit_says_so(tmp_path, cli) -> None:
 
 # --- a seed makes a run reproducible (issue 52) ------------------------------------------------
 
-@pytest.mark.parametrize("engine", ["cpsat", "bitmask", "minconflicts"])
+@pytest.mark.parametrize("engine", nq.names(option="seed", takes_fixed=True))
 def test_the_same_seed_gives_the_same_board_run_to_run(engine: str) -> None:
     """CP-SAT's portfolio gave different boards for solve 30 --place P --seed 5
     (whichever worker finished first): with a seed its solve runs one worker.
@@ -157,7 +157,8 @@ def test_compare_prints_each_row_as_it_is_measured() -> None:
 @pytest.mark.parametrize(("argv", "said"), [
     (["compare", "4", "--repeat", "1000000", "--engines", "bitmask"],
      "1,000,000 measurements, each a fresh process of about 0.3 s before its search: about 3 days at the least"),
-    (["compare", "1-100000", "--engines", "bitmask,cpsat"], "200,000 measurements"),
+    (["compare", "1-100000", "--engines", ",".join(nq.preset("core")[:2])],
+     "200,000 measurements"),
     (["sample", "12", "-k", "100000"], "100,000 boards take about"),
     (["count", "20", "--certificate", "D"], "a certificate of N=20 puts each of its 39,029,188,884 boards through"),
 ])

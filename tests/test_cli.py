@@ -11,6 +11,9 @@ import nqueens_cp as nq
 from conftest import reference, run_process
 from nqueens_cp import is_solution
 
+ONE_BOARD = nq.names(enumerates=False, counts=False)[0]  # an engine that finds one board and never lists
+TAKERS = {option: " and ".join(nq.names(option=option)) for option in ("solver", "encoding", "symmetry_breaking")}
+
 
 
 def parse_boards(text: str, n: int) -> list[tuple[int, ...]]:
@@ -130,19 +133,21 @@ def test_engines_lists_every_engine_with_what_each_can_do(cli) -> None:
     assert out.splitlines()[0].split()[:6] == ["engine", "available", "paradigm", "enumerates", "counts", "proves"]
     names = [line.replace(" *", "").split()[0] for line in out.split("\n\n")[0].splitlines()[1:]]
     assert max(map(len, out.splitlines()[:18])) <= 180 and "variants" in out.splitlines()[0]  # (it was 422 wide)
-    assert names == ["backtrack", "bitmask", "cpsat", "sat", "asp", "minizinc", "smt", "modelcount", "gpu", "scan",
-                     "copy", "undo", "iterative", "generator", "nested", "construct", "minconflicts"]
+    assert names == list(nq.ENGINE_NAMES)
     code, out, _ = cli("engines", "--format", "json")
     data = json.loads(out)
     assert data["default"] == "bitmask" and [e["name"] for e in data["engines"]] == names
     by_name = {e["name"]: e for e in data["engines"]}
-    can = ("enumerates", "counts_only", "solves", "proves_none", "takes_fixed", "declarative")
-    assert [by_name["minconflicts"][k] for k in can] == [False, False, True, False, True, False]
-    assert [by_name["construct"][k] for k in can] == [False, False, True, True, False, False]
-    assert [by_name["modelcount"][k] for k in can] == [False, True, False, False, True, True]
-    assert [by_name["asp"][k] for k in can] == [True, False, True, True, True, True]
-    assert {e["paradigm"] for e in data["engines"] if e["declarative"]} == {"CP-SAT", "SAT", "ASP", "CP", "SMT", "#SAT"}
-    assert by_name["minizinc"]["programs"] == ["minizinc", "fzn-gecode"] and by_name["asp"]["requires"] == "clingo"
+    can = ("enumerates", "counts_only", "solves", "proves_none", "takes_fixed", "declarative", "paradigm", "requires",
+           "group", "max_n", "effort")
+    for name in names:  # each engine's own data, as it is
+        cls = nq.engine_class(name)
+        assert [by_name[name][k] for k in can] == [getattr(cls, k) for k in can], name
+        assert by_name[name]["programs"] == list(cls.programs) and by_name[name]["additive"] == sorted(cls.additive)
+        assert list(by_name[name]["options"]) == [option.name for option in cls.options], name
+        assert by_name[name]["available"] == (cls.unavailable_reason() is None), name
+    assert [by_name["minconflicts"][k] for k in can[:6]] == [False, False, True, False, True, False]
+    assert [by_name["modelcount"][k] for k in can[:6]] == [False, True, False, False, True, True]
     sat = by_name["sat"]
     assert sat["enumerates"] and sorted(sat["options"]) == ["encoding", "proof", "solver", "symmetry_breaking"]
     assert "conflicts" in sat["additive"] and sat["effort"] == "conflicts"
@@ -152,19 +157,21 @@ def test_crosscheck_table(cli) -> None:
     code, out, err = cli("crosscheck", "1-6", "8")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].split() == ["N", "known", "unique", "backtrack", "bitmask", "cpsat", "sat"]
+    core = nq.preset("core")
+    assert lines[0].split() == ["N", "known", "unique", *core]
     rows = [line.split() for line in lines[2:]]
     assert [int(r[0]) for r in rows] == [1, 2, 3, 4, 5, 6, 8]
     assert [int(r[2]) for r in rows] == [1, 0, 0, 1, 2, 1, 12]  # A002562
-    for r in rows:
-        assert r[1] == r[3] == r[6] == r[9] == r[12]  # known == each engine's count
-        assert r[5] == r[8] == r[11] == r[14] == "yes"
+    for r in rows:  # each engine's three columns: its count, time, and whether its set is the reference's
+        assert [r[3 + 3 * k] for k in range(len(core))] == [r[1]] * len(core)  # known == each engine's count
+        assert [r[5 + 3 * k] for k in range(len(core))] == ["yes"] * len(core)
     assert "agree" in err
 
 
 def test_crosscheck_engine_subset(cli) -> None:
-    code, out, _ = cli("crosscheck", "5", "--engines", "bitmask,backtrack")
-    assert code == 0 and out.splitlines()[0].split() == ["N", "known", "unique", "bitmask", "backtrack"]
+    chosen = nq.preset("core")[::-1][:2]  # (two, in an order of the caller's)
+    code, out, _ = cli("crosscheck", "5", "--engines", ",".join(chosen))
+    assert code == 0 and out.splitlines()[0].split() == ["N", "known", "unique", *chosen]
 
 
 def test_help_is_complete(cli) -> None:
@@ -184,7 +191,7 @@ def test_help_is_complete(cli) -> None:
     solve = " ".join(cli("solve", "--help")[1].split())
     assert "--workers" in solve and "--proof" in solve and "exact full set" not in solve
     bench = " ".join(cli("complete", "bench", "--help")[1].split())
-    assert "every available one of backtrack, bitmask, cpsat, sat, minconflicts" in bench
+    assert f"every available one of {', '.join(nq.names(takes_fixed=True, group='core'))}" in " ".join(bench.split())
     assert "every engine, exact sets" not in cli("--help")[1]
 
 
@@ -218,12 +225,12 @@ BAD_INPUT = [
     (["complete", "diagonals", "20000"], "N must be from 1 to 10,000 for an Excluded Diagonals instance"),
     (["enumerate"], "the following arguments are required: N"),
     (["count"], "the following arguments are required: N"),
-    (["enumerate", "8", "--engine", "nope"], "invalid choice: 'nope' (choose from 'backtrack', 'bitmask', 'cpsat', 'sat', 'asp', 'minizinc', 'smt', 'scan'"),
-    (["count", "8", "--engine", "nope"], "invalid choice: 'nope' (choose from 'backtrack', 'bitmask', 'cpsat', 'sat', 'asp', 'minizinc', 'smt', 'modelcount', 'gpu', 'scan'"),
+    (["enumerate", "8", "--engine", "nope"], f"invalid choice: 'nope' (choose from {', '.join(repr(n) for n in nq.names(enumerates=True))}"),
+    (["count", "8", "--engine", "nope"], f"invalid choice: 'nope' (choose from {', '.join(repr(n) for n in nq.names(counts=True))}"),
     (["enumerate", "8", "--engine", "modelcount"], "invalid choice: 'modelcount'"),
     (["solve", "8", "--engine", "modelcount"], "invalid choice: 'modelcount'"),
     (["count", "8", "--engine", "modelcount", "--unique"], "cannot count one per symmetry class"),
-    (["crosscheck", "8", "--engines", "bitmask,construct"], "construct finds one solution and cannot enumerate"),
+    (["crosscheck", "8", "--engines", f"bitmask,{ONE_BOARD}"], f"{ONE_BOARD} finds one solution and cannot enumerate"),
     (["batch", "x.param", "--engines", "modelcount"], "modelcount counts solutions without finding one"),
     (["count", "8", "--engine", "construct"], "invalid choice: 'construct'"),
     (["enumerate", "8", "--format", "xml"], "invalid choice: 'xml' (choose from 'board', 'line', 'json')"),
@@ -234,19 +241,19 @@ BAD_INPUT = [
     (["crosscheck", "10-1"], "range '10-1' runs backwards; write 1-10"),
     (["crosscheck", "0-3"], "must be a positive integer, got '0'"),
     (["crosscheck"], "the following arguments are required: SPEC"),
-    (["crosscheck", "4", "--engines", "bitmask,nope"], "unknown engine 'nope' (choose from backtrack, bitmask, cpsat, sat, asp, minizinc, smt, modelcount, gpu, scan"),
+    (["crosscheck", "4", "--engines", "bitmask,nope"], f"unknown engine 'nope' (choose from {', '.join(nq.ENGINE_NAMES)})"),
     (["crosscheck", "4", "--engines", "bitmask,bitmask"], "engine bitmask is named twice"),
-    (["crosscheck", "4", "--engines", "bitmask,construct"], "engine construct finds one solution and cannot enumerate"),
+    (["crosscheck", "4", "--engines", f"bitmask,{ONE_BOARD}"], f"engine {ONE_BOARD} finds one solution and cannot enumerate"),
     (["crosscheck", "4-12/0"], "must be a positive integer, got '0'"),
-    (["count", "8", "--solver", "minisat22"], "option 'solver' (--solver) applies to the sat engine, not bitmask"),
-    (["count", "8", "--encoding", "ladder", "-e", "cpsat"], "option 'encoding' (--encoding) applies to the sat and modelcount engines, not cpsat"),
-    (["count", "8", "--symmetry-breaking"], "(--symmetry-breaking) applies to the cpsat and sat engines, not bitmask"),
-    (["crosscheck", "8", "--engines", "bitmask", "--symmetry-breaking"], "(--symmetry-breaking) applies only to the cpsat and sat engines"),
-    (["crosscheck", "8", "--engines", "cpsat", "--solver", "minisat22"], "(--solver) applies only to the sat engine"),
+    (["count", "8", "--solver", "minisat22"], f"option 'solver' (--solver) applies to the {TAKERS['solver']} engines, not bitmask"),
+    (["count", "8", "--encoding", "ladder", "-e", "cpsat"], f"option 'encoding' (--encoding) applies to the {TAKERS['encoding']} engines, not cpsat"),
+    (["count", "8", "--symmetry-breaking"], f"(--symmetry-breaking) applies to the {TAKERS['symmetry_breaking']} engines, not bitmask"),
+    (["crosscheck", "8", "--engines", "bitmask", "--symmetry-breaking"], f"(--symmetry-breaking) applies only to the {TAKERS['symmetry_breaking']} engines"),
+    (["crosscheck", "8", "--engines", "cpsat", "--solver", "minisat22"], f"(--solver) applies only to the {TAKERS['solver']} engines"),
     (["count", "8", "--place", "0:0,0:1"], "--place: two queens in row 0 (0:0 and 0:1)"),
     (["count", "8", "--place", "9:0"], "placement 9:0: row 9 is off the 8x8 board"),
     (["count", "8", "--unique", "--symmetry-breaking", "-e", "sat", "--place", "0:0"], "symmetry breaking cannot be combined with fixed placements"),
-    (["count", "8", "--engine", "sat", "--solver", "kissat404"], "invalid choice: 'kissat404'"),
+    (["count", "8", "--engine", "sat", "--solver", "kissat404"], "engine sat: option solver: unknown value 'kissat404'"),
     (["enumerate", "65"], "boards wider than 64 are unreadable; use --format line or json"),
     (["count", "8", "--time-limit", "1e10"], "must be a positive number of seconds up to 1e+09, got '1e10'"),
     (["solve", "8", "-e", "sat", "--time-limit", "1e10"], "must be a positive number of seconds up to 1e+09"),
@@ -274,7 +281,7 @@ BAD_INPUT = [
     (["solve", "100"], "boards wider than 64 are unreadable; use --format line or json"),
     (["solve", "8", "--engine", "construct", "--place", "0:0"], "engine construct solves plain N only"),
     (["solve", "8", "--engine", "nope"], "invalid choice: 'nope'"),
-    (["solve", "8", "--engine", "bitmask", "--solver", "minisat22"], "option 'solver' (--solver) applies to the sat engine, not bitmask"),
+    (["solve", "8", "--engine", "bitmask", "--solver", "minisat22"], f"option 'solver' (--solver) applies to the {TAKERS['solver']} engines, not bitmask"),
     (["complete", "generate", "5", "6"], "cannot place 6 queens"),
     (["complete", "bench", "8", "--placed", "x"], "--placed must be a count or a fraction of N"),
     (["complete", "bench", "8", "--placed", "3", "--engines", "construct"], "engine construct cannot take pre-placed queens"),
@@ -369,7 +376,7 @@ def test_a_missing_solver_package_is_reported_not_a_traceback(cli, monkeypatch) 
     assert code == 0 and "cpsat: needs the Python package providing 'no_such_solver_package'" in out
     code, out, err = cli("crosscheck", "6")
     assert code == 0 and "skipped engine cpsat" in err and "cpsat" not in out
-    code, out, err = cli("crosscheck", "6", "--engines", "bitmask,cpsat")
+    code, out, err = cli("crosscheck", "6", "--engines", f"{nq.DEFAULT_ENGINE},cpsat")
     assert code == 2 and "engine 'cpsat' is unavailable" in err and err.count("\n") == 1
     code, out, err = cli("count", "6", "--engine", "cpsat")
     assert code == 2 and "engine 'cpsat' is unavailable" in err and err.count("\n") == 1

@@ -8,7 +8,7 @@ import random
 import pytest
 
 import nqueens_cp as nq
-from nqueens_cp import kernel
+from nqueens_cp import kernel, names
 from nqueens_cp.engines import bitmask
 from nqueens_cp.kernel import twin_decide
 from nqueens_cp.model.board import Position, is_solution
@@ -227,7 +227,7 @@ def test_the_seed_flag_names_the_engines_each_command_takes_it_for(cli) -> None:
     solving = " ".join(cli("solve", "--help")[1].split())
     seed = "--seed SEED random seed, 0..2147483647: the same seed gives the same board"
     assert seed in listing and "never its value) [cpsat]" in listing and "--max-nodes" not in listing
-    assert seed in solving and "never its value) [bitmask, cpsat, minconflicts]" in solving and "--max-nodes" in solving
+    assert seed in solving and f"never its value) [{', '.join(names(option='seed'))}]" in solving and "--max-nodes" in solving
 
 
 def test_restarts_leave_no_heavy_tail_on_the_pair_that_had_one() -> None:

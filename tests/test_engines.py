@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import affordable, reference, usable
-from nqueens_cp import TOTAL, SearchFinishedError, engine_class, get_engine, is_solution, names
+from nqueens_cp import ENGINE_NAMES, TOTAL, SearchFinishedError, engine_class, get_engine, is_solution, names
+from nqueens_cp.engines import PRESETS
 from nqueens_cp.errors import InvalidInputError
 
 
@@ -104,7 +105,7 @@ def test_bad_arguments_raise(engine, bad: dict) -> None:
 
 
 def test_unknown_engine_lists_the_valid_ones() -> None:
-    with pytest.raises(InvalidInputError, match="backtrack, bitmask, cpsat, sat, asp, minizinc, smt, modelcount, gpu, scan, copy, .*, construct, minconflicts"):
+    with pytest.raises(InvalidInputError, match=f"choose from {', '.join(ENGINE_NAMES)}"):
         get_engine("nope")
 
 
@@ -157,9 +158,11 @@ def test_bitmask_mirror_count_matches_enumeration() -> None:
 def test_bad_engine_option_is_named() -> None:
     with pytest.raises(InvalidInputError, match="option encoding: unknown value 'nope'"):
         get_engine("sat", encoding="nope")
-    with pytest.raises(InvalidInputError, match=r"option 'solver' \(--solver\) applies to the sat engine, not bitmask"):
+    takers = " and ".join(names(option="solver"))
+    with pytest.raises(InvalidInputError, match=rf"option 'solver' \(--solver\) applies to the {takers} engines, not bitmask"):
         get_engine("bitmask", solver="cadical195")
-    with pytest.raises(InvalidInputError, match="applies to the cpsat and sat engines, not backtrack"):
+    with pytest.raises(InvalidInputError, match=f"applies to the {' and '.join(names(option='symmetry_breaking'))} "
+                       "engines, not backtrack"):
         get_engine("backtrack", symmetry_breaking=True)
     with pytest.raises(InvalidInputError, match="unknown option 'no_such_option' for engine sat"):
         get_engine("sat", no_such_option=1)
@@ -170,22 +173,44 @@ def test_bad_engine_option_is_named() -> None:
             get_engine("cpsat", seed=seed)
 
 
-def test_capabilities_are_data_on_the_engines() -> None:
-    assert names(enumerates=True) == ["backtrack", "bitmask", "cpsat", "sat", "asp", "minizinc", "smt", "scan",
-                                      "copy", "undo", "iterative", "generator", "nested"]
-    assert names(enumerates=False) == ["modelcount", "gpu", "construct", "minconflicts"]
-    assert names(counts=True, enumerates=False) == ["modelcount", "gpu"]
-    assert names(solves=False) == ["modelcount", "gpu"]
-    assert names(declarative=True) == ["cpsat", "sat", "asp", "minizinc", "smt", "modelcount"]
-    assert names(takes_fixed=False) == ["gpu", "construct"]
-    assert names(proves_none=False) == ["modelcount", "minconflicts"]
-    assert names(option="symmetry_breaking") == ["cpsat", "sat"]
-    assert names(option="encoding") == ["sat", "modelcount"]
-    assert names(option="seed") == ["bitmask", "cpsat", "minconflicts"]
+FILTERS = {"enumerates": "enumerates", "declarative": "declarative", "takes_fixed": "takes_fixed",
+           "proves_none": "proves_none", "solves": "solves", "group": "group"}
+
+
+@pytest.mark.parametrize("key", FILTERS)
+def test_names_are_read_from_each_engines_own_data(key: str) -> None:
+    for value in {getattr(engine_class(name), FILTERS[key]) for name in ENGINE_NAMES}:
+        assert names(**{key: value}) == [name for name in ENGINE_NAMES if getattr(engine_class(name), key) == value]
+    for option in {option.name for name in ENGINE_NAMES for option in engine_class(name).options}:
+        assert names(option=option) == [name for name in ENGINE_NAMES
+                                        if option in {o.name for o in engine_class(name).options}]
+
+
+def test_capabilities_are_consistent_data_on_the_engines() -> None:
+    assert names(counts=True, enumerates=False) == names(solves=False) == names(counts_only=True)
     for name in names():
-        cls = get_engine(name).__class__
+        cls = get_engine(name).__class__ if engine_class(name).answers("queens") else engine_class(name)
         assert set(cls.additive) <= set(cls.statistics), name
         assert cls.effort is None or cls.effort in cls.statistics, name
+        assert cls.enumerates or cls.counts_only or cls.solves, name  # it answers something
+        assert not (cls.enumerates and cls.counts_only), name
+        assert cls.group in PRESETS, f"{name}: its group {cls.group!r} is no preset"
+        command, n = cls.hard_question
+        assert command in ("count", "solve") and (command != "count" or cls.enumerates or cls.counts_only), name
+        assert cls.max_n is None or n <= cls.max_n, name
+        for option in cls.options:  # one kind per flag, whoever takes it
+            assert {o.kind for taker in names(option=option.name) for o in engine_class(taker).options
+                    if o.name == option.name} == {option.kind}, option.name
+
+
+def test_the_numeric_limits_on_the_engines_are_the_kernels() -> None:
+    from nqueens_cp import kernel
+    from nqueens_cp.kernel import twin_repair
+
+    assert engine_class("bitmask").offset_reach == (kernel.OFFSET_ROWS, kernel.OFFSET_COLUMNS)
+    assert engine_class("minconflicts").max_offsets == twin_repair.MAX_OFFSETS
+    compiled = kernel._module()
+    assert compiled is None or compiled.REPAIR_MAX_OFFSETS == twin_repair.MAX_OFFSETS
 
 
 def test_engines_that_only_find_one_solution_refuse_to_enumerate() -> None:

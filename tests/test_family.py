@@ -20,7 +20,7 @@ from functools import lru_cache
 import pytest
 
 import nqueens_cp as nq
-from nqueens_cp import engine_class, get_engine, names
+from nqueens_cp import engine_class, get_engine, names, preset
 from nqueens_cp.execution import plan as planning
 from nqueens_cp.model.variants import COLUMNS, Lines, Variant, family
 
@@ -28,7 +28,7 @@ from conftest import usable
 
 OFFSETS = [(1, 2), (1, -2), (2, 1), (2, -1), (1, 3), (2, -3), (1, 1), (2, 2), (3, 1)]
 N = 7  # the largest board of the oracle's permutations (5,040 of them)
-FAST = ("backtrack", "bitmask", "cpsat", "sat")  # every N up to N, exact sets, placements, splits
+FAST = tuple(preset("core"))  # every N up to N, exact sets, placements, splits
 
 
 def draw(seed: int) -> Variant:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import cli_file, expected, program, run_program
-from nqueens_cp import count, is_solution
+from nqueens_cp import count, is_solution, names
 from nqueens_cp.errors import InvalidInputError
 from nqueens_cp.model.board import Position
 from nqueens_cp.model.formats import FORMATS, save, text, write
@@ -123,8 +123,9 @@ def test_ace_solves_the_xcsp3_file_and_counts_our_boards(cli, tmp_path: Path, n:
 
 
 def test_every_format_states_the_same_question_as_our_engines() -> None:
-    """The counts the engines get from the files they run equal the reference's."""
-    for engine in ("asp", "minizinc", "smt"):
+    """The counts the engines of the declarative field get (asp, minizinc and smt from the
+    files the model command writes) equal the reference's."""
+    for engine in names(group="field", enumerates=True):
         from conftest import usable
 
         usable(engine)

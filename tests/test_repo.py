@@ -117,3 +117,50 @@ def test_the_ci_script_names_no_host() -> None:
     machine's own apt sources."""
     script = (ROOT / ".ci" / "run").read_text()
     assert "://" not in script and "URIs: $archive" in script
+
+
+def engine_lists(source: str) -> list[tuple[int, list[str]]]:
+    """The literal lists of engine names in Python source: a list, tuple, set or
+    dict's keys, or a string of names joined by commas or 'and', naming three
+    engines or more.  (Two name a role each: a reference and the engine
+    under test.  A help text's example command is an example, and a
+    docstring prose, not a list.)"""
+    import ast
+
+    from nqueens_cp import ENGINE_NAMES
+
+    word = "|".join(sorted(ENGINE_NAMES, key=len, reverse=True))
+    joined = re.compile(rf"\b({word})\b(\s*(?:,|\band\b|,\s*and\b)\s*\b({word})\b)+")
+    found = []
+    tree = ast.parse(source)
+    prose = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    for node in ast.walk(tree):
+        if id(node) in prose:
+            continue
+        named: list[str] = []
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            named = [e.value for e in node.elts if isinstance(e, ast.Constant) and e.value in ENGINE_NAMES]
+        elif isinstance(node, ast.Dict):
+            named = [k.value for k in node.keys if isinstance(k, ast.Constant) and k.value in ENGINE_NAMES]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and "nqueens-cp " not in node.value:
+            named = [name for match in joined.finditer(node.value) for name in re.findall(word, match.group(0))]
+        if len(set(named)) >= 3:
+            found.append((node.lineno, named))
+    return found
+
+
+def test_every_list_of_engines_is_derived_from_the_registry() -> None:
+    """Issue 51: about ten places in the tests, the plan and the help texts named
+    engines by hand, so a new engine meant ten files.  Each is now read from the
+    engines' own data (nqueens_cp.names, presets)."""
+    from nqueens_cp import ENGINE_NAMES
+
+    a, b, c = ENGINE_NAMES[:3]
+    assert engine_lists(f'X = [{a!r}, {b!r}, {c!r}]\nY = "a {a}, {b} and {c} list"\n"""{a}, {b}, {c}"""\n') == [
+        (1, [a, b, c]), (2, [a, b, c])]
+    assert engine_lists(f'X = ({a!r}, {b!r})\nY = "nqueens-cp batch --engines {a},{b},{c}"\n') == []
+    registry = ROOT / "nqueens_cp" / "engines" / "__init__.py"
+    found = {f"{path.relative_to(ROOT)}:{line}": named
+             for path in sorted([*(ROOT / "nqueens_cp").rglob("*.py"), *(ROOT / "tests").rglob("*.py")])
+             if path != registry for line, named in engine_lists(path.read_text())}
+    assert not found, found

@@ -28,9 +28,10 @@ from test_limits import HARD, OPTIMUM_HARD, OPTIMUM_N, processor_seconds
 CPU_SECONDS = 1.5  # processor time of the command's processes before the signal: it is searching
 WITHIN = 10.0  # seconds from the signal to the exit, on a busy machine (a second or two here)
 
-# The engines that search in native code (or start processes) for a long time: each with a
-# question it cannot finish, one signal per row, both signals per engine across its rows.
-NATIVE = ["bitmask", "cpsat", "sat", "asp", "minizinc", "smt", "modelcount", "backtrack"]
+# Every engine with a long search to stop, each with a question it cannot finish, one signal per
+# row, both signals per engine across its rows: all but the tutorial backtrackers (which stop as
+# backtrack does, between two nodes in Python) and those that answer any size at once.
+NATIVE = [name for name in names(instant=False, available=True) if engine_class(name).group != "classic"]
 
 
 def _rows() -> list[tuple[str, list[str], signal.Signals]]:
@@ -38,7 +39,7 @@ def _rows() -> list[tuple[str, list[str], signal.Signals]]:
     for engine in NATIVE:
         optimum = engine in names(variant="domination")
         extra = ["-f", "line"] if HARD[engine][0] == "solve" else []
-        if engine == "bitmask":  # (its solve of 5000 answers in a second: a count of N = 18 does not)
+        if engine_class(engine).counts_classes:  # (its solve of 5000 answers in a second: a count of 18 does not)
             search = ["count", "18", "-j", "1", "-e", engine]
         else:
             search = [*HARD[engine], "-e", engine, *extra]

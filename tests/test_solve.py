@@ -164,7 +164,7 @@ def test_bench_rows_and_csv(tmp_path: Path, cli) -> None:
     assert code == 0, err
     with open(tmp_path / "b.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
-    engines = names(takes_fixed=True, available=True, family="core")
+    engines = names(takes_fixed=True, available=True, group="core")
     assert [(r["n"], r["engine"]) for r in rows] == [(str(n), e) for n in (8, 9, 10) for e in engines]
     for r in rows:
         assert int(r["solved"]) + int(r["none"]) + int(r["unknown"]) == 3

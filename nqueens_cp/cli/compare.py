@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from ..engines import presets_help
 from .options import (PROG, add_outputs, add_variant, name_list, positive_float, positive_int, sizes, table_to_stdout,
                       write_files)
 from .terminal import EXIT_FAILURE, EXIT_OK, CtrlC, Progress, say
@@ -43,8 +44,7 @@ def add_compare(sub: Any) -> None:
     )
     p.add_argument("specs", nargs="+", type=sizes, metavar="SPEC", help="N, a range 4-12, or a stepped range 4-12/2")
     p.add_argument("--engines", type=name_list, metavar="E1,E2,...",
-                   help="engines to time, in order, or a preset: classic (the tutorial backtrackers and the "
-                   "core engines); default: every available core engine that can answer")
+                   help=f"engines to time, in order, or presets among them: {presets_help()}; default: every available core engine that can answer")
     p.add_argument("--symmetry-breaking", action="store_true",
                    help=f"also time ENGINE{SB} beside every engine that has symmetry breaking")
     p.add_argument("--repeat", "-r", type=positive_int, default=1, metavar="R",

@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from ..engines import names
+from ..engines import presets_help
 from .options import (PROG, RESULT_FORMATS, add_engine_options, add_format, add_jobs, add_variant, engine_options,
                       json_text, name_list, positive_float, question_keywords, sizes)
 from .terminal import EXIT_FAILURE, EXIT_OK, CtrlC, Progress, say
@@ -24,8 +25,7 @@ def add_crosscheck(sub: Any) -> None:
     )
     p.add_argument("specs", nargs="+", type=sizes, metavar="SPEC", help="N, a range 1-10, or a stepped range 4-12/2")
     p.add_argument("--engines", type=name_list, metavar="E1,E2,...",
-                   help="engines to compare, in order, or a preset: classic (the tutorial backtrackers and "
-                   f"the core engines); default: every available one of {', '.join(names(enumerates=True, family='core'))}")
+                   help=f"engines to compare, in order, or presets among them: {presets_help()}; default: the core preset")
     add_engine_options(p, names(enumerates=True))
     add_variant(p)
     add_jobs(p)

@@ -118,20 +118,28 @@ def add_engine_options(p: argparse.ArgumentParser, among: Sequence[str] = ENGINE
                        optimum: bool = False) -> None:
     """A flag for every option of the engines in ``among``, from the engines'
     own data: the options of solve only where ``solving``, with their solve help;
-    only those that apply to an optimum where ``optimum``."""
+    only those that apply to an optimum where ``optimum``.  Engines that give
+    one name different meanings (sat's and cpmpy's --solver) share the flag:
+    its help says each, and each engine checks the value against its own."""
     for name, (option, takers) in all_options().items():
         takers = [t for t in takers if t in among and (solving or not _option(t, name).solve_only)
                   and (not optimum or _option(t, name).optimum)]
         if not takers:
             continue
-        help_ = f"{(option.solve_help if solving and option.solve_help else option.help)} [{', '.join(takers)}]"
+        meanings: dict[Any, list[str]] = {}
+        for taker in takers:
+            own = _option(taker, name)
+            meanings.setdefault((own.solve_help if solving and own.solve_help else own.help, own.choices), []).append(taker)
+        help_ = "; ".join(f"{', '.join(who)}: {said}" if len(meanings) > 1 else f"{said} [{', '.join(who)}]"
+                          for (said, _), who in meanings.items())
+        choices = option.choices if len({choices for _, choices in meanings}) == 1 else None
         if option.kind is bool:
             p.add_argument(option.flag, dest=name, action="store_true", default=None, help=help_)
         elif option.kind is int:
             p.add_argument(option.flag, dest=name, type=whole, metavar=name.upper(), help=help_)
         else:
-            p.add_argument(option.flag, dest=name, choices=option.choices, metavar="NAME" if option.choices else "FILE",
-                           help=help_)
+            p.add_argument(option.flag, dest=name, choices=choices,
+                           metavar="NAME" if any(_option(t, name).choices for t in takers) else "FILE", help=help_)
 
 
 def _option(engine: str, name: str) -> Any:

@@ -95,7 +95,7 @@ def add_complete(sub: Any) -> None:
     d.add_argument("--seed", type=whole, default=0, metavar="S", help="random seed (default: 0)")
     d.add_argument("-o", "--output", default="-", metavar="FILE", help="write here, atomically; '-' or absent: stdout")
     d.set_defaults(handler=_cmd_complete_diagonals)
-    takes_fixed = names(takes_fixed=True, family="core")  # (what bench_engines runs when available)
+    takes_fixed = names(takes_fixed=True, group="core")  # (what bench_engines runs when available)
     b = actions.add_parser(
         "bench", help="run every engine on generated instances",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -118,7 +118,7 @@ def add_complete(sub: Any) -> None:
 
 
 def add_batch(sub: Any) -> None:
-    takes_fixed = names(takes_fixed=True, family="core")
+    takes_fixed = names(takes_fixed=True, group="core")
     p = sub.add_parser(
         "batch", help="run engines over CSPLib prob079 instance files, checked against each other",
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -60,29 +60,25 @@ def _load(name: str) -> type[Engine]:
     return getattr(import_module(module), cls)
 
 
-def names(*, enumerates: bool | None = None, proves_none: bool | None = None, takes_fixed: bool | None = None,
-          available: bool | None = None, option: str | None = None, family: str | None = None,
-          declarative: bool | None = None, counts: bool | None = None, solves: bool | None = None,
-          variant: Any = None) -> list[str]:
-    """The engines with the given capabilities, in registry order."""
+def names(*, available: bool | None = None, option: str | None = None, counts: bool | None = None,
+          variant: Any = None, **data: Any) -> list[str]:
+    """The engines with the given capabilities, in registry order: any of the
+    engines' class attributes by name (``enumerates=True``, ``group="classic"``,
+    ``instant=False``, ...), and ``available`` (it can run here), ``option``
+    (it takes that option), ``counts`` (it counts, by listing or directly),
+    ``variant`` (it answers that question).  None: either."""
+    data = {key: value for key, value in data.items() if value is not None}
+    unknown = sorted(key for key in data if not hasattr(Engine, key))
+    if unknown:
+        raise InvalidInputError(f"engines have no capability {unknown[0]!r}")
     found = []
     for name in ENGINE_NAMES:
         cls = engine_class(name)
+        if any(getattr(cls, key) != value for key, value in data.items()):
+            continue
         if variant is not None and not cls.answers(variant):
             continue
-        if family is not None and cls.family != family:
-            continue
-        if declarative is not None and cls.declarative != declarative:
-            continue
-        if enumerates is not None and cls.enumerates != enumerates:
-            continue
-        if solves is not None and cls.solves != solves:
-            continue
         if counts is not None and (cls.enumerates or cls.counts_only) != counts:  # by listing, or directly
-            continue
-        if proves_none is not None and cls.proves_none != proves_none:
-            continue
-        if takes_fixed is not None and cls.takes_fixed != takes_fixed:
             continue
         if available is not None and (cls.unavailable_reason() is None) != available:
             continue
@@ -121,24 +117,39 @@ def get_engine(name: str = DEFAULT_ENGINE, variant: Any = "queens", **options: A
     return cls(variant, **options)
 
 
+# A word for a set of engines (compare's and crosscheck's --engines), each set read from the
+# engines' data (preset): the groups an engine declares, and the paradigms.
 PRESETS = {
     "core": "every available core engine that enumerates",
-    "classic": "the tutorial backtrackers, with backtrack, bitmask, cpsat and sat beside them",
-    "declarative": "every available declarative engine (cpsat, sat, asp, minizinc, smt, modelcount), "
-                   "with bitmask first as the reference",
+    "classic": "the tutorial backtrackers, with the core engines that enumerate beside them",
+    "declarative": f"{DEFAULT_ENGINE} first as the reference, then every available declarative engine",
+    "field": "the rest of the declarative field, each available one",
 }
 
 
+def preset(name: str) -> list[str]:
+    """The engines a preset stands for, from their data."""
+    core = names(enumerates=True, available=True, group="core")
+    return {"core": lambda: core,
+            "classic": lambda: names(group="classic") + core,
+            "declarative": lambda: [DEFAULT_ENGINE, *names(declarative=True, available=True)],
+            "field": lambda: names(group="field", available=True)}[name]()
+
+
+def presets_help() -> str:
+    """The presets in words, each with the engines it stands for here (the help of --engines)."""
+    return "; ".join(f"{name}: {what} ({', '.join(preset(name)) or 'none here'})" for name, what in PRESETS.items())
+
+
 def expand_presets(chosen: list[str]) -> list[str]:
-    """Engine names with the presets in ``chosen`` replaced by the engines they stand for."""
+    """Engine names with the presets in ``chosen`` replaced by the engines they stand
+    for; an engine a preset brings that is named already (or brought by another)
+    comes once, in its first place.  (An engine named twice by hand stays twice:
+    get_engines refuses it.)"""
     found: list[str] = []
     for name in chosen:
-        if name == "core":
-            found += names(enumerates=True, available=True, family="core")
-        elif name == "classic":
-            found += names(family="classic") + names(enumerates=True, available=True, family="core")
-        elif name == "declarative":
-            found += [DEFAULT_ENGINE] + names(declarative=True, available=True)
+        if name in PRESETS:
+            found += [engine for engine in preset(name) if engine not in found and engine not in chosen]
         else:
             found.append(name)
     return found
@@ -172,4 +183,4 @@ def availability() -> dict[str, str | None]:
 
 
 __all__ = ["DEFAULT_ENGINE", "DEFAULT_SOLVE_ENGINE", "ENGINE_NAMES", "Engine", "Option", "Outcome", "Search",
-           "PRESETS", "Status", "all_options", "availability", "engine_class", "expand_presets", "get_engine", "get_engines", "names"]
+           "PRESETS", "Status", "preset", "presets_help", "all_options", "availability", "engine_class", "expand_presets", "get_engine", "get_engines", "names"]

@@ -31,12 +31,13 @@ DEFAULT_CONFIGURATION = "frumpy"
 
 class AspEngine(Engine):
     name = "asp"
+    hard_question = ("solve", 150)
     summary = "answer set program (choice rules, cardinality constraints) grounded and solved by clingo"
     requires = "clingo"
     install = "pip install clingo, or the 'declarative' extra"
     paradigm = "ASP"
     declarative = True
-    family = "field"
+    group = "field"
     options = (Option("configuration", f"clasp's preset configuration (default: {DEFAULT_CONFIGURATION}, the "
                       "fastest to enumerate here; clingo's own default is auto)", choices=CONFIGURATIONS,
                       default=DEFAULT_CONFIGURATION, optimum=True),)
@@ -70,9 +71,7 @@ class AspEngine(Engine):
         except RuntimeError as exc:
             raise NQueensError(f"clingo rejected the program: {' '.join(messages) or exc}") from exc
         stats["configuration"] = self.configuration
-        from .handover import Handover  # here: listing the engines (every command line) should not import queue (start-up)
-
-        handover = Handover()
+        from . import native
 
         squares: dict[Any, tuple[int, int]] = {}  # queen(R,C) -> (R, C): reading a symbol's arguments is slow
 
@@ -81,29 +80,27 @@ class AspEngine(Engine):
             squares[atom] = found = (row.number, column.number)
             return found
 
-        def record(model: Any) -> bool:
-            columns = [0] * n
-            for atom in model.symbols(shown=True):
-                row, column = squares.get(atom) or square(atom)
-                columns[row] = column
-            handover.add(tuple(columns))
-            # False stops the search: enough found, or nobody reads any more.
-            return not handover.cancelled.is_set() and (limit is None or handover.found < limit)
+        def solve(handover: Any) -> Any:
+            def record(model: Any) -> bool:
+                columns = [0] * n
+                for atom in model.symbols(shown=True):
+                    row, column = squares.get(atom) or square(atom)
+                    columns[row] = column
+                handover.add(tuple(columns))
+                # False stops the search: enough found, or nobody reads any more.
+                return not handover.cancelled.is_set() and (limit is None or handover.found < limit)
 
-        # The solver runs on clingo's thread and reports through the callback;
+            return control.solve(on_model=record)
+
+        # The solver runs on a thread of its own and reports through the callback;
         # this thread waits on the batches (a model at a time through a
         # yielding handle costs 3.5x as much at N = 12).
-        handle = control.solve(on_model=record, on_finish=lambda result: handover.finish(), async_=True)
         try:
-            yield from handover.receive(deadline)
+            run = yield from native.stream(solve, control.interrupt, "clingo", deadline)
         finally:
-            handover.cancel()
-            handle.cancel()
-            handle.wait()
             _statistics(control, stats)
-        if handover.timed_out:
+        if run.handover.timed_out:
             raise TimeLimitReached
-
 
     def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any], report: Any) -> Any:
         """clingo's #minimize (the program of model/domination.py), in

@@ -129,6 +129,7 @@ def sub_board(n: int, placed: Position, variant: Variant = PLAIN) -> list[int]:
 
 class BitmaskEngine(Engine):
     name = "bitmask"
+    hard_question = ("solve", 5_000)
     splits_solve = True
     summary = ("bitwise backtracking in C (nqueens_cp/kernel): counts one board per symmetry class, the fastest "
                "enumerator; solve: a decision search with dynamic ordering and restarts, any N up to 10,000")
@@ -157,16 +158,7 @@ class BitmaskEngine(Engine):
     max_n_why = ("a search holds N words of N bits (N^2 memory: 125 GB at N = 1,000,000); 'solve N -e construct' "
                  "gives a board of any N")
     expresses = frozenset({"lines", "wrapping", "offsets", "optimum"})
-
-    @classmethod
-    def cannot_express(cls, variant: Variant) -> str | None:
-        """The family walk carries offsets two rows down and eight columns across at most (queens.h)."""
-        from ..kernel import OFFSET_COLUMNS, OFFSET_ROWS
-
-        far = [(dr, dc) for dr, dc in variant.offsets if dr > OFFSET_ROWS or abs(dc) > OFFSET_COLUMNS]
-        if far:
-            return f"offsets more than {OFFSET_ROWS} rows down or {OFFSET_COLUMNS} columns across, such as {far[0]}"
-        return super().cannot_express(variant)
+    offset_reach = (2, 8)  # the family walk carries offsets two rows down, eight columns across (queens.h)
 
     def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
                 deadline: float | None = None) -> Iterator[Solution]:
@@ -287,10 +279,10 @@ class BitmaskEngine(Engine):
                 return None, False, k, f"no answer within {time_limit:g} s (no {k - 1} queens do)"
         raise AssertionError("n*n queens always dominate")
 
-    def _check_n(self, n: int) -> None:
+    def check_n(self, n: int) -> None:
         from ..kernel import DOMINATE_MAX_N
 
-        super()._check_n(n)
+        super().check_n(n)
         if self.variant.question == "optimum" and n > DOMINATE_MAX_N:
             raise InvalidInputError(f"engine bitmask answers {self.variant} up to N = {DOMINATE_MAX_N} (the "
                                     "kernel's sets of squares are 1,024 bits); cpsat takes any N")

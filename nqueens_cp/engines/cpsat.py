@@ -9,7 +9,6 @@ found and a slow consumer holds the search back instead of piling them up.
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -24,6 +23,7 @@ OPTIMUM_WORKERS = 8  # the fewest workers an optimum is proved with (CP-SAT's fu
 
 class CpSatEngine(Engine):
     name = "cpsat"
+    hard_question = ("solve", 3_000)
     summary = "OR-Tools CP-SAT model (3 AllDifferent), solution callback, 1 worker"
     requires = "ortools"
     paradigm = "CP-SAT"
@@ -84,38 +84,25 @@ class CpSatEngine(Engine):
             solver.parameters.random_seed = self.seed
         if deadline is not None:
             solver.parameters.max_time_in_seconds = max(deadline - time.monotonic(), 0.001)
-        from .handover import Handover  # here: listing the engines (every command line) should not import queue (start-up)
+        from . import native
 
-        handover = Handover()
         rows = [v.index for v in q]
 
-        class Recorder(cp_model.CpSolverSolutionCallback):
-            def on_solution_callback(self) -> None:
-                # By variable index: on an N=13 sub-problem the callback took
-                # 0.18 s this way and 0.44 s with value(expression).
-                value = self.SolutionIntegerValue
-                handover.add(tuple([value(i) for i in rows]))
-                if (limit is not None and handover.found >= limit) or handover.cancelled.is_set():
-                    self.stop_search()
+        def solve(handover: Any) -> Any:
+            class Recorder(cp_model.CpSolverSolutionCallback):
+                def on_solution_callback(self) -> None:
+                    # By variable index: on an N=13 sub-problem the callback took
+                    # 0.18 s this way and 0.44 s with value(expression).
+                    value = self.SolutionIntegerValue
+                    handover.add(tuple([value(i) for i in rows]))
+                    if (limit is not None and handover.found >= limit) or handover.cancelled.is_set():
+                        self.stop_search()
 
-        recorder = Recorder()
-        outcome: dict[str, Any] = {}
+            return solver.solve(model, Recorder())
 
-        def run() -> None:
-            try:
-                outcome["status"] = solver.solve(model, recorder)
-            except BaseException as exc:  # handed to the consumer below
-                outcome["error"] = exc
-            finally:
-                handover.finish()
-
-        worker = threading.Thread(target=run, name="cpsat-search", daemon=True)
-        worker.start()
         try:
-            yield from handover.receive()
+            run = yield from native.stream(solve, solver.stop_search, "CP-SAT")
         finally:
-            handover.cancel()
-            _stop(solver, worker)
             stats.update(
                 variables=len(model.proto.variables),
                 constraints=len(model.proto.constraints),
@@ -123,14 +110,11 @@ class CpSatEngine(Engine):
                 conflicts=solver.num_conflicts,
                 solver_wall_time=solver.wall_time,
             )
-            if "status" in outcome:
-                stats["status"] = solver.status_name(outcome["status"])
-        if "error" in outcome:
-            raise NQueensError(f"CP-SAT failed: {outcome['error']}") from outcome["error"]
-        if outcome.get("status") == cp_model.MODEL_INVALID:
+        stats["status"] = solver.status_name(run.result)
+        if run.result == cp_model.MODEL_INVALID:
             raise NQueensError("CP-SAT rejected the model as invalid")
-        stopped_by_us = limit is not None and handover.found >= limit
-        if deadline is not None and not stopped_by_us and outcome.get("status") not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        stopped_by_us = limit is not None and run.handover.found >= limit
+        if deadline is not None and not stopped_by_us and run.result not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
             raise TimeLimitReached
 
     def _solve(self, n: int, placed: Position, time_limit: float | None,
@@ -233,32 +217,10 @@ STOP_GRACE = 0.5  # seconds past a deadline before a solve that has not kept it 
 
 
 def _stoppable(solver: Any, model: Any, deadline: float | None, callback: Any = None) -> Any:
-    """``solver.solve(model)`` in a thread, so that this one stays free to take Ctrl-C
-    and SIGTERM (a solve in the main thread held them for its whole length: solve 3000
-    ignored both for 20 s) and to stop a solve that overruns its deadline (presolve
-    does not always look at the clock).  Stopped, the solve returns what it has."""
-    outcome: dict[str, Any] = {}
+    """``solver.solve(model)`` on a thread of its own (:func:`.native.call`): this one
+    stays free to take Ctrl-C and SIGTERM, and stops a solve that overruns its
+    deadline (presolve does not always look at the clock).  Stopped, the solve
+    returns what it has."""
+    from . import native
 
-    def run() -> None:
-        try:
-            outcome["status"] = solver.solve(model, callback)
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
-            outcome["error"] = exc
-
-    worker = threading.Thread(target=run, name="cpsat-solve", daemon=True)
-    worker.start()
-    try:
-        worker.join(None if deadline is None else max(deadline + STOP_GRACE - time.monotonic(), 0.0))
-    finally:  # past the deadline, or a signal came: stopped before anything goes on
-        _stop(solver, worker)
-    if "error" in outcome:
-        raise NQueensError(f"CP-SAT failed: {outcome['error']}") from outcome["error"]
-    return outcome["status"]
-
-
-def _stop(solver: Any, worker: threading.Thread) -> None:
-    """Stop the solve running in ``worker`` and wait for it to end (a stop asked
-    before solve() starts is lost, so it is asked again until the thread ends)."""
-    while worker.is_alive():
-        solver.stop_search()
-        worker.join(0.05)
+    return native.call(lambda: solver.solve(model, callback), solver.stop_search, "CP-SAT", deadline, STOP_GRACE)

@@ -22,6 +22,7 @@ from .search import Search
 
 class GpuEngine(Engine):
     name = "gpu"
+    hard_question = ("count", 22)
     summary = "EXPERIMENTAL, never yet run on a GPU: the count by symmetry classes on an NVIDIA GPU (CuPy, NVRTC)"
     # Remove in the commit that records the first verified run in benchmarks/ (issue 32).
     experimental = ("engine gpu is experimental: its kernel has never yet run on a GPU, so its counts are "

@@ -27,6 +27,8 @@ SLICE = 1 << 18  # swaps between two looks at the clock: a few ms even at N = 10
 
 class MinConflictsEngine(Engine):
     name = "minconflicts"
+    hard_question = ("solve", 100_000)  # (it answers at once: the largest board the limit tests ask)
+    instant = True
     paradigm = "local search"
     summary = ("local search (Sosic and Gu): a permutation repaired by swaps, in C; 3,000,000 queens in well "
                "under a second; pre-placed queens never move; cannot prove none")
@@ -44,6 +46,7 @@ class MinConflictsEngine(Engine):
     # the swaps stall on local minima (measured: no board of N = 11..37 in 200,000 swaps; none of
     # N = 10^4..10^6 in 5 s); construct's modular rule answers those members.
     expresses = frozenset({"lines", "offsets"})
+    max_offsets = 8  # repair.h's REPAIR_MAX_OFFSETS
     max_n = (1 << 30) - 1
     max_n_why = "lines are counted in 32-bit ints, 2N - 1 of them"
     seed: int | None

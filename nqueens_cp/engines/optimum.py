@@ -62,3 +62,35 @@ class Optimum(NamedTuple):
         placed = set(self.queens)
         return "\n".join(" ".join("Q" if (r, c) in placed else "." for c in range(self.n)) for r in range(self.n))
 
+
+
+def run(engine: Any, n: int, time_limit: float | None = None, progress: Report | None = None) -> Optimum:
+    """What :meth:`Engine.optimum <nqueens_cp.engines.base.Engine.optimum>`
+    does: check the question and the engine's options, ask its ``_optimum``,
+    validate the queens it returns."""
+    import time
+
+    from ..errors import InvalidInputError, NQueensError
+    from .search import check_time_limit
+
+    if engine.variant.question != "optimum":
+        raise InvalidInputError(f"{engine.variant.title} asks for boards of N queens, not an optimum: use "
+                                "enumerate, count or solve (variants with an optimum: domination, independent)")
+    if type(n) is not int or n < 1:
+        raise InvalidInputError(f"N must be a positive integer, got {n!r}")
+    engine.check_n(n)
+    check_time_limit(time_limit)
+    engine.check_options(lambda option: option.optimum, "an optimum")
+    engine.check_usable()
+    start = time.perf_counter()
+    stats: dict[str, Any] = {}
+    report = progress or silent
+    report(Standing(1, None))
+    queens, proved, bound, reason = engine._optimum(n, time_limit, stats, report)
+    placed = tuple(sorted((int(r), int(c)) for r, c in queens or ()))
+    if queens is not None and not engine.variant.is_dominating(placed, n):
+        raise NQueensError(f"engine {engine.name} returned queens that do not answer {engine.variant.title}: "
+                           f"{list(placed)}")
+    size = len(placed) if queens is not None else None
+    return Optimum(n, str(engine.variant), engine.name, size, placed, proved, size if proved and size else bound,
+                   time.perf_counter() - start, stats, reason)

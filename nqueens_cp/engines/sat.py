@@ -35,6 +35,7 @@ SOLVE_LARGE_N = 60  # above this the pairwise CNF grows as N^3: solve uses the s
 
 class SatEngine(Engine):
     name = "sat"
+    hard_question = ("solve", 250)
     summary = "CNF over N*N cell variables on python-sat (CaDiCaL), blocking clauses over cells"
     requires = "pysat"
     paradigm = "SAT"
@@ -68,10 +69,10 @@ class SatEngine(Engine):
     def preload(self) -> None:
         import pysat.solvers  # noqa: F401
 
-    def _check_usable(self) -> None:
+    def check_usable(self) -> None:
         """Refuse, before any work, a solver name this build of python-sat lacks (it lists
         names it was not compiled with: minisatgh in 1.8), naming the ones it has."""
-        super()._check_usable()
+        super().check_usable()
         if not _built(self.solver):
             have = [name for name in SOLVERS if _built(name)]
             raise InvalidInputError(f"engine sat: solver {self.solver} is not in this build of python-sat "

@@ -40,12 +40,13 @@ THEORIES = ("bool", "int")
 
 class SmtEngine(Engine):
     name = "smt"
+    hard_question = ("solve", 100)
     summary = "Z3 over Boolean cells (pseudo-Boolean rows, columns, diagonals), a blocking clause per board"
     requires = "z3"
     install = "pip install z3-solver, or the 'declarative' extra"
     paradigm = "SMT"
     declarative = True
-    family = "field"
+    group = "field"
     options = (Option("theory", "bool: N*N Boolean cells with pseudo-Boolean constraints (QF_FD, the faster); "
                       "int: the SMT-LIB file's Int per row and three distinct (QF_LIA)", choices=THEORIES,
                       default="bool"),)

@@ -89,7 +89,7 @@ def default_labels(first: bool, symmetry_breaking: bool = False, variant: str = 
     ``symmetry_breaking``."""
     question = variants.get(variant)
     lists = not first and question.question == "place"
-    chosen = names(enumerates=True if lists else None, available=True, family="core", variant=question.name)
+    chosen = names(enumerates=True if lists else None, available=True, group="core", variant=question.name)
     return with_symmetry_breaking(chosen, symmetry_breaking)
 
 

@@ -71,7 +71,7 @@ def instance_json(n: int, placed: dict[int, int], seed: int | None) -> dict[str,
 
 def bench_engines() -> list[str]:
     """The default engines of the benchmark: every available one that takes pre-placed queens."""
-    return names(takes_fixed=True, available=True, family="core")
+    return names(takes_fixed=True, available=True, group="core")
 
 
 def check_engines(engines: Sequence[str] | None) -> list[str]:

@@ -102,9 +102,9 @@ def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: 
     skipped = {}
     variant = variants.get(options.get("variant", "queens"))
     if engines is None:  # the core engines that answer the variant
-        engines = names(enumerates=True, available=True, family="core", variant=variant)
+        engines = names(enumerates=True, available=True, group="core", variant=variant)
         skipped = {name: engine_class(name).unavailable_reason() or ""
-                   for name in names(enumerates=True, available=False, family="core")}
+                   for name in names(enumerates=True, available=False, group="core")}
     engines = expand_presets(list(engines))
     for name in engines:
         cls = engine_class(name)
