@@ -25,6 +25,7 @@ _REGISTRY: dict[str, str] = {
     "asp": "nqueens_cp.engines.asp:AspEngine",
     "minizinc": "nqueens_cp.engines.minizinc:MiniZincEngine",
     "smt": "nqueens_cp.engines.smt:SmtEngine",
+    "cpmpy": "nqueens_cp.engines.cpmpy:CpmpyEngine",
     "modelcount": "nqueens_cp.engines.modelcount:ModelCountEngine",
     "gpu": "nqueens_cp.engines.gpu:GpuEngine",
     "scan": "nqueens_cp.engines.tutorial:ScanEngine",
