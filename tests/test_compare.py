@@ -266,3 +266,50 @@ def test_a_worker_stopped_while_gecode_runs_leaves_no_gecode(what) -> None:
     child.terminate()
     child.join()
     assert not _gecode_pids()
+
+
+# --- figures that say what they show, and the teaching preset (issue 55) ---------------------
+
+def test_a_figure_draws_every_engine_apart_and_says_where_and_why_each_stopped(tmp_path: Path) -> None:
+    """Engines stopped by the time limit were overlapping 'x' marks, and refusals were not drawn."""
+    pytest.importorskip("matplotlib", reason="matplotlib is not installed (pip install 'nqueens-cp[plot]')")
+    import matplotlib
+
+    from nqueens_cp.studies.reporting import LINE_STYLES, MARKERS, compare_plot, stop_reason
+
+    engines = ["e1", "e2", "e3", "e4"]
+    rows = [{"n": n, "engine": e, "search_s": None if stop else 0.01 * (k + 1) * n, "wall_s": 2.0 if stop else 0.5,
+             "status": "timeout after 2 s" if stop == "limit" else "refused: engine e4 serves N <= 50" if stop else "ok"}
+            for n in (10, 100, 1000) for k, e in enumerate(engines)
+            for stop in [("limit" if e in ("e2", "e3") and n >= 100 else "refuse" if e == "e4" and n > 50 else "")]]
+    matplotlib.rcParams["svg.fonttype"] = "none"  # (the text as text, to be read back)
+    try:
+        compare_plot(rows, str(tmp_path / "f.svg"), first=True)
+    finally:
+        matplotlib.rcParams["svg.fonttype"] = "path"
+    svg = (tmp_path / "f.svg").read_text()
+    assert "e2, e3: time limit" in svg and "refused: e4" in svg and "hollow" in svg
+    assert "e2 (stopped: time limit from N=100)" in svg and "e4 (stopped: refused from N=100)" in svg
+    assert len({(MARKERS[i % len(MARKERS)], LINE_STYLES[i % len(LINE_STYLES)]) for i in range(12)}) == 12
+    assert [stop_reason(s) for s in ("timeout after 2 s", "not proved in 2 s (5, at least 4)", "refused: x",
+                                     "error: MemoryError")] == ["time limit", "time limit", "refused", "memory"]
+
+
+def test_an_engines_own_refusal_in_its_process_is_a_refusal_not_an_error() -> None:
+    """sat refuses a CNF it would not build in memory when it is asked, in its child process:
+    compare reported 'error: nqueens_cp.errors.InvalidInputError: ...'."""
+    (row,) = compare([500], ["sat"], first=True, time_limit=5)
+    assert row["status"].startswith("refused: engine sat: the seqcounter CNF of N=500")
+
+
+def test_the_teaching_preset_is_one_engine_of_every_paradigm_read_from_the_data() -> None:
+    from nqueens_cp.studies.compare import expand
+
+    teaching = preset("teaching")
+    assert teaching[:len(CORE)] == CORE
+    paradigms = {engine_class(name).paradigm for name in names(available=True) if engine_class(name).group != "classic"}
+    assert {engine_class(name).paradigm for name in teaching} == paradigms
+    assert all(engine_class(e).enumerates or engine_class(e).counts_only for e in expand(["teaching"]))
+    assert set(names(instant=True, available=True)) <= set(expand(["teaching"], first=True))
+    both = expand(["declarative", DEFAULT_ENGINE])  # (it said 'engine bitmask is named twice')
+    assert len(both) == len(set(both)) and set(both) == set(preset("declarative")) and both[-1] == DEFAULT_ENGINE

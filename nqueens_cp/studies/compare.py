@@ -66,10 +66,12 @@ def expand(chosen: Sequence[str], first: bool = False, variant: str = "queens") 
     from ..engines import PRESETS, expand_presets
 
     found: list[str] = []
+    lists = not first and variants.get(variant).question == "place"
     for label in chosen:
         if label in PRESETS:
             found += [name for name in expand_presets([label]) if (not first or engine_class(name).solves)
-                      and engine_class(name).answers(variant)]
+                      and (not lists or engine_class(name).enumerates or engine_class(name).counts_only)
+                      and engine_class(name).answers(variant) and name not in found and name not in chosen]
         else:
             found.append(label)
     return found
@@ -294,7 +296,10 @@ def _row(n: int, label: str, runs: list[Run], time_limit: float | None) -> dict[
     row.update(n=n, engine=label, runs=len(runs))
     failed = next((run for run in runs if run.result is None), None)
     if failed is not None:
-        row["status"] = f"error: {failed.error}" if failed.error else f"timeout after {time_limit:g} s"
+        refused = "nqueens_cp.errors.InvalidInputError: "  # (the engine's own check, in its process: a refusal)
+        error = failed.error or ""
+        row["status"] = f"refused: {error.removeprefix(refused)}" if error.startswith(refused) else \
+            f"error: {error}" if error else f"timeout after {time_limit:g} s"
         row["wall_s"] = failed.wall_s
         row["agrees"] = None
         return row

@@ -130,7 +130,7 @@ def time_plot(path: str, ylabel: str, title: str, sizes: Sequence[int]) -> Itera
     from ..files import atomic_write
 
     fmt = plot_format(path)
-    figure, axes = plt.subplots(figsize=(8, 5), dpi=120)
+    figure, axes = plt.subplots(figsize=(10, 5), dpi=120)
     try:
         yield axes
         axes.set_yscale("log")
@@ -138,32 +138,84 @@ def time_plot(path: str, ylabel: str, title: str, sizes: Sequence[int]) -> Itera
         axes.set_ylabel(ylabel)
         axes.set_title(title)
         axes.grid(True, which="both", alpha=0.3)
-        axes.legend(title="engine")
-        if len(sizes) <= 30:
-            axes.set_xticks(sorted(set(sizes)))
+        axes.legend(title="engine", loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
+        if len(set(sizes)) <= 30:
+            from matplotlib.ticker import NullLocator
+
+            axes.set_xticks(sorted(set(sizes)), [str(n) for n in sorted(set(sizes))])
+            axes.xaxis.set_minor_locator(NullLocator())
         figure.tight_layout()
         atomic_write(path, lambda temporary: figure.savefig(temporary, format=fmt))
     finally:
         plt.close(figure)
 
 
+# One marker and one line style per engine, so that no two engines look alike even in grey.
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
+LINE_STYLES = ("-", "--", "-.", ":")
+
+
+def stop_reason(status: str) -> str:
+    """A stopped row's status in one word or two, for the plot: why it has no time."""
+    if status.startswith("timeout") or status.startswith("not proved"):
+        return "time limit"
+    if status.startswith("refused"):
+        return "refused"
+    if "memory" in status.lower():
+        return "memory"
+    return "error" if status.startswith("error") else status.split(":")[0][:12]
+
+
 def plot_times(rows: list[dict[str, Any]], path: str, *, y: str, title: str, ylabel: str,
                stopped_y: str | None = None, limit: float | None = None) -> None:
-    """One line per engine of ``row[y]`` against N; rows whose status is not
-    'ok' are drawn as an x at ``row[stopped_y]``; ``limit`` as a dashed line."""
+    """One line per engine of ``row[y]`` against N, each engine with its own
+    marker and line style; a row whose status is not 'ok' is drawn hollow in
+    the engine's marker at ``row[stopped_y]`` (where it was stopped), with the
+    reason beside it, and the legend says which engines stopped where;
+    ``limit`` is a dashed line.  N is on a log scale where it spans a factor
+    of ten or more (20 50 100 200)."""
+    import math
+
     sizes = [row["n"] for row in rows]
+    notes: dict[tuple[int, float], list[tuple[str, str, float]]] = {}
+    refused: dict[int, list[str]] = {}
     with time_plot(path, ylabel, title, sizes) as axes:
-        for label in dict.fromkeys(row["engine"] for row in rows):
+        for index, label in enumerate(dict.fromkeys(row["engine"] for row in rows)):
             mine = [row for row in rows if row["engine"] == label]
             points = [(row["n"], max(row[y], 1e-5)) for row in mine
                       if row.get("status", "ok") == "ok" and row[y] is not None]
-            (line,) = axes.plot(*zip(*points), marker="o", label=label) if points else axes.plot([], [], label=label)
-            if stopped_y:
-                stopped = [(row["n"], row[stopped_y]) for row in mine if row.get("status", "ok") != "ok"]
-                if stopped:  # timeouts and failures: an x at the time they were stopped
-                    axes.scatter(*zip(*stopped), marker="x", s=60, color=line.get_color())
+            stopped = [row for row in mine if row.get("status", "ok") != "ok"]
+            said = sorted({stop_reason(row["status"]) for row in stopped})
+            legend = label + (f" (stopped: {', '.join(said)} from N={min(r['n'] for r in stopped)})" if stopped else "")
+            style = dict(marker=MARKERS[index % len(MARKERS)], linestyle=LINE_STYLES[index % len(LINE_STYLES)])
+            (line,) = axes.plot(*zip(*points), label=legend, **style) if points else \
+                axes.plot([], [], label=legend, **style)
+            for row in stopped:
+                at = row[stopped_y] if stopped_y and row.get(stopped_y) else limit
+                if stop_reason(row["status"]) == "refused":  # (no time to draw: said along the foot)
+                    refused.setdefault(row["n"], []).append(label)
+                elif at is not None:
+                    axes.scatter([row["n"]], [max(at, 1e-5)], marker=style["marker"], s=80, facecolors="none",
+                                 edgecolors=line.get_color(), linewidths=1.5)
+                    notes.setdefault((row["n"], round(math.log10(max(at, 1e-5)), 1)), []).append(
+                        (label, stop_reason(row["status"]), max(at, 1e-5)))
+        shown: set[str] = set()
+        for (n, _), said in sorted(notes.items()):  # a note where engines first stop, naming them and why
+            reasons = dict.fromkeys(reason for _, reason, _ in said)
+            text = "; ".join(f"{', '.join(who for who, why, _ in said if why == reason)}: {reason}" for reason in reasons)
+            if text in shown:
+                continue
+            shown.add(text)
+            last = n == max(sizes)  # (the rightmost notes read leftwards, inside the axes)
+            axes.annotate(text, (n, said[0][2]), textcoords="offset points", xytext=(-8 if last else 8, -12),
+                          ha="right" if last else "left", fontsize=7, color="dimgray")
+        for n, who in refused.items():
+            axes.annotate(f"refused: {', '.join(who)}", (n, 0.02), xycoords=("data", "axes fraction"), fontsize=7,
+                          color="dimgray", ha="right" if n == max(sizes) else "left", rotation=0)
         if limit is not None:
             axes.axhline(limit, color="grey", linestyle="--", linewidth=1, label=f"time limit ({limit:g} s)")
+        if sizes and min(sizes) > 0 and max(sizes) >= 10 * min(sizes):
+            axes.set_xscale("log")
 
 
 # --- compare and complete bench ---------------------------------------------------------
@@ -204,7 +256,7 @@ def compare_plot(rows: list[dict[str, Any]], path: str, first: bool = False, var
     name = "N-queens" if question == variants.PLAIN else question.title.split(" (")[0].capitalize()
     title = f"{name}: time to {what}, by engine"
     if any(row["status"] != "ok" for row in rows):
-        title += " (x: stopped by the time limit)"
+        title += "\n(hollow: where an engine was stopped, and why)"
     plot_times(rows, path, y="search_s", stopped_y="wall_s", title=title,
                ylabel=f"seconds to {what} (median, log scale)")
 
@@ -254,7 +306,7 @@ def batch_plot(rows: list[dict[str, Any]], path: str, time_limit: float) -> None
     keys = list(dict.fromkeys((row["file"], row["diagonals"]) for row in rows))
     seconds = {(row["file"], row["diagonals"], row["engine"]): row for row in rows}
     keys.sort(key=lambda key: seconds[key + (engines[0],)]["seconds"])
-    figure, axes = plt.subplots(figsize=(8, 5), dpi=120)
+    figure, axes = plt.subplots(figsize=(10, 5), dpi=120)
     try:
         for engine in engines:
             mine = [seconds[key + (engine,)] for key in keys]
@@ -270,7 +322,7 @@ def batch_plot(rows: list[dict[str, Any]], path: str, time_limit: float) -> None
         axes.set_ylabel("seconds to an answer (log scale)")
         axes.set_title(f"{len(keys)} instances: time per engine (x: no answer within the limit)")
         axes.grid(True, which="both", alpha=0.3)
-        axes.legend(title="engine")
+        axes.legend(title="engine", loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
         figure.tight_layout()
         atomic_write(path, lambda temporary: figure.savefig(temporary, format=fmt))
     finally:
