@@ -125,6 +125,8 @@ PRESETS = {
     "classic": "the tutorial backtrackers, with the core engines that enumerate beside them",
     "declarative": f"{DEFAULT_ENGINE} first as the reference, then every available declarative engine",
     "field": "the rest of the declarative field, each available one",
+    "teaching": "one engine of every paradigm: the core engines, the first available engine of each other "
+                "paradigm, and the engines that answer any size at once (a study keeps those that answer its question)",
 }
 
 
@@ -134,7 +136,18 @@ def preset(name: str) -> list[str]:
     return {"core": lambda: core,
             "classic": lambda: names(group="classic") + core,
             "declarative": lambda: [DEFAULT_ENGINE, *names(declarative=True, available=True)],
-            "field": lambda: names(group="field", available=True)}[name]()
+            "field": lambda: names(group="field", available=True),
+            "teaching": lambda: _one_of_each_paradigm(core)}[name]()
+
+
+def _one_of_each_paradigm(core: list[str]) -> list[str]:
+    chosen = list(core)
+    seen = {engine_class(name).paradigm for name in chosen}
+    for name in names(available=True, instant=False):
+        if engine_class(name).group != "classic" and engine_class(name).paradigm not in seen:
+            chosen.append(name)
+            seen.add(engine_class(name).paradigm)
+    return chosen + [name for name in names(available=True, instant=True) if name not in chosen]
 
 
 def presets_help() -> str:
