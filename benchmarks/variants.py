@@ -28,45 +28,19 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import re
 import time
-from pathlib import Path
 
 import nqueens_cp as nq
 from nqueens_cp import kernel, names
 from nqueens_cp.model.variants import VARIANTS
+from nqueens_cp.studies.cost import cost_markdown, cost_rows
 
 from paradigms import table
 
-ROOT = Path(__file__).resolve().parent.parent / "nqueens_cp"
-MARK = re.compile(r"\[cost (\w+) (\w+)\]")
-COMMENT = ("#", "//", "/*", "*", "%", ";")
-
-
-def lines_of_code() -> dict[tuple[str, str], int]:
-    """(variant, paradigm) -> code lines between its markers, over every source file."""
-    found: dict[tuple[str, str], int] = {}
-    for path in sorted(ROOT.rglob("*")):
-        if path.suffix not in (".py", ".c", ".h", ".cu"):
-            continue
-        regions: list[tuple[str, str]] = []  # nested: a line counts for the innermost
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if match := MARK.search(line):
-                regions.append((match.group(1), match.group(2)))
-                found.setdefault(regions[-1], 0)
-            elif "[end cost]" in line:
-                regions.pop()
-            elif regions and line.strip() and not line.strip().startswith(COMMENT):
-                found[regions[-1]] += 1
-    return found
-
-
 def lines_table() -> str:
-    found = lines_of_code()
-    paradigms = sorted({p for _, p in found})
-    rows = [[variant, *[str(found.get((variant, p), "")) or "–" for p in paradigms]]
-            for variant in ("toroidal", "superqueens", "rooks", "semiqueens", "family", "domination", "independent")]
-    return table(["variant", *paradigms], rows)
+    """The lines each question costs each paradigm (nqueens_cp/studies/cost.py: read from the
+    source's markers); docs/variants.md holds this table, and a test holds it to the code."""
+    return cost_markdown(cost_rows())
 
 
 def _run(queue, what: str, n: int, variant: str, engine: str, options: dict) -> None:
