@@ -465,3 +465,10 @@ def test_a_deeply_nested_question_is_a_refusal_not_a_traceback(eight: Path, tmp_
     (root / QUESTION).write_text("[" * 100_000 + "]" * 100_000)
     _resign(root)
     _refused(root, f"{QUESTION} cannot be read as JSON (nested too deep)")
+
+
+def test_verify_help_names_both_kinds_of_certificate(cli) -> None:
+    """'verify --help' spoke of counts only, though it checks optimum certificates too."""
+    text = " ".join(cli("verify", "--help")[1].split())
+    assert "Or one written by 'optimum N --variant domination|independent --certificate DIR'" in text
+    assert "verify g8" in text and "a count or an optimum" in " ".join(cli("--help")[1].split())

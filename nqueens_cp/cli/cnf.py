@@ -215,15 +215,20 @@ def _cmd_model(args: argparse.Namespace) -> int:
 
 def add_verify(sub: Any) -> None:
     p = sub.add_parser(
-        "verify", help="check a certificate of a count (count --certificate DIR), trusting none of it",
+        "verify", help="check a certificate of a count or an optimum (--certificate DIR), trusting none of it",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Check a certificate written by 'count --certificate DIR' or 'enumerate --certificate DIR':\n"
         "the files against the manifest's hashes; the CNF made again from the question; every board\n"
         "through the independent validator, distinct, and a model of the CNF (checked by substitution);\n"
         "and the DRAT proof that the CNF with every board blocked has no model, by drat-trim.  Then\n"
-        "the count is exact; the symmetry classes follow from the boards (docs/certificates.md).",
+        "the count is exact; the symmetry classes follow from the boards (docs/certificates.md).\n"
+        "Or one written by 'optimum N --variant domination|independent --certificate DIR': the witness\n"
+        "through the variant's validator (every square covered; for independent, no queen attacking\n"
+        "another), and the DRAT proof that the CNF of one queen fewer has no model.  Then the optimum\n"
+        "is exact.",
         epilog="exit codes: 0 certified; 1 not certified (the first thing that fails is named); 2 usage.\n"
-        "example: nqueens-cp count 10 --certificate c10 && nqueens-cp verify c10",
+        "examples: nqueens-cp count 10 --certificate c10 && nqueens-cp verify c10\n"
+        "          nqueens-cp optimum 8 --certificate g8 && nqueens-cp verify g8",
     )
     p.add_argument("directory", metavar="DIR", help="the certificate's directory")
     p.add_argument("--format", "-f", choices=("text", "json"), default="text", help="text (default) or json")

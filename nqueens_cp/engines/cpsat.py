@@ -152,8 +152,9 @@ class CpSatEngine(Engine):
         if self.seed is not None:
             solver.parameters.random_seed = self.seed
         status = _stoppable(solver, model, deadline, callback)
-        stats.update(branches=solver.num_branches, conflicts=solver.num_conflicts,
-                     solver_wall_time=solver.wall_time, status=solver.status_name(status))
+        stats.update(solver_wall_time=solver.wall_time, status=solver.status_name(status))
+        if solver.parameters.num_workers == 1:  # (a portfolio's response counts one worker's search, often 0)
+            stats.update(branches=solver.num_branches, conflicts=solver.num_conflicts)
         return solver, status
 
     def _optimum(self, n: int, time_limit: float | None, stats: dict[str, Any], report: Any) -> Any:
