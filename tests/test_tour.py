@@ -1,0 +1,32 @@
+"""docs/tour.ipynb, the comparison a class runs, runs top to bottom on a clean
+kernel: a notebook that stops working fails the suite.  Its outputs are not
+stored in the repository."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+TOUR = Path(__file__).resolve().parent.parent / "docs" / "tour.ipynb"
+
+
+def test_the_tour_is_stored_without_outputs() -> None:
+    cells = json.loads(TOUR.read_text())["cells"]
+    assert cells and all(not cell.get("outputs") and cell.get("execution_count") is None
+                         for cell in cells if cell["cell_type"] == "code")
+
+
+def test_the_tour_runs_top_to_bottom_on_a_clean_kernel(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="the tour draws its figures with matplotlib (the plot extra)")
+    import nbformat
+    from nbclient import NotebookClient
+
+    notebook = nbformat.read(TOUR, as_version=4)
+    NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    shown = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
+    assert not [o for o in shown if o.output_type == "error"]
+    assert sum("image/png" in o.get("data", {}) for o in shown) >= 5  # every figure was drawn
+    said = " ".join(o.get("data", {}).get("text/markdown", "") for o in shown)
+    assert "the fastest to list every board is" in said and "verify: **certified" in said
