@@ -200,14 +200,14 @@ def plot_times(rows: list[dict[str, Any]], path: str, *, y: str, title: str, yla
                     notes.setdefault((row["n"], round(math.log10(max(at, 1e-5)), 1)), []).append(
                         (label, stop_reason(row["status"]), max(at, 1e-5)))
         shown: set[str] = set()
-        for (n, _), said in sorted(notes.items()):  # a note where engines first stop, naming them and why
-            reasons = dict.fromkeys(reason for _, reason, _ in said)
-            text = "; ".join(f"{', '.join(who for who, why, _ in said if why == reason)}: {reason}" for reason in reasons)
+        for (n, _), stops in sorted(notes.items()):  # a note where engines first stop, naming them and why
+            reasons = dict.fromkeys(reason for _, reason, _ in stops)
+            text = "; ".join(f"{', '.join(who for who, why, _ in stops if why == reason)}: {reason}" for reason in reasons)
             if text in shown:
                 continue
             shown.add(text)
             last = n == max(sizes)  # (the rightmost notes read leftwards, inside the axes)
-            axes.annotate(text, (n, said[0][2]), textcoords="offset points", xytext=(-8 if last else 8, -12),
+            axes.annotate(text, (n, stops[0][2]), textcoords="offset points", xytext=(-8 if last else 8, -12),
                           ha="right" if last else "left", fontsize=7, color="dimgray")
         for n, who in refused.items():
             axes.annotate(f"refused: {', '.join(who)}", (n, 0.02), xycoords=("data", "axes fraction"), fontsize=7,
