@@ -206,8 +206,10 @@ def plot_times(rows: list[dict[str, Any]], path: str, *, y: str, title: str, yla
             if text in shown:
                 continue
             shown.add(text)
-            last = n == max(sizes)  # (the rightmost notes read leftwards, inside the axes)
-            axes.annotate(text, (n, stops[0][2]), textcoords="offset points", xytext=(-8 if last else 8, -12),
+            last = n == max(sizes)  # (the rightmost notes read leftwards, inside the axes; each note a line
+            # lower than the one before, so that two at one height do not overwrite each other)
+            axes.annotate(text, (n, stops[0][2]), textcoords="offset points",
+                          xytext=(-8 if last else 8, -12 - 10 * ((len(shown) - 1) % 3)),
                           ha="right" if last else "left", fontsize=7, color="dimgray")
         for n, who in refused.items():
             axes.annotate(f"refused: {', '.join(who)}", (n, 0.02), xycoords=("data", "axes fraction"), fontsize=7,
