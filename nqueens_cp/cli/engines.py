@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from ..engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, ENGINE_NAMES, engine_class
+from ..engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, engine_class, names
 from .options import RESULT_FORMATS, add_format, json_text
 from .terminal import EXIT_OK, CtrlC, say
 
@@ -23,7 +23,7 @@ def add_engines(sub: Any) -> None:
 def _cmd_engines(args: argparse.Namespace) -> int:
     from ..studies.reporting import engines_table
 
-    engines = [engine_class(name).capabilities() for name in ENGINE_NAMES]
+    engines = [engine_class(name).capabilities() for name in names()]  # (the registry as it is now)
     found = {"default": DEFAULT_ENGINE, "engines": engines}
     CtrlC.write(sys.stdout, (json_text(found) if args.format == "json" else engines_table(engines, DEFAULT_ENGINE)) + "\n")
     if args.format == "text":

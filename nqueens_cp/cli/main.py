@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import __version__
-from ..engines import ENGINE_NAMES, engine_class
+from ..engines import engine_class, names
 from .options import PROG, Parser
 from .terminal import (EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_HUNG_UP, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED,
                        EXIT_UNKNOWN, EXIT_USAGE, finish, run_command, say, silence_stdout)
@@ -31,7 +31,7 @@ COMMANDS = {"enumerate": "search", "count": "search", "crosscheck": "crosscheck"
 
 
 def _main_epilog() -> str:
-    engines = "\n".join(f"  {name:<13} {engine_class(name).summary}" for name in ENGINE_NAMES)
+    engines = "\n".join(f"  {name:<13} {engine_class(name).summary}" for name in names())
     return f"""\
 engines (--engine; 'nqueens-cp engines' says what each can do):
 {engines}

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from ..model.board import Position, check_placements, diagonal
-from ..engines import DEFAULT_ENGINE, ENGINE_NAMES, all_options, engine_class, names
+from ..engines import DEFAULT_ENGINE, all_options, engine_class, names
 from ..engines.search import MAX_TIME_LIMIT
 from ..errors import InvalidInputError
 from .terminal import EXIT_USAGE, say
@@ -114,13 +114,14 @@ def add_engine(p: argparse.ArgumentParser, choices: Sequence[str], default: str,
                    help=f"one of {', '.join(choices)} (default: {default}, {why})")
 
 
-def add_engine_options(p: argparse.ArgumentParser, among: Sequence[str] = ENGINE_NAMES, solving: bool = False,
+def add_engine_options(p: argparse.ArgumentParser, among: Sequence[str] | None = None, solving: bool = False,
                        optimum: bool = False) -> None:
     """A flag for every option of the engines in ``among``, from the engines'
     own data: the options of solve only where ``solving``, with their solve help;
     only those that apply to an optimum where ``optimum``.  Engines that give
     one name different meanings (sat's and cpmpy's --solver) share the flag:
     its help says each, and each engine checks the value against its own."""
+    among = names() if among is None else among
     for name, (option, takers) in all_options().items():
         takers = [t for t in takers if t in among and (solving or not _option(t, name).solve_only)
                   and (not optimum or _option(t, name).optimum)]
