@@ -116,6 +116,11 @@ def measure(n: int, label: str, first: bool = False, variant: str = "queens",
     engine = get_engine(name, question.name, **options)
     start = time.perf_counter()
     engine.preload()
+    # The execution layer validates boards in NumPy blocks once there are more than a few: its
+    # import is start-up, not search (timed in the search, it made bitmask's N = 10 look 40x
+    # slower per board than N = 11, a drop in its rate a class would ask about).
+    import numpy  # noqa: F401
+
     imported = time.perf_counter()
     # Searched as the command line searches it (plan()), on this one process.
     with execute.search(plan(n, engine, jobs=1)) as search:
