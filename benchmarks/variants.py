@@ -33,7 +33,7 @@ import time
 import nqueens_cp as nq
 from nqueens_cp import kernel, names
 from nqueens_cp.model.variants import VARIANTS
-from nqueens_cp.studies.cost import cost_markdown, cost_rows
+from nqueens_cp.studies.cost import cost_markdown, cost_plot, cost_rows
 
 from paradigms import table
 
@@ -141,7 +141,10 @@ def main() -> None:
     parser.add_argument("--count", default="12,14,16", help="N to count (default 12,14,16)")
     parser.add_argument("--optimum", default="8-20", help="N to prove the optimum of (default 8-20)")
     parser.add_argument("--tables", default="lines,times,nodes")
+    parser.add_argument("--figure", metavar="PATH", help="also draw the lines table as a figure (docs/cost-of-a-question.png)")
     args = parser.parse_args()
+    if args.figure:
+        cost_plot(cost_rows(), args.figure)
     counts = [int(n) for n in args.count.split(",")]
     low, high = map(int, args.optimum.split("-"))
     tables = args.tables.split(",")
