@@ -175,3 +175,32 @@ def test_the_cost_table_in_the_docs_is_the_codes() -> None:
     from nqueens_cp.studies.cost import cost_markdown, cost_rows
 
     assert cost_markdown(cost_rows()) in (ROOT / "docs" / "variants.md").read_text()
+
+
+def test_the_claims_in_words_in_paradigms_agree_with_the_table_above_them() -> None:
+    """docs/paradigms.md said in words what its own tables contradicted (issue 55): each ratio and
+    winner it states is read back here from the compare table it was printed from."""
+    text = (ROOT / "docs" / "paradigms.md").read_text()
+    lines = text[text.index("| N | solutions |"):].splitlines()
+    header = [cell.strip() for cell in lines[0].strip("|").split("|")]
+    times = {}
+    for line in lines[2:]:
+        if not line.startswith("|"):
+            break
+        cells = [cell.strip().replace(",", "") for cell in line.strip("|").split("|")]
+        times[int(cells[0])] = dict(zip(header[2:], map(float, cells[2:])))
+    words = " ".join(text.split())
+    at12 = times[12]
+    claims = {
+        r"`bitmask` is (\d+)× faster than CaDiCaL": at12["sat"] / at12["bitmask"],
+        r"CaDiCaL and (\d+)× faster than CP-SAT": at12["cpsat"] / at12["bitmask"],
+        r"honest but slow\*\*: (\d+)× slower than `bitmask`": at12["backtrack"] / at12["bitmask"],
+        r"cut CaDiCaL's decisions [\d.]+× and its time ([\d.]+)×": at12["sat"] / at12["sat+sb"],
+        r"CP-SAT's time ([\d.]+)×": at12["cpsat"] / at12["cpsat+sb"],
+    }
+    for pattern, ratio in claims.items():
+        said = re.search(pattern, words)
+        assert said, f"docs/paradigms.md no longer says {pattern!r}"
+        assert abs(float(said.group(1)) - ratio) <= 0.05 * ratio + 0.5, (pattern, said.group(1), round(ratio, 2))
+    assert "Enumerating everything is the hand-written backtracker's home ground" in words
+    assert all(min(row, key=row.get) == "bitmask" for n, row in times.items() if n >= 10)  # (who wins, where)
