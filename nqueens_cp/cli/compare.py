@@ -29,11 +29,12 @@ def add_compare(sub: Any) -> None:
         "  import          the engine's solver package (OR-Tools, python-sat)\n"
         "  search          building the model and searching\n"
         "  sol/s           solutions per second of search\n"
-        "  nodes, tries    backtrackers: queens placed, placements tried\n"
-        "  branches        cpsat: from the solver's response (with conflicts)\n"
-        "  conflicts, decisions, propagations   sat: python-sat's accumulated statistics\n"
+        "  then each chosen engine's measure of its work ('nqueens-cp engines -f json': its effort):\n"
+        "  nodes           the backtrackers: queens placed (each counts its own way)\n"
+        "  conflicts       cpsat, sat, asp, smt: from the solver's own statistics\n"
         "  steps           minconflicts: moves made\n"
-        "  variables, constraints               model size (for sat, constraints are clauses)",
+        "  --csv and --json hold every statistic each engine reports (branches, decisions,\n"
+        "  propagations, tries, the model's variables and constraints, ...)",
         epilog=f"engines: {', '.join(labels())}; ENGINE{SB} adds symmetry breaking.\n"
         "examples:\n"
         "  nqueens-cp compare 4-12 --repeat 3 --csv compare.csv --plot compare.png\n"

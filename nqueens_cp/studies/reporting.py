@@ -225,12 +225,14 @@ def plot_times(rows: list[dict[str, Any]], path: str, *, y: str, title: str, yla
 def compare_stream(labels: Sequence[str]) -> tuple[str, Callable[[dict[str, Any]], str]]:
     """A compare table printed a row at a time, as each is measured: (its
     header, the line of a row).  The columns are fixed before the first row:
-    the times, and the statistics the chosen engines report; widths are the
+    the times, and each chosen engine's measure of its work (its effort); widths are the
     headers' or a number's usual width (a longer cell pushes its line on)."""
     from ..engines import engine_class
     from .compare import COLUMNS, STAT_COLUMNS, parse_label
 
-    reported = {stat for label in labels for stat in engine_class(parse_label(label)[0]).statistics}
+    # Of the statistics, each chosen engine's own measure of its work: a table of every statistic any
+    # of them reports was 17 to 30 columns wide and mostly '-' (--csv and --json hold them all).
+    reported = {engine_class(parse_label(label)[0]).effort for label in labels}
     shown = [c for c in COLUMNS if c != "runs" and (c not in STAT_COLUMNS or c in reported)]
     headers = {c: c.removesuffix("_s") for c in shown}
     headers["solutions_per_s"] = "sol/s"
