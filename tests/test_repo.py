@@ -204,3 +204,32 @@ def test_the_claims_in_words_in_paradigms_agree_with_the_table_above_them() -> N
         assert abs(float(said.group(1)) - ratio) <= 0.05 * ratio + 0.5, (pattern, said.group(1), round(ratio, 2))
     assert "Enumerating everything is the hand-written backtracker's home ground" in words
     assert all(min(row, key=row.get) == "bitmask" for n, row in times.items() if n >= 10)  # (who wins, where)
+
+
+def _markdown_rows(text: str, heading: str) -> dict[str, list[str]]:
+    """The first table after ``heading``: its first column -> its cells."""
+    lines = text[text.index(heading):].splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    rows = {}
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        rows[cells[0]] = cells[1:]
+    return rows
+
+
+def test_who_wins_where_in_the_declarative_field_is_what_its_tables_say() -> None:
+    text = (ROOT / "docs" / "paradigms.md").read_text()
+    words = " ".join(text.split())
+    enumerate_12 = {engine: float(cells[-1]) for engine, cells in
+                    _markdown_rows(text, "### Enumerate every board").items()}
+    listers = {e: t for e, t in enumerate_12.items() if e != "modelcount"}  # (a counter lists nothing)
+    declarative = {e: t for e, t in listers.items() if e != "bitmask"}
+    assert "**Answer set programming** is the fastest declarative enumerator here" in words
+    assert min(declarative, key=declarative.get) == "asp"
+    assert "**SMT** is the slowest enumerator" in words and max(listers, key=listers.get) == "smt"
+    assert "is as fast as ASP at N = 12" in words and enumerate_12["minizinc"] <= 1.05 * enumerate_12["asp"]
+    sample = {engine: float(cells[-1]) for engine, cells in _markdown_rows(text, "### CSPLib prob079 sample").items()}
+    assert "**Hand-written search** wins every question it was written for" in words
+    assert min(sample, key=sample.get) == "bitmask" and "16 ms in all" in words and round(sample["bitmask"] * 1000) == 16
