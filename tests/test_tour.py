@@ -5,6 +5,7 @@ stored in the repository."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +37,9 @@ def test_the_tour_runs_top_to_bottom_on_a_clean_kernel(tmp_path: Path) -> None:
     assert sum("image/png" in o.get("data", {}) for o in shown) == 5  # every figure was drawn
     said = " ".join("".join(o.get("data", {}).get("text/markdown", "")) for o in shown)
     assert "the fastest to list every board is" in said and "verify: **certified" in said
+    import tempfile
+
+    assert not [name for name in os.listdir(tempfile.gettempdir()) if name.startswith("nqueens-tour-")]  # its figures go
 
 
 RUN = """
