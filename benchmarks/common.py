@@ -39,11 +39,13 @@ class Side:
     command: Sequence[str]
     check: Callable[[str], bool]
     times: list[float] = field(default_factory=list)
+    stderr: str = ""  # the last run's
 
     def run(self) -> None:
         start = time.perf_counter()
         result = subprocess.run(list(self.command), capture_output=True, text=True, cwd=ROOT)
         self.times.append(time.perf_counter() - start)
+        self.stderr = result.stderr
         if not self.check(result.stdout):
             raise SystemExit(f"{self.name}: wrong output (exit {result.returncode}):\n{result.stdout[-500:]}{result.stderr[-500:]}")
 

@@ -1,20 +1,27 @@
-"""The GPU count on a machine with an NVIDIA GPU (issue 32), all in one run:
+"""The GPU count on a machine with an NVIDIA GPU (issues 32 and 54), all in one run:
 
-1. the first `count 8 --engine gpu` of the run, NVRTC's compile included
-   (CuPy caches the binary on disk: later processes skip it);
+1. the GPU's name, and the first `count 8 --engine gpu` of the run, NVRTC's
+   compile included (CuPy caches the binary on disk: later processes skip it);
 2. `count N --engine gpu --format json` for each N of --exact: the total and
    the fundamental count of the same run against A000170 and A002562 (every
    count checks them against its S180 and S90 searches too);
-3. end to end, process start to the number, for each N of --sizes: the GPU
+3. with --shapes N: the launches alone at N, in this process, for each
+   launch shape of SHAPES (threads a block, rows of each thread's stack in
+   shared memory, blocks an SM), each count checked, with nodes per second;
+4. end to end, process start to the number, for each N of --sizes: the GPU
    beside `count N` on this machine's CPU cores (up to --cpu-max), run
-   alternately, with nodes per second from the GPU runs' statistics;
-4. the targets of issue 22 on one H100, and the published H800 times of
+   alternately, with nodes per second from the GPU runs' statistics.  With
+   --budget, a size whose time, foreseen from the sizes before it, would end
+   past the budget is left out, saying so;
+5. the targets of issue 22 on one H100, and the published H800 times of
    ygch/n_queens they were set from.
 
-    python benchmarks/gpu.py [--exact 4-21] [--sizes 18-22] [--cpu-max 20] [--repeat R]
+    python benchmarks/gpu.py [--exact 4-21] [--shapes 19] [--sizes 18-22] [--cpu-max 20] [--repeat R]
+                             [--budget SECONDS]
 
 Run `pytest tests/test_gpu.py` on the same machine first: its launch tests
 skip where there is no GPU.  Without one this script stops in one line.
+benchmarks/gpu_machine.sh does all of it on a lent machine.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import argparse
 import json
 import statistics
 import sys
+import time
 from collections.abc import Callable
 
 from common import Side, alternate, nqueens, report
@@ -31,6 +39,16 @@ from nqueens_cp.known import FUNDAMENTAL, TOTAL
 
 TARGET = {20: 2.0, 21: 12.0, 22: 100.0}  # seconds on one H100 (issue 22)
 YGCH_H800 = {20: 4.14, 21: 29.2, 22: 249.9}  # ygch/n_queens's README, seconds
+GROWTH = 8.0  # a size's time over the size before, until two sizes are measured
+
+
+def shapes() -> list:
+    """The launch shapes the sweep tries: the default first, then shallower
+    hot stacks with more blocks an SM, a smaller and a larger block, and all
+    but one row in local memory."""
+    from nqueens_cp.counting.gpu import SHAPE, Shape
+
+    return [SHAPE, Shape(128, 8, 6), Shape(128, 6, 8), Shape(64, 12, 8), Shape(256, 6, 4), Shape(128, 1, 16)]
 
 
 def sizes(text: str) -> list[int]:
@@ -66,44 +84,97 @@ def counting(n: int, *options: str) -> list[str]:
     return nqueens("count", str(n), "--format", "json", *options)
 
 
-def once(name: str, command: list[str], check: Callable[[str], bool]) -> float:
+def once(name: str, command: list[str], check: Callable[[str], bool]) -> Side:
     side = Side(name, command, check)
     side.run()
-    return side.times[0]
+    return side
+
+
+def device_name() -> str:
+    import cupy
+
+    properties = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
+    name = properties["name"]
+    return (name.decode() if isinstance(name, bytes) else str(name)) + \
+        f", {properties['multiProcessorCount']} SMs, CUDA runtime {cupy.cuda.runtime.runtimeGetVersion()}"
+
+
+def sweep(n: int) -> None:
+    """The launches alone at n, for each shape, in this process: the items
+    made once, each shape's launch timed to its last total, each count checked."""
+    from nqueens_cp.counting import classes, gpu
+
+    items = gpu.work_items(n, classes.sub_boards(n))
+    order = gpu.biggest_first(items, gpu.depth(n))
+    print(f"\nthe launches alone at N={n} ({len(items):,} work items), by launch shape")
+    for shape in shapes():
+        launch = gpu.launcher(items, shape)
+        launch(order[:1])  # the module loaded and the items on the device before the clock
+        start = time.perf_counter()
+        found = [0] * 5
+        for first in range(0, len(order), gpu.ITEMS_PER_LAUNCH):
+            found = [a + b for a, b in zip(found, launch(order[first:first + gpu.ITEMS_PER_LAUNCH]))]
+        seconds = time.perf_counter() - start
+        eight, four, two, nodes, tied = gpu.totals(found)
+        tally = classes.tally(n, eight, four, two, tied, classes.symmetric_on_ties(n))
+        right = (tally.total, tally.fundamental) == (TOTAL[n], FUNDAMENTAL[n])
+        print(f"  {shape.threads:>3} threads, {shape.hot_rows:>2} hot rows, {shape.blocks_per_sm:>2} blocks/SM "
+              f"({shape.shared_words() * gpu.WORD_BYTES // 1024:>2} KiB): {seconds:8.3f} s  "
+              f"{nodes / seconds / 1e9:7.2f} G nodes/s  {'ok' if right else f'WRONG: {tally.total}'}", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--exact", type=sizes, default=sizes("4-21"), help="N to check against OEIS (default 4-21)")
+    parser.add_argument("--shapes", type=int, metavar="N", help="time the launches alone at N for each launch shape")
     parser.add_argument("--sizes", type=sizes, default=sizes("18-22"), help="N to time (default 18-22)")
     parser.add_argument("--cpu-max", type=int, default=20, help="the largest N the CPU side runs (default 20)")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--budget", type=float, help="seconds from the start: leave out a size foreseen to end past it")
     args = parser.parse_args()
+    began = time.perf_counter()
     from nqueens_cp.engines.gpu import GpuEngine
 
     reason = GpuEngine.unavailable_reason()
     if reason:
         raise SystemExit(f"benchmarks/gpu.py: engine gpu {reason}")
 
+    print(f"GPU: {device_name()}")
     first = Runs(8)
     print(f"first count 8 --engine gpu, the kernel's compile included: "
-          f"{once('gpu 8', counting(8, '--engine', 'gpu'), first.check):.3f} s")
+          f"{once('gpu 8', counting(8, '--engine', 'gpu'), first.check).times[0]:.3f} s", flush=True)
 
     print("\ncount N --engine gpu against A000170 and A002562 (one run each)")
     wrong = []
     for n in args.exact:
         runs = Runs(n)
-        seconds = once(f"gpu {n}", counting(n, "--engine", "gpu"), lambda out, runs=runs: runs.check(out) or True)
+        side = once(f"gpu {n}", counting(n, "--engine", "gpu"), lambda out, runs=runs: runs.check(out) or True)
         answer = runs.answers[-1] if runs.answers else {}
         total, fundamental = answer.get("count"), answer.get("stats", {}).get("fundamental")
         right = (total, fundamental) == (TOTAL[n], FUNDAMENTAL[n])
         if not right:
             wrong.append(n)
-        print(f"  N={n:<3} total {total!s:>16}  fundamental {fundamental!s:>15}  {seconds:8.3f} s  "
-              f"{'ok' if right else f'WRONG: published {TOTAL[n]} and {FUNDAMENTAL[n]}'}")
+        print(f"  N={n:<3} total {total!s:>16}  fundamental {fundamental!s:>15}  {side.times[0]:8.3f} s  "
+              f"{'ok' if right else f'WRONG: published {TOTAL[n]} and {FUNDAMENTAL[n]}'}", flush=True)
+        if not right:
+            print("    " + side.stderr.strip()[-600:].replace("\n", "\n    "), flush=True)
+    if wrong:  # no timing of a count that is wrong
+        print(f"\nWRONG counts for N = {', '.join(map(str, wrong))}", file=sys.stderr)
+        raise SystemExit(1)
+
+    if args.shapes:
+        sweep(args.shapes)
 
     medians: dict[int, float] = {}
     for n in args.sizes:
+        if args.budget is not None and medians:
+            known = sorted(medians)
+            growth = medians[known[-1]] / medians[known[-2]] if len(known) > 1 else GROWTH
+            foreseen = medians[known[-1]] * growth ** (n - known[-1]) * args.repeat
+            if time.perf_counter() - began + foreseen > args.budget:
+                print(f"\ncount {n}: left out, foreseen {foreseen:.0f} s for {args.repeat} run(s) would end past "
+                      f"the budget of {args.budget:.0f} s", flush=True)
+                break
         gpu_runs, cpu_runs = Runs(n), Runs(n)
         gpu = Side(f"count {n} --engine gpu", counting(n, "--engine", "gpu"), gpu_runs.check)
         sides = [gpu]
@@ -112,17 +183,14 @@ def main() -> None:
         alternate(sides, args.repeat)
         report(f"count {n}, end to end", sides, gpu)
         medians[n] = statistics.median(gpu.times)
-        print(f"  GPU: {gpu_runs.nodes_per_second() / 1e6:,.0f} million nodes/s"
-              + (f"; CPU: {cpu_runs.nodes_per_second() / 1e6:,.0f} million nodes/s" if cpu_runs.answers else ""))
+        print(f"  GPU: {gpu_runs.nodes_per_second() / 1e9:,.2f} G nodes/s end to end"
+              + (f"; CPU: {cpu_runs.nodes_per_second() / 1e9:,.2f} G nodes/s" if cpu_runs.answers else ""), flush=True)
 
     print("\nthe targets (issue 22): one H100, end to end")
     for n in sorted(set(medians) & set(TARGET)):
         met = "met" if medians[n] <= TARGET[n] else "NOT met"
         print(f"  N={n}: {medians[n]:8.3f} s  target {TARGET[n]:6.1f} s  {met}; "
               f"{medians[n] / YGCH_H800[n]:.2f}x ygch/n_queens's published H800 time ({YGCH_H800[n]} s)")
-    if wrong:
-        print(f"\nWRONG counts for N = {', '.join(map(str, wrong))}", file=sys.stderr)
-        raise SystemExit(1)
 
 
 if __name__ == "__main__":

@@ -54,10 +54,10 @@ def main() -> None:
     parser.add_argument("sizes", type=int, nargs="*", default=[16, 17])
     parser.add_argument("--threads", type=int, help="default: an H100's, at BLOCKS_PER_SM blocks an SM")
     args = parser.parse_args()
-    h100 = H100_SMS * gpu.BLOCKS_PER_SM * gpu.THREADS_PER_BLOCK
+    h100 = H100_SMS * gpu.SHAPE.blocks_per_sm * gpu.SHAPE.threads
     threads = args.threads or h100
-    print(f"threads: {threads:,} (an H100's: {h100:,}, {H100_SMS} SMs x {gpu.BLOCKS_PER_SM} blocks x "
-          f"{gpu.THREADS_PER_BLOCK} threads)")
+    print(f"threads: {threads:,} (an H100's: {h100:,}, {H100_SMS} SMs x {gpu.SHAPE.blocks_per_sm} blocks x "
+          f"{gpu.SHAPE.threads} threads)")
     for n in args.sizes:
         start = time.perf_counter()
         boards = classes.sub_boards(n)

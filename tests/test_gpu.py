@@ -21,6 +21,7 @@ import nqueens_cp as nq
 from nqueens_cp import FUNDAMENTAL, TOTAL
 from nqueens_cp.counting import classes, gpu
 from nqueens_cp.engines.gpu import GpuEngine
+from nqueens_cp.kernel.twin import ROW_WORDS
 
 
 def count_sub_boards_on_cpu(n: int, chunk: list[classes.SubBoard]) -> classes.Values:
@@ -174,6 +175,12 @@ def gpu_on_cpu(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return program
 
 
+def shared_words(threads: int, hot_rows: int) -> int:
+    """The words a block's hot rows take, as gpu.Shape reckons them (a shape
+    past 48 KiB is refused there: gpu_on_cpu's stand-in array is larger)."""
+    return threads * hot_rows * ROW_WORDS
+
+
 def _run(program: Path, *args: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(program), *map(str, args)], capture_output=True, text=True, timeout=120)
 
@@ -190,7 +197,7 @@ def test_the_kernel_on_cpu_threads_counts_what_the_cpu_kernel_counts(gpu_on_cpu:
     packed = tmp_path / "items"
     order = gpu.biggest_first(items, gpu.depth(n))
     packed.write_bytes(items.masks.tobytes() + items.ties.tobytes() + items.classify.tobytes() + order.tobytes())
-    result = _run(gpu_on_cpu, "run", n, len(items), hot_rows, threads, gpu.shared_words(threads, hot_rows), packed)
+    result = _run(gpu_on_cpu, "run", n, len(items), hot_rows, threads, shared_words(threads, hot_rows), packed)
     assert result.returncode == 0, result.stdout + result.stderr
     found = gpu.totals([int(word) for word in result.stdout.split()])
     assert found == gpu.count_items_on_cpu(items)
@@ -200,15 +207,15 @@ def test_the_kernel_on_cpu_threads_counts_what_the_cpu_kernel_counts(gpu_on_cpu:
 
 
 @pytest.mark.parametrize("n", [6, 13, 22, 62])
-@pytest.mark.parametrize("hot_rows", [1, gpu.HOT_ROWS, 62])
+@pytest.mark.parametrize("hot_rows", [1, gpu.SHAPE.hot_rows, 62])
 def test_each_thread_keeps_its_hot_rows_in_shared_memory_in_its_own_banks(gpu_on_cpu: Path, n: int,
                                                                           hot_rows: int) -> None:
     """Every thread writes each word of its stack: all read back their own,
     exactly the hot rows are in the shared memory a launch asks for
     (gpu.shared_words), nothing past it, and each thread's words there are in
     its lane's banks, whatever row it is at."""
-    threads = gpu.THREADS_PER_BLOCK
-    words = gpu.shared_words(threads, hot_rows)
+    threads = gpu.SHAPE.threads
+    words = shared_words(threads, hot_rows)
     result = _run(gpu_on_cpu, "layout", n, hot_rows, threads, words)
     assert (result.returncode, result.stdout) == (0, "ok\n")
     if n >= hot_rows:  # the last thread's last hot word is the block's last (else a row or more is spare)
@@ -217,7 +224,12 @@ def test_each_thread_keeps_its_hot_rows_in_shared_memory_in_its_own_banks(gpu_on
 
 
 def test_a_launch_asks_for_the_shared_memory_any_gpu_gives_without_opting_in() -> None:
-    assert gpu.shared_words() * gpu.WORD_BYTES <= 48 * 1024
+    assert gpu.SHAPE.shared_words() * gpu.WORD_BYTES <= 48 * 1024
+    assert gpu.Shape(96, 5).shared_words() == shared_words(96, 5)
+    for wrong in [dict(threads=100), dict(threads=0), dict(hot_rows=0), dict(blocks_per_sm=0),
+                  dict(threads=256, hot_rows=12)]:
+        with pytest.raises(ValueError, match="shape|shared memory"):
+            gpu.Shape(**wrong)
 
 
 def test_the_cuda_source_compiles_with_the_shared_header(tmp_path: Path) -> None:

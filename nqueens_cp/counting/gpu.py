@@ -34,17 +34,41 @@ if TYPE_CHECKING:
     Order = numpy.typing.NDArray[numpy.int32]  # item indices, in the order the threads take them
 
 KERNEL_DIR = Path(__file__).resolve().parent.parent / "kernel"
-THREADS_PER_BLOCK = 128
-# A thread's deepest rows, where its search spends its time, are on its stack
-# in shared memory (queens.h, struct stack): 12 rows of 4 words for each of
-# 128 threads are the 48 KiB a launch may ask for without opting in to more;
-# the rows above stay in the thread's local memory.
-HOT_ROWS = 12
 WORD_BYTES = 8
-# Blocks an SM of an H100 (228 KiB of shared memory) holds at 48 KiB a block;
-# more would only wait for the queue to be empty.
-BLOCKS_PER_SM = 4
 ITEMS_PER_LAUNCH = 1 << 20  # a launch at a time, so that a deadline and progress are seen between them
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How a launch lays out its threads.  A thread's deepest rows, where its
+    search spends its time, are on its stack in shared memory (queens.h,
+    struct stack); the rows above stay in the thread's local memory.  The
+    default: 12 rows of 4 words for each of 128 threads are the 48 KiB a
+    block may ask for without opting in to more, and an H100's SM (228 KiB
+    of shared memory) holds 4 such blocks; more blocks would only wait for
+    the queue to be empty."""
+
+    threads: int = 128  # a block's
+    hot_rows: int = 12
+    blocks_per_sm: int = 4
+
+    def __post_init__(self) -> None:
+        # whole warps (a warp's lanes interleave their hot rows), and no more
+        # shared memory than any GPU gives a block without opting in
+        if self.threads <= 0 or self.threads % 32 or self.hot_rows < 1 or self.blocks_per_sm < 1:
+            raise ValueError(f"a launch's shape needs whole warps, a hot row and a block an SM: {self}")
+        if self.shared_words() * WORD_BYTES > 48 * 1024:
+            raise ValueError(f"{self} asks for {self.shared_words() * WORD_BYTES} bytes of shared memory a block, "
+                             "past the 48 KiB any GPU gives without opting in")
+
+    def shared_words(self) -> int:
+        """The words of shared memory a block needs for its threads' hot rows."""
+        from ..kernel import twin
+
+        return self.threads * self.hot_rows * twin.ROW_WORDS
+
+
+SHAPE = Shape()
 
 
 def depth(n: int) -> int:
@@ -150,14 +174,14 @@ def item_nodes(items: Items) -> list[int]:
     return [kernel.count_boards(items.n, [(b.allowed, b.tie, b.classify)]).nodes for b in unpack(items)]
 
 
-def count_sub_boards(n: int, chunk: list[SubBoard],
-                     progress: Callable[[int, int], None] | None = None) -> Values:
+def count_sub_boards(n: int, chunk: list[SubBoard], progress: Callable[[int, int], None] | None = None,
+                     shape: Shape = SHAPE) -> Values:
     """:func:`classes.count_sub_boards` on this process's GPU: the items sent
     once, then launches of ITEMS_PER_LAUNCH of them, biggest first."""
     items = work_items(n, chunk)
     order = biggest_first(items, depth(n))
     found = [0] * 5
-    launch = _kernel(items)
+    launch = launcher(items, shape)
     for start in range(0, len(items), ITEMS_PER_LAUNCH):
         found = [a + b for a, b in zip(found, launch(order[start:start + ITEMS_PER_LAUNCH]))]
         if progress:
@@ -165,17 +189,10 @@ def count_sub_boards(n: int, chunk: list[SubBoard],
     return totals(found)
 
 
-def shared_words(threads: int = THREADS_PER_BLOCK, hot_rows: int = HOT_ROWS) -> int:
-    """The words of shared memory a block of ``threads`` needs for their stacks' hot rows."""
-    from ..kernel import twin
-
-    return threads * hot_rows * twin.ROW_WORDS
-
-
 _compiled: dict[str, Any] = {}
 
 
-def _kernel(items: Items) -> Callable[[Order], list[int]]:
+def launcher(items: Items, shape: Shape = SHAPE) -> Callable[[Order], list[int]]:
     """Launches of ``count_items`` on ``items``, sent to the device now, each
     taking the items of the order it is given (compiled once a process; CuPy
     caches the binary on disk)."""
@@ -188,7 +205,7 @@ def _kernel(items: Items) -> Callable[[Order], list[int]]:
         _compiled["function"] = module.get_function("count_items")
     function = _compiled["function"]
     device = cupy.cuda.Device()
-    blocks = device.attributes["MultiProcessorCount"] * BLOCKS_PER_SM
+    blocks = device.attributes["MultiProcessorCount"] * shape.blocks_per_sm
     masks = cupy.asarray(numpy.frombuffer(items.masks, dtype=numpy.uint64))
     ties = cupy.asarray(numpy.frombuffer(items.ties, dtype=numpy.uint64))
     classify = cupy.asarray(numpy.frombuffer(items.classify, dtype=numpy.uint8))
@@ -198,9 +215,9 @@ def _kernel(items: Items) -> Callable[[Order], list[int]]:
             return [0] * 5
         found = cupy.zeros(5, dtype=numpy.uint64)
         taken = cupy.zeros(1, dtype=numpy.int32)
-        function((blocks,), (THREADS_PER_BLOCK,),
-                 (numpy.int32(items.n), numpy.int32(len(order)), numpy.int32(HOT_ROWS), cupy.asarray(order), masks,
-                  ties, classify, found, taken), shared_mem=shared_words() * WORD_BYTES)
+        function((blocks,), (shape.threads,),
+                 (numpy.int32(items.n), numpy.int32(len(order)), numpy.int32(shape.hot_rows), cupy.asarray(order),
+                  masks, ties, classify, found, taken), shared_mem=shape.shared_words() * WORD_BYTES)
         return [int(x) for x in found.get()]
 
     return launch

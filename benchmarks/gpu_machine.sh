@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Everything issue 54 asks of a lent GPU machine, in one call: a bare machine
+# with CUDA, CuPy and NumPy, none of the package's other dependencies, and no
+# registry to install them from (the count needs none of them).  From the
+# repository's root, on that machine:
+#
+#     bash benchmarks/gpu_machine.sh OUT [SECONDS]
+#
+# 1. the machine: its GPU, driver, Python and CuPy;
+# 2. the C kernel built in place for that Python (where it cannot be, the
+#    work items are listed by its Python twin), and the GPU kernel compiled
+#    and launched once at N = 8 against the CPU kernel;
+# 3. tests/test_gpu.py, the launch tests included (all but the one that lists
+#    every engine: the declarative ones need OR-Tools, absent there);
+# 4. benchmarks/gpu.py: N = 4..18 against A000170 and A002562, the launch
+#    shapes at 19, then N = 19, 20 and 21 end to end, each left out if it
+#    would end past SECONDS from the start (default 420).
+#
+# Everything printed is also in OUT/log.
+set -uo pipefail
+out=${1:?usage: bash benchmarks/gpu_machine.sh OUT [SECONDS]}
+budget=${2:-420}
+mkdir -p "$out"
+exec > >(tee "$out/log") 2>&1
+cd "$(dirname "$0")/.."
+export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+
+echo "== the machine"
+date -u
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
+ls /dev/nvidia*
+python3 --version
+python3 -c "import cupy, numpy; print('cupy', cupy.__version__, 'numpy', numpy.__version__)" || exit 1
+nproc
+
+echo "== the C kernel, built in place for this Python"
+include=$(python3 -c "import sysconfig; print(sysconfig.get_paths()['include'])")
+suffix=$(python3 -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
+gcc -O3 -shared -fPIC -I"$include" nqueens_cp/kernel/{search,decide,dominate,repair,join,module}.c \
+    -o "nqueens_cp/kernel/_search$suffix"
+python3 -c "from nqueens_cp import kernel; print('C kernel loaded:', kernel.compiled())"
+
+echo "== the GPU kernel compiled and launched once, N = 8, in this process (NVRTC's log, if any, in full)"
+python3 - <<'PY' || exit 1
+from nqueens_cp.counting import classes, gpu
+items = gpu.work_items(8, classes.sub_boards(8))
+found = gpu.totals(gpu.launcher(items)(gpu.biggest_first(items, gpu.depth(8))))
+want = gpu.count_items_on_cpu(items)
+print("GPU", found, "CPU", want)
+assert found == want, "the GPU's totals differ from the CPU kernel's"
+PY
+
+echo "== tests/test_gpu.py"
+timeout 200 python3 -m pytest -q -p no:cacheprovider tests/test_gpu.py -k "not experimental" 2>&1 | tail -25
+
+echo "== benchmarks/gpu.py ($((budget - SECONDS)) s left)"
+timeout $((budget - SECONDS + 30)) python3 benchmarks/gpu.py --exact 4-18 --shapes 19 --sizes 19-21 --cpu-max 0 \
+    --repeat 1 --budget $((budget - SECONDS))
+echo "== done in $SECONDS s, benchmarks/gpu.py exit $?"
