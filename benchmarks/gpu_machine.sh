@@ -10,9 +10,10 @@
 # 2. the C kernel built in place for that Python (where it cannot be, the
 #    work items are listed by its Python twin), and the GPU kernel compiled
 #    and launched once at N = 8 against the CPU kernel;
-# 3. tests/test_gpu.py, the launch tests included (all but the one that lists
+# 3. the join's pair tests on this GPU (benchmarks/gpu_pairs.py);
+# 4. tests/test_gpu.py, the launch tests included (all but the one that lists
 #    every engine: the declarative ones need OR-Tools, absent there);
-# 4. benchmarks/gpu.py: N = 4..18 against A000170 and A002562, the launch
+# 5. benchmarks/gpu.py: N = 4..18 against A000170 and A002562, the launch
 #    shapes at 19, then N = 19, 20 and 21 end to end, each left out if it
 #    would end past SECONDS from the start (default 420).
 #
@@ -49,6 +50,9 @@ want = gpu.count_items_on_cpu(items)
 print("GPU", found, "CPU", want)
 assert found == want, "the GPU's totals differ from the CPU kernel's"
 PY
+
+echo "== would the join of quarters pay: its pair tests on this GPU (benchmarks/gpu_pairs.py)"
+timeout 60 python3 benchmarks/gpu_pairs.py
 
 echo "== tests/test_gpu.py"
 timeout 200 python3 -m pytest -q -p no:cacheprovider tests/test_gpu.py -k "not experimental" 2>&1 | tail -25

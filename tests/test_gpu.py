@@ -268,3 +268,51 @@ def test_on_a_gpu_every_count_is_exact(n: int) -> None:
         pytest.skip(f"engine gpu {reason}")
     found = nq.execution.run.counted(n, engine="gpu")
     assert found.count == TOTAL[n] and found.stats["fundamental"] == FUNDAMENTAL[n]
+
+
+def test_a_clean_pool_forks_no_worker_from_this_process() -> None:
+    """Issue 54: on an H200, count 16 --engine gpu failed in a worker forked
+    from a process that had counted 15 on the GPU ("initialization error":
+    CUDA cannot be used in a child forked from a process that has used it).
+    A clean pool's workers are children of the fork server, not of this process."""
+    import os
+    import threading
+
+    from nqueens_cp.execution import pools
+
+    for clean in (True, False):
+        forks = not clean and threading.active_count() == 1  # (else the fork server too)
+        pool = pools.make_executor(1, processes=True, clean=clean)
+        try:
+            parent = pool.submit(os.getppid).result()
+        finally:
+            pool.shutdown()
+        assert (parent == os.getpid()) == forks
+
+
+def test_the_workers_of_a_gpu_count_start_clean(monkeypatch: pytest.MonkeyPatch) -> None:
+    from nqueens_cp.execution import pools
+
+    asked: list[bool] = []
+
+    def executor(jobs: int, processes: bool = False, clean: bool = False) -> pools.InlineExecutor:
+        asked.append(clean)
+        return pools.InlineExecutor()
+
+    monkeypatch.setattr(pools, "make_executor", executor)
+    monkeypatch.setattr(GpuEngine, "unavailable_reason", classmethod(lambda cls: None))
+    monkeypatch.setattr(GpuEngine, "count_sub_boards", lambda self, n, chunk: count_sub_boards_on_cpu(n, chunk))
+    assert not GpuEngine.forks_workers and GpuEngine.capabilities()["forks_workers"] is False
+    assert nq.execution.run.counted(16, engine="gpu").count == TOTAL[16]
+    assert nq.execution.run.counted(16, engine="bitmask", method="walk").count == TOTAL[16]
+    assert asked == [True, False]
+
+
+def test_on_a_gpu_a_count_on_a_worker_after_one_in_this_process() -> None:
+    """The order that failed on the H200 (issue 54): this process uses CUDA first."""
+    reason = GpuEngine.unavailable_reason()
+    if reason:
+        pytest.skip(f"engine gpu {reason}")
+    for n in (12, 17):
+        found = nq.execution.run.counted(n, engine="gpu")
+        assert found.count == TOTAL[n] and found.stats["fundamental"] == FUNDAMENTAL[n]

@@ -58,6 +58,10 @@ class Capabilities:
     classes_from: ClassVar[int] = classes.MIN_N  # ... from this N (below, a plain count is quicker on a CPU)
     counts_quarters: ClassVar[bool] = False  # counts plain N by joining quarters of the board (counting/join.py)
     sub_boards_per_task: ClassVar[int | None] = None  # None: the CPU's measured best (execution/execute.py)
+    # Whether its tasks may run in workers forked from this process (the quickest start).  Not
+    # those that use CUDA: a child forked from a process that has used it cannot (the runtime's
+    # "initialization error"); their workers start from a fork server, a clean process.
+    forks_workers: ClassVar[bool] = True
     splits_solve: ClassVar[bool] = False  # solve can run as sub-problems on a pool or cluster (solve_parts)
 
     # -- how fast it is (measured on one core here: warnings before runs that cannot finish) --
@@ -131,7 +135,7 @@ class Capabilities:
         "name", "summary", "enumerates", "proves_none", "takes_fixed", "max_n", "group", "paradigm", "declarative",
         "counts_only", "solves", "requires", "programs", "statistics", "additive", "effort", "counts_classes",
         "classes_from", "counts_quarters", "splits_solve", "experimental", "max_offsets", "offset_reach",
-        "hard_question", "instant")
+        "hard_question", "instant", "forks_workers")
 
     @classmethod
     def capabilities(cls) -> dict[str, Any]:

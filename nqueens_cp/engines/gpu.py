@@ -42,6 +42,7 @@ class GpuEngine(Engine):
     # beyond, tasks of 1,024 sub-boards, so that a checkpoint records
     # progress now and then and a cluster's GPUs share the count.
     sub_boards_per_task = 1024
+    forks_workers = False  # CUDA: a worker forked from a process that has used it cannot (issue 54)
     one_launch_max_n = 22
     statistics = ("nodes", "kernel", "sub_boards", "total", "fundamental")
     additive = frozenset({"nodes"})

@@ -192,7 +192,7 @@ def _run_work(plan: Plan, work: classes.Work, progress: Progress | None,
         # Counts add up in any order: each task is taken as it finishes.
         with _executor(plan, deadline, inline) as executor, closing(pools.stream(
                 calls, workers, 4 * workers, executor=executor, deadline=deadline, processes=True,
-                ordered=False)) as results:
+                ordered=False, clean=not plan.engine.forks_workers)) as results:
             for i, found in results:
                 if side is None and not inline:
                     # Beside the workers, in this process, while they count; started

@@ -40,24 +40,28 @@ class InlineExecutor(Executor):
 
 # --- in the parent -------------------------------------------------------------------
 
-def make_executor(jobs: int, processes: bool = False) -> Executor:
-    """``jobs`` worker processes; for one job this process, unless ``processes`` asks for a real one."""
+def make_executor(jobs: int, processes: bool = False, clean: bool = False) -> Executor:
+    """``jobs`` worker processes; for one job this process, unless ``processes``
+    asks for a real one; ``clean``: none forked from this process."""
     if jobs == 1 and not processes:
         return InlineExecutor()
     from concurrent.futures import ProcessPoolExecutor  # 30 ms of imports that enumerate 8 does without
 
-    return ProcessPoolExecutor(max_workers=jobs, initializer=init_worker, mp_context=_start_method())
+    return ProcessPoolExecutor(max_workers=jobs, initializer=init_worker, mp_context=_start_method(clean))
 
 
-def _start_method() -> Any:
+def _start_method(clean: bool = False) -> Any:
     """How workers start: forked from this process when it runs one thread
     (the quickest), else from a fork server started once, clean.  Forking a
     process whose other threads hold locks (a CP-SAT solve, another count
-    called from a thread pool) copies the locks held: the child deadlocks."""
+    called from a thread pool) copies the locks held: the child deadlocks.
+    ``clean`` (an engine that does not ``forks_workers``: CUDA) always takes
+    the fork server: what this process set up is not copied.  (Its native
+    threads, CUDA's, are not counted by ``threading``.)"""
     import multiprocessing
     import threading
 
-    if threading.active_count() == 1 or sys.platform == "win32":
+    if (threading.active_count() == 1 and not clean) or sys.platform == "win32":
         return None
     context = multiprocessing.get_context("forkserver" if sys.platform != "darwin" else "spawn")
     if context.get_start_method() == "forkserver":
@@ -375,14 +379,15 @@ def signals_held() -> Iterator[None]:
 
 
 def stream(calls: Iterable[tuple[Any, ...]], workers: int, window: int, *, executor: Executor | None = None,
-           deadline: float | None = None, processes: bool = False, ordered: bool = True) -> Generator[Any, None, None]:
+           deadline: float | None = None, processes: bool = False, ordered: bool = True,
+           clean: bool = False) -> Generator[Any, None, None]:
     """The results of ``calls`` in order (see :func:`in_order`), or with
     ``ordered=False`` (index, result) pairs as they finish (:func:`as_finished`),
-    on ``executor``, or on a pool of ``workers`` made here and shut down when
-    the stream ends: at once, its workers stopped, if the stream is closed
-    early or fails."""
+    on ``executor``, or on a pool of ``workers`` made here (:func:`make_executor`)
+    and shut down when the stream ends: at once, its workers stopped, if the
+    stream is closed early or fails."""
     own = executor is None
-    pool = executor or make_executor(workers, processes)
+    pool = executor or make_executor(workers, processes, clean)
     finished = False
     try:
         results = in_order(pool, calls, window, deadline) if ordered else as_finished(pool, calls, window, deadline)
