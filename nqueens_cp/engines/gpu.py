@@ -6,6 +6,8 @@ S90 searched apart as a check), its sub-boards split deeper into work items
 and searched by ``nqueens_cp/kernel/gpu.cu``, which includes the CPU
 kernel's ``queens.h``: the per-board search is the same code on both.
 (:mod:`nqueens_cp.counting.gpu`.)  It counts plain N, nothing else.
+Verified on an NVIDIA H200 (issue 54): every count from N = 1 to 21 is
+A000170's and A002562's; the figures are in docs/counting.md.
 """
 
 from __future__ import annotations
@@ -23,10 +25,7 @@ from .search import Search
 class GpuEngine(Engine):
     name = "gpu"
     hard_question = ("count", 22)
-    summary = "EXPERIMENTAL, never yet run on a GPU: the count by symmetry classes on an NVIDIA GPU (CuPy, NVRTC)"
-    # Remove in the commit that records the first verified run in benchmarks/ (issue 32).
-    experimental = ("engine gpu is experimental: its kernel has never yet run on a GPU, so its counts are "
-                    "unverified until a run gives the published totals")
+    summary = "the count by symmetry classes on an NVIDIA GPU (CuPy, NVRTC): count 21 in 136 s on an H200"
     requires = "cupy"
     install = "pip install 'nqueens-cp[gpu]' (CuPy) on a machine with an NVIDIA GPU"
     paradigm = "backtracking"
@@ -47,7 +46,7 @@ class GpuEngine(Engine):
     statistics = ("nodes", "kernel", "sub_boards", "total", "fundamental")
     additive = frozenset({"nodes"})
     effort = "nodes"
-    count_rate = 1e9  # a rough guess until measured on a GPU (issue 22)
+    count_rate = 2e9  # solutions a second at N = 20 and 21 on an H200 (benchmarks/gpu.py, 2026-11-26)
     # Every N by classes, the smallest too (N = 4 and 5 are one and four work
     # items; 1 to 3, none: the tallies alone), so that a run on a GPU checks
     # the whole table from N = 1.

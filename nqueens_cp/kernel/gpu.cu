@@ -3,7 +3,8 @@
  * CPU's own; here are only the launch, the fetching of work items (n masks
  * each, in the order given, from one atomic counter), where each thread keeps
  * its stack, and the reduction.  tests/c/gpu_on_cpu.cpp runs this file on
- * CPU threads; it has not yet run on a GPU. */
+ * CPU threads, and on an H200 it gave every published count of N = 1 to 21
+ * (docs/counting.md). */
 #include "queens.h"
 
 /* This thread's stack (queens.h, struct stack): its last `hot_rows` rows in
