@@ -2,12 +2,15 @@
 project (an older commit), side by side in one run, for each N.
 
     git worktree add /tmp/before <commit>
-    python benchmarks/versions.py /tmp/before [N ...] [--repeat R] [--walk]   (default N: 12 .. 18)
+    python benchmarks/versions.py /tmp/before [N ...] [--repeat R] [--walk] [--method M]
+        (default N: 12 .. 18)
 
 --walk times queens.h's `walk` instead (what `enumerate` and the GPU run),
 one whole board on one core through kernel.Walk, counting its solutions.
-`count N` is the walk by symmetry classes on both sides: `--method walk`
-where a checkout has it (from N = 16 the default joins quarters).
+`count N` is the walk by symmetry classes on both sides by default: `--method
+walk` where a checkout has it (from N = 16 the default joins quarters);
+`--method auto` gives each side's own default, `--method quarters` the join
+(both sides must have it).
 
 Each side runs from its source tree (PYTHONPATH; Python 3.11's -P) in this
 interpreter, so this interpreter needs that version's dependencies too
@@ -48,6 +51,8 @@ def main() -> None:
     parser.add_argument("sizes", type=int, nargs="*", default=list(range(12, 19)))
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--walk", action="store_true", help="time the walk of one board, not `count N`")
+    parser.add_argument("--method", choices=("walk", "auto", "quarters"), default="walk",
+                        help="how `count N` counts on both sides (default walk)")
     args = parser.parse_args()
     for n in args.sizes:
         check = last_line_is(TOTAL[n])
@@ -59,8 +64,8 @@ def main() -> None:
         else:
             what, title = f"count {n}", f"count {n} on every core: before and after"
             command = [PYTHON, "-P", "-m", "nqueens_cp", "count", str(n)]
-        methods = (["--method", "walk"] if (tree / "nqueens_cp/counting/join.py").exists() else []
-                   for tree in (args.before, ROOT))
+        methods = (["--method", args.method] if (tree / "nqueens_cp/counting/join.py").exists() and
+                   args.method != "auto" else [] for tree in (args.before, ROOT))
         old, new = (At(f"{what}, {where}", command + (method if not args.walk else []), check)
                     for where, method in zip((args.before, "this tree"), methods))
         old.where = args.before.resolve()

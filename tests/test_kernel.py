@@ -249,14 +249,21 @@ def _driver_input(rng: random.Random) -> tuple[str, list[str]]:
         lines.append("repair " + " ".join(map(str, words)))
         answers.append(" ".join(map(str, [search.state, search.swaps, search.moves, search.restarts, search.attacked,
                                           calls, *search.q])))
-    # the count by quarters (join.c): an even and an odd N, every way of cutting the join, lists in pieces
+    join_lines, join_answers = _join_input()
+    return "\n".join(lines + join_lines) + "\n", answers + join_answers
+
+
+def _join_input() -> tuple[list[str], list[str]]:
+    """The driver's join commands (join.c's count by quarters) and the twin's
+    answers: an even and an odd N, every way of cutting the join, lists in pieces."""
+    lines, answers = [], []
     for n, x, y in ((10, -1, -1), (11, 5, 5), (11, 0, 2), (13, 1, 9)):
         table, ranks = twin_join.table(n // 2), twin_join.row_sets(n, x, y)
         for first, last, cap, direct, small in ((0, ranks, 1, 0, 0), (3, ranks // 2, 1 << 10, 0, 4),
                                                 (0, ranks, 1 << 16, twin_join.DIRECT, twin_join.SMALL)):
             lines.append(f"join {n} {x + 1} {y + 1} {first} {last} {cap} {direct} {small}")
             answers.append(" ".join(map(str, twin_join.join_count(table, n, x, y, first, last, cap, direct, small))))
-    return "\n".join(lines) + "\n", answers
+    return lines, answers
 
 
 def _half_turn_arguments(n: int, allowed: list[int]) -> str:
@@ -447,3 +454,22 @@ def test_a_damaged_compiled_module_falls_back_with_one_warning_instead_of_crashi
     assert (result.returncode, result.stdout) == (0, f"{TOTAL[9]}\n"), result.stderr
     assert result.stderr.count("compiled search is missing") == 1
     assert damage != "truncated" or "is cut short" in result.stderr
+
+
+def test_the_join_counts_the_same_on_its_portable_loop(tmp_path: Path) -> None:
+    """join.c tests its pairs with AVX-512 written by hand where the CPU has
+    it, else with the compiler's loop (`tested_portable`).  On a machine with
+    AVX-512 the suite's other tests run the first; this build (JOIN_PORTABLE)
+    runs the second, on the sanitizer test's join commands, against the twin."""
+    if COMPILER is None:
+        pytest.skip("no C compiler here to build the driver")
+    binary = tmp_path / "driver"
+    build = subprocess.run([COMPILER, "-O2", "-DJOIN_PORTABLE", f"-I{SOURCES}", "-o", str(binary),
+                            str(ROOT / "tests" / "c" / "driver.c"), str(SOURCES / "search.c"), str(SOURCES / "decide.c"),
+                            str(SOURCES / "repair.c"), str(SOURCES / "join.c")], capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    lines, answers = _join_input()
+    run = subprocess.run([str(binary)], input="".join(line + "\n" for line in lines), capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0 and run.stderr == "", run.stderr[-3000:]
+    assert run.stdout.splitlines() == answers

@@ -1,0 +1,71 @@
+"""The join's pair tests a nanosecond on one core: this tree against another
+checkout (an older commit), side by side in one run (issue 53).
+
+Each side counts the row sets of ranks FIRST..LAST of N (even N: no middle
+queens) by joining quarters in one process on one core, through
+kernel.join_count, and reports its pair tests over the nanoseconds it spent
+joining (the table's build and the halves' listing apart).  The counts of
+both sides must agree.
+
+    git worktree add /tmp/before <commit>      (and build its C kernel there)
+    python benchmarks/pair_tests.py /tmp/before [--n 20] [--ranks 80000:90000] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+from pathlib import Path
+
+from common import PYTHON, ROOT
+
+PROGRAM = """
+import json, sys, time
+from nqueens_cp import kernel
+n, first, last = map(int, sys.argv[1:4])
+assert kernel.compiled(), "the C kernel is not built in this tree"
+start = time.perf_counter()
+j = kernel.join_count(n, -1, -1, first, last, 262144)
+print(json.dumps({"seconds": time.perf_counter() - start, "boards": j.boards, "tests": j.tests,
+                  "join": j.ns_join / 1e9, "halves": j.ns_halves / 1e9}))
+"""
+
+
+def once(tree: Path, n: int, first: int, last: int) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    out = subprocess.run([PYTHON, "-P", "-c", PROGRAM, str(n), str(first), str(last)], capture_output=True, text=True,
+                         env=env, check=True)
+    return json.loads(out.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("before", type=Path)
+    parser.add_argument("--n", type=int, default=20)
+    parser.add_argument("--ranks", default="80000:90000")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    first, last = (int(x) for x in args.ranks.split(":"))
+    sides = {"before": args.before.resolve(), "this tree": ROOT}
+    runs: dict[str, list[dict]] = {name: [] for name in sides}
+    for round_ in range(args.repeat):
+        for name in (list(sides) if round_ % 2 == 0 else list(reversed(sides))):
+            runs[name].append(once(sides[name], args.n, first, last))
+    boards = {run["boards"] for side in runs.values() for run in side}
+    if len(boards) != 1:
+        raise SystemExit(f"the sides count differently: {sorted(boards)}")
+    print(f"N={args.n}, row sets of ranks {first}..{last}: {boards.pop():,} boards, one core, medians of {args.repeat}")
+    rate = {}
+    for name, side in runs.items():
+        rate[name] = statistics.median(run["tests"] / run["join"] / 1e9 for run in side)
+        print(f"  {name:<10} {side[0]['tests']:,} pair tests, joining {statistics.median(r['join'] for r in side):7.2f} s, "
+              f"listing {statistics.median(r['halves'] for r in side):6.2f} s, in all "
+              f"{statistics.median(r['seconds'] for r in side):7.2f} s: {rate[name]:5.2f} pair tests a nanosecond")
+    print(f"  this tree / before: {rate['this tree'] / rate['before']:.2f}x the pair tests a nanosecond")
+
+
+if __name__ == "__main__":
+    main()
