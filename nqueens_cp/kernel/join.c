@@ -195,58 +195,67 @@ static void half_start(struct half *g, const struct join_table *t, struct quarte
                        t->columns_start[rows_n], UINT64_MAX, 0};
 }
 
-/* A placement's diagonals as a key: those in the window, both kinds side by side. */
-static inline uint64_t key_of(const struct half *g, uint64_t diag, uint64_t anti) {
-    uint64_t window = ((uint64_t)1 << g->span) - 1;
-    return (diag >> g->low & window) | (anti >> g->low & window) << g->span;
+/* A placement's diagonals as a key: those in the window (diagonals low ..
+ * low + span - 1, `window` = span ones), both kinds side by side. */
+static inline uint64_t key_of(uint64_t diag, uint64_t anti, int low, int span, uint64_t window) {
+    return (diag >> low & window) | (anti >> low & window) << span;
 }
 
 /* Up to `room` (at least the table's largest bucket) more keys of the half
- * into out; how many (0: the list is done). */
-static uint64_t half_next(struct half *g, uint64_t *out, uint64_t room) {
+ * into out; how many (0: the list is done).  What the loops read is in
+ * locals, none through `g`: the stores into the lists would otherwise make
+ * the compiler read g's fields again after each one (they might be the same
+ * memory), which took half the listing's time. */
+TARGETS static uint64_t half_next(struct half *g, uint64_t *restrict out, uint64_t room) {
     const struct join_table *t = g->t;
+    const uint32_t *start = t->start;
+    const uint64_t *entry = t->entry;
     struct south *s = &g->below;
-    int h = t->h;
-    uint64_t made = 0;
-    uint32_t last = t->columns_start[g->rows_n + 1];
+    uint64_t *restrict sdiag = s->diag, *restrict santi = s->anti, *restrict skey = s->key;
+    const int h = t->h, low = g->low, span = g->span, north_diag = g->north.diag, north_anti = g->north.anti,
+              south_diag = g->south.diag, south_anti = g->south.anti;
+    const uint64_t window = ((uint64_t)1 << span) - 1, diag0 = g->diag0, anti0 = g->anti0;
+    const uint32_t cols = g->cols, rows_n = g->rows_n, rows_s = g->rows_s;
+    uint64_t made = 0, count = s->count;
+    uint32_t last = t->columns_start[rows_n + 1];
     for (; !g->done; g->i = UINT64_MAX) {
         if (g->choice == last) {
             g->done = 1;
             break;
         }
-        uint32_t up = t->columns[g->choice], down = g->cols ^ up;
-        uint32_t nb = g->rows_n | up << h, sb = g->rows_s | down << h;
-        if (up & ~g->cols || t->start[sb] == t->start[sb + 1]) {
+        uint32_t up = t->columns[g->choice], down = cols ^ up;
+        uint32_t nb = rows_n | up << h, sb = rows_s | down << h;
+        if (up & ~cols || start[sb] == start[sb + 1]) {
             g->choice++; /* not the half's columns, or no south placement to join */
             continue;
         }
-        uint64_t i = g->i, n1 = t->start[nb + 1];
+        uint64_t i = g->i, n1 = start[nb + 1];
         if (i == UINT64_MAX) { /* a new choice: its south placements onto the board */
-            i = t->start[nb];
-            s->count = 0;
-            for (uint64_t j = t->start[sb]; j < t->start[sb + 1]; j++) {
-                uint64_t f = t->entry[j];
-                uint64_t ds = (f & 0xffffffffu) << g->south.diag, as = (f >> 32) << g->south.anti;
-                if ((ds & g->diag0) | (as & g->anti0))
-                    continue;
-                s->diag[s->count] = ds, s->anti[s->count] = as, s->key[s->count++] = key_of(g, ds, as);
+            i = start[nb];
+            count = 0;
+            for (uint64_t j = start[sb]; j < start[sb + 1]; j++) { /* written always, kept when clear */
+                uint64_t f = entry[j];
+                uint64_t ds = (f & 0xffffffffu) << south_diag, as = (f >> 32) << south_anti;
+                sdiag[count] = ds, santi[count] = as, skey[count] = key_of(ds, as, low, span, window);
+                count += ((ds & diag0) | (as & anti0)) == 0;
             }
-            if (!s->count)
+            s->count = count;
+            if (!count)
                 i = n1; /* no south placement: nothing to join */
         }
         for (; i < n1; i++) {
-            if (room - made < s->count) {
+            if (room - made < count) {
                 g->i = i;
                 return made; /* resumes at this north placement */
             }
-            uint64_t e = t->entry[i];
-            uint64_t dn = (e & 0xffffffffu) << g->north.diag, an = (e >> 32) << g->north.anti;
-            if ((dn & g->diag0) | (an & g->anti0))
-                continue;
-            uint64_t kn = key_of(g, dn, an);
-            for (uint64_t j = 0; j < s->count; j++) { /* written always, kept when apart */
-                out[made] = kn | s->key[j];
-                made += ((dn & s->diag[j]) | (an & s->anti[j])) == 0;
+            uint64_t e = entry[i];
+            uint64_t dn = (e & 0xffffffffu) << north_diag, an = (e >> 32) << north_anti;
+            /* one on a middle queen's diagonal is kept with none (no branch: which
+             * ones are is a coin toss, and the lists are short: 1.7 a north one at N = 17) */
+            uint64_t clear = ((dn & diag0) | (an & anti0)) == 0, kn = key_of(dn, an, low, span, window);
+            for (uint64_t j = 0; j < count; j++) { /* written always, kept when apart */
+                out[made] = kn | skey[j];
+                made += clear & (((dn & sdiag[j]) | (an & santi[j])) == 0);
             }
         }
         g->choice++;
@@ -343,6 +352,7 @@ static int has_avx512(void) {
     static uint64_t name(const key *p, uint64_t np, const key *q, uint64_t nq) {                             \
         return has_avx512() ? name##_avx512(p, np, q, nq) : name##_portable(p, np, q, nq);                   \
     }
+#define HAND_WRITTEN 1
 #else
 #define PICKED(name, key)                                                                                     \
     static uint64_t name(const key *p, uint64_t np, const key *q, uint64_t nq) {                             \
@@ -384,33 +394,56 @@ static uint64_t telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, 
     return chosen;
 }
 
-/* keys[0 .. count) into b by their id (k bits, read through `id`), a counting sort. */
-static void bucketed(const uint64_t *keys, uint64_t count, int k, const uint16_t (*id)[256],
-                     const uint32_t (*rest)[256], struct buckets *b) {
-    uint32_t buckets = 1u << k;
-    memset(b->start, 0, (buckets + 1) * sizeof *b->start);
-    uint16_t *ids = (uint16_t *)(b->start + buckets + 1); /* (room left after start: see join_count) */
-    for (uint64_t i = 0; i < count; i++) {
-        uint64_t x = keys[i];
-        uint16_t v = 0;
-        for (int byte = 0; byte < 8 && x >> (8 * byte); byte++)
-            v |= id[byte][x >> (8 * byte) & 255];
-        ids[i] = v;
-        b->start[v + 1]++;
+/* keys[0 .. count) into b by their id (the k chosen bits of a key, in their
+ * order), each with its rest (the first 32 other bits), a counting sort;
+ * written once for the two ways of reading them (ID and REST, below). */
+#define BUCKETED(name, ID, REST, ...)                                                                         \
+    __VA_ARGS__ static void name(const uint64_t *keys, uint64_t count, int k, const uint16_t(*id)[256],         \
+                                 const uint32_t(*rest)[256], uint64_t chosen, uint64_t others, struct buckets *b) { \
+        (void)id, (void)rest, (void)chosen, (void)others;                                                     \
+        uint32_t buckets = 1u << k;                                                                           \
+        memset(b->start, 0, (buckets + 1) * sizeof *b->start);                                                \
+        uint16_t *ids = (uint16_t *)(b->start + buckets + 1); /* (room left after start: see join_count) */  \
+        for (uint64_t i = 0; i < count; i++) {                                                                \
+            uint64_t x = keys[i];                                                                             \
+            uint16_t v = ID;                                                                                  \
+            ids[i] = v;                                                                                       \
+            b->start[v + 1]++;                                                                                \
+        }                                                                                                     \
+        for (uint32_t v = 0; v < buckets; v++)                                                                \
+            b->start[v + 1] += b->start[v];                                                                   \
+        for (uint64_t i = 0; i < count; i++) {                                                                \
+            uint64_t x = keys[i];                                                                             \
+            uint32_t at = b->start[ids[i]]++, r = REST;                                                       \
+            b->key[at] = x, b->rest[at] = r;                                                                  \
+        }                                                                                                     \
+        for (uint32_t v = buckets; v > 0; v--)                                                                \
+            b->start[v] = b->start[v - 1];                                                                    \
+        b->start[0] = 0;                                                                                      \
     }
-    for (uint32_t v = 0; v < buckets; v++)
-        b->start[v + 1] += b->start[v];
-    for (uint64_t i = 0; i < count; i++) {
-        uint64_t x = keys[i];
-        uint32_t at = b->start[ids[i]]++, r = 0;
-        for (int byte = 0; byte < 8 && x >> (8 * byte); byte++)
-            r |= rest[byte][x >> (8 * byte) & 255];
-        b->key[at] = x, b->rest[at] = r;
-    }
-    for (uint32_t v = buckets; v > 0; v--)
-        b->start[v] = b->start[v - 1];
-    b->start[0] = 0;
+
+/* The id and the rest read a byte at a time from the tables ... */
+static inline uint16_t id_of(uint64_t x, const uint16_t (*id)[256]) {
+    uint16_t v = 0;
+    for (int byte = 0; byte < 8 && x >> (8 * byte); byte++)
+        v |= id[byte][x >> (8 * byte) & 255];
+    return v;
 }
+
+static inline uint32_t rest_of(uint64_t x, const uint32_t (*rest)[256]) {
+    uint32_t r = 0;
+    for (int byte = 0; byte < 8 && x >> (8 * byte); byte++)
+        r |= rest[byte][x >> (8 * byte) & 255];
+    return r;
+}
+BUCKETED(bucketed_by_tables, id_of(x, id), rest_of(x, rest))
+
+#ifdef HAND_WRITTEN
+/* ... or each in one instruction, BMI2's pext (every CPU with AVX-512 has it):
+ * the chosen bits, and the first 32 of the others, gathered in their order. */
+BUCKETED(bucketed_by_pext, (uint16_t)_pext_u64(x, chosen), (uint32_t)_pext_u64(x, others),
+         __attribute__((target("bmi2"))))
+#endif
 
 /* Pairs of P's buckets pa .. pa + 2^level - 1 x Q's qa .. with no bit in
  * common: split both on their id's top bit; of (without, with) x (without,
@@ -582,19 +615,30 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
                 uint64_t chosen = telling_bits(p, np, q, nq, 2 * span, JOIN_ID_BITS);
                 int k = __builtin_popcountll(chosen);
                 int narrow = 2 * span - k <= 32; /* the rest fits 32 bits */
-                uint64_t to[64]; /* each bit's place in the id, or in the rest */
-                for (int b = 0, at = 0, other = 0; b < 64; b++)
+                uint64_t to[64], others = 0; /* each bit's place in the id, or in the rest */
+                for (int b = 0, at = 0, other = 0; b < 64; b++) {
+                    if (!(chosen >> b & 1) && other < 32)
+                        others |= (uint64_t)1 << b;
                     to[b] = chosen >> b & 1 ? (uint64_t)1 << at++ : other < 32 ? (uint64_t)1 << 32 << other++ : 0;
-                for (int byte = 0; byte < 8; byte++) { /* each byte's bits of the id, and of the rest */
-                    id[byte][0] = 0, rest[byte][0] = 0;
-                    for (int v = 1; v < 256; v++) {
-                        uint64_t bit = to[8 * byte + __builtin_ctz((unsigned)v)];
-                        id[byte][v] = id[byte][v & (v - 1)] | (uint16_t)bit;
-                        rest[byte][v] = rest[byte][v & (v - 1)] | (uint32_t)(bit >> 32);
-                    }
                 }
-                bucketed(p, np, k, (const uint16_t (*)[256])id, (const uint32_t (*)[256])rest, &bp);
-                bucketed(q, nq, k, (const uint16_t (*)[256])id, (const uint32_t (*)[256])rest, &bq);
+#ifdef HAND_WRITTEN
+                if (has_avx512()) {
+                    bucketed_by_pext(p, np, k, NULL, NULL, chosen, others, &bp);
+                    bucketed_by_pext(q, nq, k, NULL, NULL, chosen, others, &bq);
+                } else
+#endif
+                {
+                    for (int byte = 0; byte < 8; byte++) { /* each byte's bits of the id, and of the rest */
+                        id[byte][0] = 0, rest[byte][0] = 0;
+                        for (int v = 1; v < 256; v++) {
+                            uint64_t bit = to[8 * byte + __builtin_ctz((unsigned)v)];
+                            id[byte][v] = id[byte][v & (v - 1)] | (uint16_t)bit;
+                            rest[byte][v] = rest[byte][v & (v - 1)] | (uint32_t)(bit >> 32);
+                        }
+                    }
+                    bucketed_by_tables(p, np, k, (const uint16_t (*)[256])id, (const uint32_t (*)[256])rest, 0, 0, &bp);
+                    bucketed_by_tables(q, nq, k, (const uint16_t (*)[256])id, (const uint32_t (*)[256])rest, 0, 0, &bq);
+                }
                 bp.narrow = bq.narrow = narrow;
                 found += join(&bp, 0, &bq, 0, k, small, &out[JOIN_TESTS]);
                 t0 = nanoseconds();
