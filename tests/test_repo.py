@@ -233,3 +233,115 @@ def test_who_wins_where_in_the_declarative_field_is_what_its_tables_say() -> Non
     sample = {engine: float(cells[-1]) for engine, cells in _markdown_rows(text, "### CSPLib prob079 sample").items()}
     assert "**Hand-written search** wins every question it was written for" in words
     assert min(sample, key=sample.get) == "bitmask" and "16 ms in all" in words and round(sample["bitmask"] * 1000) == 16
+
+
+def _seconds(cell: str) -> float | None:
+    """A time cell: seconds, inf for a run stopped at the cap ('> 10', '> cap'), None for not tried."""
+    cell = cell.strip().replace(",", "")
+    return None if not cell else float("inf") if cell.startswith(">") else float(cell)
+
+
+def test_the_classic_searches_words_are_their_tables() -> None:
+    """docs/paradigms.md's lessons of the tutorial backtrackers (issue 55), read back from the
+    `compare 8 10 12 --engines classic` table they were written from."""
+    text = (ROOT / "docs" / "paradigms.md").read_text()
+    words = " ".join(text.split())
+    rows = {re.match(r"`(\w+)`", name).group(1): cells  # type: ignore[union-attr]
+            for name, cells in _markdown_rows(text, "## The classic searches").items()}
+    at12 = {engine: float(cells[2]) for engine, cells in rows.items()}
+    looked = {engine: float(cells[3].split()[0]) for engine, cells in rows.items() if cells[3].endswith(("rows", "squares"))}
+    claims = {
+        r"`scan`, ([\d.]+) s\) is [\d.]+× slower": at12["scan"],
+        r"is ([\d.]+)× slower than Wirth's three look-ups": at12["scan"] / at12["backtrack"],
+        r"\(`backtrack`, ([\d.]+) s\)": at12["backtrack"],
+        r"\(`undo`, ([\d.]+) s\)": at12["undo"],
+        r"looks at ([\d.]+)× as many squares": looked["undo"] / looked["scan"],
+        r"and takes ([\d.]+)× its time": at12["undo"] / at12["scan"],
+        r"`copy` takes (\d+)% longer than `undo`": 100 * (at12["copy"] / at12["undo"] - 1),
+        r"\(`iterative`, ([\d.]+)×\)": at12["iterative"] / at12["scan"],
+        r"nested `yield`s \(([\d.]+)×\)": at12["generator"] / at12["scan"],
+        r"\(`nested`, ([\d.]+)×\)": at12["nested"] / at12["scan"],
+        r"`bitmask` is (\d+)× faster than the best tutorial variant":
+            min(at12[e] for e in ("scan", "iterative", "generator", "nested", "undo", "copy")) / at12["bitmask"],
+    }
+    for pattern, value in claims.items():
+        said = re.search(pattern, words)
+        assert said, f"docs/paradigms.md no longer says {pattern!r}"
+        assert abs(float(said.group(1)) - value) <= 0.05 * value + 0.05, (pattern, said.group(1), round(value, 3))
+    assert "beat every tutorial backtracker at N = 12" in words
+    tutorial = [at12[e] for e in ("scan", "iterative", "generator", "nested", "undo", "copy")]
+    assert max(at12["cpsat"], at12["sat"]) < min(tutorial)
+    assert "slower than plain recursion" in words and min(tutorial) == at12["scan"]
+
+
+def test_the_first_board_words_are_their_table() -> None:
+    text = (ROOT / "docs" / "paradigms.md").read_text()
+    words = " ".join(text.split())
+    first = {engine: [_seconds(cell) for cell in cells[1:]]
+             for engine, cells in _markdown_rows(text, "### The first board of plain N").items()}
+    declarative = {e: times for e, times in first.items() if e != "bitmask"}
+    assert "answers in a quarter of a second (all but SMT" in words
+    assert all(times[0] <= 0.25 for e, times in declarative.items() if e != "smt")  # N = 50
+    assert declarative["smt"][0] == float("inf")
+    assert "the best declarative engine at the first board of N = 200" in words  # (Gecode, through MiniZinc)
+    assert min(declarative, key=lambda e: declarative[e][2]) == "minizinc"
+    assert "listing N = 12 takes it 0.06 s" in words
+    enumerate_12 = {e: float(cells[-1]) for e, cells in _markdown_rows(text, "### Enumerate every board").items()}
+    assert round(enumerate_12["bitmask"], 2) == 0.06
+
+
+def test_what_the_numbers_teach_in_variants_is_what_its_tables_say() -> None:
+    """docs/variants.md's lessons of the changed questions (issue 55): two had drifted from the
+    tables (a per-node ratio from an earlier run; "none reaches N = 13" where the branch and bound
+    proves i(13) and i(14))."""
+    text = (ROOT / "docs" / "variants.md").read_text()
+    words = " ".join(text.split())
+
+    def table(heading: str) -> dict[tuple[str, str], list[float | None]]:
+        return {key: [_seconds(cell) for cell in cells] for key, cells in _rows_of_two_keys(text, heading).items()}
+
+    count = table("Seconds to count")  # N = 12, 14, 16
+    optimum = table("Seconds to prove the optimum")  # N = 8 .. 20
+    declarative = ("cpsat", "sat", "asp", "minizinc", "smt", "modelcount")
+
+    def within(times: list[float | None]) -> int:
+        """The largest N proved within the cap (7: none)."""
+        return max((8 + i for i, t in enumerate(times) if t is not None and t != float("inf")), default=7)
+
+    assert "superqueens at N = 16 in 0.22 s and the torus at N = 16 in 0.05 s" in words
+    assert round(count["superqueens", "bitmask"][2], 2) == 0.22 and round(count["toroidal", "bitmask"][2], 2) == 0.05
+    torus16 = [count["toroidal", e][2] for e in declarative]
+    assert "take 1.7 to 4.8 s, and none counts superqueens at N = 16 within it" in words
+    assert min(t for t in torus16 if t not in (None, float("inf"))) == 1.67
+    assert max(t for t in torus16 if t not in (None, float("inf"))) == 4.84
+    assert all(count["superqueens", e][2] in (None, float("inf")) for e in declarative)
+    nodes = _markdown_rows(text, "The kernel's time per node")
+    ratios = [cells[-1] for cells in nodes.values()]
+    assert "1.35× and 1.21× what plain `count` costs" in words and ratios == ["1.35×", "1.21×"]
+    assert "superqueens stop at the cap at N = 12, the torus at N = 16" in words
+    assert count["superqueens", "modelcount"][0] == float("inf") and count["toroidal", "modelcount"][2] == float("inf")
+    engines = {engine for _, engine in optimum}
+    assert "proves the independent optimum to N = 11 within 10 s" in words
+    assert all(within(optimum["independent", e]) >= 11 for e in engines)
+    assert "only the branch and bound reaches N = 12" in words
+    assert [e for e in engines if within(optimum["independent", e]) >= 12] == ["bitmask"]
+    assert "clingo reaches N = 10, RC2's cores N = 11, CP-SAT N = 12" in words
+    assert [within(optimum["domination", e]) for e in ("asp", "sat", "cpsat")] == [10, 11, 12]
+    assert "proves γ to N = 13 and i to N = 14" in words
+    assert (within(optimum["domination", "bitmask"]), within(optimum["independent", "bitmask"])) == (13, 14)
+    assert "Past N = 15 nothing here proves an optimum within 10 s" in words
+    assert max(within(times) for times in optimum.values()) <= 15
+
+
+def _rows_of_two_keys(text: str, heading: str) -> dict[tuple[str, str], list[str]]:
+    """The first table after ``heading``, its rows starting with a variant and an engine:
+    (variant, engine) -> the cells after them."""
+    lines = text[text.index(heading):].splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    rows = {}
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        rows[cells[0], cells[1]] = cells[2:]
+    return rows
