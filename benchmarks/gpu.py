@@ -2,12 +2,13 @@
 
 1. the GPU's name, and the first `count 8 --engine gpu` of the run, NVRTC's
    compile included (CuPy caches the binary on disk: later processes skip it);
-2. `count N --engine gpu --format json` for each N of --exact: the total and
+2. with --shapes N: the launches alone at N, in this process, for each
+   launch shape of shapes() (the kernel's word, threads a block, rows of
+   each thread's stack in shared memory, blocks an SM), each count checked,
+   with nodes per second;
+3. `count N --engine gpu --format json` for each N of --exact: the total and
    the fundamental count of the same run against A000170 and A002562 (every
    count checks them against its S180 and S90 searches too);
-3. with --shapes N: the launches alone at N, in this process, for each
-   launch shape of SHAPES (threads a block, rows of each thread's stack in
-   shared memory, blocks an SM), each count checked, with nodes per second;
 4. end to end, process start to the number, for each N of --sizes: the GPU
    beside `count N` on this machine's CPU cores (up to --cpu-max), run
    alternately, with nodes per second from the GPU runs' statistics.  With
@@ -58,13 +59,17 @@ YGCH_H800 = {20: 4.14, 21: 29.2, 22: 249.9}  # ygch/n_queens's README, seconds
 GROWTH = 8.0  # a size's time over the size before, until two sizes are measured
 
 
-def shapes() -> list:
-    """The launch shapes the sweep tries: the default first, then shallower
-    hot stacks with more blocks an SM, a smaller and a larger block, and all
-    but one row in local memory."""
-    from nqueens_cp.counting.gpu import SHAPE, Shape
+def shapes(n: int) -> list:
+    """The launch shapes the sweep tries at n: for 64-bit words the default
+    and the best runners-up of issue 54's first sweep; for 32-bit words (up
+    to N = 32) the default, then more hot rows, larger and smaller blocks,
+    and more blocks an SM."""
+    from nqueens_cp.counting.gpu import SHAPES, Shape, word_bits
 
-    return [SHAPE, Shape(128, 8, 6), Shape(128, 6, 8), Shape(64, 12, 8), Shape(256, 6, 4), Shape(128, 1, 16)]
+    tried = [SHAPES[64], Shape(64, 12, 8)]
+    if word_bits(n) == 32:
+        tried += [SHAPES[32], Shape(128, 24, 4, 4), Shape(256, 12, 4, 4), Shape(64, 12, 16, 4), Shape(128, 8, 12, 4)]
+    return tried
 
 
 def sizes(text: str) -> list[int]:
@@ -123,7 +128,7 @@ def sweep(n: int) -> None:
     items = gpu.work_items(n, classes.sub_boards(n))
     order = gpu.biggest_first(items, gpu.depth(n))
     print(f"\nthe launches alone at N={n} ({len(items):,} work items), by launch shape")
-    for shape in shapes():
+    for shape in shapes(n):
         launch = gpu.launcher(items, shape)
         launch(order[:1])  # the module loaded and the items on the device before the clock
         start = time.perf_counter()
@@ -134,8 +139,9 @@ def sweep(n: int) -> None:
         eight, four, two, nodes, tied = gpu.totals(found)
         tally = classes.tally(n, eight, four, two, tied, classes.symmetric_on_ties(n))
         right = (tally.total, tally.fundamental) == (TOTAL[n], FUNDAMENTAL[n])
-        print(f"  {shape.threads:>3} threads, {shape.hot_rows:>2} hot rows, {shape.blocks_per_sm:>2} blocks/SM "
-              f"({shape.shared_words() * gpu.WORD_BYTES // 1024:>2} KiB): {seconds:8.3f} s  "
+        print(f"  {8 * shape.word_bytes}-bit words, {shape.threads:>3} threads, {shape.hot_rows:>2} hot rows, "
+              f"{shape.blocks_per_sm:>2} blocks/SM ({shape.shared_words() * shape.word_bytes // 1024:>2} KiB): "
+              f"{seconds:8.3f} s  "
               f"{nodes / seconds / 1e9:7.2f} G nodes/s  {'ok' if right else f'WRONG: {tally.total}'}", flush=True)
 
 
@@ -160,6 +166,9 @@ def main() -> None:
     print(f"first count 8 --engine gpu, the kernel's compile included: "
           f"{once('gpu 8', counting(8, '--engine', 'gpu'), first.check).times[0]:.3f} s", flush=True)
 
+    if args.shapes:  # (before the counts: a shape's wrong count is shown, not stopped at)
+        sweep(args.shapes)
+
     print("\ncount N --engine gpu against A000170 and A002562 (one run each)")
     wrong = []
     for n in args.exact:
@@ -177,9 +186,6 @@ def main() -> None:
     if wrong:  # no timing of a count that is wrong
         print(f"\nWRONG counts for N = {', '.join(map(str, wrong))}", file=sys.stderr)
         raise SystemExit(1)
-
-    if args.shapes:
-        sweep(args.shapes)
 
     medians: dict[int, float] = {}
     for n in args.sizes:

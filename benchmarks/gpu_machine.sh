@@ -13,9 +13,10 @@
 # 3. the join's pair tests on this GPU (benchmarks/gpu_pairs.py);
 # 4. tests/test_gpu.py, the launch tests included (all but the one that lists
 #    every engine: the declarative ones need OR-Tools, absent there);
-# 5. benchmarks/gpu.py: N = 4..18 against A000170 and A002562, the launch
-#    shapes at 19, then N = 19, 20 and 21 end to end, each left out if it
-#    would end past SECONDS from the start (default 420).
+# 5. benchmarks/gpu.py: the launch shapes at 19 (32- and 64-bit words),
+#    N = 4..18 against A000170 and A002562, then N = 19, 20 and 21 end to
+#    end, each left out if it would end past SECONDS from the start
+#    (default 420).
 #
 # Everything printed is also in OUT/log.
 set -uo pipefail

@@ -162,17 +162,19 @@ def test_the_gpu_engine_counts_plain_n_only(monkeypatch: pytest.MonkeyPatch) -> 
     assert (GpuEngine.classes_from, GpuEngine.max_n) == (1, classes.MAX_N)  # issue 32 asks for N = 4.. on a GPU
 
 
-@pytest.fixture(scope="module")
-def gpu_on_cpu(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """tests/c/gpu_on_cpu.cpp built: gpu.cu's kernel on CPU threads."""
+@pytest.fixture(scope="module", params=[64, 32], ids=["64-bit", "32-bit"])
+def gpu_on_cpu(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tests/c/gpu_on_cpu.cpp built: gpu.cu's kernel on CPU threads, with the
+    words a GPU count uses beyond N = 32 and up to it (QUEENS_WORD32)."""
     compiler = shutil.which("g++") or shutil.which("clang++")
     if compiler is None:
         pytest.skip("no C++ compiler here (g++ or clang++)")
     here = Path(__file__).parent / "c"
     program = tmp_path_factory.mktemp("gpu_on_cpu") / "gpu_on_cpu"
     result = subprocess.run([compiler, "-std=c++17", "-O2", "-Wall", "-Werror", "-pthread", "-include",
-                             str(here / "cuda_shim.h"), f"-I{gpu.KERNEL_DIR}", str(here / "gpu_on_cpu.cpp"),
-                             "-o", str(program)], capture_output=True, text=True, timeout=300)
+                             str(here / "cuda_shim.h"), f"-I{gpu.KERNEL_DIR}", *gpu.defines(request.param),
+                             str(here / "gpu_on_cpu.cpp"), "-o", str(program)],
+                            capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     return program
 
@@ -225,30 +227,43 @@ def test_each_thread_keeps_its_hot_rows_in_shared_memory_in_its_own_banks(gpu_on
         assert fewer.returncode == 1 and "past the block's shared memory" in fewer.stdout
 
 
+def test_up_to_n_32_the_kernel_works_in_32_bit_words() -> None:
+    """A GPU's integer units are 32 bits wide (issue 54's figures: the count
+    ran 4.6x slower than ygch/n_queens, which works in 32 bits)."""
+    assert [gpu.word_bits(n) for n in (1, 21, 32, 33, 62)] == [32, 32, 32, 64, 64]
+    assert gpu.defines(32) == ("-DQUEENS_WORD32",) and gpu.defines(64) == ()
+    items = gpu.work_items(33, [])
+    with pytest.raises(ValueError, match="does not fit the 32-bit words"):
+        gpu.launcher(items, gpu.SHAPES[32])
+
+
 def test_a_launch_asks_for_the_shared_memory_any_gpu_gives_without_opting_in() -> None:
-    assert gpu.SHAPE.shared_words() * gpu.WORD_BYTES <= 48 * 1024
+    for bits, shape in gpu.SHAPES.items():
+        assert shape.word_bytes * 8 == bits and shape.shared_words() * shape.word_bytes <= 48 * 1024
     assert gpu.Shape(96, 5).shared_words() == shared_words(96, 5)
+    assert gpu.Shape(256, 12, word_bytes=4).shared_words() == 256 * 12 * 4  # (48 KiB in 32-bit words)
     for wrong in [dict(threads=100), dict(threads=0), dict(hot_rows=0), dict(blocks_per_sm=0),
-                  dict(threads=256, hot_rows=12)]:
+                  dict(threads=256, hot_rows=12), dict(word_bytes=2)]:
         with pytest.raises(ValueError, match="shape|shared memory"):
             gpu.Shape(**wrong)
 
 
-def test_the_cuda_source_compiles_with_the_shared_header(tmp_path: Path) -> None:
+@pytest.mark.parametrize("bits", [64, 32])
+def test_the_cuda_source_compiles_with_the_shared_header(tmp_path: Path, bits: int) -> None:
     nvcc = shutil.which("nvcc")
     if nvcc is None:
         pytest.skip("nvcc is not installed (CUDA toolkit); CuPy compiles the kernel with NVRTC at run time")
     source = gpu.KERNEL_DIR / "gpu.cu"
     assert '#include "queens.h"' in source.read_text()
-    result = subprocess.run([nvcc, "-ptx", f"-I{gpu.KERNEL_DIR}", str(source), "-o", str(tmp_path / "gpu.ptx")],
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run([nvcc, "-ptx", f"-I{gpu.KERNEL_DIR}", *gpu.defines(bits), str(source),
+                             "-o", str(tmp_path / "gpu.ptx")], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     ptx = (tmp_path / "gpu.ptx").read_text()
     assert ".entry count_items" in ptx
-    # the hot rows of the stack are read and written as shared memory, not
-    # through generic addresses (which would not know they are)
-    assert "ld.shared.u64" in ptx and "st.shared.u64" in ptx
-    assert not re.search(r"\b(ld|st)\.u64\b", ptx)
+    # the hot rows of the stack are read and written as shared memory, in the
+    # kernel's words, not through generic addresses (which would not know they are)
+    assert f"ld.shared.u{bits}" in ptx and f"st.shared.u{bits}" in ptx
+    assert not re.search(r"\b(ld|st)\.u(32|64)\b", ptx)
 
 
 def test_the_cuda_source_is_valid_cuda_cpp_with_the_shared_header() -> None:

@@ -34,32 +34,48 @@ if TYPE_CHECKING:
     Order = numpy.typing.NDArray[numpy.int32]  # item indices, in the order the threads take them
 
 KERNEL_DIR = Path(__file__).resolve().parent.parent / "kernel"
-WORD_BYTES = 8
 ITEMS_PER_LAUNCH = 1 << 20  # a launch at a time, so that a deadline and progress are seen between them
+WORD32_MAX_N = 32  # up to here a row fits a 32-bit word, which a GPU's integer units take in one step
+
+
+def word_bits(n: int) -> int:
+    """The kernel's word for a count of n: 32 bits up to N = 32 (queens.h's
+    QUEENS_WORD32: a 64-bit and, shift or compare is two or more instructions
+    on a GPU), else 64."""
+    return 32 if n <= WORD32_MAX_N else 64
+
+
+def defines(bits: int) -> tuple[str, ...]:
+    """The compiler's options for gpu.cu with words of ``bits``."""
+    return ("-DQUEENS_WORD32",) if bits == 32 else ()
 
 
 @dataclass(frozen=True)
 class Shape:
     """How a launch lays out its threads.  A thread's deepest rows, where its
     search spends its time, are on its stack in shared memory (queens.h,
-    struct stack); the rows above stay in the thread's local memory.  The
-    default: 12 rows of 4 words for each of 128 threads are the 48 KiB a
-    block may ask for without opting in to more, and an H100's SM (228 KiB
-    of shared memory) holds 4 such blocks; more blocks would only wait for
-    the queue to be empty."""
+    struct stack); the rows above stay in the thread's local memory.  A
+    block may ask for 48 KiB of shared memory without opting in to more,
+    and an H100's or H200's SM holds 228 KiB: with 64-bit words, 12 rows of
+    4 words for each of 128 threads are 48 KiB, 4 blocks an SM; with 32-bit
+    words the same rows are 24 KiB, 8 blocks an SM.  More blocks than an SM
+    holds would only wait for the queue to be empty."""
 
     threads: int = 128  # a block's
     hot_rows: int = 12
     blocks_per_sm: int = 4
+    word_bytes: int = 8  # 4: the kernel compiled with QUEENS_WORD32
 
     def __post_init__(self) -> None:
         # whole warps (a warp's lanes interleave their hot rows), and no more
         # shared memory than any GPU gives a block without opting in
-        if self.threads <= 0 or self.threads % 32 or self.hot_rows < 1 or self.blocks_per_sm < 1:
-            raise ValueError(f"a launch's shape needs whole warps, a hot row and a block an SM: {self}")
-        if self.shared_words() * WORD_BYTES > 48 * 1024:
-            raise ValueError(f"{self} asks for {self.shared_words() * WORD_BYTES} bytes of shared memory a block, "
-                             "past the 48 KiB any GPU gives without opting in")
+        if self.threads <= 0 or self.threads % 32 or self.hot_rows < 1 or self.blocks_per_sm < 1 or \
+                self.word_bytes not in (4, 8):
+            raise ValueError(f"a launch's shape needs whole warps, a hot row, a block an SM and words of 4 "
+                             f"or 8 bytes: {self}")
+        if self.shared_words() * self.word_bytes > 48 * 1024:
+            raise ValueError(f"{self} asks for {self.shared_words() * self.word_bytes} bytes of shared memory a "
+                             "block, past the 48 KiB any GPU gives without opting in")
 
     def shared_words(self) -> int:
         """The words of shared memory a block needs for its threads' hot rows."""
@@ -68,7 +84,8 @@ class Shape:
         return self.threads * self.hot_rows * twin.ROW_WORDS
 
 
-SHAPE = Shape()
+SHAPES = {64: Shape(), 32: Shape(blocks_per_sm=8, word_bytes=4)}  # each word's default
+SHAPE = SHAPES[64]
 
 
 def depth(n: int) -> int:
@@ -175,7 +192,7 @@ def item_nodes(items: Items) -> list[int]:
 
 
 def count_sub_boards(n: int, chunk: list[SubBoard], progress: Callable[[int, int], None] | None = None,
-                     shape: Shape = SHAPE) -> Values:
+                     shape: Shape | None = None) -> Values:
     """:func:`classes.count_sub_boards` on this process's GPU: the items sent
     once, then launches of ITEMS_PER_LAUNCH of them, biggest first."""
     items = work_items(n, chunk)
@@ -189,25 +206,31 @@ def count_sub_boards(n: int, chunk: list[SubBoard], progress: Callable[[int, int
     return totals(found)
 
 
-_compiled: dict[str, Any] = {}
+_compiled: dict[int, Any] = {}  # the kernel of each word size, compiled once a process
 
 
-def launcher(items: Items, shape: Shape = SHAPE) -> Callable[[Order], list[int]]:
+def launcher(items: Items, shape: Shape | None = None) -> Callable[[Order], list[int]]:
     """Launches of ``count_items`` on ``items``, sent to the device now, each
-    taking the items of the order it is given (compiled once a process; CuPy
-    caches the binary on disk)."""
+    taking the items of the order it is given, in ``shape`` (default: the
+    one of the word its N takes, :func:`word_bits`; a shape's word is the
+    kernel's).  Compiled once a process; CuPy caches the binary on disk."""
+    shape = shape or SHAPES[word_bits(items.n)]
+    bits = 8 * shape.word_bytes
+    if bits == 32 and items.n > WORD32_MAX_N:
+        raise ValueError(f"N={items.n} does not fit the 32-bit words of {shape}")
     import cupy
     import numpy
 
-    if "function" not in _compiled:
+    if bits not in _compiled:
         source = (KERNEL_DIR / "gpu.cu").read_text(encoding="utf-8")
-        module = cupy.RawModule(code=source, options=(f"-I{KERNEL_DIR}", "--std=c++17"))
-        _compiled["function"] = module.get_function("count_items")
-    function = _compiled["function"]
+        module = cupy.RawModule(code=source, options=(f"-I{KERNEL_DIR}", "--std=c++17", *defines(bits)))
+        _compiled[bits] = module.get_function("count_items")
+    function = _compiled[bits]
+    word = numpy.uint32 if bits == 32 else numpy.uint64
     device = cupy.cuda.Device()
     blocks = device.attributes["MultiProcessorCount"] * shape.blocks_per_sm
-    masks = cupy.asarray(numpy.frombuffer(items.masks, dtype=numpy.uint64))
-    ties = cupy.asarray(numpy.frombuffer(items.ties, dtype=numpy.uint64))
+    masks = cupy.asarray(numpy.frombuffer(items.masks, dtype=numpy.uint64).astype(word))
+    ties = cupy.asarray(numpy.frombuffer(items.ties, dtype=numpy.uint64).astype(word))
     classify = cupy.asarray(numpy.frombuffer(items.classify, dtype=numpy.uint8))
 
     def launch(order: Order) -> list[int]:
@@ -217,7 +240,7 @@ def launcher(items: Items, shape: Shape = SHAPE) -> Callable[[Order], list[int]]
         taken = cupy.zeros(1, dtype=numpy.int32)
         function((blocks,), (shape.threads,),
                  (numpy.int32(items.n), numpy.int32(len(order)), numpy.int32(shape.hot_rows), cupy.asarray(order),
-                  masks, ties, classify, found, taken), shared_mem=shape.shared_words() * WORD_BYTES)
+                  masks, ties, classify, found, taken), shared_mem=shape.shared_words() * shape.word_bytes)
         return [int(x) for x in found.get()]
 
     return launch

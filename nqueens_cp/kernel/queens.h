@@ -11,14 +11,28 @@
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 #define QUEENS_FN static __device__ __forceinline__
 #define QUEENS_INLINED QUEENS_FN /* compiled into each caller, its constant arguments folded in */
+/* A GPU's integer units are 32 bits wide: a 64-bit and, shift or compare is
+ * two or more instructions.  Up to N = 32 a row fits 32 bits, and gpu.cu is
+ * compiled with QUEENS_WORD32 (counting/gpu.py); the counts stay 64-bit. */
+#ifdef QUEENS_WORD32
+typedef unsigned int qword;
+#define QUEENS_TOP 31 /* the top bit of a word */
+#define QUEENS_CTZ(x) (__ffs((int)(x)) - 1)
+#define QUEENS_POPCOUNT(x) __popc(x)
+#else
 typedef unsigned long long qword;
+#define QUEENS_TOP 63
 #define QUEENS_CTZ(x) (__ffsll((long long)(x)) - 1)
 #define QUEENS_POPCOUNT(x) __popcll(x)
+#endif
+typedef unsigned long long qcount;
 #else
 #include <stdint.h>
 #define QUEENS_FN static inline
 #define QUEENS_INLINED static inline __attribute__((always_inline))
 typedef uint64_t qword;
+typedef uint64_t qcount;
+#define QUEENS_TOP 63
 #define QUEENS_CTZ(x) __builtin_ctzll(x)
 #define QUEENS_POPCOUNT(x) __builtin_popcountll(x)
 #endif
@@ -37,7 +51,7 @@ typedef uint64_t qword;
 #define QUEENS_OPEN(a, allowed) (~((a).cols | (a).left | (a).right) & (allowed))
 
 /* All ones where x is not 0, lane by lane (x | -x has its top bit set then). */
-#define QUEENS_NONZERO(x) (0 - (((x) | (0 - (x))) >> 63))
+#define QUEENS_NONZERO(x) (0 - (((x) | (0 - (x))) >> QUEENS_TOP))
 
 /* The free cells of a row once the needed columns not yet taken (`missing`,
  * that is needed & ~cols) are known: none missing, no change; one, the row
@@ -76,7 +90,7 @@ struct rowmask {
  * classifying, the least board of each class by its size; `nodes`: cells
  * tried; `tied`: solutions whose last queen is on the tie square. */
 struct tallies {
-    qword eight, four, two, nodes, tied;
+    qcount eight, four, two, nodes, tied;
 };
 
 /* --- A walk's stack: for each row, the attacks on it and its cells not yet
@@ -137,7 +151,7 @@ QUEENS_FN qword restricted(struct attacks a, struct rowmask mask) {
 /* needed[r] for each row (see above); 0 for the last row, where the rule
  * changes nothing, so that the searches can skip it. */
 QUEENS_FN void fill_masks(int n, const qword *allowed, struct rowmask *masks) {
-    qword full = n >= 64 ? ~(qword)0 : ((qword)1 << n) - 1, later = allowed[n - 1] & full;
+    qword full = n > QUEENS_TOP ? ~(qword)0 : ((qword)1 << n) - 1, later = allowed[n - 1] & full;
     masks[n - 1].allowed = later;
     masks[n - 1].needed = 0;
     for (int r = n - 2; r >= 0; r--) {
@@ -313,8 +327,8 @@ QUEENS_FN void stack_set_attacks(struct stack s, int width, int offsets, int r, 
  * `classify` (plain queens' sub-boards of a count by classes) tallies each
  * solution by its class. */
 QUEENS_INLINED int walk_of(struct family f, int offsets, int width, int n, const struct rowmask *masks,
-                           struct stack stack, qword *board, int *inverse, int classify, qword tie, qword limit,
-                           qword stop_at, int row, struct tallies *t) {
+                           struct stack stack, qword *board, int *inverse, int classify, qword tie, qcount limit,
+                           qcount stop_at, int row, struct tallies *t) {
     int last = n - 1;
     if (row == ROW_NEW) {
         struct family_attacks none = {0, 0, 0, 0, 0};
@@ -358,7 +372,7 @@ QUEENS_INLINED int walk_of(struct family f, int offsets, int width, int n, const
 
 /* Plain queens' walk (enumerate, a sub-board's classes, the GPU's count). */
 QUEENS_FN int walk(int n, const struct rowmask *masks, struct stack stack, qword *board, int *inverse,
-                   int classify, qword tie, qword limit, qword stop_at, int row, struct tallies *t) {
+                   int classify, qword tie, qcount limit, qcount stop_at, int row, struct tallies *t) {
     struct family plain = FAMILY_PLAIN;
     return walk_of(plain, 0, ROW_WORDS, n, masks, stack, board, inverse, classify, tie, limit, stop_at, row, t);
 }
@@ -369,7 +383,7 @@ QUEENS_FN int walk(int n, const struct rowmask *masks, struct stack stack, qword
  * operation each); every solution in t->eight (a member need not keep the
  * square's symmetries). */
 QUEENS_FN int family_walk(const qword *family, int n, const struct rowmask *masks, struct stack stack,
-                          qword *board, qword limit, qword stop_at, int row, struct tallies *t) {
+                          qword *board, qcount limit, qcount stop_at, int row, struct tallies *t) {
     struct family f = family_of(family, n); /* in locals: the stack's stores cannot change them */
     int inverse[1];                          /* (read only to classify) */
     if (f.left_wrap | f.right_wrap) {

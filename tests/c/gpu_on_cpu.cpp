@@ -40,19 +40,24 @@ template <typename Body> static void launch(int threads, Body body) {
         thread.join();
 }
 
-static const qword UNTOUCHED = 0x5a5a5a5a5a5a5a5aULL;
+static const qword UNTOUCHED = (qword)0x5a5a5a5a5a5a5a5aULL;
 
 static int run(int n, int items, int hot_rows, int threads, const char *path) {
-    std::vector<qword> masks((size_t)items * n), ties(items);
+    std::vector<unsigned long long> masks64((size_t)items * n), ties64(items); /* as packed: 64-bit words */
     std::vector<unsigned char> classify(items);
     std::vector<int> order(items);
     FILE *file = std::fopen(path, "rb");
-    if (!file || std::fread(masks.data(), sizeof(qword), masks.size(), file) != masks.size() ||
-        std::fread(ties.data(), sizeof(qword), ties.size(), file) != ties.size() ||
+    if (!file || std::fread(masks64.data(), 8, masks64.size(), file) != masks64.size() ||
+        std::fread(ties64.data(), 8, ties64.size(), file) != ties64.size() ||
         std::fread(classify.data(), 1, classify.size(), file) != classify.size() ||
         std::fread(order.data(), sizeof(int), order.size(), file) != order.size())
         return fail("cannot read the items");
     std::fclose(file);
+    /* the kernel's words (32 bits with QUEENS_WORD32, as counting/gpu.py sends them then) */
+    std::vector<qword> masks(masks64.begin(), masks64.end()), ties(ties64.begin(), ties64.end());
+    for (size_t i = 0; i < masks.size(); i++)
+        if (masks[i] != masks64[i])
+            return fail("a mask does not fit the kernel's word");
     unsigned long long totals[5] = {0, 0, 0, 0, 0};
     int next = 0;
     launch(threads, [&](int) {
