@@ -24,21 +24,24 @@ Run `pytest tests/test_gpu.py` on the same machine first: its launch tests
 skip where there is no GPU.  Without one this script stops in one line.
 benchmarks/gpu_machine.sh does all of it on a lent machine.
 
-Measured (issue 54, 2026-11-26, two runs of gpu_machine.sh): one NVIDIA H200,
+Measured (issue 54, 2026-11-26, three runs of gpu_machine.sh): one NVIDIA H200,
 132 SMs, driver 580.159.04, CUDA runtime 13.2, CuPy 14.2.0; `--exact 4-18
 --shapes 19 --sizes 19-21 --cpu-max 0 --repeat 1`.  Every count of N = 4 to
-21 was A000170's and A002562's, in both runs.
+21 was A000170's and A002562's, in all three runs.  Runs 1 and 2 in 64-bit
+words, run 3 in 32-bit words (up to N = 32):
 
-    N        end to end             nodes a second    this machine's 2 CPU cores (docs/counting.md)
-    4..18    0.7 to 1.5 s each
-    19       3.22 s, 3.29 s         25 G (38 G in the launches: 2.04 s)    join 33.0 s, walk 104.8 s
-    20       17.23 s, 17.51 s       36 G                                    join 108.6 s, walk 836.8 s
-    21       135.27 s, 135.62 s     39 G                                    join 868.6 s
+    N        64-bit (runs 1, 2)     32-bit (run 3)   nodes a second (run 3)   2 CPU cores here (docs/counting.md)
+    4..18    0.7 to 1.5 s each      0.8 to 1.3 s
+    19       3.22 s, 3.29 s         2.56 s           32 G                     join 33.0 s, walk 104.8 s
+    20       17.23 s, 17.51 s       10.37 s          61 G                     join 108.6 s, walk 836.8 s
+    21       135.27 s, 135.62 s     73.64 s          72 G                     join 868.6 s
 
-Launch shapes at N = 19 (threads, hot rows, blocks an SM: seconds): 128, 12, 4:
-2.04 (the default); 128, 8, 6: 2.43; 128, 6, 8: 4.61; 64, 12, 8: 2.24; 256, 6, 4:
-4.10; 128, 1, 16: 17.57.  Issue 22's targets (20 in 2 s, 21 in 12 s on an H100)
-are not met: ygch/n_queens's published H800 times are 4.2x and 4.6x shorter.
+Launch shapes at N = 19 (word, threads, hot rows, blocks an SM: seconds): 64,
+128, 12, 4: 2.04 (64-bit default); 64, 128, 8, 6: 2.43; 64, 64, 12, 8: 2.24; 64,
+128, 1, 16: 17.57; 32, 128, 12, 8: 1.50 (run 3's); 32, 128, 24, 4: 1.15 (the
+32-bit default since); 32, 256, 12, 4: 1.30; 32, 128, 8, 12: 1.94.  Issue 22's
+targets (20 in 2 s, 21 in 12 s on an H100) are not met: ygch/n_queens's
+published H800 times are 2.5x shorter than run 3's.
 """
 
 from __future__ import annotations

@@ -58,8 +58,8 @@ class Shape:
     block may ask for 48 KiB of shared memory without opting in to more,
     and an H100's or H200's SM holds 228 KiB: with 64-bit words, 12 rows of
     4 words for each of 128 threads are 48 KiB, 4 blocks an SM; with 32-bit
-    words the same rows are 24 KiB, 8 blocks an SM.  More blocks than an SM
-    holds would only wait for the queue to be empty."""
+    words 24 rows are.  More blocks than an SM holds would only wait for the
+    queue to be empty."""
 
     threads: int = 128  # a block's
     hot_rows: int = 12
@@ -84,7 +84,10 @@ class Shape:
         return self.threads * self.hot_rows * twin.ROW_WORDS
 
 
-SHAPES = {64: Shape(), 32: Shape(blocks_per_sm=8, word_bytes=4)}  # each word's default
+# Each word's default: the fastest of the launches alone at N = 19 on an H200 (issue 54,
+# benchmarks/gpu.py --shapes 19): 64-bit, 12 hot rows, 2.02 s; 32-bit, 24 hot rows (all
+# of a thread's stack but the first rows, in 48 KiB), 1.15 s against 1.50 s with 12.
+SHAPES = {64: Shape(), 32: Shape(hot_rows=24, word_bytes=4)}
 SHAPE = SHAPES[64]
 
 
