@@ -208,17 +208,21 @@ def test_the_claims_in_words_in_paradigms_agree_with_the_table_above_them() -> N
     assert all(min(row, key=row.get) == "bitmask" for n, row in times.items() if n >= 10)  # (who wins, where)
 
 
-def _markdown_rows(text: str, heading: str) -> dict[str, list[str]]:
-    """The first table after ``heading``: its first column -> its cells."""
+def _table(text: str, heading: str) -> list[list[str]]:
+    """The cells of each row of the first table after ``heading``."""
     lines = text[text.index(heading):].splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("|"))
-    rows = {}
+    rows = []
     for line in lines[start + 2:]:
         if not line.startswith("|"):
             break
-        cells = [cell.strip() for cell in line.strip("|").split("|")]
-        rows[cells[0]] = cells[1:]
+        rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
     return rows
+
+
+def _markdown_rows(text: str, heading: str) -> dict[str, list[str]]:
+    """The first table after ``heading``: its first column -> its cells."""
+    return {cells[0]: cells[1:] for cells in _table(text, heading)}
 
 
 def test_who_wins_where_in_the_declarative_field_is_what_its_tables_say() -> None:
@@ -340,12 +344,4 @@ def test_what_the_numbers_teach_in_variants_is_what_its_tables_say() -> None:
 def _rows_of_two_keys(text: str, heading: str) -> dict[tuple[str, str], list[str]]:
     """The first table after ``heading``, its rows starting with a variant and an engine:
     (variant, engine) -> the cells after them."""
-    lines = text[text.index(heading):].splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("|"))
-    rows = {}
-    for line in lines[start + 2:]:
-        if not line.startswith("|"):
-            break
-        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        rows[cells[0], cells[1]] = cells[2:]
-    return rows
+    return {(cells[0], cells[1]): cells[2:] for cells in _table(text, heading)}
