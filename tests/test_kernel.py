@@ -459,8 +459,9 @@ def test_a_damaged_compiled_module_falls_back_with_one_warning_instead_of_crashi
 def test_the_join_counts_the_same_on_its_portable_loop(tmp_path: Path) -> None:
     """join.c tests its pairs with AVX-512 written by hand where the CPU has
     it, else with the compiler's loop (`tested_portable`).  On a machine with
-    AVX-512 the suite's other tests run the first; this build (JOIN_PORTABLE)
-    runs the second, on the sanitizer test's join commands, against the twin."""
+    AVX-512 the suite's other tests run the first; this build (JOIN_PORTABLE:
+    nothing x86-specific, no clones either, as on another architecture) runs
+    the second, on the sanitizer test's join commands, against the twin."""
     if COMPILER is None:
         pytest.skip("no C compiler here to build the driver")
     binary = tmp_path / "driver"

@@ -33,7 +33,14 @@
 #include <string.h>
 #include <time.h>
 
+/* The loops the compiler writes, cloned for x86-64's levels and picked at
+ * load time (as search.c's lanes are), where GCC can; elsewhere, and in a
+ * JOIN_PORTABLE build (a test's: nothing x86-specific), compiled once. */
+#if defined(__x86_64__) && defined(__linux__) && !defined(__clang__) && __GNUC__ >= 11 && !defined(JOIN_PORTABLE)
 #define TARGETS __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define TARGETS
+#endif
 
 static uint64_t nanoseconds(void) {
     struct timespec now;
