@@ -232,8 +232,8 @@ def launcher(items: Items, shape: Shape | None = None) -> Callable[[Order], list
     word = numpy.uint32 if bits == 32 else numpy.uint64
     device = cupy.cuda.Device()
     blocks = device.attributes["MultiProcessorCount"] * shape.blocks_per_sm
-    masks = cupy.asarray(numpy.frombuffer(items.masks, dtype=numpy.uint64).astype(word))
-    ties = cupy.asarray(numpy.frombuffer(items.ties, dtype=numpy.uint64).astype(word))
+    masks = cupy.asarray(numpy.frombuffer(items.masks, dtype=numpy.uint64).astype(word, copy=False))
+    ties = cupy.asarray(numpy.frombuffer(items.ties, dtype=numpy.uint64).astype(word, copy=False))
     classify = cupy.asarray(numpy.frombuffer(items.classify, dtype=numpy.uint8))
 
     def launch(order: Order) -> list[int]:

@@ -403,11 +403,10 @@ static uint64_t telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, 
 
 /* keys[0 .. count) into b by their id (the k chosen bits of a key, in their
  * order), each with its rest (the first 32 other bits), a counting sort;
- * written once for the two ways of reading them (ID and REST, below). */
-#define BUCKETED(name, ID, REST, ...)                                                                         \
-    __VA_ARGS__ static void name(const uint64_t *keys, uint64_t count, int k, const uint16_t(*id)[256],         \
-                                 const uint32_t(*rest)[256], uint64_t chosen, uint64_t others, struct buckets *b) { \
-        (void)id, (void)rest, (void)chosen, (void)others;                                                     \
+ * written once for the two ways of reading them (ID and REST, from the
+ * parameters after `b`, below). */
+#define BUCKETED(name, attributes, ID, REST, ...)                                                             \
+    attributes static void name(const uint64_t *keys, uint64_t count, int k, struct buckets *b, __VA_ARGS__) { \
         uint32_t buckets = 1u << k;                                                                           \
         memset(b->start, 0, (buckets + 1) * sizeof *b->start);                                                \
         uint16_t *ids = (uint16_t *)(b->start + buckets + 1); /* (room left after start: see join_count) */  \
@@ -443,13 +442,14 @@ static inline uint32_t rest_of(uint64_t x, const uint32_t (*rest)[256]) {
         r |= rest[byte][x >> (8 * byte) & 255];
     return r;
 }
-BUCKETED(bucketed_by_tables, id_of(x, id), rest_of(x, rest))
+BUCKETED(bucketed_by_tables, , id_of(x, id), rest_of(x, rest), const uint16_t (*id)[256], const uint32_t (*rest)[256])
 
 #ifdef HAND_WRITTEN
 /* ... or each in one instruction, BMI2's pext (every CPU with AVX-512 has it):
- * the chosen bits, and the first 32 of the others, gathered in their order. */
-BUCKETED(bucketed_by_pext, (uint16_t)_pext_u64(x, chosen), (uint32_t)_pext_u64(x, others),
-         __attribute__((target("bmi2"))))
+ * the chosen bits, and the first 32 of the others (`others`), gathered in
+ * their order. */
+BUCKETED(bucketed_by_pext, __attribute__((target("bmi2"))), (uint16_t)_pext_u64(x, chosen),
+         (uint32_t)_pext_u64(x, others), uint64_t chosen, uint64_t others)
 #endif
 
 /* Pairs of P's buckets pa .. pa + 2^level - 1 x Q's qa .. with no bit in
@@ -622,19 +622,20 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
                 uint64_t chosen = telling_bits(p, np, q, nq, 2 * span, JOIN_ID_BITS);
                 int k = __builtin_popcountll(chosen);
                 int narrow = 2 * span - k <= 32; /* the rest fits 32 bits */
-                uint64_t to[64], others = 0; /* each bit's place in the id, or in the rest */
-                for (int b = 0, at = 0, other = 0; b < 64; b++) {
-                    if (!(chosen >> b & 1) && other < 32)
-                        others |= (uint64_t)1 << b;
-                    to[b] = chosen >> b & 1 ? (uint64_t)1 << at++ : other < 32 ? (uint64_t)1 << 32 << other++ : 0;
-                }
 #ifdef HAND_WRITTEN
                 if (has_avx512()) {
-                    bucketed_by_pext(p, np, k, NULL, NULL, chosen, others, &bp);
-                    bucketed_by_pext(q, nq, k, NULL, NULL, chosen, others, &bq);
+                    uint64_t others = 0; /* the rest: the first 32 bits not chosen */
+                    for (int b = 0, other = 0; b < 64 && other < 32; b++)
+                        if (!(chosen >> b & 1))
+                            others |= (uint64_t)1 << b, other++;
+                    bucketed_by_pext(p, np, k, &bp, chosen, others);
+                    bucketed_by_pext(q, nq, k, &bq, chosen, others);
                 } else
 #endif
                 {
+                    uint64_t to[64]; /* each bit's place in the id, or in the rest */
+                    for (int b = 0, at = 0, other = 0; b < 64; b++)
+                        to[b] = chosen >> b & 1 ? (uint64_t)1 << at++ : other < 32 ? (uint64_t)1 << 32 << other++ : 0;
                     for (int byte = 0; byte < 8; byte++) { /* each byte's bits of the id, and of the rest */
                         id[byte][0] = 0, rest[byte][0] = 0;
                         for (int v = 1; v < 256; v++) {
@@ -643,8 +644,8 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
                             rest[byte][v] = rest[byte][v & (v - 1)] | (uint32_t)(bit >> 32);
                         }
                     }
-                    bucketed_by_tables(p, np, k, (const uint16_t (*)[256])id, (const uint32_t (*)[256])rest, 0, 0, &bp);
-                    bucketed_by_tables(q, nq, k, (const uint16_t (*)[256])id, (const uint32_t (*)[256])rest, 0, 0, &bq);
+                    bucketed_by_tables(p, np, k, &bp, (const uint16_t (*)[256])id, (const uint32_t (*)[256])rest);
+                    bucketed_by_tables(q, nq, k, &bq, (const uint16_t (*)[256])id, (const uint32_t (*)[256])rest);
                 }
                 bp.narrow = bq.narrow = narrow;
                 found += join(&bp, 0, &bq, 0, k, small, &out[JOIN_TESTS]);
