@@ -134,9 +134,10 @@ def table_bytes(n: int) -> int:
 
 def working_bytes(n: int, cap: int) -> int:
     """What a process's count takes besides the table: two lists of halves
-    and their buckets (44 bytes a key of room), the south's placements."""
+    and their buckets (44 bytes a key of room, and the buckets' starts: ids
+    of up to 16 bits), the south's placements."""
     _, largest = TABLES[n // 2]
-    return cap * 44 + 6 * (largest + 1) * 8 + 2 * 260 * 4
+    return cap * 44 + 6 * (largest + 1) * 8 + 2 * ((1 << 16) + 1) * 4
 
 
 def machine_memory() -> int:

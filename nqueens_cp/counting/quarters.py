@@ -28,6 +28,18 @@ north-west, north-east, south-west, south-east.
    no diagonal in common (their rows and columns are disjoint by
    construction); the count is the number of such pairs, summed over the
    choices of east rows.
+5. **The longest diagonals** (even N).  The board's two longest diagonals
+   hold a queen each at most.  The main one (row = column) crosses the
+   north-west and south-east quarters, the other the north-east and
+   south-west.  Mirrored in the other long diagonal, a board with its main
+   diagonal's queen in the south-east becomes one with it in the
+   north-west, and its other long diagonal keeps its queen where it was;
+   transposed (in the main diagonal), the same holds the other way round.
+   So the boards whose long diagonals' queens stand east are as many as
+   those whose stand west: only east halves with no queen on either long
+   diagonal are joined, and a west half with a queen on one counts twice,
+   on both four times (``_long_diagonals``).  That skips the pairs of an
+   east half with a queen on a long diagonal, most of them.
 
 Diagonals are kept as bit sets in board coordinates: a queen on (r, c)
 takes diagonal c - r + N - 1 and anti-diagonal r + c.  What the compiled
@@ -106,6 +118,12 @@ def _middles(n: int) -> Iterator[tuple[list[tuple[int, int]], int, int]]:
                 yield [(m, x), (y, m)], d1 | d2, a1 | a2
 
 
+def _long_diagonals(n: int) -> Sig:
+    """The board's two longest diagonals (r = c and r + c = n - 1) as (diagonals,
+    anti-diagonals) bit sets: diagonal c - r + n - 1 and anti-diagonal r + c."""
+    return 1 << (n - 1), 1 << (n - 1)
+
+
 def count(n: int) -> int:
     """The number of N-queens boards, by joining quarters (the reference: small N)."""
     if n < 1:
@@ -117,6 +135,7 @@ def count(n: int) -> int:
     west, east = list(range(h)), list(range(n - h, n))
     tables = {(v, w): quarter_table(n, v_rows, w_cols)
               for v, v_rows in (("n", north), ("s", south)) for w, w_cols in (("w", west), ("e", east))}
+    long_d, long_a = _long_diagonals(n) if n % 2 == 0 else (0, 0)  # (odd N: the middle queens used the symmetry)
     for queens, d0, a0 in _middles(n):
         taken_rows = _bits(r for r, _ in queens)
         taken_cols = _bits(c for _, c in queens)
@@ -130,10 +149,11 @@ def count(n: int) -> int:
             w_rows = _bits(free_rows) ^ e_rows
             upper = _bits(north)
             easts = [(d, a) for d, a in half(tables["n", "e"], tables["s", "e"], e_rows & upper, e_rows & ~upper,
-                                             east_cols) if not d & d0 and not a & a0]
+                                             east_cols) if not d & (d0 | long_d) and not a & (a0 | long_a)]
             if not easts:
                 continue
             for d, a in half(tables["n", "w"], tables["s", "w"], w_rows & upper, w_rows & ~upper, west_cols):
                 if not d & d0 and not a & a0:
-                    total += sum(1 for d2, a2 in easts if not d & d2 and not a & a2)
+                    weight = 1 << (bool(d & long_d) + bool(a & long_a))  # the east's mirror images (step 5)
+                    total += weight * sum(1 for d2, a2 in easts if not d & d2 and not a & a2)
     return total

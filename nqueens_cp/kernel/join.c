@@ -13,6 +13,19 @@
  *    centre) only the least row set of each orbit is joined, counted as many
  *    times as its orbit holds.  The caller does the same for the middle
  *    queens of an odd N under the square's eight symmetries.
+ * 2b. The longest diagonals (even N).  The other four symmetries swap rows
+ *    and columns, so they map no row set to another; but mirrored in the
+ *    anti-diagonal a board's main-diagonal queen moves between north-west
+ *    and south-east, and transposed its anti-diagonal queen between
+ *    north-east and south-west.  Let f(E) count E's boards with neither
+ *    long diagonal's queen east, weighted 2 for each that stands west (the
+ *    lesson's step 5: over all row sets that is the total).  F is not kept
+ *    by H: f(H(E)) = g(E), the same with east and west swapped; so an
+ *    orbit of the flips, which holds E and H(E), has (its size / 2)(f + g)
+ *    boards.  Per pair of lists, with "none", "one" and "two" the halves
+ *    with that many queens on the long diagonals, (f + g) / 2 is
+ *    none x (none and one) + one x none + 2 (none x two + two x none):
+ *    only pairs with a side on neither are tested (`grouped`).
  * 3. A half is kept as one 64-bit key: the diagonals and anti-diagonals it
  *    takes that the other half could take too (the window: diagonals with
  *    index C0 .. N + h - 2, C0 the first east column, both kinds).
@@ -357,13 +370,15 @@ static int has_avx512(void) {
 }
 #define PICKED(name, key)                                                                                     \
     static uint64_t name(const key *p, uint64_t np, const key *q, uint64_t nq) {                             \
+        if (np < nq) /* the longer list in the lanes (a short one leaves most of them empty: 1.5x at N = 20) */ \
+            return has_avx512() ? name##_avx512(q, nq, p, np) : name##_portable(q, nq, p, np);               \
         return has_avx512() ? name##_avx512(p, np, q, nq) : name##_portable(p, np, q, nq);                   \
     }
 #define HAND_WRITTEN 1
 #else
 #define PICKED(name, key)                                                                                     \
     static uint64_t name(const key *p, uint64_t np, const key *q, uint64_t nq) {                             \
-        return name##_portable(p, np, q, nq);                                                                 \
+        return np < nq ? name##_portable(q, nq, p, np) : name##_portable(p, np, q, nq);                      \
     }
 #endif
 PICKED(tested, uint64_t)
@@ -374,31 +389,37 @@ PICKED(tested32, uint32_t)
  * their order (x86's pext), read a byte at a time from tables. */
 struct buckets {
     uint64_t *key;
-    uint32_t *rest;  /* each key without the id's bits, packed in 32 (tested where the ids are apart) ... */
-    int narrow;      /* ... where they fit (else the keys are) */
-    uint32_t *start; /* (1 << JOIN_ID_BITS) + 1 */
+    uint32_t *rest;  /* each key without the id's bits, packed in 32 where they fit, above its id's last `low` bits */
+    int low;         /* (-1: the rest does not fit 32 bits, the keys are tested) */
+    uint32_t *start; /* (1 << JOIN_MAX_ID_BITS) + 1 */
 };
 
-/* The `k` bits of the window that most pairs of p x q have in common (from a
- * sample of each: a bit most pairs share is one whose split cuts most pairs). */
-static uint64_t telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint64_t nq, int width, int k) {
+/* After the `forced` bits of order[], the `k` bits of the window that most
+ * pairs of p x q have in common (from a sample of each: a bit most pairs
+ * share is one whose split cuts most pairs), from the most telling down;
+ * how many bits order[] holds. */
+static int telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint64_t nq, int width, int forced,
+                        int k, int order[64]) {
     uint64_t in_p[64] = {0}, in_q[64] = {0}, chosen = 0;
+    for (int i = 0; i < forced; i++)
+        chosen |= (uint64_t)1 << order[i];
     for (uint64_t i = 0; i < np; i += 1 + np / 512)
         for (uint64_t x = p[i]; x; x &= x - 1)
             in_p[__builtin_ctzll(x)]++;
     for (uint64_t i = 0; i < nq; i += 1 + nq / 512)
         for (uint64_t x = q[i]; x; x &= x - 1)
             in_q[__builtin_ctzll(x)]++;
-    for (int taken = 0; taken < k; taken++) {
+    for (int taken = forced; taken < forced + k; taken++) {
         int best = -1;
         for (int b = 0; b < width; b++)
             if (!(chosen >> b & 1) && (in_p[b] && in_q[b]) && (best < 0 || in_p[b] * in_q[b] > in_p[best] * in_q[best]))
                 best = b;
         if (best < 0)
-            break;
+            return taken;
         chosen |= (uint64_t)1 << best;
+        order[taken] = best;
     }
-    return chosen;
+    return forced + k;
 }
 
 /* keys[0 .. count) into b by their id (the k chosen bits of a key, in their
@@ -421,6 +442,8 @@ static uint64_t telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, 
         for (uint64_t i = 0; i < count; i++) {                                                                \
             uint64_t x = keys[i];                                                                             \
             uint32_t at = b->start[ids[i]]++, r = REST;                                                       \
+            if (b->low > 0)                                                                                   \
+                r = r << b->low | (ids[i] & ((1u << b->low) - 1));                                            \
             b->key[at] = x, b->rest[at] = r;                                                                  \
         }                                                                                                     \
         for (uint32_t v = buckets; v > 0; v--)                                                                \
@@ -447,22 +470,28 @@ BUCKETED(bucketed_by_tables, , id_of(x, id), rest_of(x, rest), const uint16_t (*
 #ifdef HAND_WRITTEN
 /* ... or each in one instruction, BMI2's pext (every CPU with AVX-512 has it):
  * the chosen bits, and the first 32 of the others (`others`), gathered in
- * their order. */
-BUCKETED(bucketed_by_pext, __attribute__((target("bmi2"))), (uint16_t)_pext_u64(x, chosen),
-         (uint32_t)_pext_u64(x, others), uint64_t chosen, uint64_t others)
+ * their order; the id's bits then moved to their places (`to`, a byte at a
+ * time: the most telling on top). */
+static inline uint16_t id_from_pext(uint64_t gathered, const uint16_t (*to)[256]) {
+    return to[0][gathered & 255] | to[1][gathered >> 8 & 255];
+}
+BUCKETED(bucketed_by_pext, __attribute__((target("bmi2"))), id_from_pext(_pext_u64(x, chosen), to),
+         (uint32_t)_pext_u64(x, others), uint64_t chosen, uint64_t others, const uint16_t (*to)[256])
 #endif
 
 /* Pairs of P's buckets pa .. pa + 2^level - 1 x Q's qa .. with no bit in
  * common: split both on their id's top bit; of (without, with) x (without,
  * with) the pairs that both have it are out, the three others are joined on
- * the bits below.  One bucket each (their ids apart): its keys tested. */
+ * the bits below.  One bucket each (their ids apart), or few pairs: their
+ * keys tested, on the rests where the id's bits that can meet (the last
+ * `level`: above them no pair left has a bit in common) are in the rest. */
 static uint64_t join(const struct buckets *p, uint32_t pa, const struct buckets *q, uint32_t qa, int level,
                      uint64_t small, uint64_t *tests) {
     uint32_t size = 1u << level;
     uint64_t p0 = p->start[pa], np = p->start[pa + size] - p0, q0 = q->start[qa], nq = q->start[qa + size] - q0;
     if (!np || !nq)
         return 0;
-    if (!level && p->narrow) {
+    if (level <= p->low && (!level || np * nq <= small)) { /* the bits that differ, all in the rest's 32 */
         *tests += np * nq;
         return tested32(p->rest + p0, np, q->rest + q0, nq);
     }
@@ -473,6 +502,120 @@ static uint64_t join(const struct buckets *p, uint32_t pa, const struct buckets 
     uint32_t half = size / 2;
     return join(p, pa, q, qa, level - 1, small, tests) + join(p, pa, q, qa + half, level - 1, small, tests) +
            join(p, pa + half, q, qa, level - 1, small, tests);
+}
+
+/* What a join of two lists needs besides them: the buckets' room, how to cut
+ * it (join.h), and the tally of pair tests. */
+struct joiner {
+    struct buckets bp, bq;
+    int width;        /* the keys' bits: 2 span */
+    int id_bits;      /* how many telling bits a bucket's id takes */
+    uint64_t longest; /* an even N's two longest diagonals, as key bits (2b. above); 0 for an odd N */
+    uint64_t direct, small, *tests;
+};
+
+/* The keys in three groups, in their order within each (a stable counting
+ * sort through `scratch`): those with neither of the two bits of `longest`
+ * (`diag` and the other), then one, then both; ends[0] and ends[1] where the
+ * first two end. */
+static void grouped(uint64_t *keys, uint64_t count, uint64_t longest, uint64_t diag, uint64_t *scratch,
+                    uint64_t ends[2]) {
+    uint64_t at[3] = {0, 0, 0}, anti = longest ^ diag;
+    for (uint64_t i = 0; i < count; i++)
+        at[((keys[i] & diag) != 0) + ((keys[i] & anti) != 0)]++;
+    ends[0] = at[0], ends[1] = at[0] + at[1];
+    at[2] = ends[1], at[1] = ends[0], at[0] = 0;
+    for (uint64_t i = 0; i < count; i++)
+        scratch[at[((keys[i] & diag) != 0) + ((keys[i] & anti) != 0)]++] = keys[i];
+    memcpy(keys, scratch, count * sizeof *keys);
+}
+
+/* Tested pair by pair, counting the tests. */
+static uint64_t tested_counted(struct joiner *j, const uint64_t *p, uint64_t np, const uint64_t *q, uint64_t nq) {
+    *j->tests += np * nq;
+    return tested(p, np, q, nq);
+}
+
+/* Pairs of east halves p x west halves q (at most a list's cap each) with no
+ * bit in common, or for an even N the sum that 2b. above says (which pairs
+ * are joined, which counted twice): tested at once where they are few (p
+ * and q put in their groups first, for an even N), else bucketed and
+ * joined bucket against bucket.  For an even N the two longest diagonals
+ * are the id's top bits, so that each group is a range of buckets. */
+static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, uint64_t nq) {
+    static __thread uint16_t id[8][256];
+    static __thread uint32_t rest[8][256];
+    if (!np || !nq)
+        return 0;
+    uint64_t longest = j->longest, diag = longest & -longest;
+    if (np * nq <= j->direct) { /* too few to be worth putting in buckets */
+        if (!longest)
+            return tested_counted(j, p, np, q, nq);
+        uint64_t pe[2], qe[2]; /* none on a long diagonal before [0], one before [1], the rest two */
+        grouped(p, np, longest, diag, j->bp.key, pe);
+        grouped(q, nq, longest, diag, j->bp.key, qe);
+        return tested_counted(j, p, pe[0], q, qe[1]) + tested_counted(j, p + pe[0], pe[1] - pe[0], q, qe[0]) +
+               2 * (tested_counted(j, p, pe[0], q + qe[1], nq - qe[1]) +
+                    tested_counted(j, p + pe[1], np - pe[1], q, qe[0]));
+    }
+    struct buckets *bp = &j->bp, *bq = &j->bq;
+    int order[64], place[64]; /* the id's bits, from the top; each key bit's place in the id */
+    int forced = 0;
+    if (longest)
+        order[forced++] = __builtin_ctzll(diag), order[forced++] = 63 - __builtin_clzll(longest);
+    int k = telling_bits(p, np, q, nq, j->width, forced, j->id_bits, order);
+    /* the rest in 32 bits where it fits, with as many of the id's last bits as fit too */
+    int room = 32 - (j->width - k);
+    bp->low = bq->low = room < 0 ? -1 : room < k ? room : k;
+    uint64_t chosen = 0;
+    for (int i = 0; i < k; i++)
+        chosen |= (uint64_t)1 << order[i], place[order[i]] = k - 1 - i; /* (the join splits the top first) */
+#ifdef HAND_WRITTEN
+    if (has_avx512()) {
+        uint64_t others = 0; /* the rest: the first 32 bits not chosen */
+        for (int b = 0, other = 0; b < 64 && other < 32; b++)
+            if (!(chosen >> b & 1))
+                others |= (uint64_t)1 << b, other++;
+        int at[JOIN_MAX_ID_BITS]; /* pext gathers the chosen bits in their order: where each goes */
+        for (int b = 0, g = 0; b < 64; b++)
+            if (chosen >> b & 1)
+                at[g++] = place[b];
+        for (int byte = 0; byte < 2; byte++) {
+            id[byte][0] = 0;
+            for (int v = 1; v < 256; v++) {
+                int g = 8 * byte + __builtin_ctz((unsigned)v);
+                id[byte][v] = id[byte][v & (v - 1)] | (uint16_t)(g < k ? 1u << at[g] : 0);
+            }
+        }
+        bucketed_by_pext(p, np, k, bp, chosen, others, (const uint16_t (*)[256])id);
+        bucketed_by_pext(q, nq, k, bq, chosen, others, (const uint16_t (*)[256])id);
+    } else
+#endif
+    {
+        uint64_t to[64]; /* each bit's place in the id, or in the rest */
+        for (int b = 0, other = 0; b < 64; b++)
+            to[b] = chosen >> b & 1 ? (uint64_t)1 << place[b] : other < 32 ? (uint64_t)1 << 32 << other++ : 0;
+        for (int byte = 0; byte < 8; byte++) { /* each byte's bits of the id, and of the rest */
+            id[byte][0] = 0, rest[byte][0] = 0;
+            for (int v = 1; v < 256; v++) {
+                uint64_t bit = to[8 * byte + __builtin_ctz((unsigned)v)];
+                id[byte][v] = id[byte][v & (v - 1)] | (uint16_t)bit;
+                rest[byte][v] = rest[byte][v & (v - 1)] | (uint32_t)(bit >> 32);
+            }
+        }
+        bucketed_by_tables(p, np, k, bp, (const uint16_t (*)[256])id, (const uint32_t (*)[256])rest);
+        bucketed_by_tables(q, nq, k, bq, (const uint16_t (*)[256])id, (const uint32_t (*)[256])rest);
+    }
+    if (!longest)
+        return join(bp, 0, bq, 0, k, j->small, j->tests);
+    /* the groups: ids with the diagonal's bit (on top) and the anti-diagonal's (below it) */
+    int level = k - 2;
+    uint32_t anti = 1u << level, both = 3u << level, one_diag = 2u << level;
+    uint64_t small = j->small, *tests = j->tests;
+    return join(bp, 0, bq, 0, level, small, tests) + join(bp, 0, bq, anti, level, small, tests) +
+           join(bp, 0, bq, one_diag, level, small, tests) + join(bp, anti, bq, 0, level, small, tests) +
+           join(bp, one_diag, bq, 0, level, small, tests) +
+           2 * (join(bp, 0, bq, both, level, small, tests) + join(bp, both, bq, 0, level, small, tests));
 }
 
 /* --- the row sets ----------------------------------------------------------------- */
@@ -566,11 +709,9 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
     struct quarter nw = quarter_at(n, h, 0, 0), ne = quarter_at(n, h, 0, n - h), sw = quarter_at(n, h, n - h, 0),
                    se = quarter_at(n, h, n - h, n - h);
     uint64_t *p = malloc(cap * sizeof *p), *q = malloc(cap * sizeof *q);
-    size_t starts = (((size_t)1 << JOIN_ID_BITS) + 1) * sizeof(uint32_t) + cap * sizeof(uint16_t);
+    size_t starts = (((size_t)1 << JOIN_MAX_ID_BITS) + 1) * sizeof(uint32_t) + cap * sizeof(uint16_t);
     struct buckets bp = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(uint32_t)), 0, malloc(starts)},
                    bq = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(uint32_t)), 0, malloc(starts)};
-    static __thread uint16_t id[8][256];
-    static __thread uint32_t rest[8][256];
     uint64_t *room = malloc(6 * (t->largest + 1) * sizeof *room);
     struct south below[2];
     for (int i = 0; i < 2; i++)
@@ -581,6 +722,13 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
         free(room);
         return -1;
     }
+    /* The id: JOIN_ID_BITS telling bits, or more where the rest would not fit 32 bits, and for an even N
+     * the two longest diagonals (2b. above: only pairs with no queen east on them are joined) */
+    int id_bits = 2 * span - 32 > JOIN_ID_BITS ? 2 * span - 32 : JOIN_ID_BITS;
+    uint64_t longest = n % 2 ? 0 : (uint64_t)1 << (n - 1 - low) | (uint64_t)1 << (n - 1 - low + span);
+    if (id_bits + (longest ? 2 : 0) > JOIN_MAX_ID_BITS)
+        id_bits = JOIN_MAX_ID_BITS - (longest ? 2 : 0);
+    struct joiner j = {bp, bq, 2 * span, id_bits, longest, direct, small, &out[JOIN_TESTS]};
     uint32_t positions[32]; /* the free rows' bits, in order */
     int f = 0;
     for (uint32_t r = m.rows; r; r &= r - 1)
@@ -612,43 +760,7 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
                 out[JOIN_HALVES] += nq;
                 uint64_t t1 = nanoseconds();
                 listing += t1 - t0;
-                if (np * nq <= direct) { /* too few to be worth putting in buckets */
-                    out[JOIN_TESTS] += np * nq;
-                    found += tested(p, np, q, nq);
-                    t0 = nanoseconds();
-                    out[JOIN_NS_JOIN] += t0 - t1;
-                    continue;
-                }
-                uint64_t chosen = telling_bits(p, np, q, nq, 2 * span, JOIN_ID_BITS);
-                int k = __builtin_popcountll(chosen);
-                int narrow = 2 * span - k <= 32; /* the rest fits 32 bits */
-#ifdef HAND_WRITTEN
-                if (has_avx512()) {
-                    uint64_t others = 0; /* the rest: the first 32 bits not chosen */
-                    for (int b = 0, other = 0; b < 64 && other < 32; b++)
-                        if (!(chosen >> b & 1))
-                            others |= (uint64_t)1 << b, other++;
-                    bucketed_by_pext(p, np, k, &bp, chosen, others);
-                    bucketed_by_pext(q, nq, k, &bq, chosen, others);
-                } else
-#endif
-                {
-                    uint64_t to[64]; /* each bit's place in the id, or in the rest */
-                    for (int b = 0, at = 0, other = 0; b < 64; b++)
-                        to[b] = chosen >> b & 1 ? (uint64_t)1 << at++ : other < 32 ? (uint64_t)1 << 32 << other++ : 0;
-                    for (int byte = 0; byte < 8; byte++) { /* each byte's bits of the id, and of the rest */
-                        id[byte][0] = 0, rest[byte][0] = 0;
-                        for (int v = 1; v < 256; v++) {
-                            uint64_t bit = to[8 * byte + __builtin_ctz((unsigned)v)];
-                            id[byte][v] = id[byte][v & (v - 1)] | (uint16_t)bit;
-                            rest[byte][v] = rest[byte][v & (v - 1)] | (uint32_t)(bit >> 32);
-                        }
-                    }
-                    bucketed_by_tables(p, np, k, &bp, (const uint16_t (*)[256])id, (const uint32_t (*)[256])rest);
-                    bucketed_by_tables(q, nq, k, &bq, (const uint16_t (*)[256])id, (const uint32_t (*)[256])rest);
-                }
-                bp.narrow = bq.narrow = narrow;
-                found += join(&bp, 0, &bq, 0, k, small, &out[JOIN_TESTS]);
+                found += joined(&j, p, np, q, nq);
                 t0 = nanoseconds();
                 out[JOIN_NS_JOIN] += t0 - t1;
             }

@@ -14,8 +14,13 @@
  * and pairs of buckets with at most `small` (JOIN_SMALL) pairs tested pair
  * by pair.  (Tests pass 0 and 0, so that small N goes every way.) */
 #define JOIN_DIRECT 131072
+#ifndef JOIN_SMALL
 #define JOIN_SMALL 16384
+#endif
+#ifndef JOIN_ID_BITS
 #define JOIN_ID_BITS 8
+#endif
+#define JOIN_MAX_ID_BITS 16
 
 /* Every placement of non-attacking queens on an h x h square (a quarter),
  * bucketed by (rows used | columns used << h): bucket b's placements are

@@ -27,7 +27,8 @@ from typing import NamedTuple
 
 DIRECT = 131072  # halves whose pairs are at most this many are tested at once (join.h's JOIN_DIRECT)
 SMALL = 16384  # pairs of buckets with at most this many pairs are tested pair by pair (JOIN_SMALL)
-ID_BITS = 8  # the bits a list is put in buckets by (JOIN_ID_BITS)
+ID_BITS = 8  # the telling bits a list is put in buckets by, at least (JOIN_ID_BITS)
+MAX_ID_BITS = 16  # the bits of a bucket's id, at most (JOIN_MAX_ID_BITS)
 
 
 class Table(NamedTuple):
@@ -179,15 +180,15 @@ def _tested(p: list[int], q: list[int]) -> int:
     return sum(1 for x in q for y in p if not x & y)
 
 
-def _telling_bits(p: list[int], q: list[int], width: int, k: int) -> list[int]:
-    """The k bits most pairs of p x q have in common, by a sample of each,
-    ascending (as the id holds them)."""
+def _telling_bits(p: list[int], q: list[int], width: int, forced: list[int], k: int) -> list[int]:
+    """After the forced bits, the k bits most pairs of p x q have in common, by
+    a sample of each, from the most telling down (the id's top bit first)."""
     in_p, in_q = [0] * 64, [0] * 64
     for keys, tally in ((p, in_p), (q, in_q)):
         for i in range(0, len(keys), 1 + len(keys) // 512):
             for b in range(64):
                 tally[b] += keys[i] >> b & 1
-    chosen: list[int] = []
+    chosen = list(forced)
     for _ in range(k):
         best = -1
         for b in range(width):
@@ -196,13 +197,13 @@ def _telling_bits(p: list[int], q: list[int], width: int, k: int) -> list[int]:
         if best < 0:
             break
         chosen.append(best)
-    return sorted(chosen)
+    return chosen
 
 
 def _bucketed(keys: list[int], chosen: list[int]) -> tuple[list[int], list[int]]:
-    """The keys by their id (the chosen bits, in order), a stable counting sort: (keys, start)."""
+    """The keys by their id (the chosen bits, the first on top), a stable counting sort: (keys, start)."""
     def id_of(x: int) -> int:
-        return sum((x >> b & 1) << at for at, b in enumerate(chosen))
+        return sum((x >> b & 1) << at for at, b in enumerate(reversed(chosen)))
 
     ids = [id_of(x) for x in keys]
     start = [0] * ((1 << len(chosen)) + 1)
@@ -236,11 +237,55 @@ def _join(p: tuple[list[int], list[int]], pa: int, q: tuple[list[int], list[int]
             + _join(p, pa + half, q, qa, level - 1, small, tests))
 
 
+def _grouped(keys: list[int], longest: int) -> tuple[int, int]:
+    """The keys put in place with none of longest's two bits first, then one,
+    then both, in their order within each (join.c's grouped): where the first
+    two groups end."""
+    keys[:] = sorted(keys, key=lambda x: bin(x & longest).count("1"))  # (a stable sort)
+    return sum(1 for x in keys if not x & longest), sum(1 for x in keys if x & longest != longest)
+
+
+def _joined(p: list[int], q: list[int], width: int, id_bits: int, longest: int, direct: int, small: int,
+            tests: list[int]) -> int:
+    """Pairs of east halves p x west halves q with no bit in common, or for an
+    even N the sum join.c's 2b. says (join.c's joined): at once where they are
+    few, else bucketed and joined bucket against bucket, an even N's long
+    diagonals the id's top bits."""
+    if not p or not q:
+        return 0
+
+    def tested(p: list[int], q: list[int]) -> int:
+        tests[0] += len(p) * len(q)
+        return _tested(p, q)
+
+    if len(p) * len(q) <= direct:
+        if not longest:
+            return tested(p, q)
+        p0, p1 = _grouped(p, longest)
+        q0, q1 = _grouped(q, longest)
+        return (tested(p[:p0], q[:q1]) + tested(p[p0:p1], q[:q0])
+                + 2 * (tested(p[:p0], q[q1:]) + tested(p[p1:], q[:q0])))
+    diag = longest & -longest
+    forced = [diag.bit_length() - 1, longest.bit_length() - 1] if longest else []
+    chosen = _telling_bits(p, q, width, forced, id_bits)
+    bp, bq = _bucketed(p, chosen), _bucketed(q, chosen)
+    k = len(chosen)
+    if not longest:
+        return _join(bp, 0, bq, 0, k, small, tests)
+    level = k - 2  # the groups: ids with the diagonal's bit (on top), the anti-diagonal's (below it)
+    anti, one_diag, both = 1 << level, 2 << level, 3 << level
+    return (_join(bp, 0, bq, 0, level, small, tests) + _join(bp, 0, bq, anti, level, small, tests)
+            + _join(bp, 0, bq, one_diag, level, small, tests) + _join(bp, anti, bq, 0, level, small, tests)
+            + _join(bp, one_diag, bq, 0, level, small, tests)
+            + 2 * (_join(bp, 0, bq, both, level, small, tests) + _join(bp, both, bq, 0, level, small, tests)))
+
+
 def join_count(t: Table, n: int, x: int, y: int, first: int, last: int, cap: int, direct: int = DIRECT,
                small: int = SMALL) -> tuple[int, int, int, int]:
     """(boards, row sets, halves, pair tests) of the row sets of ranks first ..
     last-1 with these middle queens, each row set counted for its orbit
-    under the flips where they keep the middle (join_count)."""
+    under the flips where they keep the middle, and for an even N only the
+    pairs of halves with a side on neither long diagonal joined (join_count)."""
     h = n // 2
     m = middle(n, x, y)
     if m is None or t.h != h:
@@ -253,6 +298,11 @@ def join_count(t: Table, n: int, x: int, y: int, first: int, last: int, cap: int
                                                                            (n - h, n - h)))
     positions = [1 << i for i in range(2 * h) if m.rows >> i & 1]
     north = (1 << h) - 1
+    # the id: ID_BITS telling bits, or more where the rest would not fit 32 bits, and for an even N the two
+    # longest diagonals (join.c's 2b.: only pairs with no queen east on them are joined)
+    id_bits = max(ID_BITS, 2 * span - 32)
+    longest = 0 if n % 2 else 1 << (n - 1 - low) | 1 << (n - 1 - low + span)
+    id_bits = min(id_bits, MAX_ID_BITS - (2 if longest else 0))
     total = sets = halves = 0
     tests = [0]
     compact = _unrank(first, free_rows, east_cols) if first < last else 0
@@ -272,11 +322,6 @@ def join_count(t: Table, n: int, x: int, y: int, first: int, last: int, cap: int
             halves += len(p)
             for q in _half(t, nw, sw, west & north, west >> h, m.west, m, low, span, cap):
                 halves += len(q)
-                if len(p) * len(q) <= direct:
-                    tests[0] += len(p) * len(q)
-                    found += _tested(p, q)
-                    continue
-                chosen = _telling_bits(p, q, 2 * span, ID_BITS)
-                found += _join(_bucketed(p, chosen), 0, _bucketed(q, chosen), 0, len(chosen), small, tests)
+                found += _joined(p, q, 2 * span, id_bits, longest, direct, small, tests)
         total += weight * found
     return total, sets, halves, tests[0]
