@@ -200,3 +200,14 @@ def test_a_total_that_does_not_fit_the_symmetric_boards_is_a_counting_error(monk
     monkeypatch.setattr(join, "count_part", off_by_one)
     with pytest.raises(NQueensError, match="does not fit the symmetric boards"):
         nq.count(12, method="quarters", jobs=1)
+
+
+def test_a_parts_numbers_belong_to_the_method_its_checkpoints_name() -> None:
+    """A checkpoint keeps each part's boards and trusts them on a resume only
+    under the same join.METHOD: a change that moves boards from one part to
+    another (the longest diagonals did: only the sum is the same) must name a
+    new method, or a count resumed across it adds numbers of two kinds."""
+    parts = {"quarter-join-2": [115470, 184978, 65148, 0, 0, 0]}  # N = 14, cut in 6
+    assert join.METHOD in parts, "a new method: record its parts' boards here"
+    assert [join.count_part(14, p)[0] for p in join.parts(14, 6)] == parts[join.METHOD]
+    assert sum(parts[join.METHOD]) == TOTAL[14]

@@ -44,7 +44,8 @@ from ..errors import InvalidInputError
 from ..model.board import SQUARE_MAPS
 from .classes import Side, Work, symmetric_counts
 
-METHOD = "quarter-join-1"  # the decomposition, as checkpoints record it
+METHOD = "quarter-join-2"  # the decomposition, as checkpoints record it: a new one when a part's numbers change
+# (2: the longest diagonals, 2026-11-27; a part's boards are no longer its row sets' boards, only their sum is)
 MIN_N = 2  # (N = 1 has no quarters: its one board is counted by the walk)
 MAX_N = 25  # the compiled count's tables: 12 x 12 squares at most (kernel.JOIN_MAX_N)
 FROM_N = 16  # counted by quarters from here by default: the crossover with the walk (benchmarks/quarters.py --crossover)
