@@ -127,10 +127,12 @@ def valid_values(values: tuple[int, ...]) -> bool:
 def table_bytes(n: int) -> int:
     """What the quarters' table of n takes in a process: its placements (8
     bytes each), the buckets' offsets and the build's counters (4^h each),
-    the column sets of each row set."""
+    the column sets of each row set; for an odd n, four more tables at most
+    (each quarter's placements clear of the middle queens, made per part)."""
     h = n // 2
     entries, _ = TABLES[h]
-    return entries * 8 + (4 ** h + 1) * 4 * 3 + (2 ** h + 1) * 4
+    filtered = entries * 8 + (4 ** h + 1) * 4 * 2 + (2 ** h + 1) * 4  # (at most: a copy of every placement)
+    return entries * 8 + (4 ** h + 1) * 4 * 3 + (2 ** h + 1) * 4 + (4 * filtered if n % 2 else 0)
 
 
 def working_bytes(n: int, cap: int) -> int:

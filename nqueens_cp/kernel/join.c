@@ -26,6 +26,12 @@
  *    with that many queens on the long diagonals, (f + g) / 2 is
  *    none x (none and one) + one x none + 2 (none x two + two x none):
  *    only pairs with a side on neither are tested (`grouped`).
+ * 2c. An odd N's middle queens take two diagonals and two anti-diagonals:
+ *    each quarter's placements clear of them are copied into a table of
+ *    their own once for the count (`table_filtered`), so that listing a
+ *    half never meets one that is not (at N = 17 three in five of the
+ *    north placements listed were not, each joined with the south ones
+ *    before it was thrown away).
  * 3. A half is kept as one 64-bit key: the diagonals and anti-diagonals it
  *    takes that the other half could take too (the window: diagonals with
  *    index C0 .. N + h - 2, C0 the first east column, both kinds).
@@ -105,6 +111,29 @@ int join_table_measure(int h, uint64_t *size, uint64_t *largest) {
     return 0;
 }
 
+/* Per set of rows, the sets of columns that some placement uses with them
+ * (t's columns_start and columns, from its start): 0, or -1 when memory ran out. */
+static int table_columns(struct join_table *t) {
+    int h = t->h;
+    size_t buckets = (size_t)1 << 2 * h;
+    uint32_t rows_sets = 1u << h, listed = 0;
+    t->columns_start = malloc((rows_sets + 1) * sizeof *t->columns_start);
+    for (size_t b = 0; b < buckets; b++)
+        listed += t->start[b + 1] > t->start[b];
+    t->columns = malloc((listed ? listed : 1) * sizeof *t->columns);
+    if (!t->columns_start || !t->columns)
+        return -1;
+    listed = 0;
+    for (uint32_t rows = 0; rows < rows_sets; rows++) {
+        t->columns_start[rows] = listed;
+        for (uint32_t cols = 0; cols < rows_sets; cols++)
+            if (t->start[(rows | cols << h) + 1] > t->start[rows | cols << h])
+                t->columns[listed++] = cols;
+    }
+    t->columns_start[rows_sets] = listed;
+    return 0;
+}
+
 int join_table_build(struct join_table *t, int h) {
     size_t buckets = (size_t)1 << 2 * h;
     uint64_t began = nanoseconds();
@@ -129,22 +158,8 @@ int join_table_build(struct join_table *t, int h) {
         next[b] = t->start[b];
     }
     t->start[buckets] = at;
-    /* per set of rows, the sets of columns that some placement uses with them */
-    uint32_t rows_sets = 1u << h, listed = 0;
-    t->columns_start = malloc((rows_sets + 1) * sizeof *t->columns_start);
-    for (size_t b = 0; b < buckets; b++)
-        listed += t->start[b + 1] > t->start[b];
-    t->columns = malloc((listed ? listed : 1) * sizeof *t->columns);
-    if (!t->columns_start || !t->columns)
+    if (table_columns(t))
         goto nomem;
-    listed = 0;
-    for (uint32_t rows = 0; rows < rows_sets; rows++) {
-        t->columns_start[rows] = listed;
-        for (uint32_t cols = 0; cols < rows_sets; cols++)
-            if (t->start[(rows | cols << h) + 1] > t->start[rows | cols << h])
-                t->columns[listed++] = cols;
-    }
-    t->columns_start[rows_sets] = listed;
     p = (struct placer){h, next, t->entry, 0};
     place(&p, 0, 0, 0, 0, 0);
     free(next);
@@ -175,11 +190,51 @@ static struct quarter quarter_at(int n, int h, int row0, int col0) {
     return (struct quarter){col0 - row0 + n - h, row0 + col0};
 }
 
+/* The placements of t that, moved onto the quarter `at`, take none of the
+ * diagonals `diag0` and anti-diagonals `anti0` (an odd N's middle queens'),
+ * in their order, as a table of their own in *f (2c. above): 0, or -1 when
+ * memory ran out (nothing held then). */
+static int table_filtered(struct join_table *f, const struct join_table *t, struct quarter at, uint64_t diag0,
+                          uint64_t anti0) {
+    int h = t->h;
+    size_t buckets = (size_t)1 << 2 * h;
+    memset(f, 0, sizeof *f);
+    f->h = h;
+    f->start = malloc((buckets + 1) * sizeof *f->start);
+    f->entry = malloc((t->size ? t->size : 1) * sizeof *f->entry);
+    if (!f->start || !f->entry) {
+        join_table_free(f);
+        return -1;
+    }
+    uint32_t kept = 0;
+    for (size_t b = 0; b < buckets; b++) {
+        f->start[b] = kept;
+        for (uint32_t j = t->start[b]; j < t->start[b + 1]; j++) {
+            uint64_t e = t->entry[j];
+            f->entry[kept] = e; /* written always, kept when clear */
+            kept += (((e & 0xffffffffu) << at.diag & diag0) | ((e >> 32) << at.anti & anti0)) == 0;
+        }
+        if (kept - f->start[b] > f->largest)
+            f->largest = kept - f->start[b];
+    }
+    f->start[buckets] = kept;
+    f->size = kept;
+    uint64_t *fit = realloc(f->entry, (kept ? kept : 1) * sizeof *f->entry);
+    if (fit)
+        f->entry = fit;
+    if (table_columns(f)) {
+        join_table_free(f);
+        return -1;
+    }
+    return 0;
+}
+
 /* One half's placements, listed `room` at a time: its north quarter's on
  * `rows_n` (the square's rows) and as many of the half's free columns, its
- * south quarter's on `rows_s` and the rest, diagonals apart and clear of the
- * middle queens'.  The north's column sets are those of the table's
- * non-empty buckets of rows_n (`columns`).  For each choice of the north's columns, the south's
+ * south quarter's on `rows_s` and the rest, diagonals apart (each quarter's
+ * own table: for an odd N, those clear of the middle queens).  The north's
+ * column sets are those of its table's non-empty buckets of rows_n
+ * (`columns`).  For each choice of the north's columns, the south's
  * placements are moved onto the board once (`south`), then every north
  * placement is tested against all of them.  The state (the choice, the next
  * north placement) lets a long list resume where the last call stopped. */
@@ -189,10 +244,9 @@ struct south {
 };
 
 struct half {
-    const struct join_table *t;
+    const struct join_table *tn, *ts; /* the north quarter's table, the south's */
     struct quarter north, south;
     uint32_t rows_n, rows_s, cols; /* cols: the half's free columns, in the square's columns */
-    uint64_t diag0, anti0;         /* the middle queens' */
     int low, span;                 /* the window: diagonals low .. low + span - 1, both kinds */
     struct south below;            /* the south's placements of this choice, on the board */
     /* where it stands */
@@ -208,11 +262,11 @@ static uint32_t next_combination(uint32_t c, int width) {
     return next >> width ? 0 : (uint32_t)next;
 }
 
-static void half_start(struct half *g, const struct join_table *t, struct quarter north, struct quarter south,
-                       uint32_t rows_n, uint32_t rows_s, uint32_t cols, uint64_t diag0, uint64_t anti0, int low,
-                       int span, struct south below) {
-    *g = (struct half){t,     north, south, rows_n, rows_s, cols, diag0, anti0, low, span, below,
-                       t->columns_start[rows_n], UINT64_MAX, 0};
+static void half_start(struct half *g, const struct join_table *tn, const struct join_table *ts,
+                       struct quarter north, struct quarter south, uint32_t rows_n, uint32_t rows_s, uint32_t cols,
+                       int low, int span, struct south below) {
+    *g = (struct half){tn, ts, north, south, rows_n, rows_s, cols, low, span, below, tn->columns_start[rows_n],
+                       UINT64_MAX, 0};
 }
 
 /* A placement's diagonals as a key: those in the window (diagonals low ..
@@ -227,25 +281,25 @@ static inline uint64_t key_of(uint64_t diag, uint64_t anti, int low, int span, u
  * the compiler read g's fields again after each one (they might be the same
  * memory), which took half the listing's time. */
 TARGETS static uint64_t half_next(struct half *g, uint64_t *restrict out, uint64_t room) {
-    const struct join_table *t = g->t;
-    const uint32_t *start = t->start;
-    const uint64_t *entry = t->entry;
+    const struct join_table *tn = g->tn;
+    const uint32_t *start = tn->start, *south_start = g->ts->start;
+    const uint64_t *entry = tn->entry, *south_entry = g->ts->entry;
     struct south *s = &g->below;
     uint64_t *restrict sdiag = s->diag, *restrict santi = s->anti, *restrict skey = s->key;
-    const int h = t->h, low = g->low, span = g->span, north_diag = g->north.diag, north_anti = g->north.anti,
+    const int h = tn->h, low = g->low, span = g->span, north_diag = g->north.diag, north_anti = g->north.anti,
               south_diag = g->south.diag, south_anti = g->south.anti;
-    const uint64_t window = ((uint64_t)1 << span) - 1, diag0 = g->diag0, anti0 = g->anti0;
+    const uint64_t window = ((uint64_t)1 << span) - 1;
     const uint32_t cols = g->cols, rows_n = g->rows_n, rows_s = g->rows_s;
     uint64_t made = 0, count = s->count;
-    uint32_t last = t->columns_start[rows_n + 1];
+    uint32_t last = tn->columns_start[rows_n + 1];
     for (; !g->done; g->i = UINT64_MAX) {
         if (g->choice == last) {
             g->done = 1;
             break;
         }
-        uint32_t up = t->columns[g->choice], down = cols ^ up;
+        uint32_t up = tn->columns[g->choice], down = cols ^ up;
         uint32_t nb = rows_n | up << h, sb = rows_s | down << h;
-        if (up & ~cols || start[sb] == start[sb + 1]) {
+        if (up & ~cols || south_start[sb] == south_start[sb + 1]) {
             g->choice++; /* not the half's columns, or no south placement to join */
             continue;
         }
@@ -253,15 +307,12 @@ TARGETS static uint64_t half_next(struct half *g, uint64_t *restrict out, uint64
         if (i == UINT64_MAX) { /* a new choice: its south placements onto the board */
             i = start[nb];
             count = 0;
-            for (uint64_t j = start[sb]; j < start[sb + 1]; j++) { /* written always, kept when clear */
-                uint64_t f = entry[j];
+            for (uint64_t j = south_start[sb]; j < south_start[sb + 1]; j++, count++) {
+                uint64_t f = south_entry[j];
                 uint64_t ds = (f & 0xffffffffu) << south_diag, as = (f >> 32) << south_anti;
                 sdiag[count] = ds, santi[count] = as, skey[count] = key_of(ds, as, low, span, window);
-                count += ((ds & diag0) | (as & anti0)) == 0;
             }
             s->count = count;
-            if (!count)
-                i = n1; /* no south placement: nothing to join */
         }
         for (; i < n1; i++) {
             if (room - made < count) {
@@ -270,12 +321,10 @@ TARGETS static uint64_t half_next(struct half *g, uint64_t *restrict out, uint64
             }
             uint64_t e = entry[i];
             uint64_t dn = (e & 0xffffffffu) << north_diag, an = (e >> 32) << north_anti;
-            /* one on a middle queen's diagonal is kept with none (no branch: which
-             * ones are is a coin toss, and the lists are short: 1.7 a north one at N = 17) */
-            uint64_t clear = ((dn & diag0) | (an & anti0)) == 0, kn = key_of(dn, an, low, span, window);
+            uint64_t kn = key_of(dn, an, low, span, window);
             for (uint64_t j = 0; j < count; j++) { /* written always, kept when apart */
                 out[made] = kn | skey[j];
-                made += clear & (((dn & sdiag[j]) | (an & santi[j])) == 0);
+                made += ((dn & sdiag[j]) | (an & santi[j])) == 0;
             }
         }
         g->choice++;
@@ -717,9 +766,25 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
     for (int i = 0; i < 2; i++)
         below[i] = (struct south){room + (3 * i) * (t->largest + 1), room + (3 * i + 1) * (t->largest + 1),
                                   room + (3 * i + 2) * (t->largest + 1), 0};
-    if (!p || !q || !bp.key || !bp.rest || !bp.start || !bq.key || !bq.rest || !bq.start || !room) {
+    /* Each quarter's table: for an odd N, those of its placements clear of the middle queens (2c. above) */
+    struct join_table filtered[4];
+    const struct join_table *tnw = t, *tne = t, *tsw = t, *tse = t;
+    int quarters = 0;
+    uint64_t began = nanoseconds();
+    if (n % 2) {
+        struct quarter at[4] = {nw, ne, sw, se};
+        for (; quarters < 4; quarters++)
+            if (table_filtered(&filtered[quarters], t, at[quarters], m.diag, m.anti))
+                break;
+        tnw = &filtered[0], tne = &filtered[1], tsw = &filtered[2], tse = &filtered[3];
+    }
+    out[JOIN_NS_HALVES] += nanoseconds() - began;
+    if (!p || !q || !bp.key || !bp.rest || !bp.start || !bq.key || !bq.rest || !bq.start || !room ||
+        (n % 2 && quarters < 4)) {
         free(p), free(q), free(bp.key), free(bp.rest), free(bp.start), free(bq.key), free(bq.rest), free(bq.start);
         free(room);
+        while (quarters > 0)
+            join_table_free(&filtered[--quarters]);
         return -1;
     }
     /* The id: JOIN_ID_BITS telling bits, or more where the rest would not fit 32 bits, and for an even N
@@ -750,12 +815,12 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
         }
         out[JOIN_ROW_SETS]++;
         struct half e, w;
-        half_start(&e, t, ne, se, east & north, east >> h, m.east, m.diag, m.anti, low, span, below[0]);
+        half_start(&e, tne, tse, ne, se, east & north, east >> h, m.east, low, span, below[0]);
         uint64_t found = 0, np, nq;
         uint64_t t0 = nanoseconds(), listing = 0;
         while ((np = half_next(&e, p, cap)) > 0) {
             out[JOIN_HALVES] += np;
-            half_start(&w, t, nw, sw, west & north, west >> h, m.west, m.diag, m.anti, low, span, below[1]);
+            half_start(&w, tnw, tsw, nw, sw, west & north, west >> h, m.west, low, span, below[1]);
             while ((nq = half_next(&w, q, cap)) > 0) {
                 out[JOIN_HALVES] += nq;
                 uint64_t t1 = nanoseconds();
@@ -771,5 +836,7 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
     }
     free(p), free(q), free(bp.key), free(bp.rest), free(bp.start), free(bq.key), free(bq.rest), free(bq.start);
     free(room);
+    while (quarters > 0)
+        join_table_free(&filtered[--quarters]);
     return 0;
 }

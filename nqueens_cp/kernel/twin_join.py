@@ -13,7 +13,7 @@ Where it is not line for line, and why:
   join.c keeps an explicit cursor (``struct group``, resumed between
   loads): the same halves in the same order, without C's bookkeeping of
   where to resume.
-- join.c tests pairs on 32-bit keys where the untold bits fit (``narrow``)
+- join.c tests pairs on 32-bit keys where the untold bits fit (the rests)
   and on 64-bit keys otherwise; Python's integers have no width, so the
   twin has one path for both.  The counts, row sets, halves and pair tests
   are the same (tests/test_join.py).
@@ -141,35 +141,47 @@ def _reversed(rows: int, width: int) -> int:
     return sum(1 << (width - 1 - i) for i in range(width) if rows >> i & 1)
 
 
-def _half(t: Table, north: tuple[int, int], south: tuple[int, int], rows_n: int, rows_s: int, cols: int,
-          m: Middle, low: int, span: int, room: int) -> Iterator[list[int]]:
-    """A half's keys, ``room`` at most a list, cut between north placements as
-    join.c's half_next cuts them (room is at least the largest bucket)."""
-    h, window = t.h, (1 << span) - 1
+def _filtered(t: Table, at: tuple[int, int], diag0: int, anti0: int) -> Table:
+    """The placements of t that, moved onto the quarter ``at`` (its shifts of
+    diagonals and anti-diagonals), take none of the middle queens' diagonals,
+    in their order, as a table of their own (join.c's table_filtered)."""
+    start, entry, largest = [0] * len(t.start), list[int](), 0
+    for b in range(len(t.start) - 1):
+        start[b] = len(entry)
+        entry.extend(e for e in t.entry[t.start[b]:t.start[b + 1]]
+                     if not (e & 0xFFFFFFFF) << at[0] & diag0 and not (e >> 32) << at[1] & anti0)
+        largest = max(largest, len(entry) - start[b])
+    start[-1] = len(entry)
+    h = t.h
+    columns = [[c for c in range(1 << h) if start[(r | c << h) + 1] > start[r | c << h]] for r in range(1 << h)]
+    return Table(h, start, entry, largest, columns)
+
+
+def _half(tn: Table, ts: Table, north: tuple[int, int], south: tuple[int, int], rows_n: int, rows_s: int,
+          cols: int, low: int, span: int, room: int) -> Iterator[list[int]]:
+    """A half's keys from its north quarter's table and its south's, ``room``
+    at most a list, cut between north placements as join.c's half_next cuts
+    them (room is at least the largest bucket)."""
+    h, window = tn.h, (1 << span) - 1
 
     def key(d: int, a: int) -> int:
         return (d >> low & window) | (a >> low & window) << span
 
     out: list[int] = []
-    for up in t.columns[rows_n]:
+    for up in tn.columns[rows_n]:
         down = cols ^ up
         nb, sb = rows_n | up << h, rows_s | down << h
-        if up & ~cols or t.start[sb] == t.start[sb + 1]:
+        if up & ~cols or ts.start[sb] == ts.start[sb + 1]:
             continue
         below = []
-        for f in t.entry[t.start[sb]:t.start[sb + 1]]:
+        for f in ts.entry[ts.start[sb]:ts.start[sb + 1]]:
             ds, as_ = (f & 0xFFFFFFFF) << south[0], (f >> 32) << south[1]
-            if not ds & m.diag and not as_ & m.anti:
-                below.append((ds, as_, key(ds, as_)))
-        if not below:
-            continue
-        for e in t.entry[t.start[nb]:t.start[nb + 1]]:
+            below.append((ds, as_, key(ds, as_)))
+        for e in tn.entry[tn.start[nb]:tn.start[nb + 1]]:
             if room - len(out) < len(below):
                 yield out
                 out = []
             dn, an = (e & 0xFFFFFFFF) << north[0], (e >> 32) << north[1]
-            if dn & m.diag or an & m.anti:
-                continue
             kn = key(dn, an)
             out.extend(kn | k for ds, as_, k in below if not dn & ds and not an & as_)
     if out:
@@ -296,6 +308,8 @@ def join_count(t: Table, n: int, x: int, y: int, first: int, last: int, cap: int
     low, span = n - h, 2 * h - 1
     nw, ne, sw, se = ((col0 - row0 + n - h, row0 + col0) for row0, col0 in ((0, 0), (0, n - h), (n - h, 0),
                                                                            (n - h, n - h)))
+    # each quarter's table: for an odd N, those of its placements clear of the middle queens (join.c's 2c.)
+    tnw, tne, tsw, tse = (_filtered(t, at, m.diag, m.anti) for at in (nw, ne, sw, se)) if n % 2 else (t, t, t, t)
     positions = [1 << i for i in range(2 * h) if m.rows >> i & 1]
     north = (1 << h) - 1
     # the id: ID_BITS telling bits, or more where the rest would not fit 32 bits, and for an even N the two
@@ -318,9 +332,9 @@ def join_count(t: Table, n: int, x: int, y: int, first: int, last: int, cap: int
             weight = len({east, v, hh, vh})
         sets += 1
         found = 0
-        for p in _half(t, ne, se, east & north, east >> h, m.east, m, low, span, cap):
+        for p in _half(tne, tse, ne, se, east & north, east >> h, m.east, low, span, cap):
             halves += len(p)
-            for q in _half(t, nw, sw, west & north, west >> h, m.west, m, low, span, cap):
+            for q in _half(tnw, tsw, nw, sw, west & north, west >> h, m.west, low, span, cap):
                 halves += len(q)
                 found += _joined(p, q, 2 * span, id_bits, longest, direct, small, tests)
         total += weight * found
