@@ -44,7 +44,7 @@ def test_an_interrupted_count_resumes_without_counting_a_task_twice(tmp_path: Pa
     seen = []
     assert nq.count(14, jobs=2, checkpoint=str(path), progress=lambda done, total: seen.append(done)) == TOTAL[14]
     tasks = [r["task"] for r in records(path)]
-    assert len(tasks) == len(set(tasks)) and min(seen) == 11, "ten restored, the rest counted once"
+    assert len(tasks) == len(set(tasks)) and seen[:2] == [10, 11], "ten restored (said first), the rest counted once"
 
 
 def test_a_damaged_record_in_the_middle_is_skipped_and_the_rest_kept(tmp_path: Path) -> None:
@@ -55,7 +55,7 @@ def test_a_damaged_record_in_the_middle_is_skipped_and_the_rest_kept(tmp_path: P
     path.write_text(header + lines[0] + lines[1].replace('"crc": ', '"crc": 1') + "".join(lines[2:]))
     seen = []
     assert nq.count(13, jobs=1, checkpoint=str(path), progress=lambda done, total: seen.append(done)) == TOTAL[13]
-    assert seen == [len(lines)], "every record but the damaged one restored: one task counted again"
+    assert seen == [len(lines) - 1, len(lines)], "every record but the damaged one restored: one task counted again"
     tasks = [r["task"] for r in records(path)]  # (every line good: the damaged one is gone)
     assert sorted(tasks) == sorted(json.loads(line)["task"] for line in lines) and tasks[-1] == damaged
 
@@ -143,7 +143,7 @@ def test_a_worker_killed_in_the_middle_of_a_count_loses_nothing(tmp_path: Path, 
         killed = []
 
         def kill_one(done: int, total: int) -> None:
-            if not killed:  # the first task is back: the count is under way on both workers
+            if done and not killed:  # the first task is back: the count is under way on both workers
                 os.kill(victim, signal.SIGKILL)
                 killed.append(done)
 
@@ -281,3 +281,42 @@ def test_a_local_cluster_beyond_the_cores_gets_a_note_and_shuts_down_quietly() -
     assert done.stderr == (f"nqueens-cp: note: a local cluster of {workers} workers on the {default_jobs()} cores "
                            "here: each worker is a process, all started before any work, and more than one a core "
                            "only adds overhead\n")
+
+
+def test_the_time_left_of_a_resumed_count_counts_only_this_runs_tasks(monkeypatch, capsys) -> None:
+    """A checkpoint restores 200 of 256 tasks, said before any work: the
+    rate starts there (it took the 200 for speed: "30 s left")."""
+    from nqueens_cp.cli import terminal
+
+    clock = iter([0.0, 100.0, 110.0])  # made, the restored tasks said, one task done 10 s later
+    monkeypatch.setattr(terminal.time, "monotonic", lambda: next(clock))
+    progress = terminal.Progress("count 22")
+    progress(200, 256)
+    progress(201, 256)
+    assert capsys.readouterr().err.endswith("count 22: 201/256 sub-problems, 0.1/s, about 550 s left")
+
+
+def test_the_tasks_go_out_in_an_order_of_their_own_the_same_every_run() -> None:
+    """Their costs run along their index (a count by quarters of 22: 16 s to
+    160 s among its first eight), so the first to finish must be a fair
+    sample for the time left to hold: not in the index's order."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from nqueens_cp.counting import join
+
+    class Recording(ThreadPoolExecutor):
+        def __init__(self) -> None:
+            super().__init__(1)
+            self.firsts: list[int] = []
+
+        def submit(self, fn, *args, **kwargs):  # type: ignore[no-untyped-def,override]
+            self.firsts.append(args[-1].first)
+            return super().submit(fn, *args, **kwargs)
+
+    orders = []
+    for _ in range(2):
+        with Recording() as executor:
+            assert nq.count(14, method="quarters", executor=executor) == TOTAL[14]
+        orders.append(executor.firsts)
+    ranks = [part.first for part in join.parts(14)]
+    assert orders[0] == orders[1] and sorted(orders[0]) == sorted(ranks) and orders[0] != ranks

@@ -135,14 +135,21 @@ class Progress:
         self.what = what
         self.start = time.monotonic()
         self.shown = False
+        self.origin: tuple[int, float] | None = None  # (done, when) at the first report: the rate's start
 
     @classmethod
     def make(cls, what: str) -> Progress | None:
         return cls(what) if sys.stderr.isatty() else None
 
     def __call__(self, done: int, total: int) -> None:
-        elapsed = time.monotonic() - self.start
-        rate = done / elapsed if elapsed > 0 else 0.0
+        """``done`` of ``total``; the rate and the time left are measured from
+        the first report (a count reports what it restored from a checkpoint
+        before it starts, which is not speed)."""
+        now = time.monotonic()
+        if self.origin is None:
+            self.origin = (done, now)
+        elapsed = now - self.origin[1]
+        rate = (done - self.origin[0]) / elapsed if elapsed > 0 else 0.0
         left = f", about {(total - done) / rate:.0f} s left" if rate and done < total else ""
         sys.stderr.write(f"\r\033[K{self.what}: {done}/{total} sub-problems, {rate:.1f}/s{left}")
         sys.stderr.flush()

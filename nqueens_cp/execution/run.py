@@ -112,7 +112,10 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
     """:func:`count` as a :class:`Count`: the number with its statistics and timing.
 
     ``checkpoint`` names a file where finished tasks are recorded as they
-    finish; the same count run again resumes from it (bitmask, plain N)."""
+    finish; the same count run again resumes from it (bitmask, plain N).  A
+    count by tasks calls ``progress(done, total)`` once before it starts
+    (done: the tasks a checkpoint restored, 0 without one), then as tasks
+    finish."""
     if "limit" in options:  # (plan() takes it: it must not reach it from here)
         raise InvalidInputError("count takes no limit: a count stopped early is not the count "
                                 "(solutions(n, limit=K) lists the first K)")
