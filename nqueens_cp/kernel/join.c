@@ -419,7 +419,7 @@ static int has_avx512(void) {
 }
 #define PICKED(name, key)                                                                                     \
     static uint64_t name(const key *p, uint64_t np, const key *q, uint64_t nq) {                             \
-        if (np < nq) /* the longer list in the lanes (a short one leaves most of them empty: 1.5x at N = 20) */ \
+        if (np < nq) /* the longer list in the lanes (a short one leaves most of them empty) */             \
             return has_avx512() ? name##_avx512(q, nq, p, np) : name##_portable(q, nq, p, np);               \
         return has_avx512() ? name##_avx512(p, np, q, nq) : name##_portable(p, np, q, nq);                   \
     }
