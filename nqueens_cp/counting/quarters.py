@@ -28,10 +28,10 @@ north-west, north-east, south-west, south-east.
    no diagonal in common (their rows and columns are disjoint by
    construction); the count is the number of such pairs, summed over the
    choices of east rows.
-5. **The longest diagonals** (even N).  The board's two longest diagonals
+5. **The longest diagonals.**  The board's two longest diagonals
    hold a queen each at most.  The main one (row = column) crosses the
    north-west and south-east quarters, the other the north-east and
-   south-west.  Mirrored in the other long diagonal, a board with its main
+   south-west (and for odd N the centre, a middle queen's square).  Mirrored in the other long diagonal, a board with its main
    diagonal's queen in the south-east becomes one with it in the
    north-west, and its other long diagonal keeps its queen where it was;
    transposed (in the main diagonal), the same holds the other way round.
@@ -135,7 +135,7 @@ def count(n: int) -> int:
     west, east = list(range(h)), list(range(n - h, n))
     tables = {(v, w): quarter_table(n, v_rows, w_cols)
               for v, v_rows in (("n", north), ("s", south)) for w, w_cols in (("w", west), ("e", east))}
-    long_d, long_a = _long_diagonals(n) if n % 2 == 0 else (0, 0)  # (odd N: the middle queens used the symmetry)
+    long_d, long_a = _long_diagonals(n)
     for queens, d0, a0 in _middles(n):
         taken_rows = _bits(r for r, _ in queens)
         taken_cols = _bits(c for _, c in queens)
