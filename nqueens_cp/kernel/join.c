@@ -518,14 +518,12 @@ BUCKETED(bucketed_by_tables, , id_of(x, id), rest_of(x, rest), const uint16_t (*
 
 #ifdef HAND_WRITTEN
 /* ... or each in one instruction, BMI2's pext (every CPU with AVX-512 has it):
- * the chosen bits, and the first 32 of the others (`others`), gathered in
- * their order; the id's bits then moved to their places (`to`, a byte at a
- * time: the most telling on top). */
-static inline uint16_t id_from_pext(uint64_t gathered, const uint16_t (*to)[256]) {
-    return to[0][gathered & 255] | to[1][gathered >> 8 & 255];
-}
-BUCKETED(bucketed_by_pext, __attribute__((target("bmi2"))), id_from_pext(_pext_u64(x, chosen), to),
-         (uint32_t)_pext_u64(x, others), uint64_t chosen, uint64_t others, const uint16_t (*to)[256])
+ * the telling bits (`told`), and the first 32 of the others (`others`),
+ * gathered in their order; an even N's long diagonals (`diag`, `anti`) on
+ * top of the id (bits `top` and `top` - 1). */
+BUCKETED(bucketed_by_pext, __attribute__((target("bmi2"))),
+         (uint16_t)(_pext_u64(x, told) | (uint64_t)((x & diag) != 0) << top | (uint64_t)((x & anti) != 0) << (top - 1)),
+         (uint32_t)_pext_u64(x, others), uint64_t told, uint64_t others, uint64_t diag, uint64_t anti, int top)
 #endif
 
 /* Pairs of P's buckets pa .. pa + 2^level - 1 x Q's qa .. with no bit in
@@ -608,36 +606,33 @@ static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, 
                     tested_counted(j, p + pe[1], np - pe[1], q, qe[0]));
     }
     struct buckets *bp = &j->bp, *bq = &j->bq;
-    int order[64], place[64]; /* the id's bits, from the top; each key bit's place in the id */
-    int forced = 0;
+    /* the id: an even N's long diagonals on top (the diagonal's, then the anti-diagonal's), below them
+     * the telling bits in the key's order */
+    int order[64], place[64], forced = 0; /* the id's bits, forced first; each key bit's place in the id */
     if (longest)
         order[forced++] = __builtin_ctzll(diag), order[forced++] = 63 - __builtin_clzll(longest);
     int k = telling_bits(p, np, q, nq, j->width, forced, j->id_bits, order);
+    uint64_t told = 0;
+    for (int i = forced; i < k; i++)
+        told |= (uint64_t)1 << order[i];
+    for (int b = 0, at = 0; b < 64; b++)
+        if (told >> b & 1)
+            place[b] = at++;
+    if (longest)
+        place[order[0]] = k - 1, place[order[1]] = k - 2;
     /* the rest in 32 bits where it fits, with as many of the id's last bits as fit too */
     int room = 32 - (j->width - k);
     bp->low = bq->low = room < 0 ? -1 : room < k ? room : k;
-    uint64_t chosen = 0;
-    for (int i = 0; i < k; i++)
-        chosen |= (uint64_t)1 << order[i], place[order[i]] = k - 1 - i; /* (the join splits the top first) */
+    uint64_t chosen = told | longest;
 #ifdef HAND_WRITTEN
     if (has_avx512()) {
         uint64_t others = 0; /* the rest: the first 32 bits not chosen */
         for (int b = 0, other = 0; b < 64 && other < 32; b++)
             if (!(chosen >> b & 1))
                 others |= (uint64_t)1 << b, other++;
-        int at[JOIN_MAX_ID_BITS]; /* pext gathers the chosen bits in their order: where each goes */
-        for (int b = 0, g = 0; b < 64; b++)
-            if (chosen >> b & 1)
-                at[g++] = place[b];
-        for (int byte = 0; byte < 2; byte++) {
-            id[byte][0] = 0;
-            for (int v = 1; v < 256; v++) {
-                int g = 8 * byte + __builtin_ctz((unsigned)v);
-                id[byte][v] = id[byte][v & (v - 1)] | (uint16_t)(g < k ? 1u << at[g] : 0);
-            }
-        }
-        bucketed_by_pext(p, np, k, bp, chosen, others, (const uint16_t (*)[256])id);
-        bucketed_by_pext(q, nq, k, bq, chosen, others, (const uint16_t (*)[256])id);
+        int top = longest ? k - 1 : 1; /* (no long diagonals: diag and anti are 0) */
+        bucketed_by_pext(p, np, k, bp, told, others, diag, longest ^ diag, top);
+        bucketed_by_pext(q, nq, k, bq, told, others, diag, longest ^ diag, top);
     } else
 #endif
     {

@@ -194,7 +194,7 @@ def _tested(p: list[int], q: list[int]) -> int:
 
 def _telling_bits(p: list[int], q: list[int], width: int, forced: list[int], k: int) -> list[int]:
     """After the forced bits, the k bits most pairs of p x q have in common, by
-    a sample of each, from the most telling down (the id's top bit first)."""
+    a sample of each, from the most telling down."""
     in_p, in_q = [0] * 64, [0] * 64
     for keys, tally in ((p, in_p), (q, in_q)):
         for i in range(0, len(keys), 1 + len(keys) // 512):
@@ -213,9 +213,9 @@ def _telling_bits(p: list[int], q: list[int], width: int, forced: list[int], k: 
 
 
 def _bucketed(keys: list[int], chosen: list[int]) -> tuple[list[int], list[int]]:
-    """The keys by their id (the chosen bits, the first on top), a stable counting sort: (keys, start)."""
+    """The keys by their id (the chosen bits, the first the id's lowest), a stable counting sort: (keys, start)."""
     def id_of(x: int) -> int:
-        return sum((x >> b & 1) << at for at, b in enumerate(reversed(chosen)))
+        return sum((x >> b & 1) << at for at, b in enumerate(chosen))
 
     ids = [id_of(x) for x in keys]
     start = [0] * ((1 << len(chosen)) + 1)
@@ -279,7 +279,8 @@ def _joined(p: list[int], q: list[int], width: int, id_bits: int, longest: int, 
                 + 2 * (tested(p[:p0], q[q1:]) + tested(p[p1:], q[:q0])))
     diag = longest & -longest
     forced = [diag.bit_length() - 1, longest.bit_length() - 1] if longest else []
-    chosen = _telling_bits(p, q, width, forced, id_bits)
+    told = _telling_bits(p, q, width, forced, id_bits)[len(forced):]
+    chosen = sorted(told) + forced[::-1]  # the id: the telling bits in the key's order, the long diagonals on top
     bp, bq = _bucketed(p, chosen), _bucketed(q, chosen)
     k = len(chosen)
     if not longest:
