@@ -27,7 +27,11 @@ ROOT = Path(__file__).resolve().parent.parent
 # write their temporary files into a folder of the suite's own (pytest's tmp_path
 # too), and at the end the folder holds nothing but pytest's, and the working tree
 # nothing new (pytest_sessionfinish).
-SUITE_TMP = tempfile.mkdtemp(prefix="nqueens-suite-")
+# The suite runs in a process a core (pytest-xdist, pyproject's addopts): each has
+# a folder of its own, side by side in the machine's temporary folder (a worker inherits
+# the TMPDIR set here by the process that started it, so the first one is passed on).
+_MACHINE_TMP = os.environ.setdefault("NQUEENS_SUITE_MACHINE_TMP", tempfile.gettempdir())
+SUITE_TMP = tempfile.mkdtemp(prefix="nqueens-suite-", dir=_MACHINE_TMP)
 os.environ["TMPDIR"] = tempfile.tempdir = SUITE_TMP
 # Removed at the very end, once empty: registered before multiprocessing is imported, this
 # runs after its own exit handler has removed this process's folder in it.

@@ -325,7 +325,7 @@ def test_the_sanitizer_test_skips_with_its_reason_under_an_address_space_limit(t
         resource.setrlimit(resource.RLIMIT_AS, (16 << 30, resource.getrlimit(resource.RLIMIT_AS)[1]))
 
     test = "tests/test_kernel.py::test_the_c_searches_run_clean_under_address_and_undefined_behaviour_sanitizers"
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", test], cwd=ROOT,
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-n", "0", "-p", "no:cacheprovider", test], cwd=ROOT,
                          capture_output=True, text=True, timeout=300, preexec_fn=limited)
     assert "1 skipped" in run.stdout and "an address-space limit is set" in run.stdout, run.stdout[-2000:]
 
