@@ -121,6 +121,10 @@ def test_crosscheck_compares_exact_sets_across_every_engine(name):
 
     engines = names(enumerates=True, available=True, variant=name)
     chosen = sizes(name, 5000, top=10)
+    if not VARIANTS[name].known[chosen[-1]] and sum(not VARIANTS[name].known[n] for n in chosen) > 1:
+        # (an N without a board is in already: the textbook backtracker takes 10 s to
+        # exhaust semiqueens at 10, where 8 has none too)
+        chosen.pop()
     report = crosscheck(chosen, engines, variant=name)
     assert report.ok, report.problems
     assert [row.results[0].count for row in report.rows] == [VARIANTS[name].known[n] for n in chosen]
@@ -136,7 +140,8 @@ def searched(name: str, n: int) -> frozenset[tuple[int, ...]]:
 def test_sets_with_placements_and_splits_are_the_oracles(engine_name, name):
     for n in sizes(name, 500, some=True)[-2:]:
         boards = oracle(name, n) if n < 9 else searched(name, n)
-        assert frozenset(nq.solutions(n, engine_name, variant=name)) == boards
+        if n < 9 or engine_name != "backtrack":  # (from 9 the oracle is this engine's own search)
+            assert frozenset(nq.solutions(n, engine_name, variant=name)) == boards
         first = min(boards)
         fixed = {0: first[0], 2: first[2]}
         assert frozenset(nq.solutions(n, engine_name, fixed, variant=name)) == \
@@ -147,7 +152,9 @@ def test_sets_with_placements_and_splits_are_the_oracles(engine_name, name):
 def test_solve_is_validated_by_the_variant(name):
     v = VARIANTS[name]
     yes = sizes(name, 5000, top=13, some=True)[-1]
-    no = [n for n in sizes(name, top=yes) if not v.known[n]][-1:]  # where none exists, proved
+    # where none exists, proved, at N = 10 at most: the textbook backtracker takes 18 s to
+    # exhaust the 12 x 12 torus (CP-SAT and CaDiCaL under a second), 0.8 s the 10 x 10
+    no = [n for n in sizes(name, top=min(yes, 10)) if not v.known[n]][-1:]
     for engine_name in names(variant=name, proves_none=True, takes_fixed=True, group="core"):
         outcome = nq.solve(yes, engine_name, variant=name)
         assert outcome.status is nq.Status.SOLVED and v.is_solution(outcome.solution, yes)
