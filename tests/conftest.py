@@ -89,6 +89,18 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
                 shutil.rmtree(os.path.join(SUITE_TMP, name), ignore_errors=True)
 
 
+# The tests that take tens of seconds (measured with --durations): they start first, so
+# that the processes of the suite (pytest-xdist) end together, not one of them on a long
+# test at the end while the other cores wait.
+LONG_FIRST = ("tests/test_tour.py::", "tests/test_signals.py::test_every_engine_stops_at",
+              "tests/test_limits.py::test_every_engine_keeps_the_time_limit",
+              "tests/test_kernel.py::test_the_c_searches_run_clean")
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: not item.nodeid.startswith(LONG_FIRST))  # (a stable sort: the rest keep their order)
+
+
 def _signal_state() -> tuple[object, ...]:
     """This process's signal handlers and its main thread's blocked set."""
     import signal
