@@ -12,6 +12,8 @@ import pytest
 import nqueens_cp as nq
 from nqueens_cp import FUNDAMENTAL, TOTAL
 
+from conftest import QUIET_HTTP
+
 
 def records(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()[1:]]
@@ -136,7 +138,7 @@ def test_a_worker_killed_in_the_middle_of_a_count_loses_nothing(tmp_path: Path, 
     from distributed import Client, LocalCluster
 
     with dask.config.set({"temporary-directory": str(tmp_path)}), \
-            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, **QUIET_HTTP) as cluster, \
             Client(cluster) as client:
         pids = client.run(os.getpid)
         victim = next(iter(pids.values()))
@@ -157,7 +159,7 @@ def test_a_count_stopped_by_its_time_limit_leaves_nothing_running_on_the_users_c
     from distributed import Client, LocalCluster
 
     with dask.config.set({"temporary-directory": str(tmp_path)}), \
-            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, **QUIET_HTTP) as cluster, \
             Client(cluster) as client:
         with pytest.raises(nq.TimeLimitReached):
             nq.count(19, executor=client.get_executor(), time_limit=0.5)
@@ -281,6 +283,27 @@ def test_a_local_cluster_beyond_the_cores_gets_a_note_and_shuts_down_quietly() -
     assert done.stderr == (f"nqueens-cp: note: a local cluster of {workers} workers on the {default_jobs()} cores "
                            "here: each worker is a process, all started before any work, and more than one a core "
                            "only adds overhead\n")
+
+
+def test_a_local_cluster_beside_a_taken_dashboard_port_says_nothing() -> None:
+    """Dask's scheduler serves HTTP on 8787 unless told otherwise: with the port
+    taken (another local count, a notebook's cluster) the count printed Dask's
+    three lines 'Port 8787 is already in use. ...'."""
+    import socket
+
+    from conftest import run_process
+    from nqueens_cp.execution.parallel import default_jobs
+
+    try:
+        taken = socket.create_server(("127.0.0.1", 8787))
+    except OSError:  # (taken already: what this test needs)
+        taken = None
+    try:
+        done = run_process("count", "12", "--scheduler", f"local:{min(2, default_jobs())}", timeout=300)
+    finally:
+        if taken is not None:
+            taken.close()
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"{TOTAL[12]}\n", "")
 
 
 def test_the_time_left_of_a_resumed_count_counts_only_this_runs_tasks(monkeypatch, capsys) -> None:
