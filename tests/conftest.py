@@ -101,11 +101,6 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     items.sort(key=lambda item: not item.nodeid.startswith(LONG_FIRST))  # (a stable sort: the rest keep their order)
 
 
-# A test's own local Dask cluster: no dashboard, and the scheduler's HTTP server on a free
-# port of 127.0.0.1 (on Dask's 8787, two of the suite's processes each with a cluster warned).
-QUIET_HTTP = {"dashboard_address": "127.0.0.1:0", "scheduler_kwargs": {"dashboard": False}}
-
-
 def _signal_state() -> tuple[object, ...]:
     """This process's signal handlers and its main thread's blocked set."""
     import signal

@@ -16,10 +16,9 @@ from nqueens_cp import certificates
 from nqueens_cp.certificates import BOARDS, FORMULA, MANIFEST, PROOF, QUESTION, certify, verify
 from nqueens_cp.cli.main import main
 from nqueens_cp.errors import InvalidInputError, TimeLimitReached
+from nqueens_cp.execution.pools import LOCAL_HTTP
 from nqueens_cp.known import FUNDAMENTAL, TOTAL
 from nqueens_cp.model.variants import Variant
-
-from conftest import QUIET_HTTP
 
 pytestmark = pytest.mark.skipif(shutil.which("drat-trim") is None,
                                 reason="drat-trim is not installed (Debian package drat-trim; .ci/run installs it)")
@@ -375,7 +374,7 @@ def test_a_worker_killed_during_a_certificate_has_its_part_made_again(tmp_path: 
     from distributed import Client, LocalCluster
 
     with dask.config.set({"temporary-directory": str(tmp_path / "dask")}), \
-            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, **QUIET_HTTP) as cluster, \
+            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, **LOCAL_HTTP) as cluster, \
             Client(cluster) as client:
         victim = next(iter(client.run(os.getpid).values()))
         killed: list[int] = []

@@ -11,8 +11,7 @@ import pytest
 
 import nqueens_cp as nq
 from nqueens_cp import FUNDAMENTAL, TOTAL
-
-from conftest import QUIET_HTTP
+from nqueens_cp.execution.pools import LOCAL_HTTP
 
 
 def records(path: Path) -> list[dict]:
@@ -138,7 +137,7 @@ def test_a_worker_killed_in_the_middle_of_a_count_loses_nothing(tmp_path: Path, 
     from distributed import Client, LocalCluster
 
     with dask.config.set({"temporary-directory": str(tmp_path)}), \
-            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, **QUIET_HTTP) as cluster, \
+            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, **LOCAL_HTTP) as cluster, \
             Client(cluster) as client:
         pids = client.run(os.getpid)
         victim = next(iter(pids.values()))
@@ -159,7 +158,7 @@ def test_a_count_stopped_by_its_time_limit_leaves_nothing_running_on_the_users_c
     from distributed import Client, LocalCluster
 
     with dask.config.set({"temporary-directory": str(tmp_path)}), \
-            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, **QUIET_HTTP) as cluster, \
+            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, **LOCAL_HTTP) as cluster, \
             Client(cluster) as client:
         with pytest.raises(nq.TimeLimitReached):
             nq.count(19, executor=client.get_executor(), time_limit=0.5)

@@ -309,6 +309,12 @@ def _unheard(heard: bytes) -> bool:
     return length <= GREETING_MAX and len(heard) < 8 + length
 
 
+# A local cluster's scheduler: no dashboard, and its HTTP server (health, metrics) on a free
+# port of 127.0.0.1: on 8787, Dask's default, a second cluster (or a notebook's) printed
+# three lines of warning about the port.
+LOCAL_HTTP = {"dashboard_address": "127.0.0.1:0", "scheduler_kwargs": {"dashboard": False}}
+
+
 @contextmanager
 def dask_executor(spec: str, deadline: float | None = None) -> Iterator[Executor]:
     """An executor on a Dask cluster: ``spec`` is its scheduler's address
@@ -345,12 +351,9 @@ def dask_executor(spec: str, deadline: float | None = None) -> Iterator[Executor
             if local:
                 helpers_deaf_to_hangup()
                 with signals_held():
-                    # No dashboard; the scheduler's HTTP server (its health and metrics) on
-                    # a free port of 127.0.0.1: on 8787, Dask's default, a second cluster
-                    # (or a notebook's) printed three lines of warning about the port.
                     cluster = stack.enter_context(LocalCluster(
                         n_workers=int(workers or default_jobs()), threads_per_worker=1, processes=True,
-                        dashboard_address="127.0.0.1:0", scheduler_kwargs={"dashboard": False}))
+                        **LOCAL_HTTP))
                     client = stack.enter_context(Client(cluster))
             else:
                 client = stack.enter_context(Client(spec, timeout=speaks_dask(spec, deadline)))
