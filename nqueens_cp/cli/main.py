@@ -27,7 +27,8 @@ from .terminal import (EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_HUNG_UP, EXIT_INTERR
 # The command on the line -> the module of its group (imported only when it runs: start-up).
 COMMANDS = {"enumerate": "search", "count": "search", "crosscheck": "crosscheck", "compare": "compare",
             "solve": "solve", "complete": "solve", "batch": "solve", "dimacs": "cnf", "decode": "cnf", "model": "cnf",
-            "encodings": "cnf", "trace": "explore", "sample": "explore", "engines": "engines", "optimum": "optimum"}
+            "encodings": "cnf", "trace": "explore", "sample": "explore", "engines": "engines", "optimum": "optimum",
+            "check": "check"}
 
 
 def _main_epilog() -> str:
@@ -51,6 +52,7 @@ examples:
   nqueens-cp sample 16 -k 3 --seed 1         uniformly random solutions
   nqueens-cp count 13 --variant toroidal     4524: the diagonals wrap (and superqueens, rooks, semiqueens)
   nqueens-cp optimum 8                       5 queens dominate the board, proved
+  nqueens-cp check my_model.py:build 1-8     your model against the reference: the first N that differs, why
 
 exit codes:
   {EXIT_OK}    success (also when N has no solution, as N = 2 or 3)

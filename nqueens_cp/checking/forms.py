@@ -1,0 +1,163 @@
+"""The forms a user's model comes in, and the one interface each is read through.
+
+A model is read by its own tool (CP-SAT, CPMpy, PySAT, MiniZinc, clingo) and
+handed to :mod:`nqueens_cp.checking.run` as an :class:`Instance` per N: its
+solutions as the model states them (``raw``: columns by row in the model's
+own numbering, or the squares that hold a queen), and, for one board, the
+reason the model excludes it (:meth:`Instance.why`) and whether the model's
+other variables are determined by it (:meth:`Instance.determined`).  Nothing
+here compares boards: that is the check's, through the question's validator.
+
+The forms (docs/checking.md):
+
+- ``PATH.py:FUNC`` (or the function itself, from Python): ``FUNC(n)`` returns
+  ``(model, board)``, the model an OR-Tools ``CpModel``, a CPMpy ``Model`` or
+  a PySAT ``CNF``;
+- ``PATH.mzn`` (MiniZinc, ``n`` given as data), ``PATH.lp`` (clingo, ``n`` a
+  constant);
+- DIMACS: ``PATH-{n}.cnf`` (a file per N), or a generator command.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import InvalidInputError, NQueensError
+
+COLUMNS, SQUARES = "columns", "squares"  # what a raw solution is: columns by row, or the queens' squares
+
+
+class ModelError(NQueensError):
+    """The user's model is wrong in a way that stops the check (it does not
+    load, returns the wrong shape, names a variable it lacks).  ``detail`` is
+    what the user's own tool said at length (their traceback, MiniZinc's
+    messages), printed above the one line."""
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why the model excludes a board, in the model's own terms: ``text`` says
+    it in one line; ``parts`` are the constraints or clauses, one a line
+    (a MiniZinc location and its source, a CP-SAT constraint's index, a
+    clause's number and literals)."""
+
+    text: str
+    parts: tuple[str, ...] = ()
+    accepted: bool = False  # the model accepts the board: its solver's enumeration missed it
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "parts": list(self.parts), "accepted": self.accepted}
+
+
+@dataclass(frozen=True)
+class Determined:
+    """Whether the board fixes every other variable of the model; where it does
+    not, ``example`` names one that can take two values."""
+
+    determined: bool
+    example: str = ""
+
+
+class Instance:
+    """The user's model at one N, read by its tool."""
+
+    kind = COLUMNS
+    domain: tuple[int, int] | None = None  # the declared values of a column board (lowest, highest)
+
+    def solutions(self, deadline: float | None) -> Iterator[tuple[Any, ...]]:
+        """Every solution's board as the model states it: a column a row
+        (COLUMNS) or the squares holding a queen, sorted (SQUARES).  Past
+        ``deadline`` it raises TimeLimitReached."""
+        raise NotImplementedError
+
+    def why(self, raw: tuple[Any, ...], deadline: float | None) -> Reason:
+        """Why the model has no solution with this board (``raw`` as
+        :meth:`solutions` gives one)."""
+        raise NotImplementedError
+
+    def determined(self, raw: tuple[Any, ...], deadline: float | None) -> Determined | None:
+        """Whether fixing this board leaves one solution (None: cannot tell)."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Free what the tool holds."""
+
+
+class UserModel:
+    """A model as the user gave it: ``instance(n)`` reads it at N."""
+
+    name = "model"
+    tool = ""
+
+    def instance(self, n: int) -> Instance:
+        raise NotImplementedError
+
+
+def load(model: Any, var: str | None = None, generator: str | None = None) -> UserModel:
+    """The user's model from what names it: a callable ``f(n)``, ``PATH.py:FUNC``,
+    ``PATH.mzn``, ``PATH.lp``, ``PATH.cnf`` (with ``{n}``), or, with
+    ``generator``, no model and a command that writes each N's CNF."""
+    if generator is not None:
+        if model is not None:
+            raise InvalidInputError("--generator writes the model: name no MODEL beside it")
+        from .cnf import Generated
+
+        return Generated(generator, var)
+    if model is None:
+        raise InvalidInputError("name a MODEL (PATH.py:FUNC, PATH.mzn, PATH.lp, PATH-{n}.cnf) or --generator 'CMD {n}'")
+    if callable(model):
+        from .python import PythonModel
+
+        return PythonModel(model, getattr(model, "__name__", "model"), var)
+    if not isinstance(model, (str, os.PathLike)):
+        raise InvalidInputError(f"a model is a path (PATH.py:FUNC, PATH.mzn, PATH.lp, PATH-{{n}}.cnf) or a "
+                                f"function of n, got {type(model).__name__}")
+    text = os.fspath(model)
+    path, colon, function = text.rpartition(":")
+    if colon and path.endswith(".py"):
+        from .python import PythonModel
+
+        return PythonModel.from_file(path, function, var)
+    suffix = os.path.splitext(text)[1].lower()
+    readers: dict[str, Callable[[str, str | None], UserModel]] = {}
+    if suffix == ".mzn":
+        from .minizinc import MiniZincModel
+
+        readers[suffix] = MiniZincModel
+    elif suffix == ".lp":
+        from .clingo import ClingoModel
+
+        readers[suffix] = ClingoModel
+    elif suffix in (".cnf", ".dimacs"):
+        from .cnf import DimacsFiles
+
+        readers[suffix] = DimacsFiles
+    elif suffix == ".py":
+        raise InvalidInputError(f"{text}: name the function too, as {text}:FUNC (a function of n that returns "
+                                "(model, board))")
+    if suffix not in readers:
+        raise InvalidInputError(f"{text}: not a form check reads (PATH.py:FUNC, PATH.mzn, PATH.lp, PATH-{{n}}.cnf, "
+                                "or --generator 'CMD {n}')")
+    if suffix not in (".cnf", ".dimacs") and not os.path.isfile(text):
+        raise ModelError(f"cannot read {text}: " + ("it is a directory" if os.path.isdir(text) else
+                                                    "no such file"))
+    return readers[suffix](text, var)
+
+
+def source_line(path: str, line: int) -> str:
+    """Line ``line`` (1-based) of a file, stripped, or '' where it cannot be read."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for number, text in enumerate(handle, 1):
+                if number == line:
+                    return text.strip()
+    except OSError:
+        pass
+    return ""

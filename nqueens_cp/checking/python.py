@@ -1,0 +1,134 @@
+"""A model written in Python: ``PATH.py:FUNC``, or the function itself.
+
+``FUNC(n)`` returns ``(model, board)``:
+
+- ``model``: an OR-Tools ``CpModel``, a CPMpy ``Model`` or a PySAT ``CNF``;
+- ``board``: a list of n integer variables, the column of the queen in each
+  row (0- or 1-based: told from their declared domain), or an n x n grid
+  (a list of n rows of n) of 0/1 or Boolean variables, true where a queen
+  stands; for a CNF, the grid's variable ids (ints).
+
+Anything else is refused in one line that says what was expected.  The
+user's code runs in this process: an exception it raises is shown as their
+traceback (the frames of their file and below), never ours.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from .forms import Instance, ModelError, UserModel
+
+EXPECTED = ("(model, board): the model a CpModel, a CPMpy Model or a PySAT CNF; the board a list of n integer "
+            "variables (the column of each row's queen) or an n x n grid of 0/1 variables (variable ids for a CNF)")
+
+
+class PythonModel(UserModel):
+    """A Python function of n that builds the model."""
+
+    tool = "Python"
+
+    def __init__(self, function: Callable[[int], Any], name: str, var: str | None = None) -> None:
+        if var is not None:
+            raise ModelError("--var names a MiniZinc array or a clingo predicate: a Python model returns its board")
+        self.function = function
+        self.name = name
+        code = getattr(function, "__code__", None)
+        self.path = code.co_filename if code is not None else ""
+
+    @classmethod
+    def from_file(cls, path: str, function: str, var: str | None = None) -> PythonModel:
+        import runpy
+
+        if not function.isidentifier():
+            raise ModelError(f"{path}:{function}: '{function}' is not a Python function name")
+        if not os.path.isfile(path):
+            raise ModelError(f"cannot read {path}: " + ("it is a directory" if os.path.isdir(path) else "no such file"))
+        try:
+            namespace = runpy.run_path(path, run_name="__nqueens_check__")
+        except SyntaxError as error:  # Python's own message, with the file and line
+            detail = "".join(traceback.format_exception_only(type(error), error))
+            raise ModelError(f"{error.filename or path}, line {error.lineno}: {error.msg}", detail) from None
+        except (Exception, SystemExit) as error:  # noqa: BLE001 - the user's code, shown as theirs
+            raise ModelError(f"loading {path} raised {_said(error)}", user_traceback(error, path)) from None
+        found = namespace.get(function)
+        if not callable(found):
+            defined = sorted(name for name, value in namespace.items()
+                             if callable(value) and getattr(value, "__module__", None) == "__nqueens_check__")
+            raise ModelError(f"{path} has no function {function}" +
+                             (f" (it defines {', '.join(defined)})" if defined else ""))
+        made = cls(found, f"{os.path.basename(path)}:{function}", var)
+        made.path = path
+        return made
+
+    def instance(self, n: int) -> Instance:
+        try:
+            result = self.function(n)
+        except (Exception, SystemExit) as error:  # noqa: BLE001 - the user's code, shown as theirs
+            raise ModelError(f"{self.name}({n}) raised {_said(error)}", user_traceback(error, self.path)) from None
+        if not isinstance(result, (tuple, list)) or len(result) != 2:
+            raise ModelError(f"{self.name}({n}) returned {_kind(result)}; expected {EXPECTED}")
+        model, board = result
+        module = type(model).__module__ or ""
+        if module.startswith("ortools.sat"):
+            from ortools.sat.python import cp_model
+
+            if isinstance(model, cp_model.CpModel):
+                from .cpsat import CpSatInstance
+
+                return CpSatInstance(model, rows_of(board, n, self.name), n, self.name)
+        if module.startswith("cpmpy") and type(model).__name__ == "Model":
+            from .cpmpy import CpmpyInstance
+
+            return CpmpyInstance(model, rows_of(board, n, self.name), n, self.name)
+        if module.startswith("pysat") and hasattr(model, "clauses"):
+            from .cnf import CnfInstance, cell_grid
+
+            return CnfInstance(list(model.clauses), int(model.nv), cell_grid(rows_of(board, n, self.name), n,
+                                                                             self.name), n)
+        raise ModelError(f"{self.name}({n}) returned a model of type {type(model).__name__}; expected {EXPECTED}")
+
+
+def rows_of(board: Any, n: int, name: str) -> list[Any]:
+    """The board's n entries (a variable each, or a row of n): lists and NumPy
+    arrays taken; any other shape refused, saying what was expected."""
+    entries = board.tolist() if hasattr(board, "tolist") and hasattr(board, "shape") else board
+    if isinstance(entries, (str, bytes)) or not hasattr(entries, "__len__") or not hasattr(entries, "__getitem__"):
+        raise ModelError(f"{name}({n}) returned a board of type {type(board).__name__}; expected {EXPECTED}")
+    entries = list(entries)
+    if len(entries) != n:
+        raise ModelError(f"{name}({n}) returned a board of {len(entries)} entries for N = {n} (does the model "
+                         f"ignore n?); expected {EXPECTED}")
+    nested = [hasattr(entry, "__len__") and not isinstance(entry, (str, bytes)) for entry in entries]
+    if any(nested):
+        if not all(nested) or any(len(row) != n for row in entries):
+            raise ModelError(f"{name}({n}) returned a board that is neither n variables nor an n x n grid; "
+                             f"expected {EXPECTED}")
+        return [list(row) for row in entries]
+    return entries
+
+
+def user_traceback(error: BaseException, path: str) -> str:
+    """The traceback of ``error`` from the first frame in the user's file on:
+    their code and what it called, not the check that called it."""
+    tb = error.__traceback__
+    real = os.path.realpath(path) if path else ""
+    while tb is not None and os.path.realpath(tb.tb_frame.f_code.co_filename) != real:
+        tb = tb.tb_next
+    if tb is None:
+        return "".join(traceback.format_exception_only(type(error), error))
+    return "".join(traceback.format_exception(type(error), error, tb))
+
+
+def _said(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, (tuple, list)):
+        return f"a {type(value).__name__} of {len(value)}"
+    return "None" if value is None else f"a {type(value).__name__}"

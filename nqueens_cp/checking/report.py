@@ -1,0 +1,90 @@
+"""A check as text for people: a line per N, and at an N that differs the smallest boards drawn, with the reason."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..model.variants import Square
+from .run import CheckReport, NCheck
+
+QUEEN, MARKED, EMPTY = "Q", "X", "."
+DRAW_MAX_N = 32  # wider boards are listed as columns, not drawn
+
+
+def draw(squares: Iterable[Square], n: int, marked: Iterable[Square] = (), indent: str = "    ") -> str:
+    """The queens on the n x n board, the ``marked`` ones as X (two that attack each other)."""
+    queens, marks = set(squares), set(marked)
+    lines = []
+    for r in range(n):
+        lines.append(indent + " ".join(MARKED if (r, c) in marks else QUEEN if (r, c) in queens else EMPTY
+                                       for c in range(n)))
+    return "\n".join(lines)
+
+
+def _marked(attack: str | None) -> list[Square]:
+    """The two squares an attack sentence names ('the queens at 0:1 and 2:3 ...')."""
+    import re
+
+    return [(int(r), int(c)) for r, c in re.findall(r"(\d+):(\d+)", attack or "")][:2]
+
+
+def _boards(count: int) -> str:
+    return f"{count} board" + ("" if count == 1 else "s")
+
+
+def row_text(row: NCheck) -> str:
+    """One N in a few lines: the verdict, the counts, the times, the notes."""
+    times = f"model {row.seconds:.3f} s, reference {row.reference_seconds:.3f} s"
+    if row.agrees:
+        head = f"N={row.n:<3} agrees   {_boards(row.boards)}, as the reference ({times})"
+    else:
+        parts = [f"{row.missing_count} missing", f"{row.extra_count}{'' if row.held_all else '+'} extra"]
+        if row.not_boards_count:
+            parts.append(f"{row.not_boards_count} not boards")
+        head = (f"N={row.n:<3} DIFFERS  the model has {_boards(row.boards)}, the reference {row.reference}: "
+                f"{', '.join(parts)} ({times})")
+    lines = [head]
+    if row.duplicates:
+        lines.append(f"       {row.duplicates} of the model's {row.solutions} solutions repeat a board: the solver "
+                     "lists other variables' values too")
+    if row.determined is False:
+        lines.append(f"       the board does not determine the model's other variables ({row.undetermined}): a "
+                     "solution counter would overcount")
+    return "\n".join(lines)
+
+
+def detail_text(row: NCheck) -> str:
+    """The smallest counterexamples of an N that differs, drawn, with their reasons."""
+    n, out = row.n, []
+    if row.extra:
+        out.append(f"  the smallest extra board (the model accepts it, the question forbids it): {list(row.extra[0])}")
+        if n <= DRAW_MAX_N:
+            out.append(draw(enumerate(row.extra[0]), n, _marked(row.attack)))
+        out.append(f"    {row.attack}")
+    elif row.not_boards:
+        out.append(f"  the smallest solution that is no board: queens at "
+                   f"{', '.join(f'{r}:{c}' for r, c in row.not_boards[0])}")
+        if n <= DRAW_MAX_N:
+            out.append(draw(row.not_boards[0], n))
+        out.append(f"    {row.attack}")
+    if row.missing:
+        out.append(f"  the smallest missing board (the question accepts it, the model excludes it): {list(row.missing[0])}")
+        if n <= DRAW_MAX_N:
+            out.append(draw(enumerate(row.missing[0]), n))
+        if row.why is not None:
+            out.append(f"    why: {row.why.text}")
+            out.extend(f"      {part}" for part in row.why.parts)
+    for label, boards in (("extra", row.extra[1:]), ("missing", row.missing[1:])):
+        if boards:
+            out.append(f"  more {label}: " + "; ".join(" ".join(map(str, b)) for b in boards))
+    return "\n".join(out)
+
+
+def summary_text(report: CheckReport) -> str:
+    checked = ", ".join(str(row.n) for row in report.rows)
+    differs = [row.n for row in report.rows if not row.agrees]
+    if not differs:
+        return f"{report.model} agrees with the reference at every N checked ({checked})"
+    if len(differs) == 1:
+        return f"{report.model} first differs from the reference at N={differs[0]}"
+    return f"{report.model} differs from the reference at N={', '.join(map(str, differs))}"

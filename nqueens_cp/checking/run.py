@@ -1,0 +1,353 @@
+"""The check: a user's model against the reference, N by N, and the smallest counterexamples.
+
+For each N the user's model is enumerated by its own tool
+(:mod:`nqueens_cp.checking.forms`); every solution becomes a board (columns
+by row, 0-based) and goes through the question's own validator, the one
+every engine's answers go through.  The reference is the hand-written
+search's exact set (``bitmask``, validated as everywhere), streamed and
+looked up in the model's valid boards: what it has that the model lacks is
+*missing*, what the model gives that the validator refuses is *extra*, and a
+solution that is not a board at all (a row with no queen or two, a column
+off the board) is *not a board*.  Memory holds the model's valid boards (at
+most the answer) and the smallest few of each kind.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InvalidInputError, NQueensError, TimeLimitReached
+from ..model.board import Solution, pack
+from ..model.question import Question, question
+from ..model.variants import Square, Variant
+from .forms import COLUMNS, Determined, Instance, Reason, UserModel, load
+
+SHOW = 3  # the smallest boards of each kind kept per N (--show)
+HELD = 1 << 20  # distinct wrong boards held to tell a repeat from a new one; beyond, each counts as new
+REFERENCE = "bitmask"  # the hand-written search every member of the family is checked against
+
+
+@dataclass
+class NCheck:
+    """One N: the model's boards against the reference's."""
+
+    n: int
+    agrees: bool
+    boards: int  # the model's distinct boards (one queen a row, every column on the board), right or wrong
+    reference: int  # the reference's boards
+    solutions: int  # the solutions the model's solver reported, repeats and non-boards included
+    duplicates: int  # solutions that repeat a board the solver had already given
+    missing: list[Solution]  # boards the question accepts and the model lacks, smallest first (at most --show)
+    missing_count: int
+    extra: list[Solution]  # boards the model gives and the question forbids, smallest first
+    extra_count: int
+    not_boards: list[tuple[Square, ...]]  # solutions that are no board: their queens' squares, 0-based
+    not_boards_count: int
+    why: Reason | None  # why the model excludes the smallest missing board
+    attack: str | None  # why the question forbids the smallest extra board (or the first non-board)
+    determined: bool | None  # whether a board fixes every other variable of the model
+    undetermined: str  # where it does not: a variable that takes two values
+    seconds: float  # the model's enumeration
+    reference_seconds: float
+    base: int | None  # the model's first column: 0 or 1 (None for a grid of cells)
+    held_all: bool = True  # every wrong board was held: extra_count is exact
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "agrees": self.agrees, "boards": self.boards, "reference": self.reference,
+                "missing": [list(b) for b in self.missing], "missing_count": self.missing_count,
+                "extra": [list(b) for b in self.extra], "extra_count": self.extra_count,
+                "not_boards": [[list(s) for s in b] for b in self.not_boards], "not_boards_count": self.not_boards_count,
+                "why": self.why.to_dict() if self.why else None, "attack": self.attack,
+                "determined": self.determined, "undetermined": self.undetermined or None,
+                "solutions": self.solutions, "duplicates": self.duplicates,
+                "seconds": round(self.seconds, 6), "reference_seconds": round(self.reference_seconds, 6),
+                "base": self.base}
+
+
+@dataclass
+class CheckReport:
+    """A whole check: the model, the question, one :class:`NCheck` per N checked."""
+
+    model: str
+    tool: str
+    variant: str
+    rows: list[NCheck] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(row.agrees for row in self.rows)
+
+    @property
+    def first_difference(self) -> NCheck | None:
+        return next((row for row in self.rows if not row.agrees), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"model": self.model, "tool": self.tool, "variant": self.variant, "ok": self.ok,
+                "rows": [row.to_dict() for row in self.rows], "notes": self.notes}
+
+
+class _Smallest:
+    """The ``k`` smallest distinct items seen, and how many distinct ones (up to HELD remembered)."""
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+        self.kept: list[Any] = []
+        self.seen: set[Any] = set()
+        self.count = 0
+        self.held_all = True
+
+    def add(self, item: Any) -> bool:
+        """Whether ``item`` is new (False: a repeat)."""
+        if item in self.seen:
+            return False
+        if len(self.seen) < HELD:
+            self.seen.add(item)
+        else:
+            self.held_all = False
+        self.count += 1
+        if len(self.kept) < self.k:
+            self.kept.append(item)
+            self.kept.sort()
+        elif self.k and item < self.kept[-1]:
+            self.kept[-1] = item
+            self.kept.sort()
+        return True
+
+
+def _sizes(spec: Any) -> list[int]:
+    """SPEC as the library takes it: an N, an iterable of N, or text '4', '1-8', '4-12/2'."""
+    import re
+
+    if isinstance(spec, str):
+        found: list[int] = []
+        for word in spec.replace(",", " ").split():
+            match = re.fullmatch(r"(\d+)(?:-(\d+)(?:/(\d+))?)?", word)
+            if not match:
+                raise InvalidInputError(f"SPEC {word!r}: an N, a range 1-10 or a stepped range 4-12/2")
+            low = int(match.group(1))
+            found += range(low, int(match.group(2) or low) + 1, int(match.group(3) or 1))
+        spec = found
+    sizes = [spec] if isinstance(spec, int) else list(spec)
+    if not sizes or any(type(n) is not int or n < 1 for n in sizes):
+        raise InvalidInputError(f"SPEC: positive sizes N, got {spec!r}")
+    return sizes
+
+
+def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str | None = None,
+          generator: str | None = None, base: int | None = None, every: bool = False, show: int = SHOW,
+          time_limit: float | None = None, progress: Callable[[str], None] | None = None,
+          rows: Callable[[NCheck], None] | None = None, notify: Callable[[str], None] | None = None) -> CheckReport:
+    """Check a user's model against the reference for each N of ``spec``, in
+    order, stopping at the first N that differs (``every``: check them all).
+
+    ``model``: ``PATH.py:FUNC`` (or the function itself: ``f(n)`` returns
+    ``(model, board)``), ``PATH.mzn``, ``PATH.lp``, ``PATH-{n}.cnf``; or None
+    with ``generator``, a command writing each N's CNF (``{n}`` in it).
+    ``var`` names the board in a MiniZinc or clingo model; ``base`` says the
+    columns are 0- or 1-based where the model cannot tell.  ``rows`` is
+    called with each N as it is checked; ``time_limit`` covers the whole
+    check (TimeLimitReached, the N checked by then reported)."""
+    sizes = _sizes(spec)
+    if base not in (None, 0, 1):
+        raise InvalidInputError(f"base: the model's first column is 0 or 1, got {base!r}")
+    if type(show) is not int or show < 0:
+        raise InvalidInputError(f"show: how many boards of each kind to show, a whole number, got {show!r}")
+    from ..engines.search import check_time_limit
+
+    check_time_limit(time_limit)
+    first = question(1, variant=variant)  # (the member checked once, before the model is read)
+    user = load(model, var, generator)
+    report = CheckReport(getattr(user, "name", str(model)), user.tool, str(first.variant))
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+
+    def said(note: str) -> None:
+        report.notes.append(note)
+        if notify:
+            notify(note)
+
+    state = {"base": base}
+    for n in sizes:
+        try:
+            row = _check_one(user, question(n, variant=first.variant), state, show, deadline, progress, said)
+        except TimeLimitReached:
+            raise TimeLimitReached(f"the time limit of {time_limit:g} s came at N={n}, before every N was checked") \
+                from None
+        report.rows.append(row)
+        if rows:
+            rows(row)
+        if not row.agrees and not every:
+            break
+    return report
+
+
+def _check_one(user: UserModel, asked: Question, state: dict[str, Any], show: int, deadline: float | None,
+               progress: Callable[[str], None] | None, notify: Callable[[str], None]) -> NCheck:
+    n = asked.n
+    started = time.monotonic()
+    instance = user.instance(n)
+    valid: set[int] = set()
+    extra, wrong = _Smallest(show), _Smallest(show)
+    solutions = duplicates = 0
+    pending: list[tuple[Any, ...]] = []  # raw boards waiting for the numbering to be told
+    first_raw: tuple[Any, ...] | None = None
+    numbered = instance.kind == COLUMNS or getattr(instance, "numbered", True)
+
+    def take(raw: tuple[Any, ...], base: int) -> None:
+        nonlocal duplicates
+        board, squares = _board(raw, instance.kind, base if numbered else 0, n)
+        if board is None:
+            if not wrong.add(squares):
+                duplicates += 1
+        elif asked.is_solution(board):
+            key = pack(board, n)
+            if key in valid:
+                duplicates += 1
+            valid.add(key)
+        elif not extra.add(board):
+            duplicates += 1
+
+    try:
+        for raw in instance.solutions(deadline):
+            solutions += 1
+            if first_raw is None:
+                first_raw = raw
+            if progress and solutions % 4096 == 0:
+                progress(f"N={n}: {solutions:,} solutions from the model, {time.monotonic() - started:.0f} s")
+            if not numbered:
+                take(raw, 0)
+                continue
+            if state["base"] is None:
+                told = _told(instance, raw, n)
+                if told is None and len(pending) < HELD:
+                    pending.append(raw)
+                    continue
+                if told is None:
+                    notify(f"N={n}: cannot tell whether the model numbers columns from 0 or 1; taken as 0 "
+                           "(--base 1 says otherwise)")
+                chosen = state["base"] = told or 0
+                for held in pending:
+                    take(held, chosen)
+                pending.clear()
+            take(raw, state["base"])
+        if pending:
+            state["base"] = 0
+            notify(f"N={n}: cannot tell whether the model numbers columns from 0 or 1 (no solution has column 0 "
+                   f"or {n}); taken as 0 (--base 1 says otherwise)")
+            for held in pending:
+                take(held, 0)
+        seconds = time.monotonic() - started
+        base = state["base"] if numbered else None
+
+        started = time.monotonic()
+        reference, hits, missing = _reference(asked, valid, show, deadline)
+        reference_seconds = time.monotonic() - started
+        if hits != len(valid):  # a board our validator accepts that our search lacks: ours to fix, not the user's
+            raise NQueensError(f"internal error: at N={n} the validator accepts {len(valid) - hits} of the model's "
+                               f"boards that the reference ({REFERENCE}) does not list")
+        missing_count = reference - hits
+        why = instance.why(_raw(missing.kept[0], instance.kind, base or 0), deadline) if missing.kept else None
+        attack = (_attack(asked, extra.kept[0]) if extra.kept else
+                  _not_board(wrong.kept[0], n) if wrong.kept else None)
+        determined = instance.determined(first_raw, deadline) if first_raw is not None else None
+    finally:
+        instance.close()
+    return NCheck(n, not (missing_count or extra.count or wrong.count), len(valid) + extra.count, reference, solutions, duplicates,
+                  missing.kept, missing_count, extra.kept, extra.count, wrong.kept, wrong.count, why, attack,
+                  None if determined is None else determined.determined,
+                  determined.example if isinstance(determined, Determined) else "", seconds, reference_seconds,
+                  base, extra.held_all and wrong.held_all)
+
+
+def _told(instance: Instance, raw: tuple[Any, ...], n: int) -> int | None:
+    """The model's first column, 0 or 1: from its declared domain, else from a
+    solution with column 0 (0-based) or column n (1-based) in it; None while
+    it cannot be told."""
+    domain = instance.domain
+    if domain is not None and domain[0] in (0, 1):
+        return domain[0]
+    values = {v for square in raw for v in square} if instance.kind != COLUMNS else set(raw)
+    if 0 in values:
+        return 0
+    if n in values:
+        return 1
+    return None
+
+
+def _board(raw: tuple[Any, ...], kind: str, base: int, n: int) -> tuple[Solution | None, tuple[Square, ...]]:
+    """(the board, or None where the solution is none: a row without a queen or with two, a column off the
+    board), and its queens' squares, 0-based."""
+    if kind == COLUMNS:
+        columns = tuple(v - base for v in raw)
+        squares = tuple(enumerate(columns))
+        return (columns if all(0 <= c < n for c in columns) else None), squares
+    squares = tuple(sorted((r - base, c - base) for r, c in raw))
+    rows = [r for r, _ in squares]
+    if rows == list(range(n)) and all(0 <= c < n for _, c in squares):
+        return tuple(c for _, c in squares), squares
+    return None, squares
+
+
+def _raw(board: Solution, kind: str, base: int) -> tuple[Any, ...]:
+    """A board as the model states it (the inverse of :func:`_board`)."""
+    if kind == COLUMNS:
+        return tuple(c + base for c in board)
+    return tuple((r + base, c + base) for r, c in enumerate(board))
+
+
+def _reference(asked: Question, valid: set[int], show: int, deadline: float | None) -> tuple[int, int, _Smallest]:
+    """The reference's boards looked up in the model's: (how many, how many the model has, the smallest missing)."""
+    from ..execution.run import solutions
+
+    n = asked.n
+    left = None if deadline is None else max(deadline - time.monotonic(), 0.001)
+    missing = _Smallest(show)
+    reference = hits = 0
+    with solutions(n, REFERENCE, variant=asked.variant, jobs=1, time_limit=left) as search:
+        for board in search:
+            reference += 1
+            if pack(board, n) in valid:
+                hits += 1
+            else:
+                missing.add(tuple(board))
+        if search.timed_out:
+            raise TimeLimitReached
+    return reference, hits, missing
+
+
+_LINE_WORDS = {0: "column", -1: "diagonal (c - r)", 1: "anti-diagonal (c + r)"}
+
+
+def line_between(variant: Variant, n: int, a: Square, b: Square) -> str:
+    """The line (or offset) of the member along which pieces on ``a`` and ``b`` attack each other."""
+    dr, dc = b[0] - a[0], b[1] - a[1]
+    if dr == 0:
+        return "row"
+    for line in variant.families:
+        if line.joins(n, dr, dc):
+            return ("wrapped " if line.wraps and line.slope else "") + _LINE_WORDS[line.slope]
+    return f"offset ({abs(dr)}, {dc if dr > 0 else -dc})"
+
+
+def _attack(asked: Question, board: Solution) -> str:
+    squares = list(enumerate(board))
+    pair = asked.variant.attacking_pair(asked.n, squares)
+    if pair is None:  # (not reached: the validator refused it, and it refuses only attacks)
+        return "the question's validator refuses it"
+    a, b = pair
+    return f"the queens at {a[0]}:{a[1]} and {b[0]}:{b[1]} attack each other along a {line_between(asked.variant, asked.n, a, b)}"
+
+
+def _not_board(squares: Iterable[Square], n: int) -> str:
+    placed = list(squares)
+    for r, c in placed:
+        if not (0 <= r < n and 0 <= c < n):
+            return f"a queen at {r}:{c} is off the {n}x{n} board"
+    per_row = {r: sum(1 for q, _ in placed if q == r) for r in range(n)}
+    for r, k in per_row.items():
+        if k != 1:
+            return f"row {r} has {'no queen' if not k else f'{k} queens'}"
+    return "not one queen a row"

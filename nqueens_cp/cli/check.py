@@ -1,0 +1,142 @@
+"""The command line, check: a model someone wrote against the reference, N by N."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ..errors import InvalidInputError
+from .options import PROG, RESULT_FORMATS, add_format, add_variant, positive_float, sizes, whole
+from .terminal import EXIT_FAILURE, EXIT_OK, CtrlC, Progress, say
+
+EPILOG = """\
+forms of MODEL (docs/checking.md):
+  PATH.py:FUNC     FUNC(n) returns (model, board): the model an OR-Tools CpModel, a CPMpy
+                   Model or a PySAT CNF; the board a list of n integer variables (the
+                   column of each row's queen, 0- or 1-based) or an n x n grid of 0/1
+                   variables (for a CNF, the cells' variable ids)
+  PATH.mzn         MiniZinc, n given as data (-D n=N), solved by Gecode; the board is the
+                   array --var (default q): n ints, or n x n of 0/1 or bool
+  PATH.lp          clingo, n given as a constant (-c n=N); the board is the predicate
+                   --var (default queen/2): queen(ROW, COLUMN)
+  PATH-{n}.cnf     one DIMACS file per N ({n:02} pads); the cell of row r, column c is
+                   variable r*N + c + 1 unless the file has 'c q ROW COL VAR' lines
+  --generator CMD  no MODEL: CMD with {n} replaced writes each N's DIMACS CNF to stdout
+
+what it reports, for each N in order (stopping at the first that differs unless --all):
+  agrees or DIFFERS, the model's distinct boards against the reference's (the hand-written
+  search, every board through the question's validator), the times; at an N that differs,
+  the smallest extra board drawn with the two queens that attack each other (X) and the
+  line they share, and the smallest missing board drawn with the reason the model
+  excludes it in its own terms (a MiniZinc location, a CP-SAT constraint, a clause number,
+  a clingo rule); solutions that repeat a board, and whether a board determines the
+  model's other variables (where it does not, a solution counter overcounts).
+
+--format json: one JSON object per N checked, with at least
+  n           the board size
+  agrees      true when the model's boards are exactly the reference's
+  boards      the model's distinct boards
+  reference   the reference's count
+  missing     boards the question accepts and the model lacks: 0-based column lists,
+              smallest first, at most --show (missing_count: how many in all)
+  extra       boards the model gives and the question forbids, likewise (extra_count)
+  why         the reason the model excludes the first missing board: {text, parts,
+              accepted}, or null
+  determined  whether a board fixes every other variable of the model (null: no board)
+  seconds     the model's enumeration
+  and solutions, duplicates, not_boards (solutions with a row of no queen or two, or a
+  column off the board: their squares), not_boards_count, attack (why the first extra
+  board is refused), undetermined, reference_seconds, base (the model's first column).
+
+exit codes: 0 every N agrees; 1 an N differs, or the model cannot be read (its own tool's
+message, with file and line); 2 a usage mistake; 3 the time limit came first (the N
+checked by then printed); 130 Ctrl-C.
+
+examples:
+  nqueens-cp check models/mistakes/no_anti_diagonal.py:model 1-8
+  nqueens-cp check models/nqueens.mzn 1-10
+  nqueens-cp check models/nqueens.lp 1-8 --format json
+  nqueens-cp check 'models/nqueens-{n:02}-pairwise.cnf' 4-12
+  nqueens-cp check --generator 'python gen.py {n}' 1-9
+  nqueens-cp check toroidal.py:model 1-13 --variant toroidal --all"""
+
+
+def add_check(sub: Any) -> None:
+    p = sub.add_parser(
+        "check", help="check a model you wrote against the reference: exact sets, the first N that differs, why",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Check a model someone wrote (CP-SAT, CPMpy, PySAT, MiniZinc, clingo, DIMACS) against the "
+        "reference: for each N, every solution of the model is read by its own tool, turned into a board and "
+        "compared with the reference's exact set of boards.",
+        epilog=EPILOG,
+    )
+    p.add_argument("words", nargs="+", metavar="MODEL SPEC",
+                   help="the model (see below; none with --generator), then the sizes: N, a range 1-10 or a "
+                   "stepped range 4-12/2, one or more")
+    p.add_argument("--generator", metavar="CMD", help="a command writing the DIMACS CNF of N to stdout, {n} where "
+                   "N goes (split as a shell splits words; no shell runs it)")
+    p.add_argument("--var", metavar="NAME", help="the board in a MiniZinc model (an array; default q) or a clingo "
+                   "program (a predicate of row and column; default queen/2)")
+    add_variant(p)
+    p.add_argument("--base", type=int, choices=(0, 1), metavar="0|1",
+                   help="the model's first column, where it cannot be told from its domain or its solutions")
+    p.add_argument("--all", action="store_true", dest="every", help="check every N, not only up to the first "
+                   "that differs")
+    p.add_argument("--show", type=whole, default=3, metavar="K",
+                   help="the smallest missing and extra boards kept per N (default 3)")
+    p.add_argument("--time-limit", type=positive_float, metavar="SEC",
+                   help="stop after SEC seconds in all: exit 3, the N checked by then printed")
+    add_format(p, RESULT_FORMATS, " (json: one object per N, the contract above)")
+    p.set_defaults(handler=_cmd_check)
+
+
+def _sizes(words: list[str]) -> list[int]:
+    found = []
+    for word in words:
+        try:
+            found += sizes(word)
+        except argparse.ArgumentTypeError as error:
+            raise InvalidInputError(f"SPEC {word!r}: {error}") from None
+    return found
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from ..checking import ModelError, check
+    from ..checking.report import detail_text, row_text, summary_text
+    from ..studies.reporting import to_json
+
+    model = None if args.generator is not None else args.words[0]
+    specs = args.words if args.generator is not None else args.words[1:]
+    if not specs:
+        raise InvalidInputError("name the sizes to check after the model, e.g. check MODEL 1-8")
+    text = args.format == "text"
+    progress = Progress.make("check") if text else None
+
+    def row_done(row: Any) -> None:
+        if progress:
+            progress.clear()
+        said = row_text(row) + ("" if row.agrees else "\n" + detail_text(row)) if text else to_json(row)
+        CtrlC.write(sys.stdout, said + "\n")
+        sys.stdout.flush()
+
+    try:
+        report = check(model, _sizes(specs), variant=args.variant, var=args.var, generator=args.generator,
+                       base=args.base, every=args.every, show=args.show, time_limit=args.time_limit,
+                       progress=progress.text if progress else None, rows=row_done,
+                       notify=lambda note: say(f"{PROG} check: note: {note}"))
+    except ModelError as error:
+        if progress:
+            progress.clear()
+        if error.detail and error.detail.strip() != str(error):
+            say(error.detail.rstrip())
+        raise
+    if progress:
+        progress.clear()
+    say(summary_text(report))
+    return EXIT_OK if report.ok else EXIT_FAILURE
+
+
+def add(sub: Any) -> None:
+    """The commands of this module, onto the main parser's subcommands."""
+    add_check(sub)
