@@ -144,7 +144,8 @@ class ClingoInstance(Instance):
                 core = trial
         parts = tuple(self._where(statements[i]) for i in core)
         if len(parts) == 1:
-            return Reason(f"the program's rule at {parts[0].split(': ')[0]} is violated by this board", parts)
+            return Reason(f"the program's rule at {parts[0].split(': ')[0]} excludes this board (without it, the board "
+                          "is an answer set)", parts)
         return Reason(f"no single rule excludes it; these {len(parts)} together do (a minimal set, the board given "
                       "as facts)", parts)
 

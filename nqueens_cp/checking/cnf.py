@@ -119,8 +119,7 @@ class CnfInstance(Instance):
                 return Determined(True)
             second = set(solver.get_model())
             lit = next(lit for lit in others if lit not in second)
-            return Determined(False, f"variable {abs(lit)} is {'true' if lit > 0 else 'false'} and "
-                                     f"{'false' if lit > 0 else 'true'}")
+            return Determined(False, f"variable {abs(lit)} can be true or false")
 
 
 def _values(model: list[int]) -> Any:

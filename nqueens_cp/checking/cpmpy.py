@@ -31,7 +31,7 @@ class CpmpyInstance(Instance):
 
         def variable(value: Any, where: str) -> Any:
             if not isinstance(value, _IntVarImpl):
-                raise ModelError(f"{name}({n}): the board's entry {where} is a {type(value).__name__}, not a CPMpy "
+                raise ModelError(f"{name}({n}): the board's entry {where} is of type {type(value).__name__}, not a CPMpy "
                                  f"variable; expected {EXPECTED}")
             return value
 
@@ -95,7 +95,7 @@ class CpmpyInstance(Instance):
         from cpmpy.tools.explain import mus
 
         hard = self._fixing(raw)
-        if cp.Model(self.model.constraints, hard).solve(**_SETTINGS):
+        if cp.Model(self.model.constraints, hard).solve(solver="ortools", **_SETTINGS):
             return Reason("CPMpy finds a solution with this board: the model accepts it, but its enumeration "
                           "never gave it", accepted=True)
         core = mus(soft=list(self.model.constraints), hard=hard, solver="ortools")
@@ -108,7 +108,7 @@ class CpmpyInstance(Instance):
     def determined(self, raw: tuple[Any, ...], deadline: float | None) -> Determined | None:
         import cpmpy as cp
 
-        found = cp.Model(self.model.constraints, self._fixing(raw)).solveAll(solution_limit=2, **_SETTINGS)
+        found = cp.Model(self.model.constraints, self._fixing(raw)).solveAll(solver="ortools", solution_limit=2, **_SETTINGS)
         if found < 2:
             return Determined(True) if found else None
         return Determined(False, "two solutions differ outside the board")

@@ -37,7 +37,7 @@ class CpSatInstance(Instance):
 
         def index(value: Any, where: str) -> int:
             if not isinstance(value, cp_model.IntVar):
-                raise ModelError(f"{name}({n}): the board's entry {where} is a {type(value).__name__}, not a "
+                raise ModelError(f"{name}({n}): the board's entry {where} is of type {type(value).__name__}, not a "
                                  f"variable; expected {EXPECTED}")
             if not 0 <= value.index < len(proto.variables):
                 raise ModelError(f"{name}({n}): the board's entry {where} is not a variable of the model returned")

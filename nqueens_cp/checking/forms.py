@@ -100,10 +100,11 @@ class UserModel:
         raise NotImplementedError
 
 
-def load(model: Any, var: str | None = None, generator: str | None = None) -> UserModel:
+def load(model: Any, var: str | None = None, generator: str | None = None, data: str | None = None) -> UserModel:
     """The user's model from what names it: a callable ``f(n)``, ``PATH.py:FUNC``,
     ``PATH.mzn``, ``PATH.lp``, ``PATH.cnf`` (with ``{n}``), or, with
-    ``generator``, no model and a command that writes each N's CNF."""
+    ``generator``, no model and a command that writes each N's CNF.  ``data``
+    is more MiniZinc data, beside ``n``."""
     if generator is not None:
         if model is not None:
             raise InvalidInputError("--generator writes the model: name no MODEL beside it")
@@ -126,6 +127,8 @@ def load(model: Any, var: str | None = None, generator: str | None = None) -> Us
 
         return PythonModel.from_file(path, function, var)
     suffix = os.path.splitext(text)[1].lower()
+    if data is not None and suffix != ".mzn":
+        raise InvalidInputError("--data gives a MiniZinc model more data: the model is not a .mzn file")
     readers: dict[str, Callable[[str, str | None], UserModel]] = {}
     if suffix == ".mzn":
         from .minizinc import MiniZincModel
@@ -148,6 +151,10 @@ def load(model: Any, var: str | None = None, generator: str | None = None) -> Us
     if suffix not in (".cnf", ".dimacs") and not os.path.isfile(text):
         raise ModelError(f"cannot read {text}: " + ("it is a directory" if os.path.isdir(text) else
                                                     "no such file"))
+    if suffix == ".mzn":
+        from .minizinc import MiniZincModel
+
+        return MiniZincModel(text, var, data)
     return readers[suffix](text, var)
 
 

@@ -50,17 +50,18 @@ def _said(text: str) -> list[str]:
 class MiniZincModel(UserModel):
     tool = "MiniZinc (Gecode)"
 
-    def __init__(self, path: str, var: str | None = None) -> None:
+    def __init__(self, path: str, var: str | None = None, data: str | None = None) -> None:
         if shutil.which("minizinc") is None:
             raise EngineUnavailableError("checking a MiniZinc model needs MiniZinc and Gecode (Debian: apt install "
                                          "minizinc flatzinc)")
         self.path = self.name = path
         self.var = var or "q"
+        self.data = ["-D", data] if data else []  # more data than n, as MiniZinc's -D takes it
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", self.var):
             raise ModelError(f"--var {self.var!r}: not a MiniZinc identifier")
 
     def instance(self, n: int) -> Instance:
-        code, out, err = _run(["minizinc", "--model-interface-only", "-D", f"n={n};", self.path], None)
+        code, out, err = _run(["minizinc", "--model-interface-only", "-D", f"n={n};", *self.data, self.path], None)
         if code != 0:
             said = _said(err)
             raise ModelError(f"MiniZinc cannot read {self.path}: {_first_error(said)}", "\n".join(said))
@@ -121,7 +122,7 @@ class MiniZincInstance(Instance):
             with open(probe, "w", encoding="utf-8") as handle:
                 handle.write(self._probe())
             words = ["minizinc", "--solver", "gecode", "--all-solutions", "--output-mode", "json", "-D",
-                     f"n={self.n};", self.model.path, probe]
+                     f"n={self.n};", *self.model.data, self.model.path, probe]
             if deadline is not None:
                 words[1:1] = ["--time-limit", str(max(int((deadline - time.monotonic()) * 1000), 1))]
             errors_path = os.path.join(folder, "stderr")
@@ -220,7 +221,8 @@ class MiniZincInstance(Instance):
             data = os.path.join(folder, "board.dzn")
             with open(data, "w", encoding="utf-8") as handle:
                 handle.write(self._data(raw))
-            return _run(["minizinc", "--solver", "gecode", *extra, "-D", f"n={self.n};", self.model.path, data],
+            return _run(["minizinc", "--solver", "gecode", *extra, "-D", f"n={self.n};", *self.model.data,
+                         self.model.path, data],
                         deadline, folder)
 
     def why(self, raw: tuple[Any, ...], deadline: float | None) -> Reason:

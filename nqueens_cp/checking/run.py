@@ -23,7 +23,7 @@ from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 from ..model.board import Solution, pack
 from ..model.question import Question, question
 from ..model.variants import Square, Variant
-from .forms import COLUMNS, Determined, Instance, Reason, UserModel, load
+from .forms import COLUMNS, Determined, Instance, ModelError, Reason, UserModel, load
 
 SHOW = 3  # the smallest boards of each kind kept per N (--show)
 HELD = 1 << 20  # distinct wrong boards held to tell a repeat from a new one; beyond, each counts as new
@@ -138,7 +138,7 @@ def _sizes(spec: Any) -> list[int]:
 
 
 def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str | None = None,
-          generator: str | None = None, base: int | None = None, every: bool = False, show: int = SHOW,
+          generator: str | None = None, data: str | None = None, base: int | None = None, every: bool = False, show: int = SHOW,
           time_limit: float | None = None, progress: Callable[[str], None] | None = None,
           rows: Callable[[NCheck], None] | None = None, notify: Callable[[str], None] | None = None) -> CheckReport:
     """Check a user's model against the reference for each N of ``spec``, in
@@ -147,7 +147,8 @@ def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str 
     ``model``: ``PATH.py:FUNC`` (or the function itself: ``f(n)`` returns
     ``(model, board)``), ``PATH.mzn``, ``PATH.lp``, ``PATH-{n}.cnf``; or None
     with ``generator``, a command writing each N's CNF (``{n}`` in it).
-    ``var`` names the board in a MiniZinc or clingo model; ``base`` says the
+    ``var`` names the board in a MiniZinc or clingo model, ``data`` gives a
+    MiniZinc model more data than ``n``; ``base`` says the
     columns are 0- or 1-based where the model cannot tell.  ``rows`` is
     called with each N as it is checked; ``time_limit`` covers the whole
     check (TimeLimitReached, the N checked by then reported)."""
@@ -160,7 +161,7 @@ def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str 
 
     check_time_limit(time_limit)
     first = question(1, variant=variant)  # (the member checked once, before the model is read)
-    user = load(model, var, generator)
+    user = load(model, var, generator, data)
     report = CheckReport(getattr(user, "name", str(model)), user.tool, str(first.variant))
     deadline = None if time_limit is None else time.monotonic() + time_limit
 
@@ -176,6 +177,12 @@ def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str 
         except TimeLimitReached:
             raise TimeLimitReached(f"the time limit of {time_limit:g} s came at N={n}, before every N was checked") \
                 from None
+        except NQueensError:
+            raise
+        except Exception as error:  # noqa: BLE001 - the user's tool failed on the user's model: said in one line
+            text = str(error).strip().splitlines()
+            raise ModelError(f"{user.tool} failed on {report.model} at N={n}: {type(error).__name__}"
+                             + (f": {text[0]}" if text else "")) from error
         report.rows.append(row)
         if rows:
             rows(row)
@@ -338,7 +345,8 @@ def _attack(asked: Question, board: Solution) -> str:
     if pair is None:  # (not reached: the validator refused it, and it refuses only attacks)
         return "the question's validator refuses it"
     a, b = pair
-    return f"the queens at {a[0]}:{a[1]} and {b[0]}:{b[1]} attack each other along a {line_between(asked.variant, asked.n, a, b)}"
+    line = line_between(asked.variant, asked.n, a, b)
+    return f"the queens at {a[0]}:{a[1]} and {b[0]}:{b[1]} attack each other along {'an' if line[0] in 'aeiou' else 'a'} {line}"
 
 
 def _not_board(squares: Iterable[Square], n: int) -> str:

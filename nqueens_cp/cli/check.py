@@ -78,6 +78,8 @@ def add_check(sub: Any) -> None:
                    "N goes (split as a shell splits words; no shell runs it)")
     p.add_argument("--var", metavar="NAME", help="the board in a MiniZinc model (an array; default q) or a clingo "
                    "program (a predicate of row and column; default queen/2)")
+    p.add_argument("--data", metavar="DZN", help="more data for a MiniZinc model than n, as MiniZinc's -D takes it "
+                   "(e.g. 'placed_row = []; placed_col = [];')")
     add_variant(p)
     p.add_argument("--base", type=int, choices=(0, 1), metavar="0|1",
                    help="the model's first column, where it cannot be told from its domain or its solutions")
@@ -121,7 +123,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         sys.stdout.flush()
 
     try:
-        report = check(model, _sizes(specs), variant=args.variant, var=args.var, generator=args.generator,
+        report = check(model, _sizes(specs), variant=args.variant, var=args.var, generator=args.generator, data=args.data,
                        base=args.base, every=args.every, show=args.show, time_limit=args.time_limit,
                        progress=progress.text if progress else None, rows=row_done,
                        notify=lambda note: say(f"{PROG} check: note: {note}"))
