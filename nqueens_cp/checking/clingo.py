@@ -55,6 +55,7 @@ class ClingoModel(UserModel):
 
 class ClingoInstance(Instance):
     kind = SQUARES
+    numbered = True  # queen(ROW, COLUMN) as the program numbers them  # type: ignore[assignment]
 
     def __init__(self, model: ClingoModel, n: int) -> None:
         self.model, self.n = model, n

@@ -71,6 +71,11 @@ class Instance:
     kind = COLUMNS
     domain: tuple[int, int] | None = None  # the declared values of a column board (lowest, highest)
 
+    @property
+    def numbered(self) -> bool:
+        """Whether the raw boards carry the model's own numbers (0- or 1-based), not grid positions."""
+        return self.kind == COLUMNS
+
     def solutions(self, deadline: float | None) -> Iterator[tuple[Any, ...]]:
         """Every solution's board as the model states it: a column a row
         (COLUMNS) or the squares holding a queen, sorted (SQUARES).  Past

@@ -27,7 +27,16 @@ from .forms import COLUMNS, Determined, Instance, ModelError, Reason, UserModel,
 
 SHOW = 3  # the smallest boards of each kind kept per N (--show)
 HELD = 1 << 20  # distinct wrong boards held to tell a repeat from a new one; beyond, each counts as new
-REFERENCE = "bitmask"  # the hand-written search every member of the family is checked against
+# The hand-written searches a model is checked against: the compiled one, or for a member it
+# cannot express (an offset beyond its reach) the textbook backtracker.
+REFERENCES = ("bitmask", "backtrack")
+
+
+def reference_engine(variant: Variant) -> str:
+    """The hand-written search that answers this member of the family."""
+    from ..engines import engine_class
+
+    return next(name for name in REFERENCES if engine_class(name).answers(variant))
 
 
 @dataclass
@@ -201,7 +210,7 @@ def _check_one(user: UserModel, asked: Question, state: dict[str, Any], show: in
     solutions = duplicates = 0
     pending: list[tuple[Any, ...]] = []  # raw boards waiting for the numbering to be told
     first_raw: tuple[Any, ...] | None = None
-    numbered = instance.kind == COLUMNS or getattr(instance, "numbered", True)
+    numbered = instance.numbered
 
     def take(raw: tuple[Any, ...], base: int) -> None:
         nonlocal duplicates
@@ -254,7 +263,7 @@ def _check_one(user: UserModel, asked: Question, state: dict[str, Any], show: in
         reference_seconds = time.monotonic() - started
         if hits != len(valid):  # a board our validator accepts that our search lacks: ours to fix, not the user's
             raise NQueensError(f"internal error: at N={n} the validator accepts {len(valid) - hits} of the model's "
-                               f"boards that the reference ({REFERENCE}) does not list")
+                               f"boards that the reference ({reference_engine(asked.variant)}) does not list")
         missing_count = reference - hits
         why = instance.why(_raw(missing.kept[0], instance.kind, base or 0), deadline) if missing.kept else None
         attack = (_attack(asked, extra.kept[0]) if extra.kept else
@@ -313,7 +322,7 @@ def _reference(asked: Question, valid: set[int], show: int, deadline: float | No
     left = None if deadline is None else max(deadline - time.monotonic(), 0.001)
     missing = _Smallest(show)
     reference = hits = 0
-    with solutions(n, REFERENCE, variant=asked.variant, jobs=1, time_limit=left) as search:
+    with solutions(n, reference_engine(asked.variant), variant=asked.variant, jobs=1, time_limit=left) as search:
         for board in search:
             reference += 1
             if pack(board, n) in valid:

@@ -108,6 +108,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from ..checking.report import detail_text, row_text, summary_text
     from ..studies.reporting import to_json
 
+    if args.generator is not None and not args.words[0][:1].isdigit():
+        raise InvalidInputError(f"--generator writes the model: name no MODEL beside it ({args.words[0]}), only SPEC")
     model = None if args.generator is not None else args.words[0]
     specs = args.words if args.generator is not None else args.words[1:]
     if not specs:
