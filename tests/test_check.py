@@ -381,3 +381,29 @@ def test_the_api_refuses_bad_arguments_with_its_own_error(models: Path) -> None:
         check(load(models, "right"), 4, base=3)
     with pytest.raises(ModelError):
         check(f"{models}/m.py:three", 4)
+
+
+def test_a_model_imports_what_lies_beside_it(tmp_path: Path) -> None:
+    (tmp_path / "sizes.py").write_text("def top(n):\n    return n - 1\n")
+    (tmp_path / "uses.py").write_text(CPSAT.replace("from ortools.sat.python import cp_model",
+                                                    "from ortools.sat.python import cp_model\nfrom sizes import top"))
+    assert check(f"{tmp_path}/uses.py:right", "4-6").ok
+    assert str(tmp_path) not in sys.path
+
+
+def test_ctrl_c_keeps_the_rows_printed_and_exits_130(models: Path) -> None:
+    import signal
+    import subprocess
+
+    process = subprocess.Popen([sys.executable, "-m", "nqueens_cp", "check", f"{models}/m.py:rooks", "6", "12",
+                                "--all", "--format", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = json.loads(process.stdout.readline())  # N = 6 is checked: N = 12 (12! solutions) is under way
+        assert first["n"] == 6 and first["boards"] == 720
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 130 and out == "" and "interrupted" in err and "Traceback" not in err

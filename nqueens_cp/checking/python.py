@@ -16,8 +16,10 @@ traceback (the frames of their file and below), never ours.
 from __future__ import annotations
 
 import os
+import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .forms import Instance, ModelError, UserModel
@@ -48,7 +50,8 @@ class PythonModel(UserModel):
         if not os.path.isfile(path):
             raise ModelError(f"cannot read {path}: " + ("it is a directory" if os.path.isdir(path) else "no such file"))
         try:
-            namespace = runpy.run_path(path, run_name="__nqueens_check__")
+            with beside(path):
+                namespace = runpy.run_path(path, run_name="__nqueens_check__")
         except SyntaxError as error:  # Python's own message, with the file and line
             detail = "".join(traceback.format_exception_only(type(error), error))
             raise ModelError(f"{error.filename or path}, line {error.lineno}: {error.msg}", detail) from None
@@ -66,7 +69,8 @@ class PythonModel(UserModel):
 
     def instance(self, n: int) -> Instance:
         try:
-            result = self.function(n)
+            with beside(self.path):
+                result = self.function(n)
         except (Exception, SystemExit) as error:  # noqa: BLE001 - the user's code, shown as theirs
             raise ModelError(f"{self.name}({n}) raised {_said(error)}", user_traceback(error, self.path)) from None
         if not isinstance(result, (tuple, list)) or len(result) != 2:
@@ -90,6 +94,23 @@ class PythonModel(UserModel):
             return CnfInstance(list(model.clauses), int(model.nv), cell_grid(rows_of(board, n, self.name), n,
                                                                              self.name), n)
         raise ModelError(f"{self.name}({n}) returned a model of type {type(model).__name__}; expected {EXPECTED}")
+
+
+@contextmanager
+def beside(path: str) -> Iterator[None]:
+    """The model's own folder first on ``sys.path`` while its code runs, as
+    ``python PATH.py`` would have it: a model that imports a module beside
+    it finds it."""
+    folder = os.path.dirname(os.path.abspath(path)) if path else ""
+    if not folder or folder in sys.path:
+        yield
+        return
+    sys.path.insert(0, folder)
+    try:
+        yield
+    finally:
+        if folder in sys.path:
+            sys.path.remove(folder)
 
 
 def rows_of(board: Any, n: int, name: str) -> list[Any]:

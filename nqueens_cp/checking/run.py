@@ -26,6 +26,7 @@ from ..model.variants import Square, Variant
 from .forms import COLUMNS, Determined, Instance, ModelError, Reason, UserModel, load
 
 SHOW = 3  # the smallest boards of each kind kept per N (--show)
+PROGRESS_SECONDS = 0.5  # between two progress lines on a terminal
 HELD = 1 << 20  # distinct wrong boards held to tell a repeat from a new one; beyond, each counts as new
 # The hand-written searches a model is checked against: the compiled one, or for a member it
 # cannot express (an offset beyond its reach) the textbook backtracker.
@@ -226,13 +227,15 @@ def _check_one(user: UserModel, asked: Question, state: dict[str, Any], show: in
         elif not extra.add(board):
             duplicates += 1
 
+    shown = started
     try:
         for raw in instance.solutions(deadline):
             solutions += 1
             if first_raw is None:
                 first_raw = raw
-            if progress and solutions % 4096 == 0:
-                progress(f"N={n}: {solutions:,} solutions from the model, {time.monotonic() - started:.0f} s")
+            if progress and not solutions % 64 and time.monotonic() - shown > PROGRESS_SECONDS:
+                shown = time.monotonic()
+                progress(f"N={n}: {solutions:,} solutions from the model, {shown - started:.0f} s")
             if not numbered:
                 take(raw, 0)
                 continue

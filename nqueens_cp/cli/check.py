@@ -55,11 +55,11 @@ checked by then printed); 130 Ctrl-C.
 
 examples:
   nqueens-cp check models/mistakes/no_anti_diagonal.py:model 1-8
-  nqueens-cp check models/nqueens.mzn 1-10
-  nqueens-cp check models/nqueens.lp 1-8 --format json
+  nqueens-cp check models/mistakes/off_by_one.mzn 1-8 --all
+  nqueens-cp check models/nqueens-08.lp 1-10 --format json
   nqueens-cp check 'models/nqueens-{n:02}-pairwise.cnf' 4-12
-  nqueens-cp check --generator 'python gen.py {n}' 1-9
-  nqueens-cp check toroidal.py:model 1-13 --variant toroidal --all"""
+  nqueens-cp check --generator 'python3 gen.py {n}' 1-9
+  nqueens-cp check my_torus.py:build 1-13 --variant toroidal --all"""
 
 
 def add_check(sub: Any) -> None:
