@@ -322,6 +322,17 @@ def test_syntax_errors_are_the_tools_own_message(cli, tmp_path: Path) -> None:
     assert code == 1 and "s.mzn:3" in err.splitlines()[-1] and "syntax error" in err
 
 
+def test_a_clingo_syntax_error_and_a_minizinc_model_without_n(cli, tmp_path: Path) -> None:
+    pytest.importorskip("clingo", reason="clingo is not installed")
+    (tmp_path / "s.lp").write_text("{ queen(I,1..n) } = 1 :- I = 1..n.\n:- queen(I,J), queen(K,J) I != K.\n")
+    code, _, err = cli("check", f"{tmp_path}/s.lp", "4")
+    assert code == 1 and err.count("\n") == 1 and "s.lp:2:" in err and "syntax error" in err
+    program("minizinc", "Debian: apt install minizinc flatzinc")
+    (tmp_path / "size.mzn").write_text("int: size;\narray[1..size] of var 1..size: q;\n")
+    code, _, err = cli("check", f"{tmp_path}/size.mzn", "4")
+    assert code == 1 and "declares no 'int: n;'" in err and err.count("\n") == 1
+
+
 def test_a_variable_that_is_not_there(cli, tmp_path: Path) -> None:
     program("minizinc", "Debian: apt install minizinc flatzinc")
     code, _, err = cli("check", f"{MISTAKES}/off_by_one.mzn", "4", "--var", "x")

@@ -67,9 +67,9 @@ class ClingoInstance(Instance):
             control.add("base", [], program)
             control.ground([("base", [])])
         except RuntimeError as error:
-            said = [m.replace("<block>", self.model.path) for m in messages] or [str(error)]
-            raise ModelError(f"clingo cannot read {self.model.path}: {said[0].splitlines()[0]}", "\n".join(said)) \
-                from None
+            said = [m.replace("<block>", self.model.path).rstrip() for m in messages] or [str(error)]
+            raise ModelError(f"clingo cannot read {self.model.path}: {said[0].splitlines()[0]}",
+                             "\n".join(said) if len(said) > 1 or "\n" in said[0] else "") from None
         return control
 
     def _squares(self, model: Any) -> tuple[tuple[int, int], ...]:

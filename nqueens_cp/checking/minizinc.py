@@ -64,6 +64,8 @@ class MiniZincModel(UserModel):
         code, out, err = _run(["minizinc", "--model-interface-only", "-D", f"n={n};", *self.data, self.path], None)
         if code != 0:
             said = _said(err)
+            if any(line.startswith("cmd:") for line in said) and "undefined identifier `n'" in err:
+                raise ModelError(f"{self.path} declares no 'int: n;': check gives each N to the model as the data n")
             raise ModelError(f"MiniZinc cannot read {self.path}: {_first_error(said)}", "\n".join(said))
         try:
             interface = json.loads(out)
