@@ -129,22 +129,26 @@ class _Smallest:
 
 
 def _sizes(spec: Any) -> list[int]:
-    """SPEC as the library takes it: an N, an iterable of N, or text '4', '1-8', '4-12/2'."""
-    import re
+    """SPEC as the library takes it: an N, the text of SPECs ('4', '1-8 10', '4-12/2'), or an iterable of
+    N or of SPECs (the command line's words)."""
+    words = spec.replace(",", " ").split() if isinstance(spec, str) else None
+    if words is None and not isinstance(spec, int) and hasattr(spec, "__iter__"):
+        spec = list(spec)
+        words = spec if spec and all(isinstance(word, str) for word in spec) else None
+    if words is not None:
+        from ..model.sizes import sizes
 
-    if isinstance(spec, str):
         found: list[int] = []
-        for word in spec.replace(",", " ").split():
-            match = re.fullmatch(r"(\d+)(?:-(\d+)(?:/(\d+))?)?", word)
-            if not match:
-                raise InvalidInputError(f"SPEC {word!r}: an N, a range 1-10 or a stepped range 4-12/2")
-            low = int(match.group(1))
-            found += range(low, int(match.group(2) or low) + 1, int(match.group(3) or 1))
+        for word in words:
+            try:
+                found += sizes(word)
+            except InvalidInputError as error:
+                raise InvalidInputError(f"SPEC {word!r}: {error}") from None
         spec = found
-    sizes = [spec] if isinstance(spec, int) else list(spec)
-    if not sizes or any(type(n) is not int or n < 1 for n in sizes):
+    sizes_ = [spec] if isinstance(spec, int) else list(spec)
+    if not sizes_ or any(type(n) is not int or n < 1 for n in sizes_):
         raise InvalidInputError(f"SPEC: positive sizes N, got {spec!r}")
-    return sizes
+    return sizes_
 
 
 def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str | None = None,

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from ..errors import InvalidInputError
-from .options import PROG, RESULT_FORMATS, add_format, add_variant, positive_float, sizes, whole
+from .options import PROG, RESULT_FORMATS, add_format, add_variant, positive_float, whole
 from .terminal import EXIT_FAILURE, EXIT_OK, CtrlC, Progress, say
 
 EPILOG = """\
@@ -93,16 +93,6 @@ def add_check(sub: Any) -> None:
     p.set_defaults(handler=_cmd_check)
 
 
-def _sizes(words: list[str]) -> list[int]:
-    found = []
-    for word in words:
-        try:
-            found += sizes(word)
-        except argparse.ArgumentTypeError as error:
-            raise InvalidInputError(f"SPEC {word!r}: {error}") from None
-    return found
-
-
 def _cmd_check(args: argparse.Namespace) -> int:
     from ..checking import ModelError, check
     from ..checking.report import detail_text, row_text, summary_text
@@ -125,7 +115,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         sys.stdout.flush()
 
     try:
-        report = check(model, _sizes(specs), variant=args.variant, var=args.var, generator=args.generator, data=args.data,
+        report = check(model, specs, variant=args.variant, var=args.var, generator=args.generator, data=args.data,
                        base=args.base, every=args.every, show=args.show, time_limit=args.time_limit,
                        progress=progress.text if progress else None, rows=row_done,
                        notify=lambda note: say(f"{PROG} check: note: {note}"))

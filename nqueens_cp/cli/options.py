@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from ..model import sizes as spec
 from ..model.board import Position, check_placements, diagonal
 from ..engines import DEFAULT_ENGINE, all_options, engine_class, names
 from ..engines.search import MAX_TIME_LIMIT
@@ -23,16 +24,12 @@ SOLUTION_FORMATS = ("board", "line", "json")
 RESULT_FORMATS = ("text", "json")
 
 
-POSITIVE_INT_MAX = 999_999_999  # nine digits: far beyond any N a search or a board can take
-
-
 def positive_int(text: str) -> int:
     """An integer >= 1 written in decimal digits ('8', not '8.5', '1e3' or '-3')."""
-    if re.fullmatch(r"\s*\+?\d{10,}\s*", text):
-        raise argparse.ArgumentTypeError(f"must be at most {POSITIVE_INT_MAX:,}, got '{text.strip()}'")
-    if not re.fullmatch(r"\s*\+?\d{1,9}\s*", text) or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got '{text}'")
-    return int(text)
+    try:
+        return spec.positive(text)
+    except InvalidInputError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def n_or_file(text: str) -> int | str:
@@ -59,23 +56,12 @@ def positive_float(text: str) -> float:
     return value
 
 
-SIZES_MAX = 1_000_000  # sizes one SPEC may name: more is a typo, never a study
-
-
 def sizes(text: str) -> list[int]:
     """A SPEC, the same for every command: '8', a range '1-10' or a stepped range '20-100/20'."""
-    match = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*(?:/\s*(\d+)\s*)?", text)
-    if not match:
-        return [positive_int(text)]
-    low, high = positive_int(match.group(1)), positive_int(match.group(2))
-    step = positive_int(match.group(3)) if match.group(3) else 1
-    if low > high:
-        raise argparse.ArgumentTypeError(f"range '{text}' runs backwards; write {high}-{low}")
-    found = range(low, high + 1, step)
-    if len(found) > SIZES_MAX:  # (crosscheck 1-100000000 built a list of them and ran out of memory)
-        raise argparse.ArgumentTypeError(f"range '{text}' names {len(found):,} sizes, more than the {SIZES_MAX:,} "
-                                         "one command takes")
-    return list(found)
+    try:
+        return spec.sizes(text)
+    except InvalidInputError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def placements(text: str) -> list[tuple[int, int]]:
