@@ -52,6 +52,7 @@ def test_readme_python_examples_run(tmp_path: Path, monkeypatch) -> None:
     assert f"option 'solver' (--solver) applies to the {takers} engines, not bitmask" in text
     assert f"{nq.names(enumerates=False)} {nq.names(declarative=True)}" in text  # (the registry's, as it grows)
     assert "\n92 92\n" in text
+    assert "\n2 (1, 0) the queens at 0:1 and 1:0 attack each other along an anti-diagonal (c + r)\n" in text
     assert "[724, 2680, 14200, 73712]" in text  # counted from four threads at once
     assert (tmp_path / "none.drat").is_file() and not (ROOT / "none.drat").exists()
 

@@ -14,6 +14,7 @@ most the answer) and the smallest few of each kind.
 
 from __future__ import annotations
 
+import bisect
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -110,21 +111,20 @@ class _Smallest:
         self.count = 0
         self.held_all = True
 
-    def add(self, item: Any) -> bool:
-        """Whether ``item`` is new (False: a repeat)."""
-        if item in self.seen:
+    def add(self, item: Any, key: Any = None) -> bool:
+        """Whether ``item`` is new (False: a repeat); ``key`` stands for it in the
+        memory of what was seen (a board packed into one int: a third of a tuple)."""
+        key = item if key is None else key
+        if key in self.seen:
             return False
         if len(self.seen) < HELD:
-            self.seen.add(item)
+            self.seen.add(key)
         else:
             self.held_all = False
         self.count += 1
-        if len(self.kept) < self.k:
-            self.kept.append(item)
-            self.kept.sort()
-        elif self.k and item < self.kept[-1]:
-            self.kept[-1] = item
-            self.kept.sort()
+        if len(self.kept) < self.k or (self.k and item < self.kept[-1]):
+            bisect.insort(self.kept, item)
+            del self.kept[self.k:]
         return True
 
 
@@ -228,7 +228,7 @@ def _check_one(user: UserModel, asked: Question, state: dict[str, Any], show: in
             if key in valid:
                 duplicates += 1
             valid.add(key)
-        elif not extra.add(board):
+        elif not extra.add(board, pack(board, n)):
             duplicates += 1
 
     shown = started
