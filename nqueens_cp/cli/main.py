@@ -165,7 +165,11 @@ def entry() -> int:
     ("terminate called without an active exception", exit -6 in about one interrupted
     enumeration in ten); by then the command has stopped its work, closed its
     searches and pools and said so, so the process leaves without them."""
-    code = main()
+    try:
+        code = main()
+    except KeyboardInterrupt:  # Ctrl-C before the command's own handling (its parser, its imports): nothing written
+        say(f"{PROG}: interrupted")
+        code = EXIT_INTERRUPTED
     if code in (EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_HUNG_UP):
         _release_semaphores()
         for stream in (sys.stdout, sys.stderr):

@@ -80,6 +80,9 @@ class ConstructEngine(Engine):
     proves_none = True  # only N = 2 and 3 have no solution, a known fact
     statistics = ("formula",)
     expresses = frozenset({"lines", "wrapping"})
+    # (nq.solve(10**18, 'construct') ran into NumPy's raw MemoryError; beyond 2^31 the int32 rows wrap too)
+    max_n = (1 << 31) - 1
+    max_n_why = "rows and columns are 32-bit ints"
 
     @classmethod
     def cannot_express(cls, variant: Variant) -> str | None:

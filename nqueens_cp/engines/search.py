@@ -98,8 +98,9 @@ class Search(Iterator[Solution]):
         a partial number is not the count.
         """
         if self._state != "new":
-            raise SearchFinishedError(f"count() needs a fresh search; this one has {self._state} "
-                                      f"after {self.produced} solutions")
+            said = {"running": "is already running", "finished": "has finished", "closed": "was closed"}[self._state]
+            raise SearchFinishedError(f"count() needs a fresh search; this one {said} after {self.produced} "
+                                      f"solution{'' if self.produced == 1 else 's'}")
         if self.limit is None and self.counter is not None:
             self._state = "running"
             deadline = None if self.time_limit is None else time.monotonic() + self.time_limit

@@ -385,5 +385,8 @@ def check_scheduler(spec: str) -> None:
     elif not _ADDRESS.fullmatch(spec):
         raise InvalidInputError(f"--scheduler takes a Dask scheduler's address (tcp://HOST:PORT), 'local' or "
                                 f"'local:N', got '{spec}'")
+    elif spec.startswith(("tls://", "wss://")):  # (Dask raised "TLS expects a ssl_context": a traceback)
+        raise InvalidInputError(f"--scheduler {spec}: a scheduler behind TLS needs Dask's certificates "
+                                "(distributed.security.Security); connect a Client with them and pass it as executor")
 
 

@@ -278,6 +278,11 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     # Counting plain N: one board per class of the 8 symmetries, where the engine can.
     by_classes = chosen.counts_classes and not placed and not chosen.symmetry_breaking \
         and chosen.classes_from <= n <= classes.MAX_N and chosen.variant.is_plain and every
+    if counting and method == "walk" and not (chosen.counts_classes or chosen.counts_quarters):
+        # (the walk by symmetry classes is the hand-written count's; any other engine counts by its
+        # own search, and the option was taken and ignored: count 8 -e cpsat --method walk printed 92)
+        raise InvalidInputError(f"--method chooses how an engine that counts by symmetry classes counts plain N; "
+                                f"engine {chosen.name} counts by its own search (leave --method out)")
     counting = counting or chosen.counts_only or method == "quarters" or checkpoint is not None
     quarters = _quarters(n, chosen, placed, method, limit, every) and counting
     classes_for_count = by_classes and not counting and limit is None  # (solutions(n).count(): by classes)

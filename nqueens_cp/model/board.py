@@ -360,6 +360,7 @@ def orbit(s: Solution) -> frozenset[Solution]:
     the four that swap rows and columns all derive from one inverse
     permutation (transpose is the inverse itself).
     """
+    s = _permutation(s)
     n = len(s)
     last = n - 1
     inverse = [0] * n
@@ -372,6 +373,16 @@ def orbit(s: Solution) -> frozenset[Solution]:
         tuple(inverse), tuple([last - r for r in inverse]),  # transpose, rotate90
         tuple(flipped_inverse), tuple([last - r for r in flipped_inverse]),  # rotate270, antitranspose
     ))
+
+
+def _permutation(s: Any) -> Solution:
+    """``s`` as a tuple of ints (NumPy's integers taken), checked to be a board
+    the symmetries act on: one queen a row and a column, columns 0..n-1."""
+    cols = as_columns(s) if not isinstance(s, (str, bytes)) else None
+    if cols is None or len(set(cols)) != len(cols) or (cols and (min(cols) < 0 or max(cols) >= len(cols))):
+        raise InvalidInputError(f"the symmetries of the square map a board with one queen a row and a column "
+                                f"(columns 0..n-1 by row), got {s!r}")
+    return cols
 
 
 def canonical(s: Solution) -> Solution:

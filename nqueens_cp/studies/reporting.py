@@ -342,7 +342,8 @@ def crosscheck_row(row: Any, header: bool = False) -> str:
         lines.append((f"{'':>20}  " + "  ".join(f"{'count':>10} {'time':>7} {'agree':<5}" for _ in names)).rstrip())
     cells = "  ".join(f"{r.count:>10} {f'{r.seconds:.2f}s':>7} {'yes' if r.agrees else 'NO':<5}" for r in row.results)
     known = "?" if row.known is None else row.known
-    lines.append(f"{row.n:>3} {known:>10} {row.unique:>8}  {cells}".rstrip())
+    unique = "-" if row.unique is None else row.unique  # (no reference that lists boards: a count only)
+    lines.append(f"{row.n:>3} {known:>10} {unique:>8}  {cells}".rstrip())
     return "\n".join(lines)
 
 

@@ -1,0 +1,75 @@
+"""Nothing a user does breaks it (issue 63): each case a user met, held to one clear line or a right answer.
+
+Each test failed before its fix (said beside it)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import nqueens_cp as nq
+
+
+def test_a_crosscheck_of_a_counter_alone_prints_its_table(cli) -> None:
+    # (reporting.py formatted the unique column, None without a listing engine: a TypeError)
+    code, out, err = cli("crosscheck", "6", "--engines", "modelcount")
+    if code == 2:
+        pytest.skip(f"modelcount cannot run here: {err.strip()}")
+    assert code == 0 and "Traceback" not in err
+    assert out.splitlines()[-1].split()[:4] == ["6", "4", "-", "4"]
+
+
+def test_the_symmetries_refuse_what_is_no_board_and_give_back_ints() -> None:
+    import numpy as np
+
+    # (orbit((0, 0, 0)) returned six "solutions" of an invalid board)
+    for wrong in ((0, 0, 0), (0, 3), (1, -1), ("a", "b")):
+        with pytest.raises(nq.InvalidInputError, match="one queen a row and a column"):
+            nq.orbit(wrong)
+    # (canonical of a NumPy array returned NumPy integers)
+    best = nq.canonical(np.array([1, 3, 0, 2]))
+    assert best == (1, 3, 0, 2) and all(type(c) is int for c in best)
+    assert len(nq.orbit(np.array([1, 3, 0, 2], dtype=np.int64))) == 2
+
+
+def test_an_option_that_does_not_apply_is_refused_not_ignored(cli) -> None:
+    # (count 8 -e cpsat --method walk printed 92: the option was taken and ignored)
+    code, out, err = cli("count", "8", "-e", "cpsat", "--method", "walk")
+    assert code == 2 and out == "" and "engine cpsat counts by its own search" in err
+    assert cli("count", "8", "--method", "walk")[1].strip() == "92"
+    assert nq.count(8, "cpsat") == 92 and len(list(nq.solutions(6, "cpsat"))) == 4  # (listings plan a walk)
+
+
+def test_a_tls_scheduler_is_refused_in_one_line(cli) -> None:
+    # (distributed's TypeError: TLS expects a ssl_context)
+    code, out, err = cli("count", "12", "--scheduler", "tls://127.0.0.1:1")
+    assert code == 2 and "needs Dask's certificates" in err and "Traceback" not in err
+
+
+def test_a_board_too_large_for_the_construction_is_refused_before_any_work() -> None:
+    # (nq.solve(10**18, 'construct') raised NumPy's MemoryError)
+    with pytest.raises(nq.InvalidInputError, match="32-bit"):
+        nq.solve(10**18, "construct")
+    assert nq.solve(1000, "construct").status is nq.Status.SOLVED
+
+
+def test_a_search_counted_twice_says_so_in_words() -> None:
+    # ("this one has running after 1 solutions")
+    search = nq.solutions(8)
+    next(search)
+    with pytest.raises(nq.SearchFinishedError, match="this one is already running after 1 solution$"):
+        search.count()
+    search.close()
+    with pytest.raises(nq.SearchFinishedError, match="this one was closed"):
+        search.count()
+
+
+def test_ctrl_c_before_the_command_starts_is_one_line_and_130() -> None:
+    # (a Ctrl-C in the first 0.2 s, while the parser was built, printed Python's traceback, exit -2)
+    script = ("import importlib, sys; m = importlib.import_module('nqueens_cp.cli.main')\n"
+              "def interrupted(*args):\n    raise KeyboardInterrupt\n"
+              "m.build_parser = interrupted\nsys.argv = ['nqueens-cp', 'count', '8']\nsys.exit(m.entry())\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 130 and run.stdout == "" and run.stderr == "nqueens-cp: interrupted\n"
