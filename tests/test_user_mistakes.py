@@ -73,3 +73,23 @@ def test_ctrl_c_before_the_command_starts_is_one_line_and_130() -> None:
               "m.build_parser = interrupted\nsys.argv = ['nqueens-cp', 'count', '8']\nsys.exit(m.entry())\n")
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert run.returncode == 130 and run.stdout == "" and run.stderr == "nqueens-cp: interrupted\n"
+
+
+@pytest.mark.parametrize("n, placed, engine", [(8, "", "cpsat"), (1000, "", "bitmask"), (20000, "", "construct"),
+                                               (20000, "0:5", "minconflicts")])
+def test_solve_without_an_engine_answers_at_every_n_and_says_which(cli, n: int, placed: str, engine: str) -> None:
+    # (solve 1000 on the default cpsat ran 12 minutes without a word; bitmask answers in 0.01 s)
+    argv = ["solve", str(n), "-f", "summary", "--time-limit", "60", *(["--place", placed] if placed else [])]
+    code, out, err = cli(*argv)
+    assert code == 0 and out.startswith("solved") and f"engine {engine}," in out
+    assert (f"engine {engine} (" in err) == (engine != "cpsat")  # the note says which, where not the default
+    outcome = nq.solve(n, fixed={0: 5} if placed else None)
+    assert outcome.engine == engine and nq.is_solution(outcome.solution, n)
+
+
+def test_options_or_another_question_keep_the_default_solver() -> None:
+    from nqueens_cp.execution.plan import solve_engine
+
+    assert solve_engine(1000, None, False, True)[0] == "cpsat"  # an engine option on the line is cpsat's
+    assert solve_engine(1000, "toroidal", False, False)[0] == "cpsat"
+    assert solve_engine(100, None, False, False) == ("cpsat", "")

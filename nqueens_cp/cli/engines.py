@@ -27,7 +27,7 @@ def _cmd_engines(args: argparse.Namespace) -> int:
     found = {"default": DEFAULT_ENGINE, "engines": engines}
     CtrlC.write(sys.stdout, (json_text(found) if args.format == "json" else engines_table(engines, DEFAULT_ENGINE)) + "\n")
     if args.format == "text":
-        say(f"* the default engine (solve defaults to {DEFAULT_SOLVE_ENGINE})")
+        say(f"* the default engine (solve defaults to {DEFAULT_SOLVE_ENGINE} up to N=100, then chooses by N)")
     return EXIT_OK
 
 

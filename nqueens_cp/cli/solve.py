@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from ..engines import DEFAULT_SOLVE_ENGINE, engine_class, names
-from .options import (PROG, SOLUTION_FORMATS, add_engine, add_engine_options, add_format, add_n, add_n_or_file,
+from .options import (PROG, SOLUTION_FORMATS, add_engine_options, add_format, add_n, add_n_or_file,
                       add_outputs, add_place, add_variant, engine_options, name_list, positive_float, positive_int, problem,
                       question_keywords, sizes, stats_line, json_text, table_to_stdout, whole, write_files)
 from .terminal import (EXIT_FAILURE, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, CtrlC, Progress, check_board, say,
@@ -44,7 +44,11 @@ examples:
   nqueens-cp solve 1000 --engine minconflicts --seed 7 -f json""",
     )
     add_n_or_file(p)
-    add_engine(p, names(solves=True), DEFAULT_SOLVE_ENGINE, "fastest on completion questions, proves 'none'")
+    chosen = names(solves=True)
+    p.add_argument("--engine", "-e", choices=chosen, metavar="E",
+                   help=f"one of {', '.join(chosen)} (default: by N: {DEFAULT_SOLVE_ENGINE} up to N=100, the fastest on "
+                   "completion questions, proves 'none'; beyond, for plain N, bitmask's decision search up to "
+                   "N=10,000, then construct, or minconflicts with pre-placed queens; a note says which)")
     add_engine_options(p, names(solves=True), solving=True)
     add_variant(p)
     add_place(p)
@@ -157,7 +161,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
                     **engine_options(args))
     blocked = f", {len(position.blocked)} blocked squares" if position.blocked else ""
     source = f"{instance.name}: " if instance else ""
-    where = f"{source}N={n}, {len(outcome.placed)} pre-placed{blocked}, engine {args.engine}, {outcome.seconds:.2f} s"
+    where = f"{source}N={n}, {len(outcome.placed)} pre-placed{blocked}, engine {outcome.engine}, {outcome.seconds:.2f} s"
     if args.format == "summary":
         reason = f": {outcome.reason}" if outcome.reason else ""
         CtrlC.write(sys.stdout, f"{outcome.status} ({where}){reason}\n")

@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..engines import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, Outcome, Search, engine_class, get_engine
+from ..engines import DEFAULT_ENGINE, Outcome, Search, engine_class, get_engine
 from ..engines.optimum import Optimum, Report
 from ..errors import InvalidInputError
 from . import execute
@@ -136,7 +136,7 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
                  chosen.engine.settings, search.stats, str(chosen.engine.variant), chosen.strategy.label)
 
 
-def solve(n: int, engine: str = DEFAULT_SOLVE_ENGINE, fixed: Mapping[int, int] | None = None, *,
+def solve(n: int, engine: str | None = None, fixed: Mapping[int, int] | None = None, *,
           variant: str | Variant | None = None, time_limit: float | None = None,
           blocked: Iterable[tuple[int, int]] | None = None, jobs: int | None = None,
           executor: Executor | str | None = None, notify: Notify | None = None, **options: Any) -> Outcome:
@@ -146,7 +146,10 @@ def solve(n: int, engine: str = DEFAULT_SOLVE_ENGINE, fixed: Mapping[int, int] |
     (``splits_solve``: bitmask) split it when given ``jobs`` > 1 processes or
     an ``executor`` (as :func:`solutions` runs its sub-problems); the answer
     does not depend on how many.  ``variant`` as for :func:`solutions`;
-    ``notify(message)`` is told warnings before any work."""
+    ``notify(message)`` is told warnings before any work.  ``engine`` None
+    chooses by N (:func:`~nqueens_cp.execution.plan.solve_engine`): cpsat up to
+    N = 100, beyond it the hand-written decision search for plain N, and
+    ``notify`` is told which."""
     chosen = plan_solve(n, engine, fixed, time_limit=time_limit, blocked=blocked, jobs=jobs, executor=executor,
                         variant=variant, **options)
     for note in chosen.notes if notify else ():
