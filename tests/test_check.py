@@ -154,6 +154,7 @@ def test_every_checked_in_model_file_passes() -> None:
     for encoding in ("seqcounter", "ladder", "commander", "product", "binary"):
         assert check(str(MODELS / f"nqueens-{{n:02}}-{encoding}.cnf"), 8).ok
     assert check(str(MODELS / "nqueens-08.lp"), "1-9").ok
+    assert check(str(MODELS / "nqueens-{n:02}-cpsat.pbtxt"), 8).ok  # (the file of N = 8: its variables q0..q7)
     report = check(str(MODELS / "nqueens-08.mzn"), "1-8",
                    data="placed_row = []; placed_col = []; blocked_row = []; blocked_col = [];")
     assert report.ok and report.rows[-1].boards == 92 and report.rows[-1].base == 0
@@ -418,3 +419,13 @@ def test_ctrl_c_keeps_the_rows_printed_and_exits_130(models: Path) -> None:
             process.kill()
             process.communicate()
     assert process.returncode == 130 and out == "" and "interrupted" in err and "Traceback" not in err
+
+
+def test_a_cpsat_model_exported_as_protobuf_text(models: Path, tmp_path: Path) -> None:
+    for n in (5, 6):
+        model, _ = load(models, "one_based_off_by_one")(n)
+        assert model.export_to_file(str(tmp_path / f"student-{n}.pbtxt"))
+    row = check(str(tmp_path / "student-{n}.pbtxt"), 6).rows[0]
+    assert not row.agrees and row.base == 1 and row.missing and '"diagonals"' in row.why.parts[0]
+    with pytest.raises(ModelError, match="no variables x0 .. x4"):
+        check(str(tmp_path / "student-{n}.pbtxt"), 5, var="x")

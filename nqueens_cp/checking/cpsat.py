@@ -13,12 +13,13 @@ index in the model, its name where it has one, and what it states.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..errors import TimeLimitReached
-from .forms import COLUMNS, SQUARES, Determined, Instance, ModelError, Reason
+from ..errors import InvalidInputError, TimeLimitReached
+from .forms import COLUMNS, SQUARES, Determined, Instance, ModelError, Reason, UserModel
 from .python import EXPECTED
 
 CORE_SECONDS = 20.0  # the most a reason's deletion filter runs (each solve has the board fixed: milliseconds)
@@ -231,3 +232,50 @@ def describe(proto: Any, index: int) -> str:
     named = f' "{ct.name}"' if ct.name else ""
     said = f"#{index}{named} {text}"
     return said if len(said) <= _WIDTH else said[:_WIDTH - 5] + " ...)"
+
+
+class CpSatFiles(UserModel):
+    """CP-SAT models exported as protobuf text (``model.export_to_file('q-8.pbtxt')``),
+    one file per N (``{n}`` in the path): the board is the variables named
+    ``q0 .. q{n-1}`` (``--var`` names another prefix; ``q[0]`` and ``q_0`` are
+    read too), or the grid ``q0_0 .. q{n-1}_{n-1}``."""
+
+    tool = "OR-Tools CP-SAT"
+
+    def __init__(self, template: str, var: str | None = None) -> None:
+        if "{n" not in template:
+            raise InvalidInputError(f"{template}: put {{n}} in the path where N goes (one file per N), e.g. "
+                                    "models/nqueens-{n:02}-cpsat.pbtxt")
+        self.template = self.name = template
+        self.var = var or "q"
+
+    def instance(self, n: int) -> Instance:
+        from ortools.sat.python import cp_model
+
+        try:
+            path = self.template.format(n=n)
+        except (ValueError, KeyError, IndexError) as error:
+            raise InvalidInputError(f"{self.template}: cannot put N in the path ({error})") from None
+        try:
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
+        except OSError as error:
+            raise ModelError(f"cannot read {path}: {error.strerror or error}") from None
+        model = cp_model.CpModel()
+        try:
+            model.proto.parse_text_format(text)
+        except Exception as error:  # noqa: BLE001 - protobuf's own parse error, said in one line
+            raise ModelError(f"{path} is not a CP-SAT model in protobuf text: {str(error).splitlines()[0]}") from None
+        names = {variable.name: i for i, variable in enumerate(model.proto.variables)}
+        v = self.var
+        for form in ("{v}{r}", "{v}[{r}]", "{v}_{r}"):
+            found = [names.get(form.format(v=v, r=r), -1) for r in range(n)]
+            if -1 not in found:
+                return CpSatInstance(model, [model.get_int_var_from_proto_index(i) for i in found], n,
+                                     os.path.basename(path))
+        grid = [[names.get(f"{v}{r}_{c}", -1) for c in range(n)] for r in range(n)]
+        if all(i >= 0 for row in grid for i in row):
+            return CpSatInstance(model, [[model.get_int_var_from_proto_index(i) for i in row] for row in grid], n,
+                                 os.path.basename(path))
+        raise ModelError(f"{path} has no variables {v}0 .. {v}{n - 1} (or {v}[r], {v}_r, or a grid {v}r_c) for N = {n}; "
+                         "name the board's prefix with --var")

@@ -15,7 +15,8 @@ The forms (docs/checking.md):
   a PySAT ``CNF``;
 - ``PATH.mzn`` (MiniZinc, ``n`` given as data), ``PATH.lp`` (clingo, ``n`` a
   constant);
-- DIMACS: ``PATH-{n}.cnf`` (a file per N), or a generator command.
+- DIMACS: ``PATH-{n}.cnf`` (a file per N), or a generator command;
+- a CP-SAT model exported as protobuf text, ``PATH-{n}.pbtxt`` (a file per N).
 """
 
 from __future__ import annotations
@@ -147,13 +148,17 @@ def load(model: Any, var: str | None = None, generator: str | None = None, data:
         from .cnf import DimacsFiles
 
         readers[suffix] = DimacsFiles
+    elif suffix == ".pbtxt":
+        from .cpsat import CpSatFiles
+
+        readers[suffix] = CpSatFiles
     elif suffix == ".py":
         raise InvalidInputError(f"{text}: name the function too, as {text}:FUNC (a function of n that returns "
                                 "(model, board))")
     if suffix not in readers:
         raise InvalidInputError(f"{text}: not a form check reads (PATH.py:FUNC, PATH.mzn, PATH.lp, PATH-{{n}}.cnf, "
-                                "or --generator 'CMD {n}')")
-    if suffix not in (".cnf", ".dimacs") and not os.path.isfile(text):
+                                "PATH-{n}.pbtxt, or --generator 'CMD {n}')")
+    if suffix not in (".cnf", ".dimacs", ".pbtxt") and not os.path.isfile(text):
         raise ModelError(f"cannot read {text}: " + ("it is a directory" if os.path.isdir(text) else
                                                     "no such file"))
     if suffix == ".mzn":

@@ -22,6 +22,8 @@ forms of MODEL (docs/checking.md):
                    --var (default queen/2): queen(ROW, COLUMN)
   PATH-{n}.cnf     one DIMACS file per N ({n:02} pads); the cell of row r, column c is
                    variable r*N + c + 1 unless the file has 'c q ROW COL VAR' lines
+  PATH-{n}.pbtxt   a CP-SAT model exported as protobuf text, one file per N; the board is
+                   the variables q0 .. q{n-1} (--var another prefix)
   --generator CMD  no MODEL: CMD with {n} replaced writes each N's DIMACS CNF to stdout
 
 what it reports, for each N in order (stopping at the first that differs unless --all):
@@ -76,8 +78,9 @@ def add_check(sub: Any) -> None:
                    "stepped range 4-12/2, one or more")
     p.add_argument("--generator", metavar="CMD", help="a command writing the DIMACS CNF of N to stdout, {n} where "
                    "N goes (split as a shell splits words; no shell runs it)")
-    p.add_argument("--var", metavar="NAME", help="the board in a MiniZinc model (an array; default q) or a clingo "
-                   "program (a predicate of row and column; default queen/2)")
+    p.add_argument("--var", metavar="NAME", help="the board in a MiniZinc model (an array; default q), a clingo "
+                   "program (a predicate of row and column; default queen/2) or a .pbtxt model (the prefix of "
+                   "its variables' names; default q)")
     p.add_argument("--data", metavar="DZN", help="more data for a MiniZinc model than n, as MiniZinc's -D takes it "
                    "(e.g. 'placed_row = []; placed_col = [];')")
     add_variant(p)
