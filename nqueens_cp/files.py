@@ -130,6 +130,32 @@ def check_not_input(output: str, *inputs: str | None) -> None:
             raise InvalidInputError(f"cannot write {output}: it is the input {source}; name another file")
 
 
+def check_room(path: str, size: int, what: str) -> None:
+    """Refuse, before any work, a file of about ``size`` bytes where its disk has
+    less room (``dimacs 1000000 -o f`` said "about 19999976000 GB" and began to
+    write); a stream (stdout, a device) is not asked."""
+    import shutil
+
+    if is_stream(path):
+        return
+    folder = os.path.dirname(os.path.realpath(path)) or "."
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return  # (no answer: the write itself will say)
+    if size > free:
+        raise InvalidInputError(f"cannot write {path}: {what} is about {_bytes(size)}, and its disk has "
+                                f"{_bytes(free)} free")
+
+
+def _bytes(size: float) -> str:
+    for unit in ("bytes", "kB", "MB", "GB", "TB", "PB"):
+        if size < 1000 or unit == "PB":
+            return f"{size:,.0f} {unit}" if unit == "bytes" else f"{size:,.1f} {unit}"
+        size /= 1000
+    return f"{size:,.1f} PB"
+
+
 def check_writable(*paths: str) -> None:
     """Refuse output paths that cannot be written, before any work."""
     for path in paths:

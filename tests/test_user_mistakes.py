@@ -93,3 +93,28 @@ def test_options_or_another_question_keep_the_default_solver() -> None:
     assert solve_engine(1000, None, False, True)[0] == "cpsat"  # an engine option on the line is cpsat's
     assert solve_engine(1000, "toroidal", False, False)[0] == "cpsat"
     assert solve_engine(100, None, False, False) == ("cpsat", "")
+
+
+def test_a_cnf_larger_than_the_disk_is_refused_before_a_byte_is_written(cli, tmp_path) -> None:
+    # (dimacs 1000000 -o f printed "about 19999976000 GB of DIMACS" and then wrote)
+    target = tmp_path / "huge.cnf"
+    code, out, err = cli("dimacs", "1000000", "-o", target)
+    assert code == 2 and not target.exists() and not list(tmp_path.iterdir())
+    assert err.count("\n") == 1 and "free" in err and "PB" in err
+    from nqueens_cp.model.cnf import size
+    from nqueens_cp.model.dimacs import dimacs_bytes
+
+    small = tmp_path / "q12.cnf"
+    assert cli("dimacs", "12", "-o", small)[0] == 0
+    estimate = dimacs_bytes(12, *size(12, "pairwise"))
+    assert 0.7 < small.stat().st_size / estimate < 1.3  # the estimate the refusal rests on
+
+
+def test_a_solver_package_that_cannot_load_is_one_line(cli, monkeypatch) -> None:
+    # (under ulimit -v 200000, count 8 -e cpsat: ImportError '... failed to map segment from shared object')
+    for name in [m for m in sys.modules if m == "ortools" or m.startswith("ortools.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "ortools.sat.python.cp_model", None)  # (import raises ImportError)
+    code, out, err = cli("count", "8", "-e", "cpsat", "--jobs", "1")
+    assert code == 1 and out == "" and err.startswith("nqueens-cp count: cannot load ortools.sat.python.cp_model")
+    assert err.count("\n") == 1

@@ -82,8 +82,8 @@ def add_encodings(sub: Any) -> None:
 
 def _cmd_dimacs(args: argparse.Namespace) -> int:
     from ..model.cnf import size
-    from ..files import check_not_input, check_writable
-    from ..model.dimacs import write_dimacs, write_dimacs_file
+    from ..files import check_not_input, check_room, check_writable
+    from ..model.dimacs import dimacs_bytes, write_dimacs, write_dimacs_file
 
     from ..model.variants import get
 
@@ -91,14 +91,16 @@ def _cmd_dimacs(args: argparse.Namespace) -> int:
     _, fixed, _ = problem(args)
     variant = get(args.variant)
     nvars, nclauses = size(args.n, args.encoding, fixed, variant=variant)
+    if args.output != "-":  # (refused before the note: one line, not a note and then a refusal)
+        check_writable(args.output)
+        check_not_input(args.output, source)
+        check_room(args.output, dimacs_bytes(args.n, nvars, nclauses), f"the CNF of N={args.n} ({args.encoding})")
     if nclauses > 10**8:
         say(f"{PROG}: note: N={args.n} with {args.encoding} has {nclauses:,} clauses, about "
-             f"{nclauses * 12 / 1e9:.0f} GB of DIMACS; --encoding seqcounter is linear in N^2")
+             f"{dimacs_bytes(args.n, nvars, nclauses) / 1e9:,.0f} GB of DIMACS; --encoding seqcounter is linear in N^2")
     if args.output == "-":
         write_dimacs(sys.stdout, args.n, args.encoding, fixed, variant=variant)
         return EXIT_OK
-    check_writable(args.output)
-    check_not_input(args.output, source)
     progress = Progress.make(f"dimacs {args.n}")
     try:
         write_dimacs_file(args.output, args.n, args.encoding, fixed,

@@ -237,6 +237,12 @@ def run_command(handler: Callable[[Any], int], args: Any, where: str) -> int:
         said = str(error).split("\n")[0]
         say(f"{where}: out of memory{': ' + said if said else ''} (a smaller N, fewer --jobs, or more memory)")
         return EXIT_FAILURE
+    except ImportError as error:  # a package that cannot load here (under an address-space cap: "failed to map
+        finish(EXIT_OK, where)     # segment from shared object"), said in one line, not a traceback
+        lines = str(error).strip().splitlines()
+        say(f"{where}: cannot load {error.name or 'a package'}" + (f": {lines[0]}" if lines else "")
+            + " (too little memory for it? see ulimit -v)")
+        return EXIT_FAILURE
     except OSError as error:  # a write to stdout failed: a full disk, a closed descriptor
         silence_stdout()
         say(f"{where}: cannot write output: {error.strerror or error}")

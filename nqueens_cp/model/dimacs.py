@@ -86,6 +86,16 @@ def write_dimacs(out: TextIO, n: int, encoding: str = DEFAULT_ENCODING, fixed: M
 _CHUNK = 1 << 12  # clauses per write
 
 
+def dimacs_bytes(n: int, nvars: int, nclauses: int) -> int:
+    """About how many bytes :func:`write_dimacs` writes, without writing: the
+    header's N^2 cell lines (``c q ROW COL VAR``) and projection line, and the
+    clauses at 12 bytes each (a binary clause of large variables is longer,
+    a unit clause shorter)."""
+    digits = len(str(max(nvars, 1)))
+    cell_line = len("c q ") + 2 * len(str(max(n - 1, 0))) + digits + 3
+    return n * n * (cell_line + digits + 1) + 12 * nclauses
+
+
 def write_dimacs_file(path: str, n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None,
                       symmetry_breaking: bool = False,
                       progress: Callable[[int, int], None] | None = None, variant: Variant = PLAIN) -> tuple[int, int]:
