@@ -118,3 +118,18 @@ def test_a_solver_package_that_cannot_load_is_one_line(cli, monkeypatch) -> None
     code, out, err = cli("count", "8", "-e", "cpsat", "--jobs", "1")
     assert code == 1 and out == "" and err.startswith("nqueens-cp count: cannot load ortools.sat.python.cp_model")
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [["4-6", "--engines", "teaching"], ["5", "7", "-V", "toroidal", "--engines", "declarative"]])
+def test_a_crosscheck_keeps_the_engines_of_a_preset_that_answer_it(cli, argv: list[str]) -> None:
+    # (crosscheck 1-8 --engines teaching exited 2 on construct; -V toroidal --engines declarative on cpmpy)
+    code, out, err = cli("crosscheck", *argv, "--format", "json")
+    assert code == 0, err
+    import json
+
+    report = json.loads(out)
+    variant = argv[argv.index("-V") + 1] if "-V" in argv else "queens"
+    assert len(report["engines"]) >= 2
+    for name in report["engines"]:
+        cls = nq.engine_class(name)
+        assert (cls.enumerates or cls.counts_only) and cls.answers(variant)

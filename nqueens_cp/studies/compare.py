@@ -59,7 +59,7 @@ def labels() -> list[str]:
     return [*names(), *(name + SB for name in names(option="symmetry_breaking"))]
 
 
-def expand(chosen: Sequence[str], first: bool = False, variant: str = "queens") -> list[str]:
+def expand(chosen: Sequence[str], first: bool = False, variant: str | variants.Variant = "queens") -> list[str]:
     """Labels with presets ("classic", "core", "declarative") replaced by the engines they
     stand for that answer ``variant``; with ``first``, a preset leaves out the engines
     that find no solution."""

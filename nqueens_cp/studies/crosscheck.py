@@ -21,7 +21,8 @@ from ..execution.plan import Plan, advice, plan
 from ..model import symmetry
 from ..model.board import orbit, pack, unpack
 from ..model.question import Question
-from ..engines import Engine, engine_class, expand_presets, get_engines, names
+from ..engines import Engine, engine_class, get_engines, names
+from .compare import expand
 from ..errors import EngineUnavailableError, InvalidInputError, TimeLimitReached
 from ..known import FUNDAMENTAL, TOTAL
 from ..model import variants
@@ -105,7 +106,9 @@ def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: 
         engines = names(enumerates=True, available=True, group="core", variant=variant)
         skipped = {name: engine_class(name).unavailable_reason() or ""
                    for name in names(enumerates=True, available=False, group="core")}
-    engines = expand_presets(list(engines))
+    # (a preset brings the engines that answer this question by listing it, as compare's do: crosscheck 1-8
+    # --engines teaching exited 2 on construct, and -V toroidal --engines declarative on cpmpy)
+    engines = expand(list(engines), variant=variant)
     for name in engines:
         cls = engine_class(name)
         if not cls.enumerates and not cls.counts_only:
