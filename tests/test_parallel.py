@@ -226,4 +226,4 @@ def test_the_plan_decides_one_strategy_and_its_label_says_what_runs(cli) -> None
     assert "strategy=quarters" in err
     from nqueens_cp.execution.run import counted
 
-    assert counted(11, "cpsat", variant=far, jobs=1).strategy == "split on its first row, on up to 1 worker process"
+    assert counted(11, "cpsat", variant=far, jobs=1).strategy == "split on its first row, in this process"  # (one job: here)

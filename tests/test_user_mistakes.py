@@ -133,3 +133,13 @@ def test_a_crosscheck_keeps_the_engines_of_a_preset_that_answer_it(cli, argv: li
     for name in report["engines"]:
         cls = nq.engine_class(name)
         assert (cls.enumerates or cls.counts_only) and cls.answers(variant)
+
+
+def test_one_job_says_where_it_runs(cli) -> None:
+    # (count 13 -e sat --jobs 1 --stats said "on up to 1 worker process" and started none)
+    code, _, err = cli("count", "13", "-e", "sat", "--jobs", "1", "--stats")
+    assert code == 0 and "in this process" in err and "worker process" not in err
+    code, _, err = cli("count", "13", "-e", "sat", "--jobs", "2", "--stats")
+    assert code == 0 and "on up to 2 worker processes" in err
+    help_ = " ".join(cli("count", "--help")[1].split())
+    assert "1 means one at a time: in this process, or in one worker process for a compiled count" in help_

@@ -278,10 +278,12 @@ def add_lrat(p: argparse.ArgumentParser) -> None:
 
 def add_jobs(p: argparse.ArgumentParser) -> None:
     from ..execution.parallel import default_jobs
-    from ..execution.plan import SPLIT_MIN_N
+    from ..execution.plan import INLINE_MAX_N, SPLIT_MIN_N
 
     p.add_argument("--jobs", "-j", type=positive_int, metavar="J",
-                   help=f"worker processes (default: the cores, {default_jobs()} here); 1 means this process.  "
+                   help=f"worker processes (default: the cores, {default_jobs()} here); 1 means one at a time: in "
+                   "this process, or in one worker process for a compiled count that runs long (from N="
+                   f"{INLINE_MAX_N + 1}, or under --time-limit), so that Ctrl-C and the limit stop it at once.  "
                    f"From N={SPLIT_MIN_N} the search is split by fixing its first rows whatever J is, so the "
                    "output order never depends on J")
 

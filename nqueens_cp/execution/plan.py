@@ -359,7 +359,9 @@ def _strategy(engine: Engine, asked: Question, counting: bool, split: bool, by_c
     weights = "translations" if translations else \
         "mirror" if not sb and not asked.placed and not asked.blocked and "mirror" in symmetries else ""
     pooled = limit is None and asked.n <= parallel.KEY_MAX_N and (workers > 1 or executor is not None)
-    where = cluster or (_processes(workers) if pooled or (counting and not unique) else "in this process")
+    # (one job runs its sub-problems here: count 13 -e sat --jobs 1 --stats said "on up to 1 worker process")
+    elsewhere = (pooled or (counting and not unique)) and workers > 1
+    where = cluster or (_processes(workers) if elsewhere else "in this process")
     return Strategy("split", counting, engine.split_rows(asked.n) if asked.n else 0, weights, pooled, where,
                     symmetries, unique)
 
