@@ -143,3 +143,16 @@ def test_one_job_says_where_it_runs(cli) -> None:
     assert code == 0 and "on up to 2 worker processes" in err
     help_ = " ".join(cli("count", "--help")[1].split())
     assert "1 means one at a time: in this process, or in one worker process for a compiled count" in help_
+
+
+def test_diagonals_for_a_batch_apply_to_its_excluded_diagonals_files(cli) -> None:
+    # (batch tests/data/prob079 --diagonals 12 refused the folder's completion file)
+    code, out, err = cli("batch", "tests/data/prob079/completion-40-16-3.param", "tests/data/prob079/diag-10-4-63.param",
+                         "--diagonals", "8", "--engines", "bitmask", "--format", "json")
+    assert code == 0, err
+    import json
+
+    rows = json.loads(out)
+    assert [(r["file"].split("/")[-1], r["diagonals"], r["status"]) for r in rows] == [
+        ("completion-40-16-3.param", None, "solved"), ("diag-10-4-63.param", 8, "none")]
+    assert cli("solve", "tests/data/prob079/completion-40-16-3.param", "-D", "8")[0] == 2  # one file: still refused

@@ -120,11 +120,13 @@ def _pairs(path: str, name: str, value: Any, line: int) -> list[tuple[int, int]]
     return [(a, b) for a, b in value]
 
 
-def parse_instance(path: str, text: str, diagonals: int | None = None) -> Instance:
+def parse_instance(path: str, text: str, diagonals: int | None = None, for_all: bool = False) -> Instance:
     """The instance in ``text`` (read from ``path``): see the module's docstring.
-    A JSON object (what ``complete generate`` writes) is read too."""
+    A JSON object (what ``complete generate`` writes) is read too.  ``for_all``:
+    ``diagonals`` was given for a whole batch, and a completion file ignores it
+    (given for this file alone, it is refused)."""
     if text.lstrip().startswith("{"):
-        return _from_json(path, text, diagonals)
+        return _from_json(path, text, None if for_all else diagonals)
     statements = _statements(path, text)
     if "n" not in statements:
         raise InstanceError(f"{path}:{text.count(chr(10)) + 1}: no 'n = ...' in the file: not a prob079 "
@@ -133,7 +135,7 @@ def parse_instance(path: str, text: str, diagonals: int | None = None) -> Instan
     if type(n) is not int or not 1 <= n <= MAX_N:
         raise InstanceError(f"{path}:{n_line}: n must be an integer from 1 to {MAX_N:,}, got {_clip(n)}")
     if "init" in statements:
-        if diagonals is not None:
+        if diagonals is not None and not for_all:
             raise InvalidInputError(f"{path} is a completion instance: --diagonals applies to Excluded "
                                     "Diagonals files only")
         init, line = statements["init"]
@@ -201,8 +203,9 @@ def _queens(where: str, n: int, pairs: list[tuple[int, int]]) -> dict[int, int]:
     return fixed
 
 
-def read_instance(path: str | Path, diagonals: int | None = None) -> Instance:
-    """Read one prob079 instance file (``diagonals``: D, for Excluded Diagonals files)."""
+def read_instance(path: str | Path, diagonals: int | None = None, for_all: bool = False) -> Instance:
+    """Read one prob079 instance file (``diagonals``: D, for Excluded Diagonals files;
+    ``for_all``: given for a batch, which a completion file ignores)."""
     path = str(path)
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO with no writer would block the read for ever
@@ -218,7 +221,7 @@ def read_instance(path: str | Path, diagonals: int | None = None) -> Instance:
     except UnicodeDecodeError as error:
         line = data[:error.start].count(b"\n") + 1
         raise InstanceError(f"{path}:{line}: not text (bytes that are not UTF-8)") from None
-    return parse_instance(path, text, diagonals)
+    return parse_instance(path, text, diagonals, for_all)
 
 
 def generate_excluded_diagonals(n: int, min_in_file: int = 4, seed: int = 0) -> list[tuple[int, int]]:

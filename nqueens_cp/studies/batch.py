@@ -96,7 +96,7 @@ def load(paths: Sequence[str], diagonals: int | None = None,
         published = (answers or {}).get(Path(path).name)
         d = diagonals if diagonals is not None else (published.diagonals if published else None)
         try:
-            instance = read_instance(path, d)
+            instance = read_instance(path, d, for_all=diagonals is not None)  # (--diagonals D for all: its files)
         except InvalidInputError as error:
             if d is None and answers is not None and not isinstance(error, InstanceError):
                 raise InvalidInputError(f"{path} is not in the answers table: its D is unknown "
