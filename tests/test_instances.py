@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 
 import pytest
@@ -140,7 +142,9 @@ def test_batch_checks_engines_against_each_other_and_the_published_answers(cli, 
     code, _, err = cli("batch", DATA / "diag-10-4-501.param", "--answers", bad)
     assert code == 2 and "not in the answers table" in err
     code, out, _ = cli("batch", DATA, "--diagonals", 0, "--engines", "bitmask", "--format", "json")
-    assert code == 2  # the completion file in the directory takes no D: refused before any work
+    rows = json.loads(out)  # --diagonals D for all: the folder's completion file takes none, and ignores it
+    assert code == 0 and {r["diagonals"] for r in rows if "completion" in r["file"]} == {None}
+    assert {r["diagonals"] for r in rows if "diag-" in r["file"]} == {0}
     assert cli("batch", tmp_path / "nothing-*.param", "--diagonals", 1)[0] == 2
 
 
