@@ -156,3 +156,16 @@ def test_diagonals_for_a_batch_apply_to_its_excluded_diagonals_files(cli) -> Non
     assert [(r["file"].split("/")[-1], r["diagonals"], r["status"]) for r in rows] == [
         ("completion-40-16-3.param", None, "solved"), ("diag-10-4-63.param", 8, "none")]
     assert cli("solve", "tests/data/prob079/completion-40-16-3.param", "-D", "8")[0] == 2  # one file: still refused
+
+
+def test_words_that_said_what_is_not_so(cli) -> None:
+    # (optimum 1000000: a note of what it would take, then a refusal; one line now)
+    code, _, err = cli("optimum", "1000000")
+    assert code == 2 and err.count("\n") == 1 and "serves N <= 10000" in err
+    # (count 16 -e modelcount estimated "200 solutions a second" for a counter that lists none)
+    from nqueens_cp.execution.plan import advice
+
+    assert advice(16, "modelcount", counting=True) == []
+    # (the backtrack refusal said bitmask takes any N; it stops at 10,000)
+    code, _, err = cli("count", "20000", "-e", "backtrack")
+    assert code == 2 and "bitmask takes N up to 10,000" in err and "bitmask and cpsat take any N" not in err

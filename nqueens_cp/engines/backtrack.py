@@ -36,7 +36,7 @@ class BacktrackEngine(Engine):
     first_solution_max_n = 32
     lexicographic_solve = True
     max_n = 500  # one level of recursion a row, within Python's default limit of 1000 frames
-    max_n_why = "one level of Python recursion a row; bitmask and cpsat take any N"
+    max_n_why = "one level of Python recursion a row; bitmask takes N up to 10,000, construct and minconflicts far more"
     expresses = frozenset({"lines", "wrapping", "offsets", "optimum"})
 
     def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],

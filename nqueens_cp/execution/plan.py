@@ -190,7 +190,7 @@ def advice(n: int, engine: str = DEFAULT_ENGINE, *, counting: bool = False, limi
     notes = []
     total = _log_total(n)
     counting = counting or cls.counts_only or quarters
-    if limit is None:
+    if limit is None and not (cls.counts_only and not quarters):  # (a model counter lists none: no rate a board)
         rate = join.COUNT_RATE if quarters else cls.count_rate if counting else cls.enumeration_rate
         rate *= min(workers, parallel.default_jobs())
         seconds = total - math.log10(rate) if rate else -math.inf  # no rate, no estimate

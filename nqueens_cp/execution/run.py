@@ -176,6 +176,7 @@ def optimum(n: int, variant: str | Variant = "domination", engine: str = DEFAULT
     ``reports_optimum``, the others once at the start)."""
     chosen = get_engine(engine, variant, **options)
     size = board_size(n)
+    chosen.check_n(size)  # (a refusal before the note on what it would take: optimum 1000000 said both)
     for note in optimum_advice(size, chosen.variant, engine, time_limit) if notify else ():
         notify(note)  # type: ignore[misc]
     return chosen.optimum(size, time_limit, progress)
