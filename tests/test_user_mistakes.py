@@ -169,3 +169,30 @@ def test_words_that_said_what_is_not_so(cli) -> None:
     # (the backtrack refusal said bitmask takes any N; it stops at 10,000)
     code, _, err = cli("count", "20000", "-e", "backtrack")
     assert code == 2 and "bitmask takes N up to 10,000" in err and "bitmask and cpsat take any N" not in err
+
+
+def test_a_checkpoint_of_another_format_says_what_it_is(cli, tmp_path) -> None:
+    # (a header {"nqueens_cp_checkpoint": 1} alone, or of another version, gave "is for , not :")
+    import json
+
+    path = tmp_path / "c.jsonl"
+    cli("count", "16", "--checkpoint", path)
+    header = json.loads(path.read_text().splitlines()[0])
+    for written in ({"nqueens_cp_checkpoint": 1}, {**header, "nqueens_cp_checkpoint": 99}):
+        path.write_text(json.dumps(written) + "\n")
+        code, _, err = cli("count", "16", "--checkpoint", path)
+        assert code == 1 and "is not the header of this format" in err and "is for , not" not in err
+
+
+def test_a_certificate_file_replaced_by_a_folder_or_a_fifo_is_named_as_such(cli, tmp_path) -> None:
+    # (a FIFO proof.drat or a directory boards.txt was said to be "missing")
+    import os
+
+    for name, make in (("boards.txt", os.mkdir), ("proof.drat", os.mkfifo)):
+        where = tmp_path / name.split(".")[0]
+        nq.certify(6, where)
+        (where / name).unlink()
+        make(where / name)
+        code, out, err = cli("verify", where)
+        said = "a directory" if make is os.mkdir else "a FIFO"
+        assert code == 1 and f"{name} is not a regular file ({said})" in out + err and "missing" not in out + err

@@ -239,11 +239,21 @@ def _check_hashes(root: Path, manifest: dict[str, Any], names: tuple[str, ...], 
         _nothing_else(root, {*names, MANIFEST, *folders})
     for name in names:
         path = root / name
-        if not path.is_file():
-            raise _Refused(f"{name} is missing")
+        if not path.is_file():  # (a FIFO or a directory in its place was said to be "missing")
+            raise _Refused(f"{name} is missing" if not os.path.lexists(path) else f"{name} is not a regular file "
+                           f"({_kind(path)}); a certificate holds files")
         said = files[name]
         if not isinstance(said, dict) or path.stat().st_size != said.get("bytes") or sha256_of(path) != said.get("sha256"):
             raise _Refused(f"{name} is not the file the manifest describes (size or SHA-256 differ)")
+
+
+def _kind(path: Path) -> str:
+    """What stands at ``path`` in words, where a file should."""
+    import stat
+
+    mode = os.lstat(path).st_mode
+    return ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else
+            "a symbolic link" if stat.S_ISLNK(mode) else "a device or socket")
 
 
 def _nothing_else(root: Path, listed: set[str]) -> None:

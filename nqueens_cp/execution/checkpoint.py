@@ -93,6 +93,10 @@ class Checkpoint:
         if header != self.key:
             differ = [k for k in self.key if k != "nqueens_cp_checkpoint" and
                       (not isinstance(header, dict) or header.get(k) != self.key[k])]
+            if not differ or (isinstance(header, dict) and all(k not in header for k in differ)):
+                # (the version or other keys differ, or the keys are missing: "is for , not :" said nothing)
+                raise NQueensError(f"checkpoint {self.path}: line 1 is not the header of this format "
+                                   f"({json.dumps(self.key)}): refused (use another file)")
             want = ", ".join(f"{k}={self.key[k]}" for k in differ)
             have = ", ".join(f"{k}={header.get(k)}" for k in differ) if isinstance(header, dict) else repr(header)
             raise NQueensError(f"checkpoint {self.path} is for {have}, not {want}: refused (use another file)")
