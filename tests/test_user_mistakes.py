@@ -196,3 +196,13 @@ def test_a_certificate_file_replaced_by_a_folder_or_a_fifo_is_named_as_such(cli,
         code, out, err = cli("verify", where)
         said = "a directory" if make is os.mkdir else "a FIFO"
         assert code == 1 and f"{name} is not a regular file ({said})" in out + err and "missing" not in out + err
+
+
+def test_sample_refuses_a_large_n_for_what_it_is(cli) -> None:
+    # (sample 65 advised --format line, which then refused N > 16)
+    code, _, err = cli("sample", "65")
+    assert code == 2 and "use N <= 16" in err and "--format line" not in err
+    with pytest.raises(nq.InvalidInputError, match="use N <= 16"):
+        from nqueens_cp.counting.sample import sample
+
+        sample(65)  # at the call, before a draw is asked for

@@ -70,8 +70,8 @@ def _cmd_trace(args: argparse.Namespace) -> int:
 def _cmd_sample(args: argparse.Namespace) -> int:
     from ..counting.sample import advice, sample
 
+    drawn = sample(args.n, args.k, args.seed, fixed_placements(args))  # (its own refusals first)
     check_board(args.format, args.n)
-    drawn = sample(args.n, args.k, args.seed, fixed_placements(args))
     for note in advice(args.n, args.k):
         say(f"{PROG}: note: {note}")
     count = emit(drawn, args.format, args.n)

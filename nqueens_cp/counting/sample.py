@@ -42,7 +42,9 @@ def advice(n: int, k: int) -> list[str]:
 def sample(n: int, k: int = 1, seed: int | None = None, fixed: Mapping[int, int] | None = None) -> Iterator[Solution]:
     """``k`` solutions of n-queens, each drawn independently and uniformly from
     those that honour ``fixed``; reproducible with ``seed``.  None where
-    there is no solution to draw from (N = 2, 3, or impossible placements)."""
+    there is no solution to draw from (N = 2, 3, or impossible placements).
+    The arguments are checked here, before the first draw is asked for (sample 65
+    advised --format line, which then refused N > 16)."""
     placed = check_placements(n, fixed)
     if type(k) is not int or k < 1:
         raise InvalidInputError(f"k must be a positive integer, got {k!r}")
@@ -50,6 +52,10 @@ def sample(n: int, k: int = 1, seed: int | None = None, fixed: Mapping[int, int]
         raise InvalidInputError(f"exact uniform sampling counts the sub-trees of every first row: N={n} would "
                                 f"take minutes to hours (N={n} has {TOTAL.get(n, 'more than 10^17')} solutions); "
                                 f"use N <= {MAX_N}")
+    return _draws(n, k, seed, placed)
+
+
+def _draws(n: int, k: int, seed: int | None, placed: Position) -> Iterator[Solution]:
     rng = random.Random(seed)
     counter = _counter(n, tuple(sorted(placed.items())), placed.blocked)
     if counter(()) == 0:
