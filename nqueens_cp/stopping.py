@@ -210,3 +210,32 @@ def watchdog() -> Iterator[Watchdog]:
         guard._say("done")  # (never raises: whatever ends the block goes on as it was)
         process.stdin.close()
         process.wait()
+
+
+@contextmanager
+def sigint_held() -> Iterator[None]:
+    """Ctrl-C held until the block ends, then raised as it would have been (in the
+    main thread; elsewhere the block runs as it is).  A solver package's first
+    import, interrupted halfway, left it half made for the rest of a Python
+    session (CP-SAT's 'partially initialized module pandas' in every later call:
+    a notebook needed a restart); imports run in such a block.  The signal is
+    held at Python's level, so that it waits whichever thread the process
+    receives it on."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
+    except ValueError:  # (not the main interpreter's main thread after all)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if came:
+            if callable(previous):
+                previous(signal.SIGINT, None)  # (Python's default raises KeyboardInterrupt; so does the CLI's)
+            elif previous == signal.SIG_DFL:
+                os.kill(os.getpid(), signal.SIGINT)

@@ -218,3 +218,45 @@ def test_a_long_answer_line_is_read_as_a_whole_and_checked_word_by_word_only_whe
                       ("1 --2 0", "'--2' is not a literal")):
         with pytest.raises(DimacsError, match=said):
             list(_literals(bad, "v"))
+
+
+def test_ctrl_c_during_a_solver_import_waits_for_it_to_end(monkeypatch) -> None:
+    # (Ctrl-C 0.3-1 s into the first nq.count(8, 'cpsat') of a session left OR-Tools half imported:
+    # every later cpsat call failed until the kernel was restarted)
+    import os
+    import signal
+
+    from nqueens_cp.engines.cpsat import CpSatEngine
+
+    loaded: list[str] = []
+
+    def import_interrupted(self) -> None:
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C halfway ...
+        loaded.append("whole")  # ... and the import still ends
+
+    monkeypatch.setattr(CpSatEngine, "preload", import_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        nq.count(8, "cpsat")
+    assert loaded == ["whole"]
+    monkeypatch.undo()
+    assert nq.count(8, "cpsat") == 92
+
+
+def test_a_python_session_survives_ctrl_c_in_its_first_solver_call() -> None:
+    script = """
+import os, signal, sys, threading, time
+import nqueens_cp as nq
+engine, delay = sys.argv[1], float(sys.argv[2])
+threading.Timer(delay, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    first = nq.count(8, engine)
+    time.sleep(5)  # (the Ctrl-C came after the count: it lands here)
+except KeyboardInterrupt:
+    pass
+print(nq.count(8, engine), nq.count(6, engine))
+"""
+    for engine in ("cpsat", "sat"):
+        for delay in (0.01, 0.1, 0.3):
+            run = subprocess.run([sys.executable, "-c", script, engine, str(delay)], capture_output=True, text=True,
+                                 timeout=120)
+            assert run.returncode == 0 and run.stdout == "92 4\n", (engine, delay, run.stderr[-800:])

@@ -39,6 +39,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .. import stopping
 from ..counting import classes, join
 from ..engines import DEFAULT_ENGINE, Engine, engine_class, get_engine
 from ..errors import InvalidInputError
@@ -419,11 +420,12 @@ def _engine(engine: str | Engine, options: dict[str, Any], variant: Variant) -> 
     """The engine named, for the question's variant, with its options; or one given made (then no options)."""
     if "variant" in options:  # (a keyword of plan itself: it cannot arrive here)
         raise InvalidInputError("variant is the question's, not an engine option")
-    if not isinstance(engine, Engine):
-        return get_engine(engine, variant, **options)
-    if options:
+    if isinstance(engine, Engine) and options:
         raise InvalidInputError(f"options {', '.join(options)} go to get_engine, not to a made engine")
-    return engine
+    made = engine if isinstance(engine, Engine) else get_engine(engine, variant, **options)
+    with stopping.sigint_held():  # its solver package loaded whole, or not at all, whatever Ctrl-C does
+        made.preload()
+    return made
 
 
 def _refuse_unique(engine: str) -> None:

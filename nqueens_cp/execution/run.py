@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .. import stopping
 from ..engines import DEFAULT_ENGINE, Outcome, Search, engine_class, get_engine
 from ..engines.optimum import Optimum, Report
 from ..errors import InvalidInputError
@@ -176,7 +177,9 @@ def optimum(n: int, variant: str | Variant = "domination", engine: str = DEFAULT
     ``reports_optimum``, the others once at the start)."""
     chosen = get_engine(engine, variant, **options)
     size = board_size(n)
-    chosen.check_n(size)  # (a refusal before the note on what it would take: optimum 1000000 said both)
+    chosen.check_n(size)
+    with stopping.sigint_held():  # (as plan's engines: loaded whole, whatever Ctrl-C does)
+        chosen.preload()  # (a refusal before the note on what it would take: optimum 1000000 said both)
     for note in optimum_advice(size, chosen.variant, engine, time_limit) if notify else ():
         notify(note)  # type: ignore[misc]
     return chosen.optimum(size, time_limit, progress)
