@@ -260,3 +260,14 @@ print(nq.count(8, engine), nq.count(6, engine))
             run = subprocess.run([sys.executable, "-c", script, engine, str(delay)], capture_output=True, text=True,
                                  timeout=120)
             assert run.returncode == 0 and run.stdout == "92 4\n", (engine, delay, run.stderr[-800:])
+
+
+def test_cpsat_keeps_its_time_limit_while_it_builds_a_large_model(cli) -> None:
+    # (solve 1000000 -e cpsat --time-limit 5 answered after 18-21 s: the building of the model held it)
+    code, out, err = cli("solve", "1000000", "-e", "cpsat", "--time-limit", "1", "-f", "summary")
+    assert code == 3 and "(CP-SAT was stopped)" in out
+    # (nq.solutions(10**18, 'cpsat') and nq.optimum(10**18) ran until killed)
+    with pytest.raises(nq.InvalidInputError, match="serves N <= 1000000"):
+        nq.solutions(10**18, "cpsat")
+    with pytest.raises(nq.InvalidInputError, match="serves N <= 10000"):
+        nq.optimum(10**18)

@@ -50,7 +50,7 @@ class AspEngine(Engine):
     # Grounding cannot be interrupted, and outlasts a time limit beyond: 2.1 s at N = 150, 4.4 s at 200,
     # 16 s at 300 (solve --time-limit 2, measured here); N = 1000 grounded for minutes.
     max_n = 150
-    max_n_why = "clingo's grounding cannot be interrupted: beyond, it outlasts any time limit; cpsat accepts any N, and solve without --engine picks one that answers it"
+    max_n_why = "clingo's grounding cannot be interrupted: beyond, it outlasts any time limit; solve without --engine picks an engine that answers any N"
     expresses = frozenset({"lines", "wrapping", "offsets", "optimum"})
     configuration: str
 

@@ -41,6 +41,11 @@ class CpSatEngine(Engine):
     reports_optimum = True
     optimum_reach = {"domination": (12, 7.47, 4.9), "independent": (11, 1.51, 1.7)}
     first_solution_max_n = 100
+    # The model is N integers and 3N terms, built in Python and then held by the solver: at N = 10^6
+    # the building alone outlasted a 5 s limit by 15 s; N = 10^18 never ended.
+    max_n = 1_000_000
+    max_n_why = ("its model holds 3N terms, built in Python: beyond, minutes and gigabytes before any search; "
+                 "solve without --engine answers any N")
     expresses = frozenset({"lines", "wrapping", "offsets", "optimum"})
     seed: int | None
     workers: int | None
@@ -123,6 +128,22 @@ class CpSatEngine(Engine):
         seed and no workers option, one worker: a portfolio's answer is whichever worker finishes
         first, so the same seed gave different boards run to run; one worker with a seed is
         reproducible (and on 2 cores no slower: N = 200 in 48 s against 79 s)."""
+        if time_limit is not None and n > CHILD_MIN_N:
+            # Building a large model cannot be interrupted (N = 10^6 outlasted a 5 s limit by 15 s): the
+            # whole decision runs in a child process, killed at the limit or when this one is stopped.
+            from ..stopping import in_child
+
+            answer = in_child(_solve_here, (self, n, placed, time_limit), time_limit + STOP_GRACE)
+            if answer is None:
+                return Status.UNKNOWN, None, f"no answer within {time_limit:g} s (CP-SAT was stopped)"
+            status_, solution, reason, found = answer
+            stats.update(found)
+            return status_, solution, reason
+        return self._solve_here(n, placed, time_limit, stats)
+
+    def _solve_here(self, n: int, placed: Position, time_limit: float | None,
+                    stats: dict[str, Any]) -> tuple[Status, Solution | None, str]:
+        """:meth:`_solve` in this process."""
         from ortools.sat.python import cp_model
 
         deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -215,6 +236,14 @@ def _standing_callback(report: Any) -> Any:
 
 
 STOP_GRACE = 0.5  # seconds past a deadline before a solve that has not kept it is stopped
+CHILD_MIN_N = 20_000  # beyond, a decision under a time limit runs in a child process (its model takes seconds)
+
+
+def _solve_here(engine: CpSatEngine, n: int, placed: Position, time_limit: float | None) -> tuple[Any, ...]:
+    """A decision in this (child) process: (status, solution, reason, statistics)."""
+    stats: dict[str, Any] = {}
+    status, solution, reason = engine._solve_here(n, placed, time_limit, stats)
+    return status, solution, reason, stats
 
 
 def _stoppable(solver: Any, model: Any, deadline: float | None, callback: Any = None) -> Any:

@@ -59,7 +59,7 @@ class SmtEngine(Engine):
     # Building the model in Z3 cannot be interrupted, and outlasts a time limit beyond: 2.2 s at
     # N = 100, 4.2 s at 150, 24 s at 400 (solve --time-limit 2, measured here).
     max_n = 100
-    max_n_why = "building the model in Z3 cannot be interrupted: beyond, it outlasts any time limit; cpsat accepts any N, and solve without --engine picks one that answers it"
+    max_n_why = "building the model in Z3 cannot be interrupted: beyond, it outlasts any time limit; solve without --engine picks an engine that answers any N"
     expresses = frozenset({"lines", "wrapping", "offsets", "optimum"})
     theory: str
 

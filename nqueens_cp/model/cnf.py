@@ -161,4 +161,4 @@ def check_size(engine: str, n: int, encoding: str, max_clauses: int = MAX_CLAUSE
     sparsest = min(clauses, key=clauses.__getitem__)
     instead = f" (--encoding {sparsest}: {clauses[sparsest]:,})" if clauses[sparsest] <= max_clauses else ""
     raise InvalidInputError(f"engine {engine}: the {encoding} CNF of N={n} has {clauses[encoding]:,} clauses, more "
-                            f"than the {max_clauses:,} it builds in memory{instead}; cpsat accepts any N")
+                            f"than the {max_clauses:,} it builds in memory{instead}; cpsat builds N up to 1,000,000")
