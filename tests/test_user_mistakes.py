@@ -87,12 +87,18 @@ def test_solve_without_an_engine_answers_at_every_n_and_says_which(cli, n: int, 
     assert outcome.engine == engine and nq.is_solution(outcome.solution, n)
 
 
-def test_options_or_another_question_keep_the_default_solver() -> None:
+def test_the_solver_chosen_by_n_for_options_and_other_questions() -> None:
     from nqueens_cp.execution.plan import solve_engine
 
     assert solve_engine(1000, None, False, True)[0] == "cpsat"  # an engine option on the line is cpsat's
-    assert solve_engine(1000, "toroidal", False, False)[0] == "cpsat"
+    assert solve_engine(1001, "toroidal", False, False)[0] == "construct"  # (gcd(1001, 6) = 1: q(r) = 2r mod N)
+    assert solve_engine(1000, "superqueens", False, False)[0] == "minconflicts"
+    engine, note = solve_engine(1000, "toroidal", False, False)  # (no board at even N: Pólya; cpsat sets out to prove it)
+    assert engine == "cpsat" and "a theorem says" in note and "Pólya" in note
     assert solve_engine(100, None, False, False) == ("cpsat", "")
+    for n, variant in ((1001, "toroidal"), (500, "superqueens")):
+        outcome = nq.solve(n, variant=variant, time_limit=60)
+        assert outcome.status is nq.Status.SOLVED and nq.VARIANTS[variant].is_solution(outcome.solution, n)
 
 
 def test_a_cnf_larger_than_the_disk_is_refused_before_a_byte_is_written(cli, tmp_path) -> None:

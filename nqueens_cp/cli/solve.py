@@ -48,7 +48,8 @@ examples:
     p.add_argument("--engine", "-e", choices=chosen, metavar="E",
                    help=f"one of {', '.join(chosen)} (default: by N: {DEFAULT_SOLVE_ENGINE} up to N=100, the fastest on "
                    "completion questions, proves 'none'; beyond, for plain N, bitmask's decision search up to "
-                   "N=10,000, then construct, or minconflicts with pre-placed queens; a note says which)")
+                   "N=10,000, then construct, or minconflicts with pre-placed queens; another question of the family: its "
+                   "construction or local search; a note says which)")
     add_engine_options(p, names(solves=True), solving=True)
     add_variant(p)
     add_place(p)

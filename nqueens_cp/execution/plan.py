@@ -487,16 +487,31 @@ def solve_engine(n: int, variant: str | Variant | None, placed: bool, options: b
     answers in seconds; beyond, for plain N, bitmask's decision search (a board of
     1,000 queens in 0.03 s, placements kept, none proved) up to its largest N, then
     the O(N) construction, or with placements local search.  Options given for the
-    default engine keep it (they are its own); so does another question of the
-    family.  (``solve 1000`` on CP-SAT ran 12 minutes without a word.)"""
+    default engine keep it (they are its own).  Another question of the family
+    goes to its construction where it has one, else to local search where
+    boards exist.  (``solve 1000`` on CP-SAT ran 12 minutes without a word.)"""
     from ..engines import DEFAULT_SOLVE_ENGINE
     from ..model import variants
 
+    from ..engines.construct import modular_factor
+
     default = engine_class(DEFAULT_SOLVE_ENGINE)
-    if options or n <= default.first_solution_max_n or not variants.get(variant or "queens").is_plain:
+    member = variants.get(variant or "queens")
+    if options or n <= default.first_solution_max_n:
         return DEFAULT_SOLVE_ENGINE, ""
     decider = engine_class("bitmask")
-    if decider.max_n is None or n <= decider.max_n:
+    if not member.is_plain:  # (the construction where the member has one, else local search, where boards exist)
+        if not placed and engine_class("construct").answers(member) and modular_factor(n, member) is not None:
+            chosen, what = "construct", "the modular construction"
+        elif engine_class("minconflicts").answers(member) and member.exists(n) is not False:
+            chosen, what = "minconflicts", "local search, which cannot prove that no board exists"
+        elif member.exists(n) is False:  # (said before a search that may be long: solve 1000 -V toroidal)
+            return DEFAULT_SOLVE_ENGINE, (f"N={n}: a theorem says {member.title} has no board here ({member.source}); "
+                                          f"{DEFAULT_SOLVE_ENGINE} sets out to prove it, which can take long "
+                                          "(--time-limit bounds it)")
+        else:
+            return DEFAULT_SOLVE_ENGINE, ""
+    elif decider.max_n is None or n <= decider.max_n:
         chosen, what = "bitmask", "the hand-written decision search"
     elif not placed:
         chosen, what = "construct", "the O(N) construction"
