@@ -429,3 +429,10 @@ def test_a_cpsat_model_exported_as_protobuf_text(models: Path, tmp_path: Path) -
     assert not row.agrees and row.base == 1 and row.missing and '"diagonals"' in row.why.parts[0]
     with pytest.raises(ModelError, match="no variables x0 .. x4"):
         check(str(tmp_path / "student-{n}.pbtxt"), 5, var="x")
+
+
+def test_a_model_that_imports_what_this_python_lacks_is_one_line(cli, tmp_path: Path) -> None:
+    (tmp_path / "needs.py").write_text("import no_such_package_for_nqueens\n\ndef f(n):\n    return None\n")
+    code, out, err = cli("check", f"{tmp_path}/needs.py:f", "4")
+    assert code == 1 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert "imports no_such_package_for_nqueens, which the Python running the check" in err and sys.executable in err

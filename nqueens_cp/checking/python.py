@@ -55,6 +55,8 @@ class PythonModel(UserModel):
         except SyntaxError as error:  # Python's own message, with the file and line
             detail = "".join(traceback.format_exception_only(type(error), error))
             raise ModelError(f"{error.filename or path}, line {error.lineno}: {error.msg}", detail) from None
+        except ImportError as error:  # a package the model needs and this Python lacks: one line says which
+            raise ModelError(_missing(path, error)) from None
         except (Exception, SystemExit) as error:  # noqa: BLE001 - the user's code, shown as theirs
             raise ModelError(f"loading {path} raised {_said(error)}", user_traceback(error, path)) from None
         found = namespace.get(function)
@@ -71,6 +73,8 @@ class PythonModel(UserModel):
         try:
             with beside(self.path):
                 result = self.function(n)
+        except ImportError as error:
+            raise ModelError(_missing(f"{self.name}({n})", error)) from None
         except (Exception, SystemExit) as error:  # noqa: BLE001 - the user's code, shown as theirs
             raise ModelError(f"{self.name}({n}) raised {_said(error)}", user_traceback(error, self.path)) from None
         if not isinstance(result, (tuple, list)) or len(result) != 2:
@@ -142,6 +146,12 @@ def user_traceback(error: BaseException, path: str) -> str:
     if tb is None:
         return "".join(traceback.format_exception_only(type(error), error))
     return "".join(traceback.format_exception(type(error), error, tb))
+
+
+def _missing(where: str, error: ImportError) -> str:
+    """A model that imports what this Python lacks, in one line: which package, which Python."""
+    return (f"{where} imports {error.name or 'a package'}, which the Python running the check ({sys.executable}) "
+            f"cannot load: {str(error).splitlines()[0] if str(error) else type(error).__name__}")
 
 
 def _said(error: BaseException) -> str:
