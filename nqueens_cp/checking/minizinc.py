@@ -279,9 +279,15 @@ def _first_error(said: list[str]) -> str:
 
 
 def _run(words: list[str], deadline: float | None, folder: str | None = None) -> tuple[int, str, str]:
-    """One MiniZinc run, waited for (until ``deadline`` and a grace); killed with its solver however it ends."""
+    """One MiniZinc run, waited for (until ``deadline`` and a grace); killed with its solver however it ends.
+    Its own temporary files (mznfile*) go into ``folder``, or one made for the run."""
     from ..engines.minizinc import _kill
 
+    if folder is None:
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="nqueens-check-") as own:
+            return _run(words, deadline, own)
     process = subprocess.Popen(words, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                                text=True, encoding="utf-8", errors="replace", start_new_session=True,
                                env={**os.environ, "TMPDIR": folder} if folder else None)
