@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import InvalidInputError
-from .forms import SQUARES, Determined, Instance, ModelError, Reason, UserModel
+from .forms import SQUARES, Determined, FilePerN, Instance, ModelError, Reason, UserModel
 from .python import EXPECTED
 
 SOLVER = "cadical195"  # the fastest PySAT enumerator
@@ -179,29 +179,20 @@ def read_dimacs(lines: Any, n: int, source: str) -> CnfInstance:
     return CnfInstance(clauses, nvars, grid, n, source)
 
 
-class DimacsFiles(UserModel):
+class DimacsFiles(FilePerN):
     """One DIMACS file per N: the path with ``{n}`` in it (``{n:02}`` pads)."""
 
     tool = "PySAT (CaDiCaL)"
+    example = "queens-{n}.cnf, or nqueens-{n:02}-pairwise.cnf for 08"
 
     def __init__(self, template: str, var: str | None = None) -> None:
         if var is not None:
             raise ModelError("--var names a MiniZinc array or a clingo predicate: a CNF's cells are its variables")
-        if "{n" not in template:
-            raise InvalidInputError(f"{template}: put {{n}} in the path where N goes (one file per N), e.g. "
-                                    "queens-{n}.cnf, or nqueens-{n:02}-pairwise.cnf for 08")
-        self.template = self.name = template
+        super().__init__(template)
 
     def instance(self, n: int) -> Instance:
-        try:
-            path = self.template.format(n=n)
-        except (ValueError, KeyError, IndexError) as error:
-            raise InvalidInputError(f"{self.template}: cannot put N in the path ({error})") from None
-        try:
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                return read_dimacs(handle, n, os.path.basename(path))
-        except OSError as error:
-            raise ModelError(f"cannot read {path}: {error.strerror or error}") from None
+        path, text = self.text(n)
+        return read_dimacs(text.splitlines(), n, os.path.basename(path))
 
 
 class Generated(UserModel):

@@ -18,8 +18,8 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..errors import InvalidInputError, TimeLimitReached
-from .forms import COLUMNS, SQUARES, Determined, Instance, ModelError, Reason, UserModel
+from ..errors import TimeLimitReached
+from .forms import COLUMNS, SQUARES, Determined, FilePerN, Instance, ModelError, Reason
 from .python import EXPECTED
 
 CORE_SECONDS = 20.0  # the most a reason's deletion filter runs (each solve has the board fixed: milliseconds)
@@ -234,33 +234,23 @@ def describe(proto: Any, index: int) -> str:
     return said if len(said) <= _WIDTH else said[:_WIDTH - 5] + " ...)"
 
 
-class CpSatFiles(UserModel):
+class CpSatFiles(FilePerN):
     """CP-SAT models exported as protobuf text (``model.export_to_file('q-8.pbtxt')``),
     one file per N (``{n}`` in the path): the board is the variables named
     ``q0 .. q{n-1}`` (``--var`` names another prefix; ``q[0]`` and ``q_0`` are
     read too), or the grid ``q0_0 .. q{n-1}_{n-1}``."""
 
     tool = "OR-Tools CP-SAT"
+    example = "models/nqueens-{n:02}-cpsat.pbtxt"
 
     def __init__(self, template: str, var: str | None = None) -> None:
-        if "{n" not in template:
-            raise InvalidInputError(f"{template}: put {{n}} in the path where N goes (one file per N), e.g. "
-                                    "models/nqueens-{n:02}-cpsat.pbtxt")
-        self.template = self.name = template
+        super().__init__(template)
         self.var = var or "q"
 
     def instance(self, n: int) -> Instance:
         from ortools.sat.python import cp_model
 
-        try:
-            path = self.template.format(n=n)
-        except (ValueError, KeyError, IndexError) as error:
-            raise InvalidInputError(f"{self.template}: cannot put N in the path ({error})") from None
-        try:
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                text = handle.read()
-        except OSError as error:
-            raise ModelError(f"cannot read {path}: {error.strerror or error}") from None
+        path, text = self.text(n)
         model = cp_model.CpModel()
         try:
             model.proto.parse_text_format(text)

@@ -168,6 +168,31 @@ def load(model: Any, var: str | None = None, generator: str | None = None, data:
     return readers[suffix](text, var)
 
 
+class FilePerN(UserModel):
+    """A model written as one file per N: the path with ``{n}`` where N goes
+    (``{n:02}`` pads), read whole for each N by :meth:`text`."""
+
+    example = "queens-{n}.cnf"
+
+    def __init__(self, template: str) -> None:
+        if "{n" not in template:
+            raise InvalidInputError(f"{template}: put {{n}} in the path where N goes (one file per N), e.g. "
+                                    f"{self.example}")
+        self.template = self.name = template
+
+    def text(self, n: int) -> tuple[str, str]:
+        """(the path of N's file, its text)."""
+        try:
+            path = self.template.format(n=n)
+        except (ValueError, KeyError, IndexError) as error:
+            raise InvalidInputError(f"{self.template}: cannot put N in the path ({error})") from None
+        try:
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                return path, handle.read()
+        except OSError as error:
+            raise ModelError(f"cannot read {path}: {error.strerror or error}") from None
+
+
 def source_line(path: str, line: int) -> str:
     """Line ``line`` (1-based) of a file, stripped, or '' where it cannot be read."""
     try:
