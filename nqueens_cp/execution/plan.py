@@ -493,17 +493,16 @@ def solve_engine(n: int, variant: str | Variant | None, placed: bool, options: b
     from ..engines import DEFAULT_SOLVE_ENGINE
     from ..model import variants
 
-    from ..engines.construct import modular_factor
-
     default = engine_class(DEFAULT_SOLVE_ENGINE)
     member = variants.get(variant or "queens")
     if options or n <= default.first_solution_max_n:
         return DEFAULT_SOLVE_ENGINE, ""
     decider = engine_class("bitmask")
     if not member.is_plain:  # (the construction where the member has one, else local search, where boards exist)
-        if not placed and engine_class("construct").answers(member) and modular_factor(n, member) is not None:
+        quick = _quick_member_engine(n, member, placed)
+        if quick == "construct":
             chosen, what = "construct", "the modular construction"
-        elif engine_class("minconflicts").answers(member) and member.exists(n) is not False:
+        elif quick == "minconflicts" and member.exists(n) is not False:
             chosen, what = "minconflicts", "local search, which cannot prove that no board exists"
         elif member.exists(n) is False:  # (said before a search that may be long: solve 1000 -V toroidal)
             return DEFAULT_SOLVE_ENGINE, (f"N={n}: a theorem says {member.title} has no board here ({member.source}); "
@@ -522,19 +521,28 @@ def solve_engine(n: int, variant: str | Variant | None, placed: bool, options: b
                     "insist)")
 
 
+def _quick_member_engine(n: int, member: Variant, placed: bool) -> str | None:
+    """The engine that gives a board of this member of the family at once: its modular
+    construction where it has one (and nothing is placed), else local search where it
+    answers the member; None where neither does."""
+    from ..engines.construct import modular_factor
+
+    if not placed and engine_class("construct").answers(member) and modular_factor(n, member) is not None:
+        return "construct"
+    return "minconflicts" if engine_class("minconflicts").answers(member) else None
+
+
 def _solve_advice(engine: Engine, n: int) -> list[str]:
     """A note where a decision of another question than plain N goes by the lexicographic
     walk beyond where it answers in reasonable time (bitmask: no superqueens board of
     N = 60 in 20 s), naming an engine that gives one now."""
-    from ..engines.construct import modular_factor
-
     variant = engine.variant
     if variant.is_plain or not engine.lexicographic_solve or n <= engine.first_solution_max_n:
         return []
-    construct = engine_class("construct")
-    if construct.answers(variant) and modular_factor(n, variant) is not None:
+    quick = _quick_member_engine(n, variant, False)
+    if quick == "construct":
         better = f"'solve {n} --engine construct --variant {variant}' gives one at once"
-    elif engine_class("minconflicts").answers(variant):
+    elif quick == "minconflicts":
         better = f"'solve {n} --engine minconflicts --variant {variant}' gives one in well under a second"
     else:
         better = f"'solve {n} --engine cpsat --variant {variant}' may give one sooner (its portfolio, not the first board)"
