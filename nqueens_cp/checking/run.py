@@ -159,7 +159,7 @@ def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str 
     order, stopping at the first N that differs (``every``: check them all).
 
     ``model``: ``PATH.py:FUNC`` (or the function itself: ``f(n)`` returns
-    ``(model, board)``), ``PATH.mzn``, ``PATH.lp``, ``PATH-{n}.cnf``; or None
+    ``(model, board)``), ``PATH.mzn``, ``PATH.lp``, ``PATH-{n}.cnf``, ``PATH-{n}.pbtxt``; or None
     with ``generator``, a command writing each N's CNF (``{n}`` in it).
     ``var`` names the board in a MiniZinc or clingo model, ``data`` gives a
     MiniZinc model more data than ``n``; ``base`` says the
@@ -176,7 +176,7 @@ def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str 
     check_time_limit(time_limit)
     first = question(1, variant=variant)  # (the member checked once, before the model is read)
     user = load(model, var, generator, data)
-    report = CheckReport(getattr(user, "name", str(model)), user.tool, str(first.variant))
+    report = CheckReport(user.name, user.tool, str(first.variant))
     deadline = None if time_limit is None else time.monotonic() + time_limit
 
     def said(note: str) -> None:
@@ -189,6 +189,8 @@ def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str 
         try:
             row = _check_one(user, question(n, variant=first.variant), state, show, deadline, progress, said)
         except TimeLimitReached:
+            if time_limit is None:  # (a solver that stopped on its own, unfinished: not a limit of ours)
+                raise ModelError(f"{user.tool} stopped before its search of N={n} was complete") from None
             raise TimeLimitReached(f"the time limit of {time_limit:g} s came at N={n}, before every N was checked") \
                 from None
         except NQueensError:
