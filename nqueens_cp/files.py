@@ -20,6 +20,7 @@ from contextlib import suppress
 from collections.abc import Callable
 from pathlib import Path
 
+from . import scratch
 from .errors import InvalidInputError, NQueensError
 
 STDOUT = "-"  # the output path that means standard output
@@ -58,7 +59,10 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> 
     try:
         # The temporary name keeps the target's extension: some writers
         # (OR-Tools' model export) choose the format by it.
-        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=f".tmp{target.suffix}", dir=directory)
+        # (its owner in its name: one a killed run left is removed by the next write there, .scratch)
+        prefix = f".{target.name}."
+        fd, temporary = tempfile.mkstemp(prefix=scratch.tagged(prefix), suffix=f".tmp{target.suffix}",
+                                         dir=scratch.swept(prefix, directory))
     except OSError as error:
         raise NQueensError(f"cannot write {target}: {error.strerror or error}") from None
     try:
@@ -88,8 +92,8 @@ def _write_stream(path: str | os.PathLike[str], write: Callable[[str], None]) ->
         if str(path) != STDOUT:
             write(str(path))
             return
-        with tempfile.TemporaryDirectory(prefix="nqueens_cp-") as scratch:
-            temporary = os.path.join(scratch, "out")
+        with scratch.folder("nqueens-stdout-") as folder:
+            temporary = os.path.join(folder, "out")
             write(temporary)
             with open(temporary, "rb") as source:
                 sys.stdout.flush()

@@ -200,25 +200,31 @@ def test_a_signal_to_the_process_group_ends_it_in_one_line_and_leaves_nothing(
     assert _leftovers(scratch, here) == kept
 
 
-KILLED = [("optimum", "12", "-e", "minizinc"), ("count", "17", "-e", "modelcount")]
+KILLED = [("optimum", "12", "-e", "minizinc"), ("count", "17", "-e", "modelcount"),
+          # (each left its folder: .D.partial-* beside D; nqueens-dask-* with Dask's scratch space)
+          ("count", "16", "--certificate", "D"), ("count", "18", "--scheduler", "local:2")]
 
 
 @pytest.mark.skipif(not hasattr(os, "pidfd_open") or not os.path.isdir("/proc"),
                     reason="reads the process tree from Linux's /proc and waits on pidfds")
-@pytest.mark.parametrize("argv", KILLED, ids=lambda argv: argv[-1])
+@pytest.mark.parametrize("argv", KILLED, ids=lambda argv: argv[-1].replace(":", ""))
 def test_a_parent_killed_outright_leaves_no_solver_running_and_no_folder(tmp_path: Path,
                                                                         argv: tuple[str, ...]) -> None:
     """SIGKILL to the command alone: it cleans up nothing, its watchdog does.
     MiniZinc and Gecode ran on at full speed 80 s later; Ganak too."""
-    engine = argv[-1]
-    if engine_class(engine).unavailable_reason():
-        pytest.skip(engine_class(engine).unavailable_reason())
+    if "-e" in argv and engine_class(argv[-1]).unavailable_reason():
+        pytest.skip(engine_class(argv[-1]).unavailable_reason())
+    if "--scheduler" in argv:
+        pytest.importorskip("distributed", reason="a local Dask cluster needs the package 'distributed'")
+    scratch, here = tmp_path / "tmp", tmp_path / "cwd"
+    scratch.mkdir()
+    here.mkdir()
     process = subprocess.Popen([*CLI, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "TMPDIR": str(tmp_path)})
+                               cwd=here, env={**os.environ, "TMPDIR": str(scratch)})
     try:
         _searching(process)
         tree = _tree(process.pid)
-        assert _leftovers(tmp_path), "the engine works in a folder of its own"
+        assert _leftovers(scratch, here), "the command works in a folder of its own"
         process.kill()
         process.communicate()
     finally:
@@ -226,4 +232,4 @@ def test_a_parent_killed_outright_leaves_no_solver_running_and_no_folder(tmp_pat
             process.kill()
             process.communicate()
     assert _gone(tree, WITHIN) == [], "the solver's processes, and the watchdog once it has cleaned up"
-    assert _leftovers(tmp_path) == []
+    assert _leftovers(scratch, here) == []

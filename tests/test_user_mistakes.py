@@ -277,3 +277,54 @@ def test_cpsat_keeps_its_time_limit_while_it_builds_a_large_model(cli) -> None:
         nq.solutions(10**18, "cpsat")
     with pytest.raises(nq.InvalidInputError, match="serves N <= 10000"):
         nq.optimum(10**18)
+
+
+def test_a_folder_a_killed_run_left_is_removed_by_the_next_run_of_its_kind(tmp_path) -> None:
+    # (a SIGKILLed run's nqueens-mzn-*, nqueens-count-*, .D.partial-* stayed for good; the watchdog
+    # now removes the long-lived ones at once, test_signals; this is the net under it)
+    import os
+    import socket
+
+    from nqueens_cp import scratch
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = int(gone.stdout)  # (a process that has ended: its pid is free)
+    prefix = "nqueens-test-"
+    stale = tmp_path / f"{scratch.tagged(prefix).replace(str(os.getpid()), str(dead), 1)}abc"
+    stale.mkdir()
+    (stale / "inside").write_text("left")
+    mine = tmp_path / f"{scratch.tagged(prefix)}def"  # (a live owner: this process)
+    mine.mkdir()
+    elsewhere = tmp_path / f"{prefix}{dead}@another{socket.gethostname()}-abc"  # (another host's: a shared disk)
+    elsewhere.mkdir()
+    unnamed = tmp_path / f"{prefix}abc"  # (no owner in its name: never ours to judge)
+    unnamed.mkdir()
+    stale_file = tmp_path / f".out.cnf.{dead}@{scratch.tagged('')[len(str(os.getpid())) + 1:]}x1.tmp.cnf"
+    stale_file.write_text("p cnf")
+    with scratch.folder(prefix, tmp_path) as made:
+        assert os.path.isdir(made) and scratch.owner(prefix, os.path.basename(made))[0] == os.getpid()
+        assert sorted(os.listdir(tmp_path)) == sorted([mine.name, elsewhere.name, unnamed.name, stale_file.name,
+                                                       os.path.basename(made)])
+    assert not os.path.exists(made)
+    # an atomic write's temporary file is the same kind: the next write beside it removes it
+    from nqueens_cp.files import atomic_write_text
+
+    atomic_write_text(tmp_path / "out.cnf", "p cnf 0 0\n")
+    assert sorted(os.listdir(tmp_path)) == sorted([mine.name, elsewhere.name, unnamed.name, "out.cnf"])
+
+
+def test_a_cnf_far_too_large_is_refused_before_its_size_is_summed(monkeypatch) -> None:
+    # (solve 1000000 -e sat summed every encoding's size over the 6N lines first: refused after 5 to 42 s)
+    from nqueens_cp.model import cnf
+
+    def summed(*args, **kwargs):
+        raise AssertionError("the encodings' sizes were summed line by line")
+
+    monkeypatch.setattr(cnf, "size", summed)
+    for n in (1_000_000, 10**12):
+        with pytest.raises(nq.InvalidInputError, match=r"engine sat: a CNF of N=\d+ has over [\d,]+ clauses"):
+            nq.solve(n, "sat")
+    # below the floor the exact count still speaks (N = 1000: 250,000 clauses a side at least, under 1,000,000)
+    monkeypatch.undo()
+    with pytest.raises(nq.InvalidInputError, match="the pairwise CNF of N=1000 has 1,"):
+        nq.count(1000, "sat")

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import scratch
 from ..errors import InvalidInputError, NQueensError
 from ..model.board import Solution, check_placements
 from ..model.variants import PLAIN, VARIANTS, Variant, from_spec, get
@@ -384,8 +384,8 @@ class _ModelCheck:
 def _check_proof(root: Path, count: int, timeout: float | None, lrat: bool = False) -> None:
     """Step 5: F plus a blocking clause a board, refuted by the proof
     (drat-trim), and by its LRAT form where the certificate keeps one (lrat-check)."""
-    with tempfile.TemporaryDirectory(prefix="nqueens-verify-") as scratch:
-        formula = Path(scratch) / "blocked.cnf"
+    with scratch.folder("nqueens-verify-") as folder:
+        formula = Path(folder) / "blocked.cnf"
         write_blocked(root, formula, count)
         _refutes(formula, root, "the CNF with the boards blocked", timeout, lrat)
 

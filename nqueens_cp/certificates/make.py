@@ -10,11 +10,13 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import scratch
 from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 from ..model.board import Solution, check_placements
 from ..model.variants import PLAIN, Variant, get
@@ -90,26 +92,22 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
             notify(note)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     start = time.perf_counter()
-    work = Path(tempfile.mkdtemp(prefix=f".{target.name}.partial-", dir=parent))
     try:
-        if executor is not None and 0 in placed:
-            raise InvalidInputError("a certificate splits on row 0 to run on a cluster: row 0 holds a pre-placed "
-                                    "queen, so there is nothing to split")
-        if executor is not None or (n >= SPLIT_MIN_N if split is None else split) and n > 1 and 0 not in placed:
-            count, stats = _certify_split(work, n, variant, placed, encoding, deadline, jobs, on_board, lrat,
-                                          executor)
-        else:
-            count, stats = _certify_whole(work, n, variant, placed, encoding, deadline, on_board, lrat)
-        _publish(work, target)
+        with _partial(target, parent) as work:
+            if executor is not None and 0 in placed:
+                raise InvalidInputError("a certificate splits on row 0 to run on a cluster: row 0 holds a "
+                                        "pre-placed queen, so there is nothing to split")
+            if executor is not None or (n >= SPLIT_MIN_N if split is None else split) and n > 1 and 0 not in placed:
+                count, stats = _certify_split(work, n, variant, placed, encoding, deadline, jobs, on_board, lrat,
+                                              executor)
+            else:
+                count, stats = _certify_whole(work, n, variant, placed, encoding, deadline, on_board, lrat)
+            _publish(work, target)
     except TimeLimitReached as stop:
-        shutil.rmtree(work, ignore_errors=True)
         if str(stop):
             raise
         raise TimeLimitReached(f"the time limit of {time_limit:g} s came before the certificate was complete: "
                                "no certificate written") from None
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
     proof_bytes = sum(path.stat().st_size for path in target.rglob(PROOF))
     return Certified(str(target), n, variant.name, count, time.perf_counter() - start, proof_bytes, stats)
 
@@ -156,6 +154,24 @@ def _new_directory(directory: str | os.PathLike[str]) -> tuple[Path, Path]:
     return target, parent
 
 
+@contextmanager
+def _partial(target: Path, parent: Path) -> Iterator[Path]:
+    """The certificate's folder while it is made, ``.D.partial-*`` beside ``D``:
+    removed if the block fails (its success renames it, :func:`_publish`); by
+    the watchdog if this process is killed outright; and by the next
+    certificate made there if even the watchdog cannot (:mod:`nqueens_cp.scratch`)."""
+    from .. import stopping
+
+    with stopping.watchdog() as guard:
+        work = Path(scratch.make(f".{target.name}.partial-", parent))
+        guard.folder(str(work))
+        try:
+            yield work
+        except BaseException:
+            shutil.rmtree(work, ignore_errors=True)
+            raise
+
+
 def _publish(work: Path, target: Path) -> None:
     """The finished certificate under its name, at once (a rename)."""
     umask = os.umask(0)
@@ -194,9 +210,9 @@ def _certify_whole(work: Path, n: int, variant: Variant, placed: Any, encoding: 
         stats = dict(solver.accum_stats(), enumerate_s=round(time.perf_counter() - start, 6))
         _copy_proof(solver, work / PROOF)
     if lrat:
-        with tempfile.TemporaryDirectory(prefix="nqueens-lrat-") as scratch:
-            write_blocked(work, Path(scratch) / "blocked.cnf", count)
-            _keep_lrat(Path(scratch) / "blocked.cnf", work)
+        with scratch.folder("nqueens-lrat-") as folder:
+            write_blocked(work, Path(folder) / "blocked.cnf", count)
+            _keep_lrat(Path(folder) / "blocked.cnf", work)
     names = FILES + ((LRAT,) if lrat else ())
     _write_json(work / MANIFEST, {"format": FORMAT, "count": count, "solver": SOLVER, "proof": PROOF_KINDS[lrat],
                                   "files": {name: _describe(work / name) for name in names}})
@@ -248,10 +264,10 @@ def _part_files(n: int, variant: Variant, placed: Any, encoding: str, seconds: f
                 lrat: bool) -> tuple[int, dict[str, bytes]]:
     """One part certified where a cluster's task runs, in a temporary
     directory there: (its count, its files' contents), for the client to write."""
-    with tempfile.TemporaryDirectory(prefix="nqueens-part-", dir=_worker_directory()) as scratch:
+    with scratch.folder("nqueens-part-", _worker_directory()) as folder:
         deadline = None if seconds is None else time.monotonic() + seconds
-        count = _part(scratch, n, variant, placed, encoding, deadline, column, lrat)
-        part = Path(scratch) / part_name(n, column)
+        count = _part(folder, n, variant, placed, encoding, deadline, column, lrat)
+        part = Path(folder) / part_name(n, column)
         return count, {path.name: path.read_bytes() for path in part.iterdir()}
 
 
@@ -368,8 +384,7 @@ def certify_optimum(n: int, directory: str | os.PathLike[str], variant: str | Va
     if not found.proved:
         raise TimeLimitReached(f"no proved optimum within {time_limit:g} s: no certificate")
     size = found.size
-    work = Path(tempfile.mkdtemp(prefix=f".{target.name}.partial-", dir=parent))
-    try:
+    with _partial(target, parent) as work:
         nvars, clauses = fewer(n, variant, size - 1)
         _write_json(work / QUESTION, optimum_record(n, variant, size))
         (work / WITNESS).write_text("".join(f"{r} {c}\n" for r, c in found.queens), encoding="ascii")
@@ -385,9 +400,6 @@ def certify_optimum(n: int, directory: str | os.PathLike[str], variant: str | Va
         _write_json(work / MANIFEST, {"format": FORMAT, "kind": "optimum", "optimum": size, "solver": SOLVER,
                                       "proof": PROOF_KINDS[lrat], "files": {name: _describe(work / name) for name in names}})
         _publish(work, target)
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
     return CertifiedOptimum(str(target), found, time.perf_counter() - start, (target / PROOF).stat().st_size)
 
 

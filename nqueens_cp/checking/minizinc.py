@@ -217,9 +217,9 @@ class MiniZincInstance(Instance):
         return f"{v} = array2d({low}..{high}, {left}..{right}, [{', '.join(words)}]);\n"
 
     def _with_board(self, raw: tuple[Any, ...], extra: list[str], deadline: float | None) -> tuple[int, str, str]:
-        import tempfile
+        from .. import scratch
 
-        with tempfile.TemporaryDirectory(prefix="nqueens-check-") as folder:
+        with scratch.folder("nqueens-check-") as folder:
             data = os.path.join(folder, "board.dzn")
             with open(data, "w", encoding="utf-8") as handle:
                 handle.write(self._data(raw))
@@ -284,9 +284,9 @@ def _run(words: list[str], deadline: float | None, folder: str | None = None) ->
     from ..engines.minizinc import _kill
 
     if folder is None:
-        import tempfile
+        from .. import scratch
 
-        with tempfile.TemporaryDirectory(prefix="nqueens-check-") as own:
+        with scratch.folder("nqueens-check-") as own:
             return _run(words, deadline, own)
     process = subprocess.Popen(words, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                                text=True, encoding="utf-8", errors="replace", start_new_session=True,

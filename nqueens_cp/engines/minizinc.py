@@ -189,12 +189,12 @@ def _own_folder(started: dict[str, Any], guard: stopping.Watchdog) -> Iterator[s
     folder was made and before its name was kept left it behind, empty (the
     suite's leftover check caught one); holding the signals while it is made
     does not do, as another thread may take them."""
-    import secrets
     import shutil
-    import tempfile
+
+    from .. import scratch
 
     try:
-        name = started["folder"] = os.path.join(tempfile.gettempdir(), f"nqueens-mzn-{secrets.token_hex(8)}")
+        name = started["folder"] = scratch.name("nqueens-mzn-")
         guard.folder(name)
         try:
             _make_folder(name)

@@ -75,7 +75,8 @@ class ModelCountEngine(Engine):
 
     def _count_in_child(self, n: int, placed: Position, stats: dict[str, Any], deadline: float | None) -> int:
         import subprocess  # here, not at the top: listing the engines should not import it (start-up)
-        import tempfile
+
+        from .. import scratch
 
         from ..model.dimacs import write_dimacs
 
@@ -93,7 +94,7 @@ class ModelCountEngine(Engine):
                 shutil.rmtree(started["folder"], ignore_errors=True)
 
         with stopping.registered(cleanup), stopping.watchdog() as guard, \
-                tempfile.TemporaryDirectory(prefix="nqueens-count-") as folder:
+                scratch.folder("nqueens-count-") as folder:
             started["folder"] = folder
             guard.folder(folder)
             path = os.path.join(folder, "nqueens.cnf")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import shutil
 import sys
-import tempfile
 import threading
 import time
 from collections import deque
@@ -21,6 +20,8 @@ from concurrent.futures import TimeoutError as FuturesTimeout
 from contextlib import ExitStack, closing, contextmanager, nullcontext
 from typing import Any
 
+from .. import scratch
+from .. import stopping
 from ..errors import NQueensError, TimeLimitReached
 from ..model.board import Solution
 from .parallel import init_worker, check_jobs, check_scheduler, dask_kind, default_jobs
@@ -336,12 +337,14 @@ def dask_executor(spec: str, deadline: float | None = None) -> Iterator[Executor
     kind, _, workers = spec.partition(":")
     with ExitStack() as stack:  # (everything below undone in reverse order, however the block ends)
         # Dask's scratch files (every server of a local cluster writes them), removed with the cluster
-        scratch = tempfile.mkdtemp(prefix="nqueens-dask-")
-        stack.callback(shutil.rmtree, scratch, ignore_errors=True)
+        # (and by the watchdog if this process is killed outright; by the next cluster if even that fails)
+        folder = scratch.make("nqueens-dask-")
+        stack.enter_context(stopping.watchdog()).folder(folder)
+        stack.callback(shutil.rmtree, folder, ignore_errors=True)
         local = kind == "local"
         # (its workers ignore Ctrl-C and SIGHUP, which are this process's to handle: .dask_worker)
         preload = {"distributed.worker.preload": ["nqueens_cp.execution.dask_worker"]} if local else {}
-        stack.enter_context(dask.config.set({"temporary-directory": scratch, **preload}))
+        stack.enter_context(dask.config.set({"temporary-directory": folder, **preload}))
         # The workers of a local cluster are processes of their own, each logging
         # to this stderr: their complaints as the cluster shuts down (a heartbeat
         # to a scheduler already closed) are not ours to print.  Dask reads its
