@@ -342,3 +342,50 @@ def test_the_tasks_go_out_in_an_order_of_their_own_the_same_every_run() -> None:
         orders.append(executor.firsts)
     ranks = [part.first for part in join.parts(14)]
     assert orders[0] == orders[1] and sorted(orders[0]) == sorted(ranks) and orders[0] != ranks
+
+
+def _started(process, pattern: str) -> str:
+    """The first match of ``pattern`` in what a Dask command says on stderr as it starts (its address)."""
+    import re
+
+    for line in process.stderr:
+        found = re.search(pattern, line)
+        if found:
+            return found.group(1)
+    raise AssertionError(f"the Dask process ended (exit {process.wait()}) without saying {pattern}")
+
+
+def test_a_scheduler_killed_in_the_middle_of_a_count_is_one_line_and_the_checkpoint_resumes(tmp_path: Path) -> None:
+    """A traceback of distributed's FutureCancelledError before; the records were kept."""
+    import subprocess
+    import sys
+    import time
+
+    from conftest import CLI
+
+    dask = [sys.executable, "-m", "distributed.cli"]
+    scheduler = subprocess.Popen([*dask[:2], "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
+                                  "--no-dashboard"], stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    worker = None
+    try:
+        address = _started(scheduler, r"Scheduler at:\s+(tcp://127\.0\.0\.1:\d+)")
+        worker = subprocess.Popen([*dask[:2], "distributed.cli.dask_worker", address, "--nthreads", "1",
+                                   "--no-dashboard", "--host", "127.0.0.1"], stderr=subprocess.DEVNULL, cwd=tmp_path)
+        checkpoint = tmp_path / "c.jsonl"
+        count = subprocess.Popen([*CLI, "count", "18", "--scheduler", address, "--checkpoint", str(checkpoint)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        while count.poll() is None and not (checkpoint.exists() and len(checkpoint.read_text().splitlines()) > 2):
+            time.sleep(0.05)  # (waiting for the event: tasks are coming back)
+        scheduler.kill()
+        out, err = count.communicate(timeout=120)
+        assert (count.returncode, out) == (1, ""), err
+        assert err == ("nqueens-cp count: the connection to the Dask scheduler was lost: the work stopped unfinished "
+                       "(a --checkpoint keeps what was done: the same command resumes from it)\n")
+        kept = records(checkpoint)
+        assert kept and nq.count(18, checkpoint=str(checkpoint)) == TOTAL[18]
+        assert records(checkpoint)[:len(kept)] == kept
+    finally:
+        for process in (scheduler, worker):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait()

@@ -205,7 +205,7 @@ class DaskExecutor(Executor):
             try:
                 result = task.result()
             except BaseException as error:  # handed to whoever asks for the result
-                future.set_exception(error)
+                future.set_exception(_cancelled(error) or error)
             else:
                 future.set_result(result)
             finally:
@@ -218,6 +218,20 @@ class DaskExecutor(Executor):
         """Cancel what is still running (a stream closed early, a time limit):
         the cluster is its owner's, the tasks are ours."""
         self.client.cancel(list(self._running))
+
+
+def _cancelled(error: BaseException) -> NQueensError | None:
+    """Dask's word that it cancelled a task of ours, as one line (a traceback
+    of FutureCancelledError when the scheduler was killed mid-count); else None."""
+    if type(error).__name__ not in ("FutureCancelledError", "CancelledError"):
+        return None
+    reason = str(error).partition("reason: ")[2].split("\n")[0].rstrip(".")
+    if reason == "scheduler-connection-lost":
+        said = "the connection to the Dask scheduler was lost"
+    else:
+        said = f"the Dask cluster cancelled a task{f' ({reason})' if reason else ''}"
+    return NQueensError(f"{said}: the work stopped unfinished (a --checkpoint keeps what was done: the same "
+                        "command resumes from it)")
 
 
 def as_executor(executor: Any) -> Executor | None:
@@ -330,12 +344,20 @@ def dask_executor(spec: str, deadline: float | None = None) -> Iterator[Executor
         raise NQueensError("a Dask cluster needs the package 'distributed': pip install 'nqueens-cp[cluster]'") from None
     import logging
 
-    logging.getLogger("distributed").setLevel(logging.ERROR)  # its chatter is not our output
     check_scheduler(spec)
     import dask
 
     kind, _, workers = spec.partition(":")
     with ExitStack() as stack:  # (everything below undone in reverse order, however the block ends)
+        # Its chatter is not our output: a lost scheduler, say, was a page of ERROR and tracebacks
+        # as its client tried to reconnect, before our line saying so.  (As it was, after.)
+        # (Dask's configuration gives some of its loggers levels of their own: distributed.client's.)
+        for name, chatter in [("distributed", logging.getLogger("distributed")),
+                              *logging.root.manager.loggerDict.items()]:
+            if name.startswith("distributed.") or name == "distributed":
+                if isinstance(chatter, logging.Logger) and chatter.level != logging.NOTSET:
+                    stack.callback(chatter.setLevel, chatter.level)
+                    chatter.setLevel(logging.CRITICAL)
         # Dask's scratch files (every server of a local cluster writes them), removed with the cluster
         # (and by the watchdog if this process is killed outright; by the next cluster if even that fails)
         folder = scratch.make("nqueens-dask-")
