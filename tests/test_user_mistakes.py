@@ -328,3 +328,29 @@ def test_a_cnf_far_too_large_is_refused_before_its_size_is_summed(monkeypatch) -
     monkeypatch.undo()
     with pytest.raises(nq.InvalidInputError, match="the pairwise CNF of N=1000 has 1,"):
         nq.count(1000, "sat")
+
+
+def test_a_worker_started_as_its_pool_closes_says_nothing() -> None:
+    # (after Ctrl-C, now and then a fork-server child printed a page ending in SemLock._rebuild's
+    # FileNotFoundError: its pool had removed the semaphores it was rebuilding)
+    script = """
+import sys
+from multiprocessing.synchronize import SemLock
+import nqueens_cp.execution.forkserver
+try:
+    SemLock.__new__(SemLock).__setstate__((0, 1, 1, "/nqueens-test-gone"))
+except FileNotFoundError:
+    sys.excepthook(*sys.exc_info())  # (as the fork server reports a worker's failed start)
+try:
+    open("/nqueens-test-gone/file")
+except FileNotFoundError:
+    sys.excepthook(*sys.exc_info())
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0
+    assert done.stderr.count("Traceback") == 1 and "/nqueens-test-gone/file" in done.stderr
+    assert "synchronize.py" not in done.stderr, "the semaphore's failure said nothing; any other is Python's"
+    # the fork server alone loads the hook: a user's own process keeps its own
+    import nqueens_cp.execution.pools  # noqa: F401
+
+    assert sys.excepthook is sys.__excepthook__ or "nqueens_cp" not in repr(sys.excepthook)

@@ -66,7 +66,8 @@ def _start_method(clean: bool = False) -> Any:
         return None
     context = multiprocessing.get_context("forkserver" if sys.platform != "darwin" else "spawn")
     if context.get_start_method() == "forkserver":
-        context.set_forkserver_preload(["nqueens_cp.execution.parallel", "nqueens_cp.kernel"])
+        context.set_forkserver_preload(["nqueens_cp.execution.forkserver", "nqueens_cp.execution.parallel",
+                                        "nqueens_cp.kernel"])
     helpers_deaf_to_hangup(forkserver=context.get_start_method() == "forkserver")
     return context
 
