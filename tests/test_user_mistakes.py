@@ -354,3 +354,16 @@ except FileNotFoundError:
     import nqueens_cp.execution.pools  # noqa: F401
 
     assert sys.excepthook is sys.__excepthook__ or "nqueens_cp" not in repr(sys.excepthook)
+
+
+def test_a_certificate_of_a_cnf_too_large_to_build_is_refused_before_any_work(cli, tmp_path) -> None:
+    # (count 200 --certificate D --time-limit 5 built 13 million clauses a part, each deaf to the
+    # limit until it had: it ended after 27 s, and 45 to 90 s on a busy machine)
+    target = tmp_path / "D"
+    code, out, err = cli("count", "200", "--certificate", target, "--time-limit", "5")
+    assert (code, out) == (2, "")
+    assert err == ("nqueens-cp count: error: a certificate: the pairwise CNF of N=200 has 13,253,800 clauses, more "
+                   "than the 1,000,000 it builds in memory (--encoding product: 407,852)\n")
+    with pytest.raises(nq.InvalidInputError, match=r"a certificate: a CNF of N=2000 has over [\d,]+ clauses"):
+        nq.certify(2000, target, encoding="seqcounter")
+    assert list(tmp_path.iterdir()) == []

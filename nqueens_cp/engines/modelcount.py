@@ -58,7 +58,7 @@ class ModelCountEngine(Engine):
         from ..model.cnf import check_size
 
         placed = super().check(n, fixed, limit, time_limit, part)
-        check_size(self.name, n, self.encoding or DEFAULT_ENCODING, variant=self.variant)  # (written before Ganak's time limit starts)
+        check_size(f"engine {self.name}", n, self.encoding or DEFAULT_ENCODING, variant=self.variant)  # (written before Ganak's time limit starts)
         return placed
 
     def _make_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,

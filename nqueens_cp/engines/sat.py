@@ -130,7 +130,7 @@ class SatEngine(Engine):
     def _check_size(self, n: int, encoding: str) -> None:
         from ..model.cnf import check_size
 
-        check_size(self.name, n, encoding, variant=self.variant)
+        check_size(f"engine {self.name}", n, encoding, variant=self.variant)
 
     def _solve(self, n: int, placed: Position, time_limit: float | None,
                stats: dict[str, Any]) -> tuple[Status, Solution | None, str]:

@@ -153,21 +153,24 @@ MAX_CLAUSES = 1_000_000
 LARGE_N_ADVICE = "cpsat builds N up to 1,000,000"
 
 
-def check_size(engine: str, n: int, encoding: str, max_clauses: int = MAX_CLAUSES, variant: Variant = PLAIN) -> None:
-    """Refuse, before any work, a CNF too big for ``engine`` to build within a
-    time limit and a memory cap, naming the sparsest encoding if it fits.
+def check_size(who: str, n: int, encoding: str, max_clauses: int = MAX_CLAUSES, variant: Variant = PLAIN,
+               advice: str = LARGE_N_ADVICE) -> None:
+    """Refuse, before any work, a CNF too big for ``who`` ("engine sat", "a
+    certificate") to build within a time limit and a memory cap, naming the
+    sparsest encoding if it fits, and ``advice``.
     At once at any N: beyond the floor every encoding's count passes (an
     at-most-one of k cells takes at least k/2 clauses, on each row and column)
     no encoding's size is summed, a walk over the 6N lines (17 s at N = 10^6)."""
+    tail = f"; {advice}" if advice else ""
     floor = 2 * n * (n // 2)
     if floor > max_clauses:
-        raise InvalidInputError(f"engine {engine}: a CNF of N={n} has over {floor:,} clauses (every at-most-one "
-                                f"of a row or column of N cells takes at least N/2), more than the {max_clauses:,} "
-                                f"it builds in memory; {LARGE_N_ADVICE}")
+        raise InvalidInputError(f"{who}: a CNF of N={n} has over {floor:,} clauses (every at-most-one of a row or "
+                                f"column of N cells takes at least N/2), more than the {max_clauses:,} it builds in "
+                                f"memory{tail}")
     clauses = {name: size(n, name, variant=variant)[1] for name in ENCODINGS}
     if clauses[encoding] <= max_clauses:
         return
     sparsest = min(clauses, key=clauses.__getitem__)
     instead = f" (--encoding {sparsest}: {clauses[sparsest]:,})" if clauses[sparsest] <= max_clauses else ""
-    raise InvalidInputError(f"engine {engine}: the {encoding} CNF of N={n} has {clauses[encoding]:,} clauses, more "
-                            f"than the {max_clauses:,} it builds in memory{instead}; {LARGE_N_ADVICE}")
+    raise InvalidInputError(f"{who}: the {encoding} CNF of N={n} has {clauses[encoding]:,} clauses, more than the "
+                            f"{max_clauses:,} it builds in memory{instead}{tail}")
