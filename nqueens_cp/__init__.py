@@ -49,11 +49,12 @@ from .execution.run import count, optimum, solutions, solve  # noqa: E402
 from .model.question import Question, question  # noqa: E402
 from .model.variants import VARIANTS, Lines, Variant, family  # noqa: E402
 from .model.board import Columns  # noqa: E402
+from .model.picture import Board  # noqa: E402
 from .certificates import certify, certify_optimum, verify  # noqa: E402
 from .checking import check  # noqa: E402
 
 __all__ = [
-    "Columns", "DEFAULT_ENGINE", "DEFAULT_SOLVE_ENGINE", "ENGINE_NAMES", "FUNDAMENTAL", "SYMMETRIES", "TOTAL", "Engine",
+    "Board", "Columns", "DEFAULT_ENGINE", "DEFAULT_SOLVE_ENGINE", "ENGINE_NAMES", "FUNDAMENTAL", "SYMMETRIES", "TOTAL", "Engine",
     "EngineUnavailableError", "InvalidInputError", "Lines", "NQueensError", "Outcome", "Question", "Search",
     "SearchFinishedError", "Solution", "Status", "TimeLimitReached", "VARIANTS", "Variant", "attacking_pair", "availability", "canonical", "check_solution",
     "certify", "certify_optimum", "check", "count", "engine_class", "family", "get_engine", "is_solution", "names", "optimum", "orbit",

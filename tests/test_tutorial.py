@@ -11,7 +11,7 @@ import pytest
 import nqueens_cp as nq
 from conftest import reference
 from nqueens_cp import TOTAL, get_engine, is_solution, names
-from nqueens_cp.model.board import board_svg
+from nqueens_cp.model.picture import board_svg
 from nqueens_cp.counting.sample import sample
 from nqueens_cp.studies.trace import trace, tree, tree_svg
 

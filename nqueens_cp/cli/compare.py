@@ -53,7 +53,8 @@ def add_compare(sub: Any) -> None:
     p.add_argument("--first", action="store_true", help="time the first solution instead of all of them")
     add_variant(p, both=True)
     p.add_argument("--time-limit", type=positive_float, metavar="SEC",
-                   help="stop a measurement after SEC seconds and report it as a timeout (an optimum: "
+                   help="stop a measurement SEC seconds after its fresh process starts work (the engine's "
+                   "imports and search; not Python's start-up) and report it as a timeout (an optimum: "
                    "as not proved, with the best found)")
     add_outputs(p)
     p.set_defaults(handler=_cmd_compare)

@@ -25,7 +25,6 @@ class Status(enum.Enum):
 
 # The records here and in the execution layer are NamedTuples, not dataclasses: importing
 # dataclasses (it imports inspect) took longer than enumerating N = 8 (benchmarks/startup.py).
-SVG_MAX_N = 200  # Jupyter draws a solved board up to this size
 
 
 class Outcome(NamedTuple):
@@ -43,7 +42,7 @@ class Outcome(NamedTuple):
 
     def _repr_svg_(self) -> str | None:
         """In Jupyter, a solved outcome shows its board."""
-        from ..model.board import board_svg
+        from ..model.picture import SVG_MAX_N, board_svg
 
         return None if self.solution is None or len(self.solution) > SVG_MAX_N else board_svg(tuple(self.solution))
 

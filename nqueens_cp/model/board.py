@@ -388,22 +388,3 @@ def _permutation(s: Any) -> Solution:
 def canonical(s: Solution) -> Solution:
     """The lexicographically least image of ``s``: one representative per class."""
     return min(orbit(s))
-
-
-# --- Pictures: a solution as SVG, for notebooks and files. --------------------
-
-def board_svg(solution: Solution, size: int = 32) -> str:
-    """The board as SVG: light and dark squares, a queen (``class="queen"``)
-    on each (row, column) of the solution, row 0 at the top."""
-    n = len(solution)
-    side = n * size
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{side}" height="{side}" viewBox="0 0 {side} {side}">']
-    for r in range(n):
-        for c in range(n):
-            fill = "#f0d9b5" if (r + c) % 2 == 0 else "#b58863"
-            parts.append(f'<rect x="{c * size}" y="{r * size}" width="{size}" height="{size}" fill="{fill}"/>')
-    for r, c in enumerate(solution):
-        parts.append(f'<circle class="queen" data-row="{r}" data-col="{c}" cx="{c * size + size / 2}" '
-                     f'cy="{r * size + size / 2}" r="{size * 0.35}" fill="#222" stroke="#fff" stroke-width="1.5"/>')
-    parts.append("</svg>")
-    return "\n".join(parts)

@@ -171,7 +171,14 @@ class Run:
 
 
 def _run_worker(n: int, label: str, first: bool, time_limit: float | None, question: Variant = variants.PLAIN) -> Run:
-    command = [sys.executable, "-m", "nqueens_cp.studies.compare", str(n), label, "--variant", question.name]
+    """One measurement in a fresh process.  Its time limit runs from the
+    moment the process says it is at work (its interpreter and our modules
+    loaded): counted from its start, a busy machine's slow start-up made
+    construct "not give one" at N = 20,000 within 1 s, and cpsat time out at
+    N = 50.  The engine's own imports are its work, and count."""
+    ready_r, ready_w = os.pipe()
+    command = [sys.executable, "-m", "nqueens_cp.studies.compare", str(n), label, "--variant", question.name,
+               "--ready", str(ready_w)]
     command += ["--first"] if first else []
     wait = time_limit
     if question.question == "optimum" and time_limit is not None:
@@ -179,21 +186,36 @@ def _run_worker(n: int, label: str, first: bool, time_limit: float | None, quest
         command += ["--time-limit", repr(time_limit)]
         wait = time_limit + STOP_GRACE_S
     start = time.perf_counter()
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, preexec_fn=die_with_parent) as proc:
-        try:
-            out, err = proc.communicate(timeout=wait)
-        except subprocess.TimeoutExpired:
-            wall = time.perf_counter() - start
-            _end(proc)
-            return Run(wall, None)
-        except BaseException:  # Ctrl-C or SIGTERM in this process: the worker ends with it, now
-            _end(proc)
-            raise
+    try:
+        with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, pass_fds=(ready_w,),
+                              env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, preexec_fn=die_with_parent) as proc:
+            os.close(ready_w)
+            ready_w = -1
+            try:
+                _started(ready_r)  # (or ended: its output says how)
+                out, err = proc.communicate(timeout=wait)
+            except subprocess.TimeoutExpired:
+                wall = time.perf_counter() - start
+                _end(proc)
+                return Run(wall, None)
+            except BaseException:  # Ctrl-C or SIGTERM in this process: the worker ends with it, now
+                _end(proc)
+                raise
+    finally:
+        for fd in (ready_r, ready_w):
+            if fd >= 0:
+                os.close(fd)
     wall = time.perf_counter() - start
     if proc.returncode != 0:
         return Run(wall, None, (err.strip().splitlines() or [f"exit {proc.returncode}"])[-1])
     return Run(wall, json.loads(out))
+
+
+def _started(ready: int) -> None:
+    """Wait until the measurement's process writes its word on ``ready``, or closes
+    it by ending (however long its start-up takes on a busy machine: a stuck one
+    is the user's to stop, as any command)."""
+    os.read(ready, 1)
 
 
 def _end(proc: subprocess.Popen[str]) -> None:
@@ -370,7 +392,11 @@ def _worker(argv: list[str]) -> int:
     parser.add_argument("--first", action="store_true")
     parser.add_argument("--variant", default="queens")
     parser.add_argument("--time-limit", type=float)
+    parser.add_argument("--ready", type=int, help="a descriptor to write one byte on as the work starts")
     args = parser.parse_args(argv)
+    if args.ready is not None:  # (the parent's time limit runs from here: _run_worker)
+        os.write(args.ready, b"!")
+        os.close(args.ready)
     print(json.dumps(measure(args.n, args.label, args.first, args.variant, args.time_limit)))
     return 0
 
