@@ -91,7 +91,7 @@ def owner(prefix: str, folder_name: str) -> tuple[int, str] | None:
 def sweep(prefix: str, place: str | os.PathLike[str]) -> list[str]:
     """Remove the folders (and files) of ``prefix`` in ``place`` that a process
     of this host and user made and that has ended; the paths removed."""
-    removed = []
+    removed: list[str] = []
     host, me = _host(), os.getuid() if hasattr(os, "getuid") else None
     try:
         entries = list(os.scandir(place))

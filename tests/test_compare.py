@@ -281,7 +281,7 @@ def test_a_figure_draws_every_engine_apart_and_says_where_and_why_each_stopped(t
     pytest.importorskip("matplotlib", reason="matplotlib is not installed (pip install 'nqueens-cp[plot]')")
     import matplotlib
 
-    from nqueens_cp.studies.reporting import LINE_STYLES, MARKERS, compare_plot, stop_reason
+    from nqueens_cp.studies.figures import LINE_STYLES, MARKERS, compare_plot, stop_reason
 
     engines = ["e1", "e2", "e3", "e4"]
     rows = [{"n": n, "engine": e, "search_s": None if stop else 0.01 * (k + 1) * n, "wall_s": 2.0 if stop else 0.5,

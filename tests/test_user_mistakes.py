@@ -398,3 +398,72 @@ def test_a_solution_shows_as_a_board_in_a_notebook() -> None:
     for wrong in ((0, 0), (1, 2), "ab", None, (True, False), (0.5,)):
         with pytest.raises(nq.InvalidInputError, match="a Board is N columns 0..N-1 by row, each once"):
             nq.Board(wrong)
+
+
+def _png_size(path) -> tuple[int, int]:
+    import struct
+
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_a_plot_has_the_size_and_resolution_asked_and_says_what_is_wrong(cli, tmp_path) -> None:
+    # (--plot had no size or resolution: 1200 x 600 pixels whatever the slide)
+    pytest.importorskip("matplotlib", reason="the plots need matplotlib (the plot extra)")
+    figure = tmp_path / "slide.png"
+    code, _, err = cli("compare", "6", "--engines", "bitmask", "--plot", figure, "--plot-size", "8x4.5", "--dpi", "150")
+    assert code == 0, err
+    assert _png_size(figure) == (1200, 675)
+    for argv, said in ((["--dpi", "100"], "--dpi applies to the figure: add --plot FILE"),
+                       (["--plot-time", "wall"], "--plot-time applies to the figure: add --plot FILE"),
+                       (["--plot", tmp_path / "x.png", "--dpi", "5"], "a plot's resolution is 10 to 1200 dots per inch"),
+                       (["--plot", tmp_path / "x.png", "--plot-size", "3by2"], "a plot size is WIDTHxHEIGHT in inches"),
+                       (["--plot", tmp_path / "x.png", "--plot-size", "100x100", "--dpi", "600"],
+                        "is 60,000 x 60,000 pixels: more than 100,000,000")):
+        code, out, err = cli("compare", "6", "--engines", "bitmask", *argv)
+        assert (code, out) == (2, "") and said in err and err.count("\n") == 1, err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_a_plot_draws_search_or_wall_time_as_asked(monkeypatch) -> None:
+    # (no way to plot the search apart from the whole process's time)
+    from nqueens_cp.studies import figures
+
+    drawn = {}
+    monkeypatch.setattr(figures, "plot_times", lambda rows, path, **how: drawn.update(how))
+    figures.compare_plot([], "x.png")
+    assert drawn["y"] == "search_s" and drawn["ylabel"].startswith("seconds of search")
+    figures.compare_plot([], "x.png", time="wall", size=(6, 4), dpi=90)
+    assert drawn["y"] == "wall_s" and drawn["ylabel"].startswith("seconds, the whole process")
+    assert (drawn["size"], drawn["dpi"]) == ((6, 4), 90)
+    with pytest.raises(nq.InvalidInputError, match="a plot's time is search or wall"):
+        figures.compare_plot([], "x.png", time="cpu")
+
+
+def test_engines_stopped_together_are_drawn_side_by_side_and_the_axis_reads_plainly(tmp_path) -> None:
+    # (hollow markers of engines stopped at one limit stacked on one point; with every engine stopped
+    # the y-axis read 1.225x10^0)
+    pytest.importorskip("matplotlib", reason="the plots need matplotlib (the plot extra)")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from nqueens_cp.studies import figures
+
+    figure, axes = plt.subplots()
+    try:
+        notes = {(9, 0.1): [(name, "time limit", 1.225, "o", "black") for name in ("a", "b", "c")]}
+        figures._draw_stops(axes, notes, 9)
+        axes.set_yscale("log")
+        figures._plain_ticks(axes)
+        figure.canvas.draw()
+        where = [tuple(collection.get_offset_transform().transform(collection.get_offsets()[0]))
+                 for collection in axes.collections]
+        assert len(where) == 3 and len({x for x, _ in where}) == 3 and len({round(y, 6) for _, y in where}) == 1
+        labels = [label.get_text() for label in axes.yaxis.get_ticklabels(which="both") if label.get_text()]
+        assert labels and all("times" not in label and "^" not in label for label in labels), labels
+        assert "a, b, c: time limit" in [text.get_text() for text in axes.texts]
+    finally:
+        plt.close(figure)

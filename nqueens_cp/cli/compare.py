@@ -7,8 +7,8 @@ import sys
 from typing import Any
 
 from ..engines import presets_help
-from .options import (PROG, add_outputs, add_variant, name_list, positive_float, positive_int, sizes, table_to_stdout,
-                      write_files)
+from .options import (PROG, add_outputs, add_variant, name_list, plot_look, positive_float, positive_int, sizes,
+                      table_to_stdout, write_files)
 from .terminal import EXIT_FAILURE, EXIT_OK, CtrlC, Progress, say
 
 
@@ -56,15 +56,17 @@ def add_compare(sub: Any) -> None:
                    help="stop a measurement SEC seconds after its fresh process starts work (the engine's "
                    "imports and search; not Python's start-up) and report it as a timeout (an optimum: "
                    "as not proved, with the best found)")
-    add_outputs(p)
+    add_outputs(p, times=True)
     p.set_defaults(handler=_cmd_compare)
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
     from ..studies.compare import COLUMNS, advice, compare_rows, default_labels, expand, problems, \
         with_symmetry_breaking
-    from ..studies.reporting import check_outputs, compare_plot, compare_stream
+    from ..studies.figures import compare_plot
+    from ..studies.reporting import check_outputs, compare_stream
 
+    look = plot_look(args)
     check_outputs(args.csv, args.json, args.plot)  # before the long part, not after it
     table = table_to_stdout(args)
     chosen = with_symmetry_breaking(expand(args.engines, args.first, args.variant), args.symmetry_breaking) \
@@ -88,7 +90,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
             sys.stdout.flush()
     if progress:
         progress.clear()
-    write_files(args, rows, COLUMNS, lambda path: compare_plot(rows, path, args.first, args.variant))
+    write_files(args, rows, COLUMNS, lambda path: compare_plot(rows, path, args.first, args.variant, **look))
     for problem in problems(rows):
         say(f"{PROG} compare: {problem}")
     return EXIT_FAILURE if problems(rows) else EXIT_OK

@@ -293,11 +293,45 @@ def add_format(p: argparse.ArgumentParser, choices: Sequence[str], extra: str = 
                    help=f"{' or '.join(choices)} (default: {choices[0]}){extra}")
 
 
-def add_outputs(p: argparse.ArgumentParser) -> None:
+def add_outputs(p: argparse.ArgumentParser, times: bool = False) -> None:
+    """--csv, --json and --plot, with the plot's size and resolution; ``times``:
+    and which time it draws (compare's search or wall time)."""
     p.add_argument("--csv", metavar="FILE", help="also write the rows as CSV ('-': to stdout, instead of the table)")
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON ('-': to stdout, instead of the table)")
     p.add_argument("--plot", metavar="FILE", help="draw time against N, log scale; .png, .svg or .pdf "
                    "(needs matplotlib: pip install 'nqueens-cp[plot]')")
+    p.add_argument("--plot-size", type=plot_size, metavar="WxH",
+                   help="the plot's width and height in inches (default: 10x5; a slide: 13.3x7.5)")
+    p.add_argument("--dpi", type=int, metavar="DPI", help="the plot's dots per inch (default: 120; a printed page: 300)")
+    if times:
+        p.add_argument("--plot-time", choices=("search", "wall"), metavar="TIME",
+                       help="search: the model's building and its search, the engine's own cost (default); "
+                       "wall: the whole fresh process, Python's start-up and the solver's import too")
+
+
+def plot_size(text: str) -> tuple[float, float]:
+    """WxH in inches (8x4.5), for --plot-size."""
+    width, x, height = text.lower().partition("x")
+    try:
+        return float(width), float(height)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a plot size is WIDTHxHEIGHT in inches (8x4.5), got {text!r}") from None
+
+
+def plot_look(args: argparse.Namespace) -> dict[str, Any]:
+    """The plot's size, resolution and time as the figures take them (keywords),
+    checked; refused when there is no --plot to apply them to."""
+    from ..studies.figures import PLOT_DPI, PLOT_SIZE, check_look
+
+    given = [flag for flag, value in (("--plot-size", args.plot_size), ("--dpi", args.dpi),
+                                      ("--plot-time", getattr(args, "plot_time", None))) if value is not None]
+    if given and not args.plot:
+        raise InvalidInputError(f"{given[0]} applies to the figure: add --plot FILE")
+    size, dpi = check_look(args.plot_size or PLOT_SIZE, PLOT_DPI if args.dpi is None else args.dpi)
+    look: dict[str, Any] = {"size": size, "dpi": dpi}
+    if getattr(args, "plot_time", None) is not None:
+        look["time"] = args.plot_time
+    return look
 
 
 # --- the parser ----------------------------------------------------------------------

@@ -9,8 +9,9 @@ from typing import Any
 
 from ..engines import DEFAULT_SOLVE_ENGINE, engine_class, names
 from .options import (PROG, SOLUTION_FORMATS, add_engine_options, add_format, add_n, add_n_or_file,
-                      add_outputs, add_place, add_variant, engine_options, name_list, positive_float, positive_int, problem,
-                      question_keywords, sizes, stats_line, json_text, table_to_stdout, whole, write_files)
+                      add_outputs, add_place, add_variant, engine_options, name_list, plot_look, positive_float,
+                      positive_int, problem, question_keywords, sizes, stats_line, json_text, table_to_stdout, whole,
+                      write_files)
 from .terminal import (EXIT_FAILURE, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, CtrlC, Progress, check_board, say,
                        stream_values, summarize, write_solution)
 
@@ -221,8 +222,10 @@ def _write_instance(output: str, text: str) -> int:
 
 def _cmd_complete_bench(args: argparse.Namespace) -> int:
     from ..studies.completion import COLUMNS, bench
-    from ..studies.reporting import check_outputs, completion_plot, completion_table
+    from ..studies.figures import completion_plot
+    from ..studies.reporting import check_outputs, completion_table
 
+    look = plot_look(args)
     check_outputs(args.csv, args.json, args.plot)
     table = table_to_stdout(args)
     progress = Progress.make("complete bench")
@@ -232,7 +235,7 @@ def _cmd_complete_bench(args: argparse.Namespace) -> int:
         progress.clear()
     if table:
         CtrlC.write(sys.stdout, completion_table(rows) + "\n")
-    write_files(args, rows, COLUMNS, lambda path: completion_plot(rows, path, args.time_limit))
+    write_files(args, rows, COLUMNS, lambda path: completion_plot(rows, path, args.time_limit, **look))
     for found in problems:
         say(f"{PROG} complete bench: {found}")
     return EXIT_FAILURE if problems else EXIT_OK
@@ -240,8 +243,10 @@ def _cmd_complete_bench(args: argparse.Namespace) -> int:
 
 def _cmd_batch(args: argparse.Namespace) -> int:
     from ..studies.batch import COLUMNS, run
-    from ..studies.reporting import batch_plot, batch_table, check_outputs, csv_text, to_json
+    from ..studies.figures import batch_plot
+    from ..studies.reporting import batch_table, check_outputs, csv_text, to_json
 
+    look = plot_look(args)
     check_outputs(args.csv, args.json, args.plot)
     table = table_to_stdout(args)
     progress = Progress.make("batch")
@@ -257,7 +262,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
         CtrlC.write(sys.stdout, csv_text(rows, COLUMNS))
     else:
         CtrlC.write(sys.stdout, batch_table(rows) + "\n")
-    write_files(args, rows, COLUMNS, lambda path: batch_plot(rows, path, args.time_limit))
+    write_files(args, rows, COLUMNS, lambda path: batch_plot(rows, path, args.time_limit, **look))
     for found in problems:
         say(f"{PROG} batch: {found}")
     return EXIT_FAILURE if problems else EXIT_OK

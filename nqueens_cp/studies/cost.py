@@ -60,7 +60,7 @@ def cost_markdown(rows: list[dict[str, Any]]) -> str:
 def cost_plot(rows: list[dict[str, Any]], path: str) -> None:
     """The rows as grouped bars: lines of code per paradigm, one group per question."""
     from ..files import atomic_write
-    from .reporting import plot_format, require_matplotlib
+    from .figures import plot_format, require_matplotlib
 
     require_matplotlib()
     import matplotlib
