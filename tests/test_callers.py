@@ -160,6 +160,7 @@ def test_compare_prints_each_row_as_it_is_measured() -> None:
     (["compare", "1-100000", "--engines", ",".join(nq.preset("core")[:2])],
      "200,000 measurements"),
     (["sample", "12", "-k", "100000"], "100,000 boards take about"),
+    (["sample", "16"], "the first of N=16 about"),  # (its one draw took 4 to 9 s in silence)
     (["count", "20", "--certificate", "D"], "a certificate of N=20 puts each of its 39,029,188,884 boards through"),
 ])
 def test_long_work_says_so_before_it_starts(argv: list[str], said: str, tmp_path) -> None:

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
+from collections.abc import Iterator
 from typing import Any
+
+from ..model.board import Solution
 
 from .options import (PROG, RESULT_FORMATS, SOLUTION_FORMATS, add_format, add_n, add_place, fixed_placements, positive_int,
                       json_text, whole)
-from .terminal import EXIT_OK, CtrlC, check_board, emit, say, solutions_word, summarize
+from .terminal import EXIT_OK, CtrlC, Progress, check_board, emit, say, solutions_word, summarize
 
 
 def add_trace(sub: Any) -> None:
@@ -72,12 +76,26 @@ def _cmd_sample(args: argparse.Namespace) -> int:
 
     drawn = sample(args.n, args.k, args.seed, fixed_placements(args))  # (its own refusals first)
     check_board(args.format, args.n)
-    for note in advice(args.n, args.k):
+    notes = advice(args.n, args.k)
+    for note in notes:
         say(f"{PROG}: note: {note}")
-    count = emit(drawn, args.format, args.n)
+    progress = Progress.make("sample") if notes else None  # (long work: what is being drawn, on a terminal)
+    count = emit(_shown(drawn, args.k, progress) if progress else drawn, args.format, args.n)
     summarize(args.format, f"{solutions_word(count)} for N={args.n}, drawn uniformly"
               + (f" (seed {args.seed})" if args.seed is not None else ""))
     return EXIT_OK
+
+
+def _shown(drawn: Iterator[Solution], k: int, progress: Progress) -> Iterator[Solution]:
+    """The draws, with "drawing i of k" on the terminal while each is counted."""
+    start = time.monotonic()
+    for i in range(1, k + 1):
+        progress.text(f"sample: drawing board {i} of {k}, {time.monotonic() - start:.0f} s")
+        board = next(drawn, None)
+        progress.clear()
+        if board is None:
+            return
+        yield board
 
 
 def add(sub: Any) -> None:

@@ -20,23 +20,34 @@ from ..errors import InvalidInputError
 from ..known import TOTAL
 
 MAX_N = 16  # the first draw counts every first-row sub-tree: about count N on one core (N=16: seconds)
-# A draw's counts take about this many seconds a solution of N (the cache helps the first rows
-# only): N = 12, 14 and 16 drew at 1.1 ms, 40 ms and 1 s a board here.
-SECONDS_PER_SOLUTION = 8e-8
-NOTE_SECONDS = 60.0  # a sample that takes longer says so before it starts
+# Seconds a solution of N that a draw's counts take: the first draw counts every first row's
+# sub-tree, the next ones (the first rows cached) the sub-trees below their own rows only.  N = 14,
+# 15 and 16 drew their first board in 0.12, 0.73 and 4.5 s here, each next in 13, 95 and 575 ms.
+FIRST_SECONDS_PER_SOLUTION = 3e-7
+NEXT_SECONDS_PER_SOLUTION = 4e-8
+NOTE_SECONDS = 2.0  # a sample that takes longer says so before it starts (sample 16 took 4 to 9 s in silence)
+
+
+def seconds(n: int, k: int) -> float:
+    """About how long ``k`` draws of N take here (0 where the count of N is not known)."""
+    total = TOTAL.get(n, 0) if n <= MAX_N and type(k) is int and k >= 1 else 0
+    return total * (FIRST_SECONDS_PER_SOLUTION + (k - 1) * NEXT_SECONDS_PER_SOLUTION)
 
 
 def advice(n: int, k: int) -> list[str]:
-    """A note for a sample that will take more than a minute."""
+    """A note for a sample that will take more than a few seconds."""
     import math
 
     from ..execution.plan import duration
 
-    seconds = k * SECONDS_PER_SOLUTION * TOTAL.get(n, 0) if n <= MAX_N and type(k) is int else 0
-    if seconds <= NOTE_SECONDS:
+    wait = seconds(n, k)
+    if wait <= NOTE_SECONDS:
         return []
-    return [f"each draw counts the sub-trees below its rows (N={n}: about {SECONDS_PER_SOLUTION * TOTAL[n]:.2g} s a "
-            f"board here): {k:,} boards take {duration(math.log10(seconds))}; they are printed as they are drawn"]
+    first, each = TOTAL[n] * FIRST_SECONDS_PER_SOLUTION, TOTAL[n] * NEXT_SECONDS_PER_SOLUTION
+    more = f", each next about {each:.2g} s" if k > 1 else ""
+    return [f"each draw counts the boards below its rows by the compiled loop: the first of N={n} about "
+            f"{first:.2g} s here (every first row's){more}; {k:,} {'board takes' if k == 1 else 'boards take'} "
+            f"{duration(math.log10(wait))}, each printed as it is drawn"]
 
 
 def sample(n: int, k: int = 1, seed: int | None = None, fixed: Mapping[int, int] | None = None) -> Iterator[Solution]:
