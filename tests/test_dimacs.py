@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 
 from conftest import reference
 from nqueens_cp.model.cnf import encode
-from nqueens_cp.model.dimacs import DimacsError, decode_model, dimacs_text, read_answer, read_cnf
+from nqueens_cp.model.dimacs import DimacsError, dimacs_text
+from nqueens_cp.model.dimacs_answer import decode_model, read_answer
+from nqueens_cp.model.dimacs_read import read_cnf
 from nqueens_cp.model.encodings import ENCODINGS
 from nqueens_cp.files import atomic_write
 

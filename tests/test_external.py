@@ -14,7 +14,9 @@ import pytest
 from conftest import cli_file, program, reference, run_program
 from nqueens_cp import TOTAL, is_solution
 from nqueens_cp.model.cnf import encode
-from nqueens_cp.model.dimacs import DimacsError, decode_model, dimacs_text, read_answer, read_cnf
+from nqueens_cp.model.dimacs import DimacsError, dimacs_text
+from nqueens_cp.model.dimacs_answer import decode_model, read_answer
+from nqueens_cp.model.dimacs_read import read_cnf
 from nqueens_cp.model.encodings import ENCODINGS
 
 # program -> (enumerate every model, one answer)

@@ -8,7 +8,7 @@ import pytest
 
 from nqueens_cp import TOTAL
 from nqueens_cp.model.artifacts import model_files, write_models
-from nqueens_cp.model.dimacs import read_cnf
+from nqueens_cp.model.dimacs_read import read_cnf
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 

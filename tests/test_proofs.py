@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import nqueens_cp as nq
-from nqueens_cp.model.dimacs import read_cnf
+from nqueens_cp.model.dimacs_read import read_cnf
 from nqueens_cp.model.instances import read_instance
 from nqueens_cp.model.proofs import check_proof, cnf_beside
 

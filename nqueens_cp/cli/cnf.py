@@ -114,7 +114,9 @@ def _cmd_dimacs(args: argparse.Namespace) -> int:
 
 
 def _cmd_decode(args: argparse.Namespace) -> int:
-    from ..model.dimacs import Decoding, open_text, read_cnf
+    from ..model.dimacs import open_text
+    from ..model.dimacs_answer import Decoding
+    from ..model.dimacs_read import read_cnf
 
     cnf = open_text(args.cnf)
     try:

@@ -146,7 +146,7 @@ def _count_file(path: str) -> tuple[int, str]:
     import pyganak
     from pysat.solvers import Solver
 
-    from ..model.dimacs import read_cnf
+    from ..model.dimacs_read import read_cnf
 
     with open(path, encoding="ascii") as handle:
         header = read_cnf(handle.read(), clauses=True)

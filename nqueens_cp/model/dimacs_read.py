@@ -1,0 +1,144 @@
+"""A CNF file of ours read back: its header (the board size, the encoding,
+the member, the cell map, the projection line) and, where asked, its body
+(every clause, or only the unit clauses over cells: the question's placed
+queens and blocked squares).  The format is :mod:`.dimacs`'s."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from . import variants
+from .dimacs import MAX_DIGITS, DimacsError, _clip, _lines, _literals
+from .variants import PLAIN, Variant
+from ..errors import InvalidInputError
+
+@dataclass
+class CnfHeader:
+    """What decoding needs from a CNF file: the board size and the cell map."""
+
+    n: int
+    encoding: str
+    nvars: int
+    nclauses: int
+    cells: dict[int, tuple[int, int]]  # variable -> (row, col)
+    show: list[int] | None = None
+    clauses: list[list[int]] = field(default_factory=list, repr=False)
+    # The unit clauses over cells (read with ``units``): the question the CNF
+    # asks beyond N-queens, pre-placed queens (True) and blocked squares (False).
+    units: dict[tuple[int, int], bool] = field(default_factory=dict)
+    variant: Variant = PLAIN  # the question of the family it asks (its first line names any but plain)
+
+
+_NUMBER = rf"(\d{{1,{MAX_DIGITS}}})"
+_HEADER = re.compile(rf"c nqueens n={_NUMBER} encoding=(\S+)(?: variant=(\S+)(?: family=(\S+))?)?\s*")
+_CELL = re.compile(rf"c q {_NUMBER} {_NUMBER} {_NUMBER}\s*")
+_PROBLEM = re.compile(rf"p cnf {_NUMBER} {_NUMBER}\s*")
+
+
+def read_cnf(source: str | Iterable[str], name: str = "CNF", clauses: bool = False,
+             units: bool = False) -> CnfHeader:
+    """Parse an nqueens_cp DIMACS file's header, reading no further than its
+    'p cnf' line; with ``clauses``, read and check the body too (held); with
+    ``units``, stream the body and keep only its unit clauses over cells."""
+    n = encoding = None
+    variant = PLAIN
+    cells: dict[int, tuple[int, int]] = {}
+    seen: set[tuple[int, int]] = set()
+    show = None
+    problem = None
+    lines = enumerate(_lines(source, name), 1)
+    for number, line in lines:
+        where = f"{name}, line {number}"
+        if match := _HEADER.fullmatch(line):
+            n, encoding = int(match.group(1)), match.group(2)
+            if n < 1:
+                raise DimacsError(f"{where}: board size must be positive")
+            member, spec = match.group(3), match.group(4)  # (not name: the file's, in messages)
+            if spec is not None:
+                try:
+                    variant = variants.from_spec(member, spec)
+                except InvalidInputError as error:
+                    raise DimacsError(f"{where}: {error}") from None
+            elif member not in (None, *variants.PLACE):
+                raise DimacsError(f"{where}: unknown variant {member!r} (one of {', '.join(variants.PLACE)}, "
+                                  "or any with its data: family=...)")
+            else:
+                variant = variants.get(member or "queens")
+        elif line.startswith("c nqueens"):
+            raise DimacsError(f"{where}: malformed header (want 'c nqueens n=<N> encoding=<NAME>', "
+                              f"N of at most {MAX_DIGITS} digits)")
+        elif match := _CELL.fullmatch(line):
+            if n is None:
+                raise DimacsError(f"{where}: cell line before the 'c nqueens n=... encoding=...' line")
+            row, col, var = map(int, match.groups())
+            if not (row < n and col < n):
+                raise DimacsError(f"{where}: cell {row} {col} is off the {n}x{n} board")
+            if (row, col) in seen or var in cells:
+                raise DimacsError(f"{where}: cell {row} {col} or variable {var} mapped twice")
+            seen.add((row, col))
+            cells[var] = (row, col)
+        elif line.startswith("c q "):
+            raise DimacsError(f"{where}: malformed cell line (want 'c q <row> <col> <var>')")
+        elif line.startswith("c p show"):
+            words = line.split()[3:]
+            if not words or words[-1] != "0" or not all(re.fullmatch(r"-?\d{1,%d}" % MAX_DIGITS, w) for w in words):
+                raise DimacsError(f"{where}: malformed projection line (want 'c p show <var>... 0')")
+            show = [int(w) for w in words[:-1]]
+        elif line.startswith("p "):
+            match = _PROBLEM.fullmatch(line)
+            if not match:
+                raise DimacsError(f"{where}: malformed problem line (want 'p cnf <variables> <clauses>')")
+            problem = tuple(map(int, match.groups()))
+            break
+        elif line.strip() and not line.startswith("c"):
+            raise DimacsError(f"{where}: expected a comment or 'p cnf' line, got {_clip(line)}")
+    if n is None or encoding is None:
+        raise DimacsError(f"{name} is not an nqueens_cp CNF: no 'c nqueens n=<N> encoding=<NAME>' line")
+    if problem is None:
+        raise DimacsError(f"{name}: no 'p cnf <variables> <clauses>' line")
+    nvars, nclauses = problem
+    if len(cells) != n * n:
+        raise DimacsError(f"{name}: maps {len(cells)} cells, a {n}x{n} board has {n * n}")
+    if max(cells) > nvars:
+        raise DimacsError(f"{name}: cell variable {max(cells)} exceeds the declared {nvars} variables")
+    header = CnfHeader(n, encoding, nvars, nclauses, cells, show, variant=variant)
+    if clauses:
+        header.clauses = _read_clauses(lines, nvars, nclauses, name)
+        header.units = _cell_units(header, header.clauses)
+    elif units:
+        header.units = _cell_units(header, _stream_clauses(lines, nvars, nclauses, name))
+    return header
+
+
+def _cell_units(header: CnfHeader, clauses: Iterable[list[int]]) -> dict[tuple[int, int], bool]:
+    return {header.cells[abs(clause[0])]: clause[0] > 0 for clause in clauses
+            if len(clause) == 1 and abs(clause[0]) in header.cells}
+
+
+def _read_clauses(lines: Iterable[tuple[int, str]], nvars: int, nclauses: int, name: str) -> list[list[int]]:
+    return list(_stream_clauses(lines, nvars, nclauses, name))
+
+
+def _stream_clauses(lines: Iterable[tuple[int, str]], nvars: int, nclauses: int, name: str) -> Iterator[list[int]]:
+    count = 0
+    current: list[int] = []
+    for number, line in lines:
+        if not line.strip() or line.startswith("c"):
+            continue
+        for lit in _literals(line.split(), f"{name}, line {number}"):
+            if abs(lit) > nvars:
+                raise DimacsError(f"{name}, line {number}: literal {lit} exceeds the declared {nvars} variables")
+            if lit:
+                current.append(lit)
+            else:
+                count += 1
+                yield current
+                current = []
+    if current:
+        raise DimacsError(f"{name}: last clause is not terminated by 0")
+    if count != nclauses:
+        raise DimacsError(f"{name}: {count} clauses, the header declares {nclauses}")
+
+
