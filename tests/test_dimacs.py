@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from conftest import reference
 from nqueens_cp.model.cnf import encode
-from nqueens_cp.model.dimacs import DimacsError, dimacs_text
+from nqueens_cp.model.dimacs import DimacsError, dimacs_text, write_dimacs
 from nqueens_cp.model.dimacs_answer import decode_model, read_answer
 from nqueens_cp.model.dimacs_read import read_cnf
 from nqueens_cp.model.encodings import ENCODINGS
@@ -344,8 +344,6 @@ def test_writing_dimacs_holds_no_formula_in_memory() -> None:
     import io
     import tracemalloc
 
-    from nqueens_cp.model.dimacs import write_dimacs
-
     class Sink(io.TextIOBase):
         written = 0
 
@@ -513,3 +511,21 @@ def test_a_file_body_read_by_blocks_reads_as_the_clause_by_clause_reader(lines: 
         assert read(io.StringIO(text)) == expected
     finally:
         dimacs_read._BODY_CHUNK = previous
+
+
+@pytest.mark.parametrize(("n", "options"), [
+    (1, {}), (2, {}), (9, {}), (12, {"variant": "superqueens"}), (10, {"variant": "toroidal"}),
+    (11, {"fixed": {0: 3, 5: 1}}), (10, {"symmetry_breaking": True}), (9, {"encoding": "seqcounter"}),
+])
+def test_a_written_cnf_is_byte_identical_to_its_clauses_one_at_a_time(n: int, options: dict) -> None:
+    """The writer joins a line's pairwise clauses into text at once (N = 300 took 18 s a clause at a
+    time, 0.7 s so): the same bytes as the formula's clauses formatted one by one."""
+    import io
+
+    from nqueens_cp.model.variants import get
+
+    encoding = options.pop("encoding", "pairwise")
+    variant = get(options.pop("variant", "queens"))
+    out = io.StringIO()
+    write_dimacs(out, n, encoding, variant=variant, **options)
+    assert out.getvalue() == dimacs_text(encode(n, encoding, variant=variant, **options))

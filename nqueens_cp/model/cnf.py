@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from .board import check_placements
-from .encodings import COSTS, DEFAULT_ENCODING, ENCODINGS, Clause
+from .encodings import COSTS, DEFAULT_ENCODING, ENCODINGS, Clause, PairwiseClauses
 from .variants import PLAIN, Variant
 from ..errors import InvalidInputError
 
@@ -71,9 +72,11 @@ def _amo(encoding: str):
 
 
 def clauses(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | None = None,
-            symmetry_breaking: bool = False, variant: Variant = PLAIN) -> Iterator[Clause]:
+            symmetry_breaking: bool = False, variant: Variant = PLAIN, groups: bool = False) -> Iterator[Any]:
     """The clauses of :func:`encode`, one at a time, in the same fixed order:
-    memory stays bounded by one line's at-most-one group."""
+    memory stays bounded by one line's at-most-one group.  With ``groups``, a
+    line's pairwise clauses come as one :class:`~.encodings.PairwiseClauses`
+    (a writer turns them into text at once) instead of clause by clause."""
     placed = check_placements(n, fixed)
     _, amo = _amo(encoding)
     top = n * n
@@ -91,7 +94,11 @@ def clauses(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] |
         if index < 2 * n:  # rows and columns: exactly one
             yield lits
         if len(lits) > 1:
-            yield from amo(lits, fresh)
+            group = amo(lits, fresh)
+            if groups and isinstance(group, PairwiseClauses):
+                yield group
+            else:
+                yield from group
     # [cost family cnf]
     for (r1, c1), (r2, c2) in variant.pairs(n):  # an offset apart (a knight's move)
         yield [-var(r1, c1), -var(r2, c2)]

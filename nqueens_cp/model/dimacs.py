@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TextIO
 
 from .cnf import CNF, clauses, size
-from .encodings import DEFAULT_ENCODING
+from .encodings import DEFAULT_ENCODING, PairwiseClauses
 from .variants import PLAIN, Variant
 from ..errors import NQueensError
 
@@ -65,7 +65,17 @@ def write_dimacs(out: TextIO, n: int, encoding: str = DEFAULT_ENCODING, fixed: M
         out.write(piece)
     written = 0
     chunk: list[str] = []
-    for clause in clauses(n, encoding, fixed, symmetry_breaking, variant):
+    for clause in clauses(n, encoding, fixed, symmetry_breaking, variant, groups=True):
+        if isinstance(clause, PairwiseClauses):  # (a line's pairs, as text at once)
+            out.write("".join(chunk))
+            written += len(chunk)
+            chunk.clear()
+            for text in clause.dimacs():
+                out.write(text)
+            written += len(clause)
+            if progress:
+                progress(written, nclauses)
+            continue
         chunk.append(" ".join(map(str, clause)) + " 0\n")
         if len(chunk) == _CHUNK:
             out.write("".join(chunk))
