@@ -467,3 +467,11 @@ def test_engines_stopped_together_are_drawn_side_by_side_and_the_axis_reads_plai
         assert "a, b, c: time limit" in [text.get_text() for text in axes.texts]
     finally:
         plt.close(figure)
+
+
+def test_the_solvers_time_of_a_split_count_is_not_called_a_wall_time() -> None:
+    # (solver_wall_time summed the clocks of two workers' sub-problems: more than the count's wall)
+    with nq.solutions(11, "cpsat", jobs=2) as search:
+        assert sum(1 for _ in search) == nq.TOTAL[11]
+    assert search.stats["subproblems"] > 1 and search.stats["solver_time"] > 0
+    assert not [key for key in search.stats if "wall" in key]

@@ -34,8 +34,11 @@ class CpSatEngine(Engine):
                       "--seed; for an optimum at least 8, its full portfolio); listing and counting always use "
                       "one, the only exact way", kind=int, low=1, high=1024,
                       solve_only=True, optimum=True))
-    statistics = ("variables", "constraints", "branches", "conflicts", "solver_wall_time", "status")
-    additive = frozenset({"branches", "conflicts", "solver_wall_time"})
+    statistics = ("variables", "constraints", "branches", "conflicts", "solver_time", "status")
+    # solver_time: seconds in CP-SAT's solves (its wall_time), added up over a split search's
+    # sub-problems, those of every worker: a total of the solver's work, not the wall (named
+    # solver_wall_time, it read 0.72 s for a count whose two workers took 0.4 s)
+    additive = frozenset({"branches", "conflicts", "solver_time"})
     effort = "conflicts"
     enumeration_rate = count_rate = 3e3
     reports_optimum = True
@@ -113,7 +116,7 @@ class CpSatEngine(Engine):
                 constraints=len(model.proto.constraints),
                 branches=solver.num_branches,
                 conflicts=solver.num_conflicts,
-                solver_wall_time=solver.wall_time,
+                solver_time=solver.wall_time,
             )
         stats["status"] = solver.status_name(run.result)
         if run.result == cp_model.MODEL_INVALID:
@@ -173,7 +176,7 @@ class CpSatEngine(Engine):
         if self.seed is not None:
             solver.parameters.random_seed = self.seed
         status = _stoppable(solver, model, deadline, callback)
-        stats.update(solver_wall_time=solver.wall_time, status=solver.status_name(status))
+        stats.update(solver_time=solver.wall_time, status=solver.status_name(status))
         if solver.parameters.num_workers == 1:  # (a portfolio's response counts one worker's search, often 0)
             stats.update(branches=solver.num_branches, conflicts=solver.num_conflicts)
         return solver, status

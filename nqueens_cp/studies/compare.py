@@ -45,7 +45,7 @@ SB = "+sb"  # label suffix: the engine with symmetry breaking
 # Columns of every row, in order: every counter some engine reports (the engines
 # declare them), then the model size; the statistics an engine does not know stay empty.
 _NOT_COUNTERS = {"status", "solver", "counter", "encoding", "kernel", "formula", "sub_boards", "total", "fundamental",
-                 "solver_wall_time", "variables", "clauses", "constraints"}
+                 "solver_time", "variables", "clauses", "constraints"}
 STAT_COLUMNS = (*dict.fromkeys(stat for name in names() for stat in engine_class(name).statistics
                                if stat not in _NOT_COUNTERS), "variables", "constraints")
 START_SECONDS = 0.3  # a measurement's fresh process, to its search: Python, the package, the engine's imports
