@@ -485,3 +485,39 @@ def test_the_solvers_time_of_a_split_count_is_not_called_a_wall_time() -> None:
         assert sum(1 for _ in search) == nq.TOTAL[11]
     assert search.stats["subproblems"] > 1 and search.stats["solver_time"] > 0
     assert not [key for key in search.stats if "wall" in key]
+
+
+def test_an_engine_with_no_answer_is_drawn_stopped_at_the_limit_not_as_a_time() -> None:
+    # (the tour's completion chart drew an "unknown" as an ordinary 5 s bar, as if it had found a board)
+    pytest.importorskip("matplotlib", reason="the plots need matplotlib (the plot extra)")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from nqueens_cp.studies import figures
+
+    figure, axes = plt.subplots()
+    try:
+        figures._answer_bars(axes, [{"engine": "a", "status": "solved", "seconds": 0.2},
+                                    {"engine": "b", "status": "unknown", "seconds": 5.01},
+                                    {"engine": "c", "status": "none", "seconds": 0.5}], 5.0)
+        bars = {patch.get_y(): patch for patch in axes.patches}
+        solved, stopped, none = (bars[y] for y in sorted(bars))
+        assert (solved.get_width(), solved.get_hatch()) == (0.2, None)
+        assert (stopped.get_width(), stopped.get_hatch()) == (5.0, "//")
+        assert [text.get_text() for text in axes.texts] == [" unknown: stopped at 5 s", " none (proved)"]
+    finally:
+        plt.close(figure)
+
+
+def test_every_command_is_on_the_fast_path_and_parses_there_as_in_the_whole_parser() -> None:
+    # (verify was missing from the commands the CLI loads alone: it built the whole parser, every group)
+    from nqueens_cp.cli.main import COMMANDS, build_parser
+
+    whole = build_parser()
+    commands = whole._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert set(commands) == set(COMMANDS)
+    for command in COMMANDS:
+        alone = build_parser(command)._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+        assert list(alone) == [command] and alone[command].format_help() == commands[command].format_help()

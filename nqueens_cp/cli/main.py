@@ -27,8 +27,8 @@ from .terminal import (EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_HUNG_UP, EXIT_INTERR
 # The command on the line -> the module of its group (imported only when it runs: start-up).
 COMMANDS = {"enumerate": "search", "count": "search", "crosscheck": "crosscheck", "compare": "compare",
             "solve": "solve", "complete": "solve", "batch": "solve", "dimacs": "cnf", "decode": "cnf", "model": "cnf",
-            "encodings": "cnf", "trace": "explore", "sample": "explore", "engines": "engines", "optimum": "optimum",
-            "check": "check"}
+            "encodings": "cnf", "verify": "cnf", "trace": "explore", "sample": "explore", "engines": "engines",
+            "optimum": "optimum", "check": "check"}
 
 
 def _main_epilog() -> str:
