@@ -274,7 +274,7 @@ def test_a_local_cluster_beyond_the_cores_gets_a_note_and_shuts_down_quietly() -
     """local:64 on two cores: 195 lines of Dask's tracebacks at shut-down (its
     workers' heartbeats to a scheduler already closed), and no word before."""
     from conftest import run_process
-    from nqueens_cp.execution.parallel import default_jobs
+    from nqueens_cp.execution.workers import default_jobs
 
     workers = default_jobs() + 1
     done = run_process("count", "12", "--scheduler", f"local:{workers}", timeout=300)
@@ -291,7 +291,7 @@ def test_a_local_cluster_beside_a_taken_dashboard_port_says_nothing() -> None:
     import socket
 
     from conftest import run_process
-    from nqueens_cp.execution.parallel import default_jobs
+    from nqueens_cp.execution.workers import default_jobs
 
     try:
         taken = socket.create_server(("127.0.0.1", 8787))

@@ -88,7 +88,7 @@ def test_solve_without_an_engine_answers_at_every_n_and_says_which(cli, n: int, 
 
 
 def test_the_solver_chosen_by_n_for_options_and_other_questions() -> None:
-    from nqueens_cp.execution.plan import solve_engine
+    from nqueens_cp.execution.advice import solve_engine
 
     assert solve_engine(1000, None, False, True)[0] == "cpsat"  # an engine option on the line is cpsat's
     assert solve_engine(1001, "toroidal", False, False)[0] == "construct"  # (gcd(1001, 6) = 1: q(r) = 2r mod N)
@@ -169,7 +169,7 @@ def test_words_that_said_what_is_not_so(cli) -> None:
     code, _, err = cli("optimum", "1000000")
     assert code == 2 and err.count("\n") == 1 and "serves N <= 10000" in err
     # (count 16 -e modelcount estimated "200 solutions a second" for a counter that lists none)
-    from nqueens_cp.execution.plan import advice
+    from nqueens_cp.execution.advice import advice
 
     assert advice(16, "modelcount", counting=True) == []
     # (the backtrack refusal said bitmask takes any N; it stops at 10,000)

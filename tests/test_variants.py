@@ -418,7 +418,7 @@ def test_an_optimum_reports_its_standing_as_it_goes():
 def test_an_optimum_beyond_an_engines_reach_says_so_first(cli):
     """The note before the work: the published optimum and what the engine's measured reach
     suggests it would take; none within the reach."""
-    from nqueens_cp.execution.plan import optimum_advice
+    from nqueens_cp.execution.advice import optimum_advice
 
     assert optimum_advice(13, VARIANTS["domination"], "bitmask") == []
     [note] = optimum_advice(15, VARIANTS["domination"], "bitmask", time_limit=1)

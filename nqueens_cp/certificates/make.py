@@ -75,7 +75,7 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
     Past ``time_limit`` seconds, TimeLimitReached and no certificate.
     ``notify(note)`` is told, before any work, of a certificate that would
     take hours (:func:`advice`)."""
-    from ..execution.parallel import check_jobs
+    from ..execution.workers import check_jobs
     from ..execution.plan import SPLIT_MIN_N
     from ..model.cnf import _amo, check_size
 
@@ -126,7 +126,7 @@ def advice(n: int, variant: Variant, jobs: int, time_limit: float | None = None)
     at about :data:`RATE` a second a process.  Estimated from the plain
     count (known to N = 27); questions whose count is not known get none."""
     from ..known import TOTAL
-    from ..execution.plan import HOPELESS_SECONDS, duration
+    from ..estimates import HOPELESS_SECONDS, duration
 
     boards = TOTAL.get(n) if variant.is_plain else None
     if boards is None:

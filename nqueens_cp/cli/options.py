@@ -277,7 +277,7 @@ def add_lrat(p: argparse.ArgumentParser) -> None:
 
 
 def add_jobs(p: argparse.ArgumentParser) -> None:
-    from ..execution.parallel import default_jobs
+    from ..execution.workers import default_jobs
     from ..execution.plan import INLINE_MAX_N, SPLIT_MIN_N
 
     p.add_argument("--jobs", "-j", type=positive_int, metavar="J",

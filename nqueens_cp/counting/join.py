@@ -49,7 +49,7 @@ METHOD = "quarter-join-2"  # the decomposition, as checkpoints record it: a new 
 MIN_N = 2  # (N = 1 has no quarters: its one board is counted by the walk)
 MAX_N = 25  # the compiled count's tables: 12 x 12 squares at most (kernel.JOIN_MAX_N)
 FROM_N = 16  # counted by quarters from here by default: the crossover with the walk (benchmarks/quarters.py --crossover)
-# boards a second on one core, about (for plan.advice's estimates): measured 1.3e8 at N = 20 and
+# boards a second on one core, about (for advice.advice's estimates): measured 1.3e8 at N = 20 and
 # 1.5e8 over the whole of count 22 (docs/counting.md, "count 22, in legs"), on a slow day of two cores
 COUNT_RATE = 1.5e8
 PARTS = 256  # tasks a count is cut into, about: enough for two dozen processes to end together

@@ -38,7 +38,7 @@ def advice(n: int, k: int) -> list[str]:
     """A note for a sample that will take more than a few seconds."""
     import math
 
-    from ..execution.plan import duration
+    from ..estimates import duration
 
     wait = seconds(n, k)
     if wait <= NOTE_SECONDS:

@@ -72,7 +72,7 @@ class Capabilities:
     # (a trap for large N: plan_solve then names an engine that gives one sooner).
     lexicographic_solve: ClassVar[bool] = False
     # For each optimum question: the largest N proved within 10 s, its seconds, and the time's
-    # growth from the N before (docs/variants.md; plan.optimum_advice extrapolates from them).
+    # growth from the N before (docs/variants.md; advice.optimum_advice extrapolates from them).
     optimum_reach: ClassVar[dict[str, tuple[int, float, float]]] = {}
     # (command, N): a question at the edge of its reach, one it does not answer within seconds
     # (or, where it answers any size at once, a huge one).  The suite's time-limit, memory and

@@ -12,7 +12,6 @@ integer key each (:func:`board.pack`), 64-bit for N <= 16.
 from __future__ import annotations
 
 import os
-import re
 import signal
 import sys
 import time
@@ -20,30 +19,12 @@ from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from ..model.board import Position, Solution, pack, whole
+from ..model.board import Position, Solution, pack
 from ..model.variants import PLAIN, Variant
 from .. import stopping
-from ..errors import InvalidInputError, TimeLimitReached
+from ..errors import TimeLimitReached
 
 KEY_MAX_N = 16  # n**n < 2**64: a solution's key fits an unsigned 64-bit word
-
-
-def default_jobs() -> int:
-    """The cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def check_jobs(jobs: int | None) -> int:
-    """The number of worker processes asked for (None: the cores), checked."""
-    if jobs is None:
-        return default_jobs()
-    count = whole(jobs)
-    if count is None or count < 1:
-        raise InvalidInputError(f"jobs must be a positive integer, got {jobs!r}")
-    return count
 
 
 def prefixes(n: int, fixed: dict[int, int], rows: int, mirror: bool = False,
@@ -359,34 +340,3 @@ def unpacked_keys(data: Any) -> Iterable[int]:
         block.frombytes(data)
         return block
     return data
-
-
-LOCAL_WORKERS_MAX = 256  # 'local:N': more single-threaded workers than this on one machine is a mistake
-_ADDRESS = re.compile(r"(?:(?:tcp|tls|ws|wss|ucx)://)?[A-Za-z0-9.\-_\[\]:]+:\d{1,5}|inproc://\S+")
-
-
-def dask_kind(executor: object) -> str | None:
-    """'Client' or 'ClientExecutor' for a Dask client or Dask's executor on one, else None
-    (read from the type, so that nothing imports Dask to ask)."""
-    kind = type(executor)
-    if kind.__module__.startswith("distributed.") and kind.__name__ in ("Client", "ClientExecutor"):
-        return kind.__name__
-    return None
-
-
-def check_scheduler(spec: str) -> None:
-    """Refuse a --scheduler that cannot name a Dask cluster, before any work:
-    'local', 'local:N' (1 <= N <= 256) or a scheduler's address (tcp://HOST:PORT)."""
-    kind, colon, workers = spec.partition(":")
-    if kind == "local":
-        if colon and not (workers.isdigit() and 1 <= int(workers) <= LOCAL_WORKERS_MAX):
-            raise InvalidInputError(f"a local cluster is 'local' or 'local:N' with N from 1 to {LOCAL_WORKERS_MAX}, "
-                                    f"got '{spec}'")
-    elif not _ADDRESS.fullmatch(spec):
-        raise InvalidInputError(f"--scheduler takes a Dask scheduler's address (tcp://HOST:PORT), 'local' or "
-                                f"'local:N', got '{spec}'")
-    elif spec.startswith(("tls://", "wss://")):  # (Dask raised "TLS expects a ssl_context": a traceback)
-        raise InvalidInputError(f"--scheduler {spec}: a scheduler behind TLS needs Dask's certificates "
-                                "(distributed.security.Security); connect a Client with them and pass it as executor")
-
-

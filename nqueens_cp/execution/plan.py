@@ -35,19 +35,19 @@ with its label, from the question's exact symmetries at its N
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import stopping
 from ..counting import classes, join
-from ..engines import DEFAULT_ENGINE, Engine, engine_class, get_engine
+from ..engines import DEFAULT_ENGINE, Engine, get_engine
 from ..errors import InvalidInputError
-from ..known import TOTAL
 from ..model.board import check_placements
 from ..model.question import Question, board_size, question
 from ..model.variants import Variant
 from . import parallel
+from .workers import check_executor, check_jobs, default_jobs
+from .advice import solve_advice, solve_engine
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -56,7 +56,6 @@ SPLIT_MIN_N = 11  # below this a whole search takes less than starting the worke
 SPLIT_MAX_N = 64  # beyond, a search is not split (see splits)
 SPLIT_SOLVE_MIN_N = 12  # below this a whole decision takes less than starting the workers
 INLINE_MAX_N = 15  # a count by classes of one worker runs in this process up to here (0.1 s at N = 15)
-HOPELESS_SECONDS = 3600.0  # estimated work beyond this gets a warning note
 
 Notify = Callable[[str], None]  # told warnings (a hopeless run, too many jobs) before the work starts
 
@@ -151,27 +150,6 @@ class SolvePlan(NamedTuple):
     notes: tuple[str, ...] = ()  # warnings for the caller, before any work
 
 
-def check_executor(executor: Any) -> list[str]:
-    """Refuse what cannot run sub-problems: an executor is a
-    ``concurrent.futures.Executor``, a Dask ``Client``, a Dask scheduler's
-    address, or None.  The notes it is worth: a local cluster of more
-    workers than cores."""
-    if isinstance(executor, str):
-        parallel.check_scheduler(executor)
-        kind, _, workers = executor.partition(":")
-        cores = parallel.default_jobs()
-        if kind == "local" and workers and int(workers) > cores:
-            return [f"a local cluster of {workers} workers on the {cores} cores here: each worker is a process, "
-                    "all started before any work, and more than one a core only adds overhead"]
-    elif executor is not None:
-        from concurrent.futures import Executor  # only when one is given: start-up
-
-        if not (isinstance(executor, Executor) or parallel.dask_kind(executor) == "Client"):
-            raise InvalidInputError(f"executor must be a concurrent.futures.Executor, a Dask Client or a Dask "
-                                    f"scheduler's address, got {executor!r}")
-    return []
-
-
 def position(n: int, fixed: Mapping[int, int] | None, blocked: Iterable[tuple[int, int]] | None) -> Any:
     """``fixed`` with the blocked squares, checked; ``fixed`` as given when nothing is blocked."""
     if blocked is None:
@@ -179,56 +157,6 @@ def position(n: int, fixed: Mapping[int, int] | None, blocked: Iterable[tuple[in
     if isinstance(blocked, (str, bytes)) or not isinstance(blocked, Iterable):
         raise InvalidInputError(f"blocked takes (row, column) squares, got {blocked!r}")
     return check_placements(n, fixed, [tuple(square) if isinstance(square, list) else square for square in blocked])
-
-
-def advice(n: int, engine: str = DEFAULT_ENGINE, *, counting: bool = False, limit: int | None = None,
-           jobs: int | None = None, quarters: bool = False) -> list[str]:
-    """Warnings for runs that cannot finish in reasonable time, naming a
-    better command where there is one (``quarters``: counted by joining
-    quarters, at its own rate).  Empty for sensible runs."""
-    cls = engine_class(engine)
-    workers = jobs or parallel.default_jobs()
-    notes = []
-    total = _log_total(n)
-    counting = counting or cls.counts_only or quarters
-    if limit is None and not (cls.counts_only and not quarters):  # (a model counter lists none: no rate a board)
-        rate = join.COUNT_RATE if quarters else cls.count_rate if counting else cls.enumeration_rate
-        rate *= min(workers, parallel.default_jobs())
-        seconds = total - math.log10(rate) if rate else -math.inf  # no rate, no estimate
-        if seconds > math.log10(HOPELESS_SECONDS):
-            what = "count" if counting else "list"
-            notes.append(f"N={n} has {'about ' if n not in TOTAL else ''}{_big(total)} solutions: at about "
-                         f"{_big(math.log10(rate))} per second here, {engine} would need {duration(seconds)} to "
-                         f"{what} them")
-    elif n > cls.first_solution_max_n:
-        decider = engine_class("bitmask")  # (its decision search; beyond its N, a construction)
-        now = "bitmask" if decider.max_n is None or n <= decider.max_n else "construct"
-        notes.append(f"a {engine} search for the first solutions of N={n} may run for a very long time (listing "
-                     f"goes in lexicographic order, a trap for large N); 'solve {n} --engine {now}' gives a board "
-                     "now")
-    return notes
-
-
-def optimum_advice(n: int, variant: Variant, engine: str, time_limit: float | None = None) -> list[str]:
-    """What the literature says of this optimum and what proving it would take
-    with ``engine``, extrapolated from the engine's measured reach
-    (``Engine.optimum_reach``): a note when N is beyond it.  Empty within it."""
-    cls = engine_class(engine)
-    reach = cls.optimum_reach.get(str(variant))  # (measured data, kept by the member it measured)
-    if reach is None or n <= reach[0]:
-        return []
-    top, seconds, growth = reach
-    symbol = "i" if variant.independent else "γ"
-    published = variant.known.get(n)
-    # γ(Q_n) >= ceil(n/2) but for n = 3 and 11 (Finozhenok and Weakley, 2007); i(Q_n) >= γ(Q_n).
-    lower = f"{symbol}(Q_{n}) >= {(n + 1) // 2} (Finozhenok and Weakley, 2007; no value of OEIS {variant.oeis} " \
-        "is kept here for this N)"
-    said = f"{symbol}(Q_{n}) = {published} (OEIS {variant.oeis})" if published else lower
-    guess = math.log10(seconds) + (n - top) * math.log10(growth)
-    limit = f"; --time-limit {time_limit:g} s will stop it first" if time_limit and 10 ** guess > time_limit else \
-        "; --time-limit bounds it" if not time_limit else ""
-    return [f"{said}; engine {engine} proved N = {top} in {seconds:g} s where it was measured (docs/variants.md), "
-            f"and at {growth:g}x a step N = {n} would take {duration(guess)}{limit}"]
 
 
 # --- the decisions ----------------------------------------------------------------------
@@ -269,7 +197,7 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     if unique is True and placed:
         raise InvalidInputError("unique (one solution per class of the 8 symmetries) cannot be combined with "
                                 "pre-placed queens or blocked squares: they break the symmetries")
-    workers = parallel.check_jobs(jobs)
+    workers = check_jobs(jobs)
     if type(unique) is not bool:
         raise InvalidInputError(f"unique takes True or False, got {unique!r}")
     cluster_notes = check_executor(executor)
@@ -320,7 +248,7 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
                "the count walks the board (pre-placed queens, blocked squares, a variant or symmetry breaking)")
         raise InvalidInputError(f"--memory bounds a count by joining quarters, and here {why}")
     budget = join.budget(n, workers, allowed) if quarters else None
-    cores = parallel.default_jobs()
+    cores = default_jobs()
     if workers > cores and executor is None and split:
         notes.append(f"jobs={workers} is more than the {cores} cores here: at most one process per "
                      "sub-problem is started, and more processes than cores only add overhead")
@@ -433,39 +361,13 @@ def _refuse_unique(engine: str) -> None:
                             "one per symmetry class (unique)")
 
 
-def _log_total(n: int) -> float:
-    """log10 of A000170 where published, else extrapolated from its last
-    ratio (in logarithms: the number itself overflows a float from N = 329)."""
-    if n in TOTAL:
-        return math.log10(TOTAL[n]) if TOTAL[n] else -math.inf
-    top = max(TOTAL)
-    return math.log10(TOTAL[top]) + (n - top) * math.log10(TOTAL[top] / TOTAL[top - 1])
-
-
-def _big(log: float) -> str:
-    """A number given as its log10, readably: 14,200 or 2.3e+14 or 1e+1100."""
-    if log < 9:
-        return f"{10 ** log:,.0f}"
-    exponent = math.floor(log)
-    return f"{10 ** (log - exponent):.1f}e+{exponent:02d}"
-
-
-def duration(log_seconds: float) -> str:
-    """A time given as log10 of its seconds."""
-    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600)):
-        log = log_seconds - math.log10(size)
-        if log >= 0:
-            return f"about {10 ** log:,.0f} {unit}" if log < 6 else f"about {_big(log)} {unit}"
-    return f"about {10 ** log_seconds:.0f} seconds"
-
-
 def plan_solve(n: int, engine: str | Engine | None, fixed: Mapping[int, int] | None = None, *,
                time_limit: float | None = None, blocked: Iterable[tuple[int, int]] | None = None,
                jobs: int | None = None, executor: Executor | str | None = None, variant: str | Variant | None = None,
                **options: Any) -> SolvePlan:
     """What a decision asks, which engine answers it (``engine`` None: chosen by N,
     :func:`solve_engine`), and whether it is split (the rules above).  Nothing runs."""
-    jobs = None if jobs is None else parallel.check_jobs(jobs)
+    jobs = None if jobs is None else check_jobs(jobs)
     cluster_notes = check_executor(executor)
     placed = position(board_size(n), fixed, blocked)
     if engine is None:
@@ -478,73 +380,6 @@ def plan_solve(n: int, engine: str | Engine | None, fixed: Mapping[int, int] | N
     split = chosen.splits_solve and ((jobs or 1) > 1 or executor is not None) and n >= SPLIT_SOLVE_MIN_N \
         and chosen.variant.is_plain  # (the parts are the plain decision search's)
     return SolvePlan(n, chosen, placed, time_limit, jobs, executor, split, asked,
-                     tuple(cluster_notes + _solve_advice(chosen, n)))
+                     tuple(cluster_notes + solve_advice(chosen, n)))
 
 
-def solve_engine(n: int, variant: str | Variant | None, placed: bool, options: bool) -> tuple[str, str]:
-    """The engine a decision goes to when none is named, and a note where it is not
-    the default: CP-SAT's portfolio (completion, a proof of none) up to the N it
-    answers in seconds; beyond, for plain N, bitmask's decision search (a board of
-    1,000 queens in 0.03 s, placements kept, none proved) up to its largest N, then
-    the O(N) construction, or with placements local search.  Options given for the
-    default engine keep it (they are its own).  Another question of the family
-    goes to its construction where it has one, else to local search where
-    boards exist.  (``solve 1000`` on CP-SAT ran 12 minutes without a word.)"""
-    from ..engines import DEFAULT_SOLVE_ENGINE
-    from ..model import variants
-
-    default = engine_class(DEFAULT_SOLVE_ENGINE)
-    member = variants.get(variant or "queens")
-    if options or n <= default.first_solution_max_n:
-        return DEFAULT_SOLVE_ENGINE, ""
-    decider = engine_class("bitmask")
-    if not member.is_plain:  # (the construction where the member has one, else local search, where boards exist)
-        quick = _quick_member_engine(n, member, placed)
-        if quick == "construct":
-            chosen, what = "construct", "the modular construction"
-        elif quick == "minconflicts" and member.exists(n) is not False:
-            chosen, what = "minconflicts", "local search, which cannot prove that no board exists"
-        elif member.exists(n) is False:  # (said before a search that may be long: solve 1000 -V toroidal)
-            return DEFAULT_SOLVE_ENGINE, (f"N={n}: a theorem says {member.title} has no board here ({member.source}); "
-                                          f"{DEFAULT_SOLVE_ENGINE} sets out to prove it, which can take long "
-                                          "(--time-limit bounds it)")
-        else:
-            return DEFAULT_SOLVE_ENGINE, ""
-    elif decider.max_n is None or n <= decider.max_n:
-        chosen, what = "bitmask", "the hand-written decision search"
-    elif not placed:
-        chosen, what = "construct", "the O(N) construction"
-    else:
-        chosen, what = "minconflicts", "local search, which cannot prove that no board exists"
-    return chosen, (f"N={n}: engine {chosen} ({what}) answers boards this large; {DEFAULT_SOLVE_ENGINE}, the default "
-                    f"up to N={default.first_solution_max_n}, can take minutes (--engine {DEFAULT_SOLVE_ENGINE} to "
-                    "insist)")
-
-
-def _quick_member_engine(n: int, member: Variant, placed: bool) -> str | None:
-    """The engine that gives a board of this member of the family at once: its modular
-    construction where it has one (and nothing is placed), else local search where it
-    answers the member; None where neither does."""
-    from ..engines.construct import modular_factor
-
-    if not placed and engine_class("construct").answers(member) and modular_factor(n, member) is not None:
-        return "construct"
-    return "minconflicts" if engine_class("minconflicts").answers(member) else None
-
-
-def _solve_advice(engine: Engine, n: int) -> list[str]:
-    """A note where a decision of another question than plain N goes by the lexicographic
-    walk beyond where it answers in reasonable time (bitmask: no superqueens board of
-    N = 60 in 20 s), naming an engine that gives one now."""
-    variant = engine.variant
-    if variant.is_plain or not engine.lexicographic_solve or n <= engine.first_solution_max_n:
-        return []
-    quick = _quick_member_engine(n, variant, False)
-    if quick == "construct":
-        better = f"'solve {n} --engine construct --variant {variant}' gives one at once"
-    elif quick == "minconflicts":
-        better = f"'solve {n} --engine minconflicts --variant {variant}' gives one in well under a second"
-    else:
-        better = f"'solve {n} --engine cpsat --variant {variant}' may give one sooner (its portfolio, not the first board)"
-    return [f"{engine.name} finds a first board of {variant.title} in lexicographic order, a trap beyond "
-            f"N = {engine.first_solution_max_n}; {better}"]

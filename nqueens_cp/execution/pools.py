@@ -24,7 +24,8 @@ from .. import scratch
 from .. import stopping
 from ..errors import NQueensError, TimeLimitReached
 from ..model.board import Solution
-from .parallel import init_worker, check_jobs, check_scheduler, dask_kind, default_jobs
+from .parallel import init_worker
+from .workers import check_jobs, check_scheduler, dask_kind, default_jobs
 
 
 class InlineExecutor(Executor):

@@ -16,7 +16,8 @@ from . import execute
 from .execute import Progress
 from ..model.question import board_size
 from ..model.variants import Variant
-from .plan import Notify, advice, optimum_advice, plan, plan_solve, position
+from .advice import advice, optimum_advice
+from .plan import Notify, plan, plan_solve, position
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -148,7 +149,7 @@ def solve(n: int, engine: str | None = None, fixed: Mapping[int, int] | None = N
     an ``executor`` (as :func:`solutions` runs its sub-problems); the answer
     does not depend on how many.  ``variant`` as for :func:`solutions`;
     ``notify(message)`` is told warnings before any work.  ``engine`` None
-    chooses by N (:func:`~nqueens_cp.execution.plan.solve_engine`): cpsat up to
+    chooses by N (:func:`~nqueens_cp.execution.advice.solve_engine`): cpsat up to
     N = 100, beyond it the hand-written decision search for plain N, and
     ``notify`` is told which."""
     chosen = plan_solve(n, engine, fixed, time_limit=time_limit, blocked=blocked, jobs=jobs, executor=executor,
@@ -171,7 +172,7 @@ def optimum(n: int, variant: str | Variant = "domination", engine: str = DEFAULT
 
     ``notify(note)`` is told before the work what the literature says of this
     optimum and how long the engine would take where N is beyond what it was
-    measured to prove (:func:`~nqueens_cp.execution.plan.optimum_advice`);
+    measured to prove (:func:`~nqueens_cp.execution.advice.optimum_advice`);
     ``progress(standing)`` as the bound proved or the best found improves
     (:class:`~nqueens_cp.engines.optimum.Standing`; engines with
     ``reports_optimum``, the others once at the start)."""

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..execution import execute
-from ..execution.plan import duration, plan, plan_solve
+from ..estimates import duration
+from ..execution.plan import plan, plan_solve
 from ..engines import engine_class, get_engine, names
 from ..errors import EngineUnavailableError, InvalidInputError
 from ..known import TOTAL

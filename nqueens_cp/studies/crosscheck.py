@@ -17,7 +17,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..execution import execute, parallel, pools
-from ..execution.plan import Plan, advice, plan
+from ..execution.advice import advice
+from ..execution.plan import Plan, plan
+from ..execution.workers import check_jobs
 from ..model import symmetry
 from ..model.board import orbit, pack, unpack
 from ..model.question import Question
@@ -116,7 +118,7 @@ def crosscheck(sizes: Iterable[int], engines: list[str] | None = None, *, jobs: 
         if cls.unavailable_reason():
             raise EngineUnavailableError(f"engine '{name}' is unavailable: {cls.unavailable_reason()}")
     chosen = get_engines(list(engines), **options)
-    workers = parallel.check_jobs(jobs)
+    workers = check_jobs(jobs)
     if notify and variant == variants.PLAIN:  # the first hopeless N is said before the work, once, with the slowest engine's estimate
         for i, n in enumerate(sizes):
             notes = [note for name in chosen for note in advice(n, name, jobs=workers)]
