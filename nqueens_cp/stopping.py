@@ -239,3 +239,28 @@ def sigint_held() -> Iterator[None]:
                 previous(signal.SIGINT, None)  # (Python's default raises KeyboardInterrupt; so does the CLI's)
             elif previous == signal.SIG_DFL:
                 os.kill(os.getpid(), signal.SIGINT)
+
+
+def helpers_deaf_to_hangup(forkserver: bool = False) -> None:
+    """Start multiprocessing's helper processes (its resource tracker, and
+    the fork server if asked) with SIGHUP ignored, as they ignore Ctrl-C:
+    they serve this process for its whole life, and a closed terminal
+    (SIGHUP to the whole process group) killed the tracker, whose
+    replacement printed a page of KeyErrors as the workers went.  This
+    process handles SIGHUP itself (the command line's clean exit, 129).  An
+    ignored signal stays ignored across exec; a helper already running is
+    left as it is.  (Only the main thread can change a handler.)"""
+    import signal
+
+    if not hasattr(signal, "SIGHUP") or threading.current_thread() is not threading.main_thread():
+        return
+    from multiprocessing import forkserver as server
+    from multiprocessing import resource_tracker
+
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        resource_tracker.ensure_running()
+        if forkserver:
+            server.ensure_running()
+    finally:
+        signal.signal(signal.SIGHUP, before)

@@ -16,7 +16,7 @@ from nqueens_cp import certificates
 from nqueens_cp.certificates import BOARDS, FORMULA, MANIFEST, PROOF, QUESTION, certify, verify
 from nqueens_cp.cli.main import main
 from nqueens_cp.errors import InvalidInputError, TimeLimitReached
-from nqueens_cp.execution.pools import LOCAL_HTTP
+from nqueens_cp.execution.cluster import LOCAL_HTTP
 from nqueens_cp.known import FUNDAMENTAL, TOTAL
 from nqueens_cp.model.variants import Variant
 

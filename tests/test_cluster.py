@@ -11,7 +11,7 @@ import pytest
 
 import nqueens_cp as nq
 from nqueens_cp import FUNDAMENTAL, TOTAL
-from nqueens_cp.execution.pools import LOCAL_HTTP
+from nqueens_cp.execution.cluster import LOCAL_HTTP
 
 
 def records(path: Path) -> list[dict]:
@@ -364,13 +364,15 @@ def test_a_scheduler_killed_in_the_middle_of_a_count_is_one_line_and_the_checkpo
     from conftest import CLI
 
     dask = [sys.executable, "-m", "distributed.cli"]
+    scratch = {**os.environ, "DASK_TEMPORARY_DIRECTORY": str(tmp_path)}  # (their scratch space: not the machine's)
     scheduler = subprocess.Popen([*dask[:2], "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
-                                  "--no-dashboard"], stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+                                  "--no-dashboard"], stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=scratch)
     worker = None
     try:
         address = _started(scheduler, r"Scheduler at:\s+(tcp://127\.0\.0\.1:\d+)")
         worker = subprocess.Popen([*dask[:2], "distributed.cli.dask_worker", address, "--nthreads", "1",
-                                   "--no-dashboard", "--host", "127.0.0.1"], stderr=subprocess.DEVNULL, cwd=tmp_path)
+                                   "--no-dashboard", "--host", "127.0.0.1"], stderr=subprocess.DEVNULL, cwd=tmp_path,
+                                  env=scratch)
         checkpoint = tmp_path / "c.jsonl"
         count = subprocess.Popen([*CLI, "count", "18", "--scheduler", address, "--checkpoint", str(checkpoint)],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -33,15 +33,17 @@ the boards by canonical form, with no symmetry breaking in the solver.
 What is trusted: that the encoder states the question (the cross-checks
 against every other paradigm and OEIS cover it, and step 2 ties the file to
 it), drat-trim, the validator, and this checker.  docs/certificates.md says
-more.  :mod:`.make` makes certificates, :mod:`.check` checks them, and
-:mod:`.format` is what the two share.
+more.  :mod:`.make` makes certificates (:mod:`.make_optimum` of an optimum),
+:mod:`.check` checks them (:mod:`.check_optimum`; :mod:`.evidence` the checks
+both run), and :mod:`.format` is what the producer and the checker share.
 """
 
 from __future__ import annotations
 
 from .check import Verification, verify
 from .format import BOARDS, FILES, FORMAT, FORMULA, LRAT, MANIFEST, OPTIMUM_FILES, PROOF, QUESTION, WITNESS
-from .make import PROOF_SAFE, SOLVER, Certified, CertifiedOptimum, certify, certify_optimum
+from .make import PROOF_SAFE, SOLVER, Certified, certify
+from .make_optimum import CertifiedOptimum, certify_optimum
 
 __all__ = ["BOARDS", "FILES", "FORMAT", "FORMULA", "LRAT", "MANIFEST", "OPTIMUM_FILES", "PROOF", "PROOF_SAFE",
            "QUESTION", "SOLVER", "WITNESS", "Certified", "CertifiedOptimum", "Verification", "certify",

@@ -4,10 +4,8 @@ format, the encoders that state the question, the validator and drat-trim."""
 
 from __future__ import annotations
 
-import json
 import os
 import time
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,9 +14,12 @@ from .. import scratch
 from ..errors import InvalidInputError, NQueensError
 from ..model.board import Solution, check_placements
 from ..model.variants import PLAIN, VARIANTS, Variant, from_spec, get
+from .check_optimum import check_optimum
+from .evidence import (bounded, check_hashes, check_proof_kind, made_again, nothing_else, read_json,
+                       refutes)
 from .format import Refused as _Refused
-from .format import (BOARDS, FILES, FORMAT, FORMULA, LRAT, MANIFEST, OPTIMUM_FILES, PROOF, PROOF_KINDS, QUESTION,
-                     WITNESS, optimum_record, part_name, question_record, read_boards, sha256_of, write_blocked, write_cnf)
+from .format import (BOARDS, FILES, FORMAT, FORMULA, LRAT, MANIFEST, QUESTION,
+                     part_name, question_record, read_boards, sha256_of, write_blocked)
 
 CHECK_SOLVER = "minisat22"  # completes each board's auxiliary variables in verify: another solver
 BATCH = 512  # boards a step of the substitution check
@@ -79,11 +80,11 @@ def verify(directory: str | os.PathLike[str], timeout: float | None = None) -> V
         root = Path(directory)
         if not root.is_dir():
             raise _Refused(f"{root} is not a directory")
-        manifest = _read_json(root / MANIFEST, "the manifest (a certificate never finished has none)")
+        manifest = read_json(root / MANIFEST, "the manifest (a certificate never finished has none)")
         if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
             raise _Refused(f"{MANIFEST}: not a certificate of this format ({FORMAT!r})")
         if manifest.get("kind") == "optimum":
-            n, variant, size = _check_optimum(root, manifest, details, timeout)
+            n, variant, size = check_optimum(root, manifest, details, timeout)
             return Verification(where, True, "", n, str(variant), seconds=time.perf_counter() - start,
                                 details=details, optimum=size)
         check = _check_split if "parts" in manifest else _check_one
@@ -109,16 +110,16 @@ def _check_one(root: Path, manifest: dict[str, Any], details: dict[str, Any],
     """The five steps of one certificate (the module's docstring)."""
     from ..model.dimacs import write_dimacs
 
-    _check_hashes(root, manifest, FILES, (LRAT,))
-    _check_proof_kind(manifest)
+    check_hashes(root, manifest, FILES, (LRAT,))
+    check_proof_kind(manifest)
     count = manifest.get("count")
     if type(count) is not int or count < 0:
         raise _Refused(f"{MANIFEST}: the count is not a whole number")
     n, variant, placed, encoding = _read_question(root)
     details.update(encoding=encoding, n=n)
-    _bounded(root, n, count)
+    bounded(root, n, count)
     try:
-        _made_again(root, lambda stream: write_dimacs(stream, n, encoding, placed, variant=variant),
+        made_again(root, lambda stream: write_dimacs(stream, n, encoding, placed, variant=variant),
                     "the CNF of the question")
     except (InvalidInputError, NQueensError) as error:
         raise _Refused(f"{QUESTION}: the question cannot be encoded ({error})") from None
@@ -132,61 +133,12 @@ def _check_one(root: Path, manifest: dict[str, Any], details: dict[str, Any],
     return n, variant, placed, count, [root / BOARDS]
 
 
-def _made_again(root: Path, write: Callable[[Any], Any], what: str) -> None:
-    """The certificate's CNF must be what ``write(stream)`` makes from the
-    question, byte for byte: compared as it is made, stopping at the first
-    byte that differs (nothing is written to disk)."""
-    with open(root / FORMULA, "rb") as handle:
-        same = _SameAs(handle)
-        try:
-            write(same)
-        except _Differs:
-            raise _Refused(f"{FORMULA} is not {what} (made again here, it differs at byte "
-                           f"{same.offset + same.where:,})") from None
-        if handle.read(1):
-            raise _Refused(f"{FORMULA} is not {what} (made again here, it is shorter)")
-
-
-class _Differs(Exception):
-    """The text made again differs from the file."""
-
-
-class _SameAs:
-    """A text stream that compares what is written to it with an open file's bytes."""
-
-    def __init__(self, handle: Any) -> None:
-        self.handle, self.offset, self.where = handle, 0, 0
-
-    def write(self, text: str) -> int:
-        data = text.encode("ascii")
-        found = self.handle.read(len(data))
-        if found != data:
-            self.where = next((i for i, (a, b) in enumerate(zip(found, data)) if a != b), min(len(found), len(data)))
-            raise _Differs
-        self.offset += len(data)
-        return len(text)
-
-
-def _bounded(root: Path, n: int, count: int | None = None) -> None:
-    """What the certificate holds bounds its question before any work: a CNF
-    of N has N^2 cells, each in a clause (two bytes at least), and a board of
-    the boards file has N columns."""
-    size = (root / FORMULA).stat().st_size if (root / FORMULA).is_file() else 0
-    if n * n > size:
-        raise _Refused(f"{QUESTION}: N = {n:,} has {n * n:,} cells, more than {FORMULA}'s {size:,} bytes can state")
-    if count and (root / BOARDS).is_file():
-        for number, board in read_boards(root / BOARDS, n):
-            if len(board) != n:
-                raise _Refused(f"{BOARDS} line {number}: {len(board)} columns, the question's N is {n}")
-            break
-
-
 def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
                  timeout: float | None) -> tuple[int, Variant, Any, int, list[Path]]:
     """A certificate split on row 0: the question; each part a certificate
     of the question with row 0's queen on its column; the parts' columns
     exactly those of row 0 not blocked; the counts summed."""
-    _check_hashes(root, manifest, (QUESTION,), folders=None)
+    check_hashes(root, manifest, (QUESTION,), folders=None)
     n, variant, placed, encoding = _read_question(root)
     if 0 in placed:
         raise _Refused(f"{MANIFEST}: split on row 0, which holds a pre-placed queen")
@@ -198,7 +150,7 @@ def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
     if columns != wanted or len(parts) != len(wanted):
         raise _Refused(f"{MANIFEST}: the parts are not each column of row 0 once (missing "
                        f"{sorted(wanted - columns)[:3]}, extra {sorted(str(c) for c in columns - wanted)[:3]})")
-    _nothing_else(root, {QUESTION, MANIFEST, *parts})
+    nothing_else(root, {QUESTION, MANIFEST, *parts})
     total, boards = 0, []
     for name, part in sorted(parts.items()):
         c = part["column"]
@@ -206,7 +158,7 @@ def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
             raise _Refused(f"{MANIFEST}: part {name} (column {c}) is missing")
         if sha256_of(root / name / MANIFEST) != part.get("manifest_sha256"):
             raise _Refused(f"{name}/{MANIFEST} is not the one the manifest describes")
-        inner = _read_json(root / name / MANIFEST, "a part's manifest")
+        inner = read_json(root / name / MANIFEST, "a part's manifest")
         if not isinstance(inner, dict) or inner.get("format") != FORMAT or "parts" in inner:
             raise _Refused(f"{name}/{MANIFEST}: not a certificate of this format")
         try:
@@ -214,7 +166,7 @@ def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
         except _Refused as refusal:
             raise _Refused(f"{name}: {refusal}") from None
         if question_record(n, variant, placed.with_queens({0: c}), encoding) != \
-                _read_json(root / name / QUESTION, "a part's question"):
+                read_json(root / name / QUESTION, "a part's question"):
             raise _Refused(f"{name}: not the question with row 0's queen on column {c}")
         if got[3] != part.get("count"):
             raise _Refused(f"{name}: {got[3]:,} boards, the manifest says {part.get('count')}")
@@ -226,53 +178,8 @@ def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
     return n, variant, placed, total, boards
 
 
-def _check_hashes(root: Path, manifest: dict[str, Any], names: tuple[str, ...], optional: tuple[str, ...] = (),
-                  folders: Iterable[str] | None = ()) -> None:
-    """The files the manifest describes, each as described, and nothing else
-    but ``folders`` (None: a split certificate's, checked with its parts)."""
-    files = manifest.get("files")
-    if isinstance(files, dict):
-        names += tuple(name for name in optional if name in files)
-    if not isinstance(files, dict) or sorted(files) != sorted(names):
-        raise _Refused(f"{MANIFEST}: it must describe exactly {', '.join(names)}")
-    if folders is not None:
-        _nothing_else(root, {*names, MANIFEST, *folders})
-    for name in names:
-        path = root / name
-        if not path.is_file():  # (a FIFO or a directory in its place was said to be "missing")
-            raise _Refused(f"{name} is missing" if not os.path.lexists(path) else f"{name} is not a regular file "
-                           f"({_kind(path)}); a certificate holds files")
-        said = files[name]
-        if not isinstance(said, dict) or path.stat().st_size != said.get("bytes") or sha256_of(path) != said.get("sha256"):
-            raise _Refused(f"{name} is not the file the manifest describes (size or SHA-256 differ)")
-
-
-def _kind(path: Path) -> str:
-    """What stands at ``path`` in words, where a file should."""
-    import stat
-
-    mode = os.lstat(path).st_mode
-    return ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else
-            "a symbolic link" if stat.S_ISLNK(mode) else "a device or socket")
-
-
-def _nothing_else(root: Path, listed: set[str]) -> None:
-    """Refuse, by name, a file or directory of the certificate that its manifest does not list."""
-    extra = sorted(entry.name for entry in root.iterdir() if entry.name not in listed)
-    if extra:
-        raise _Refused(f"{root.name}/{extra[0]}: not listed in {MANIFEST} (a certificate holds nothing else)")
-
-
-def _check_proof_kind(manifest: dict[str, Any]) -> None:
-    """The manifest's proof kind says which proof files there are."""
-    lrat = LRAT in manifest["files"]
-    if manifest.get("proof") != PROOF_KINDS[lrat]:
-        raise _Refused(f"{MANIFEST}: the proof is said to be {manifest.get('proof')!r}, and the files hold "
-                       f"{PROOF_KINDS[lrat]!r}")
-
-
 def _read_question(root: Path) -> tuple[int, Variant, Any, str]:
-    record = _read_json(root / QUESTION, "the question")
+    record = read_json(root / QUESTION, "the question")
     try:
         n, encoding = record["n"], record["encoding"]
         name, spec = record["variant"], record["family"]
@@ -287,17 +194,6 @@ def _read_question(root: Path) -> tuple[int, Variant, Any, str]:
     if question_record(n, variant, placed, encoding) != record:
         raise _Refused(f"{QUESTION}: not a question as this package states one")
     return n, variant, placed, encoding
-
-
-def _read_json(path: Path, what: str) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="ascii"))
-    except FileNotFoundError:
-        raise _Refused(f"{path.name} is missing: {what}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise _Refused(f"{path.name} cannot be read as JSON ({error})") from None
-    except RecursionError:
-        raise _Refused(f"{path.name} cannot be read as JSON (nested too deep)") from None
 
 
 def _check_boards(root: Path, n: int, variant: Variant, placed: Any, encoding: str, count: int) -> None:
@@ -387,64 +283,4 @@ def _check_proof(root: Path, count: int, timeout: float | None, lrat: bool = Fal
     with scratch.folder("nqueens-verify-") as folder:
         formula = Path(folder) / "blocked.cnf"
         write_blocked(root, formula, count)
-        _refutes(formula, root, "the CNF with the boards blocked", timeout, lrat)
-
-
-def _refutes(formula: Path, root: Path, what: str, timeout: float | None, lrat: bool) -> None:
-    """The proof (and its LRAT form, ``lrat``) refutes ``formula``, or _Refused."""
-    from ..model.proofs import check_lrat, check_proof, lrat_refutes
-
-    try:
-        check = check_proof(formula, root / PROOF, timeout)
-    except NQueensError as error:
-        raise _Refused(f"{PROOF}: drat-trim could not check it ({error})") from None
-    if check.status == "unchecked":
-        raise _Refused(f"{PROOF} was not checked: {check.detail}")
-    if not check.verified:
-        raise _Refused(f"{PROOF} does not refute {what}: drat-trim says {check.detail}")
-    if lrat:
-        derived = lrat_refutes(formula, root / LRAT)
-        if derived is not None:
-            raise _Refused(f"{LRAT} does not refute {what}: {derived}")
-        check = check_lrat(formula, root / LRAT, timeout)
-        if not check.verified:
-            raise _Refused(f"{LRAT} does not refute {what}: lrat-check says {check.detail}")
-
-
-def _check_optimum(root: Path, manifest: dict[str, Any], details: dict[str, Any],
-                   timeout: float | None) -> tuple[int, Variant, int]:
-    """A certificate of an optimum k: the files; the question; the witness,
-    k distinct squares that answer it (the validator); the CNF of k - 1
-    queens made again and equal; its refutation by drat-trim."""
-    from ..model.domination import fewer
-
-    _check_hashes(root, manifest, OPTIMUM_FILES, (LRAT,))
-    _check_proof_kind(manifest)
-    record = _read_json(root / QUESTION, "the question")
-    try:
-        n, size, name, spec = record["n"], record["optimum"], record["variant"], record["family"]
-        variant = get(name)
-        if variant.question != "optimum" or variant.spec != spec or type(n) is not int or n < 1 or \
-                type(size) is not int or size < 1:
-            raise ValueError("not a domination question of this package")
-    except (KeyError, TypeError, ValueError, InvalidInputError) as error:
-        raise _Refused(f"{QUESTION}: not a question ({error})") from None
-    if optimum_record(n, variant, size) != record or manifest.get("optimum") != size:
-        raise _Refused(f"{QUESTION}: not a question as this package states one, or not the manifest's optimum")
-    try:
-        witness = [tuple(int(word) for word in line.split()) for line in
-                   (root / WITNESS).read_text(encoding="ascii").splitlines()]
-    except (ValueError, UnicodeDecodeError):
-        raise _Refused(f"{WITNESS}: not squares (row and column in whole numbers, one a line)") from None
-    if len(witness) != size or any(len(square) != 2 for square in witness) or \
-            not variant.is_dominating([(square[0], square[1]) for square in witness], n):
-        raise _Refused(f"{WITNESS}: not {size} distinct squares whose queens answer {variant.title} on N = {n}")
-    _bounded(root, n)
-    _made_again(root, lambda stream: write_cnf(stream, n, variant, size - 1, *fewer(n, variant, size - 1)),
-                f"the CNF of {size - 1} queens")
-    proof = time.perf_counter()
-    _refutes(root / FORMULA, root, f"{size - 1} queens", timeout, LRAT in manifest["files"])
-    details["checkers"] = ["drat-trim", "lrat-check"] if LRAT in manifest["files"] else ["drat-trim"]
-    details["drat_trim_s"] = round(time.perf_counter() - proof, 6)
-    details.update(n=n)
-    return n, variant, size
+        refutes(formula, root, "the CNF with the boards blocked", timeout, lrat)

@@ -20,9 +20,8 @@ from .. import scratch
 from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 from ..model.board import Solution, check_placements
 from ..model.variants import PLAIN, Variant, get
-from .format import (BOARDS, FILES, FORMAT, FORMULA, LRAT, MANIFEST, OPTIMUM_FILES, PROOF, PROOF_KINDS, QUESTION,
-                     WITNESS,
-                     optimum_record, part_name, question_record, read_boards, sha256_of, write_blocked, write_cnf)
+from .format import (BOARDS, FILES, FORMAT, FORMULA, LRAT, MANIFEST, PROOF, PROOF_KINDS, QUESTION,
+                     part_name, question_record, read_boards, sha256_of, write_blocked)
 
 SOLVER = "cadical195"  # the proof-logging enumerator (the fastest here, docs/cnf.md)
 
@@ -89,14 +88,14 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
     # (and a CNF too large to build: count 200 --certificate D built 13 million clauses a part, each part
     # deaf to its time limit until it had; 27 s for --time-limit 5)
     check_size("a certificate", n, encoding, variant=variant, advice="")
-    target, parent = _new_directory(directory)
+    target, parent = new_directory(directory)
     if notify is not None:
         for note in advice(n, variant, jobs, time_limit):
             notify(note)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     start = time.perf_counter()
     try:
-        with _partial(target, parent) as work:
+        with partial(target, parent) as work:
             if executor is not None and 0 in placed:
                 raise InvalidInputError("a certificate splits on row 0 to run on a cluster: row 0 holds a "
                                         "pre-placed queen, so there is nothing to split")
@@ -105,7 +104,7 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
                                               executor)
             else:
                 count, stats = _certify_whole(work, n, variant, placed, encoding, deadline, on_board, lrat)
-            _publish(work, target)
+            publish(work, target)
     except TimeLimitReached as stop:
         if str(stop):
             raise
@@ -139,7 +138,7 @@ def advice(n: int, variant: Variant, jobs: int, time_limit: float | None = None)
             f"{RATE * jobs:,.0f} a second here it would take {duration(math.log10(seconds))}{stop}"]
 
 
-def _new_directory(directory: str | os.PathLike[str]) -> tuple[Path, Path]:
+def new_directory(directory: str | os.PathLike[str]) -> tuple[Path, Path]:
     """(the certificate's directory, its parent), refused in one line unless
     it is new (or empty) and its parent a directory."""
     if not isinstance(directory, (str, os.PathLike)) or not str(directory):
@@ -158,9 +157,9 @@ def _new_directory(directory: str | os.PathLike[str]) -> tuple[Path, Path]:
 
 
 @contextmanager
-def _partial(target: Path, parent: Path) -> Iterator[Path]:
+def partial(target: Path, parent: Path) -> Iterator[Path]:
     """The certificate's folder while it is made, ``.D.partial-*`` beside ``D``:
-    removed if the block fails (its success renames it, :func:`_publish`); by
+    removed if the block fails (its success renames it, :func:`publish`); by
     the watchdog if this process is killed outright; and by the next
     certificate made there if even the watchdog cannot (:mod:`nqueens_cp.scratch`)."""
     from .. import stopping
@@ -175,7 +174,7 @@ def _partial(target: Path, parent: Path) -> Iterator[Path]:
             raise
 
 
-def _publish(work: Path, target: Path) -> None:
+def publish(work: Path, target: Path) -> None:
     """The finished certificate under its name, at once (a rename)."""
     umask = os.umask(0)
     os.umask(umask)
@@ -198,7 +197,7 @@ def _certify_whole(work: Path, n: int, variant: Variant, placed: Any, encoding: 
     cnf = encode(n, encoding, placed, variant=variant)
     cells, count = n * n, 0
     write_dimacs_file(str(work / FORMULA), n, encoding, placed, variant=variant)
-    _write_json(work / QUESTION, question_record(n, variant, placed, encoding))
+    write_json(work / QUESTION, question_record(n, variant, placed, encoding))
     with open(work / BOARDS, "w", encoding="ascii") as boards, \
             Solver(name=SOLVER, bootstrap_with=cnf.clauses, with_proof=True) as solver:
         solver.configure(PROOF_SAFE)
@@ -211,18 +210,18 @@ def _certify_whole(work: Path, n: int, variant: Variant, placed: Any, encoding: 
                 on_board(board)
             solver.add_clause([-v for v in true_cells])
         stats = dict(solver.accum_stats(), enumerate_s=round(time.perf_counter() - start, 6))
-        _copy_proof(solver, work / PROOF)
+        copy_proof(solver, work / PROOF)
     if lrat:
         with scratch.folder("nqueens-lrat-") as folder:
             write_blocked(work, Path(folder) / "blocked.cnf", count)
-            _keep_lrat(Path(folder) / "blocked.cnf", work)
+            keep_lrat(Path(folder) / "blocked.cnf", work)
     names = FILES + ((LRAT,) if lrat else ())
-    _write_json(work / MANIFEST, {"format": FORMAT, "count": count, "solver": SOLVER, "proof": PROOF_KINDS[lrat],
-                                  "files": {name: _describe(work / name) for name in names}})
+    write_json(work / MANIFEST, {"format": FORMAT, "count": count, "solver": SOLVER, "proof": PROOF_KINDS[lrat],
+                                  "files": {name: describe(work / name) for name in names}})
     return count, stats
 
 
-def _keep_lrat(formula: Path, work: Path) -> None:
+def keep_lrat(formula: Path, work: Path) -> None:
     """drat-trim on the proof just made, keeping the LRAT it checked; a
     rejected proof is the solver's defect, and no certificate."""
     from ..model.proofs import drat_to_lrat
@@ -246,7 +245,7 @@ def _certify_split(work: Path, n: int, variant: Variant, placed: Any, encoding: 
     """A certificate a column of row 0 (its blocked squares apart: the CNF has
     them false), counted on ``jobs`` processes; the top manifest lists the parts."""
     columns = [c for c in range(n) if (0, c) not in placed.blocked]
-    _write_json(work / QUESTION, question_record(n, variant, placed, encoding))
+    write_json(work / QUESTION, question_record(n, variant, placed, encoding))
     counts: dict[int, int] = {}
     if executor is not None:
         _run_tasks(work, n, variant, placed, encoding, deadline, executor, columns, counts, on_board, lrat)
@@ -258,8 +257,8 @@ def _certify_split(work: Path, n: int, variant: Variant, placed: Any, encoding: 
         _run_parts(work, n, variant, placed, encoding, deadline, jobs, columns, counts, on_board, lrat)
     parts = {part_name(n, c): {"column": c, "count": counts[c],
                                "manifest_sha256": sha256_of(work / part_name(n, c) / MANIFEST)} for c in columns}
-    _write_json(work / MANIFEST, {"format": FORMAT, "count": sum(counts.values()), "split": "row 0",
-                                  "parts": parts, "files": {QUESTION: _describe(work / QUESTION)}})
+    write_json(work / MANIFEST, {"format": FORMAT, "count": sum(counts.values()), "split": "row 0",
+                                  "parts": parts, "files": {QUESTION: describe(work / QUESTION)}})
     return sum(counts.values()), {"parts": len(columns), "jobs": jobs}
 
 
@@ -347,66 +346,7 @@ def _cancel(futures: Any) -> None:
         future.cancel()
 
 
-@dataclass(frozen=True)
-class CertifiedOptimum:
-    """What :func:`certify_optimum` wrote: the optimum and where its certificate is."""
-
-    directory: str
-    optimum: Any  # engines.optimum.Optimum: proved, its witness validated
-    seconds: float
-    proof_bytes: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**self.optimum.to_dict(), "certificate": self.directory, "certify_seconds": round(self.seconds, 6),
-                "proof_bytes": self.proof_bytes}
-
-
-def certify_optimum(n: int, directory: str | os.PathLike[str], variant: str | Variant = "domination",
-                    engine: str = "bitmask", *, time_limit: float | None = None, lrat: bool = False,
-                    **options: Any) -> CertifiedOptimum:
-    """The fewest queens that answer a domination question, with a
-    certificate: the witness (any engine finds it; it is validated, here and
-    by :func:`verify`) and a DRAT proof that one queen fewer cannot do it
-    (the CNF of :func:`~nqueens_cp.model.domination.fewer`, refuted by
-    CaDiCaL).  ``lrat`` as for :func:`certify`.  TimeLimitReached when the
-    engine or the proof is not done in ``time_limit`` seconds; then no
-    certificate."""
-    from pysat.solvers import Solver
-
-    from ..engines import get_engine
-    from ..engines.sat import _run_solver
-    from ..model.domination import fewer
-
-    variant = get(variant)
-    if variant.question != "optimum":
-        raise InvalidInputError(f"{variant.title} asks for boards of N queens: use count --certificate")
-    target, parent = _new_directory(directory)
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    start = time.perf_counter()
-    found = get_engine(engine, variant, **options).optimum(n, time_limit)
-    if not found.proved:
-        raise TimeLimitReached(f"no proved optimum within {time_limit:g} s: no certificate")
-    size = found.size
-    with _partial(target, parent) as work:
-        nvars, clauses = fewer(n, variant, size - 1)
-        _write_json(work / QUESTION, optimum_record(n, variant, size))
-        (work / WITNESS).write_text("".join(f"{r} {c}\n" for r, c in found.queens), encoding="ascii")
-        write_cnf(work / FORMULA, n, variant, size - 1, nvars, clauses)
-        with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
-            if _run_solver(solver, deadline):
-                raise NQueensError(f"engine {engine} said {size} queens are the fewest for {variant.title} of "
-                                   f"N = {n}, but {size - 1} do: a defect of the engine")
-            _copy_proof(solver, work / PROOF)
-        if lrat:
-            _keep_lrat(work / FORMULA, work)
-        names = OPTIMUM_FILES + ((LRAT,) if lrat else ())
-        _write_json(work / MANIFEST, {"format": FORMAT, "kind": "optimum", "optimum": size, "solver": SOLVER,
-                                      "proof": PROOF_KINDS[lrat], "files": {name: _describe(work / name) for name in names}})
-        _publish(work, target)
-    return CertifiedOptimum(str(target), found, time.perf_counter() - start, (target / PROOF).stat().st_size)
-
-
-def _copy_proof(solver: Any, path: Path) -> None:
+def copy_proof(solver: Any, path: Path) -> None:
     """The solver's DRAT proof (python-sat keeps CaDiCaL's in a temporary
     file, binary DRAT) copied to ``path`` a block at a time: never held whole."""
     from pysat.solvers import pysolvers
@@ -418,9 +358,9 @@ def _copy_proof(solver: Any, path: Path) -> None:
         shutil.copyfileobj(inner.prfile, out, 1 << 20)
 
 
-def _write_json(path: Path, data: Any) -> None:
+def write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="ascii")
 
 
-def _describe(path: Path) -> dict[str, Any]:
+def describe(path: Path) -> dict[str, Any]:
     return {"bytes": path.stat().st_size, "sha256": sha256_of(path)}

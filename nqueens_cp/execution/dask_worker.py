@@ -1,5 +1,5 @@
 """Loaded by each worker of a local Dask cluster as it starts (Dask's
-'preload', see :func:`nqueens_cp.execution.pools.dask_executor`).
+'preload', see :func:`nqueens_cp.execution.cluster.dask_executor`).
 
 Ctrl-C at a terminal goes to the whole process group, the workers of a
 local cluster included.  A worker that takes it prints a page of tracebacks
