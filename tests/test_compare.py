@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from nqueens_cp.studies.compare import COLUMNS, compare, measure, parse_label
+from nqueens_cp.studies.compare import COLUMNS, compare, parse_label
+from nqueens_cp.studies.measure import measure
 from nqueens_cp.errors import InvalidInputError
 from nqueens_cp import DEFAULT_ENGINE, engine_class, names, preset
 

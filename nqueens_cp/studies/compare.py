@@ -13,8 +13,8 @@ Any question of the family (``variant``: :mod:`nqueens_cp.model.variants`)
 is timed the same way; for the domination questions, ``count`` is the
 optimum, proved within the time limit or reported as not proved.
 
-The worker is this module: ``python -m nqueens_cp.studies.compare N LABEL
-[--first] [--variant NAME] [--time-limit SEC]`` prints one JSON object.
+The worker is :mod:`.measure`: ``python -m nqueens_cp.studies.measure N
+LABEL [--first] [--variant NAME] [--time-limit SEC]`` prints one JSON object.
 """
 
 from __future__ import annotations
@@ -30,9 +30,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..execution import execute
 from ..estimates import duration
-from ..execution.plan import plan, plan_solve
 from ..engines import engine_class, get_engine, names
 from ..errors import EngineUnavailableError, InvalidInputError
 from ..known import TOTAL
@@ -104,66 +102,6 @@ def with_symmetry_breaking(chosen: Sequence[str], symmetry_breaking: bool) -> li
     return list(dict.fromkeys(x for label in chosen for x in ([label, label + SB] if label in takes else [label])))
 
 
-def measure(n: int, label: str, first: bool = False, variant: str = "queens",
-            time_limit: float | None = None) -> dict[str, Any]:
-    """One measurement in this process: import, then search (all solutions, or the
-    first, or the optimum of a domination ``variant`` within ``time_limit``)."""
-    name, options = parse_label(label)
-    question = variants.get(variant)
-    if question.question == "optimum":
-        return _measure_optimum(n, name, options, question, time_limit)
-    if first:
-        return _measure_first(n, name, options, question)
-    engine = get_engine(name, question.name, **options)
-    start = time.perf_counter()
-    engine.preload()
-    # The execution layer validates boards in NumPy blocks once there are more than a few: its
-    # import is start-up, not search (timed in the search, it made bitmask's N = 10 look 40x
-    # slower per board than N = 11, a drop in its rate a class would ask about).
-    import numpy  # noqa: F401
-
-    imported = time.perf_counter()
-    # Searched as the command line searches it (plan()), on this one process.
-    with execute.search(plan(n, engine, jobs=1)) as search:
-        # A model counter counts without listing; every other engine lists, one by one.
-        count = search.count() if engine.counts_only else sum(1 for _ in search)
-    done = time.perf_counter()
-    stats = dict(search.stats)
-    if "clauses" in stats:  # one column for model size, whatever the model
-        stats["constraints"] = stats.pop("clauses")
-    return {"count": count, "import_s": imported - start, "search_s": done - imported, "stats": stats}
-
-
-def _measure_first(n: int, name: str, options: dict[str, Any], question: Variant) -> dict[str, Any]:
-    """Time to one solution, by the ``solve`` path (CP-SAT then runs a portfolio of workers)."""
-    from ..engines import Status
-
-    if "seed" in {o.name for o in engine_class(name).options}:
-        options = {"seed": 0, **options}  # reproducible runs
-    engine = get_engine(name, question.name, **options)
-    start = time.perf_counter()
-    engine.preload()
-    imported = time.perf_counter()
-    outcome = execute.solve(plan_solve(n, engine, jobs=1))
-    done = time.perf_counter()
-    return {"count": int(outcome.status is Status.SOLVED), "import_s": imported - start,
-            "search_s": done - imported, "stats": dict(outcome.stats)}
-
-
-def _measure_optimum(n: int, name: str, options: dict[str, Any], question: Variant,
-                     time_limit: float | None) -> dict[str, Any]:
-    """Time to prove the optimum (``optimum``'s path): ``count`` is the size found,
-    ``proved`` whether one queen fewer was shown impossible within ``time_limit``."""
-    engine = get_engine(name, question.name, **options)
-    start = time.perf_counter()
-    engine.preload()
-    imported = time.perf_counter()
-    found = engine.optimum(n, time_limit)
-    done = time.perf_counter()
-    return {"count": found.size, "proved": found.proved, "bound": found.bound, "import_s": imported - start,
-            "search_s": done - imported, "stats": dict(found.stats)}
-
-
 @dataclass
 class Run:
     wall_s: float
@@ -178,7 +116,7 @@ def _run_worker(n: int, label: str, first: bool, time_limit: float | None, quest
     construct "not give one" at N = 20,000 within 1 s, and cpsat time out at
     N = 50.  The engine's own imports are its work, and count."""
     ready_r, ready_w = os.pipe()
-    command = [sys.executable, "-m", "nqueens_cp.studies.compare", str(n), label, "--variant", question.name,
+    command = [sys.executable, "-m", "nqueens_cp.studies.measure", str(n), label, "--variant", question.name,
                "--ready", str(ready_w)]
     command += ["--first"] if first else []
     wait = time_limit
@@ -380,27 +318,3 @@ def problems(rows: list[dict[str, Any]]) -> list[str]:
             found.append(f"N={row['n']}: engine {row['engine']} failed: {row['status']}")
     return found
 
-
-def _worker(argv: list[str]) -> int:
-    import argparse
-
-    from .. import stopping
-
-    stopping.worker()  # (stopped at its time limit by SIGTERM: see _run_worker)
-    parser = argparse.ArgumentParser(prog="python -m nqueens_cp.studies.compare")
-    parser.add_argument("n", type=int)
-    parser.add_argument("label")
-    parser.add_argument("--first", action="store_true")
-    parser.add_argument("--variant", default="queens")
-    parser.add_argument("--time-limit", type=float)
-    parser.add_argument("--ready", type=int, help="a descriptor to write one byte on as the work starts")
-    args = parser.parse_args(argv)
-    if args.ready is not None:  # (the parent's time limit runs from here: _run_worker)
-        os.write(args.ready, b"!")
-        os.close(args.ready)
-    print(json.dumps(measure(args.n, args.label, args.first, args.variant, args.time_limit)))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(_worker(sys.argv[1:]))
