@@ -44,12 +44,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Collection, Iterable, Iterator
-from typing import TYPE_CHECKING
 
 from .board import SQUARE_MAPS, SYMMETRIES, Solution, canonical, orbit
-
-if TYPE_CHECKING:
-    from .variants import Lines, Offset, Square
+from .lines import Lines, Offset, Square
 
 ALL = tuple(SYMMETRIES)  # the eight, by name, identity first
 
