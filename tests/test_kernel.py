@@ -276,12 +276,12 @@ def _half_turn_arguments(n: int, allowed: list[int]) -> str:
             captured.update(masks=list(masks), cols=cols, diag=diag, anti=anti)
             return 0
 
-    real = kernel._chosen
-    kernel._chosen = lambda *args: Spy  # type: ignore[assignment]
+    real = kernel.loader.chosen
+    kernel.loader.chosen = lambda *args: Spy  # type: ignore[assignment]
     try:
         kernel.count_half_turn(n, allowed)
     finally:
-        kernel._chosen = real  # type: ignore[assignment]
+        kernel.loader.chosen = real  # type: ignore[assignment]
     if not captured:  # (an odd board whose centre is not allowed: no search)
         captured.update(masks=[0] * (n // 2), cols=0, diag=0, anti=0)
     return f"{n} {captured['cols']} {captured['diag']} {captured['anti']} {' '.join(map(str, captured['masks']))}"

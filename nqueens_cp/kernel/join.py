@@ -1,0 +1,68 @@
+"""The face of the count by joining quarters (``join.c``, its twin
+:mod:`.twin_join`)."""
+
+from __future__ import annotations
+
+import functools
+import time
+from typing import NamedTuple
+
+from . import loader, twin_join
+
+JOIN_MAX_N = 25  # the count by quarters: tables of up to 12 x 12 squares (join.h)
+
+
+class Joined(NamedTuple):
+    """What a count by quarters adds up (join.c's JOIN_* values): the boards
+    (each row set counted for its orbit under the flips), the row sets
+    joined, the halves listed, the east-west pairs tested one by one, and
+    nanoseconds spent building the quarters' table (0: built before, in this
+    process), listing halves and joining them (0 for the twin)."""
+
+    boards: int
+    row_sets: int
+    halves: int
+    tests: int
+    ns_table: int
+    ns_halves: int
+    ns_join: int
+
+
+def join_count(n: int, x: int, y: int, first: int, last: int, cap: int, direct: int | None = None,
+               small: int | None = None, compiled: bool = True) -> Joined:
+    """The boards of n with the middle queens of an odd n on (n/2, x) and
+    (y, n/2) (x = y = n/2: one in the centre; -1, -1 for an even n) whose
+    east rows are the row sets of ranks first .. last-1, by joining quarters
+    (join.c; nqueens_cp/counting/join.py has the whole count).  Halves are
+    listed ``cap`` at a time; ``direct`` and ``small`` cut the join (join.h's
+    JOIN_DIRECT and JOIN_SMALL by default; tests pass 0 to go every way)."""
+    direct = twin_join.DIRECT if direct is None else direct
+    small = twin_join.SMALL if small is None else small
+    search = loader.chosen(n, compiled, JOIN_MAX_N)
+    if search is None:
+        start = time.perf_counter_ns()
+        table = _join_table(n // 2)
+        built = time.perf_counter_ns() - start
+        return Joined(*twin_join.join_count(table, n, x, y, first, last, cap, direct, small), built, 0, 0)
+    return Joined(*search.join_count(n, x, y, first, last, cap, direct, small))
+
+
+@functools.cache
+def _join_table(h: int) -> twin_join.Table:
+    return twin_join.table(h)
+
+
+def join_row_sets(n: int, x: int, y: int) -> int:
+    """How many row sets :func:`join_count` of these middle queens goes
+    through (its ranks' bound); 0 where there are no such middle queens."""
+    return twin_join.row_sets(n, x, y)
+
+
+def join_table_size(h: int, compiled: bool = True) -> tuple[int, int]:
+    """(placements, placements in the largest bucket) of the quarters' table
+    of h x h squares, counted (compiled: 4^h counters, nothing kept)."""
+    search = loader.chosen(2 * h, compiled, JOIN_MAX_N)
+    if search is None:
+        table = twin_join.table(h)
+        return len(table.entry), table.largest
+    return search.join_table_size(h)
