@@ -521,3 +521,17 @@ def test_every_command_is_on_the_fast_path_and_parses_there_as_in_the_whole_pars
     for command in COMMANDS:
         alone = build_parser(command)._subparsers._group_actions[0].choices  # type: ignore[union-attr]
         assert list(alone) == [command] and alone[command].format_help() == commands[command].format_help()
+
+
+def test_an_engine_its_measurement_could_not_load_is_a_refusal_not_an_error_drawn_at_its_time() -> None:
+    # (a refusal from the measurement's own process other than the engine's check of N was an "error",
+    # drawn as a hollow marker at the time the refusal took)
+    from nqueens_cp.studies import compare
+    from nqueens_cp.studies.figures import stop_reason
+
+    for line, status in (("nqueens_cp.errors.EngineUnavailableError: engine smt needs z3", "refused: engine smt needs z3"),
+                         ("nqueens_cp.errors.InvalidInputError: engine e serves N <= 50", "refused: engine e serves N <= 50"),
+                         ("RuntimeError: the solver crashed", "error: RuntimeError: the solver crashed")):
+        row = compare._row(9, "e", [compare.Run(0.4, None, line)], 2.0)
+        assert row["status"] == status
+    assert stop_reason("refused: engine smt needs z3") == "refused"

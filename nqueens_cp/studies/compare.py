@@ -257,14 +257,19 @@ def _refused(n: int, label: str, refusal: str) -> dict[str, Any]:
     return row
 
 
+# The last line of a measurement that its engine refused, in its own process (its check of this N, or a
+# package or program missing there): a refusal, drawn as one, not an error at the time it took.
+REFUSALS = ("nqueens_cp.errors.InvalidInputError: ", "nqueens_cp.errors.EngineUnavailableError: ")
+
+
 def _row(n: int, label: str, runs: list[Run], time_limit: float | None) -> dict[str, Any]:
     row: dict[str, Any] = dict.fromkeys(COLUMNS, None)
     row.update(n=n, engine=label, runs=len(runs))
     failed = next((run for run in runs if run.result is None), None)
     if failed is not None:
-        refused = "nqueens_cp.errors.InvalidInputError: "  # (the engine's own check, in its process: a refusal)
         error = failed.error or ""
-        row["status"] = f"refused: {error.removeprefix(refused)}" if error.startswith(refused) else \
+        refusal = next((error.removeprefix(kind) for kind in REFUSALS if error.startswith(kind)), None)
+        row["status"] = f"refused: {refusal}" if refusal is not None else \
             f"error: {error}" if error else f"timeout after {time_limit:g} s"
         row["wall_s"] = failed.wall_s
         row["agrees"] = None
