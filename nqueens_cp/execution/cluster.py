@@ -62,12 +62,16 @@ class DaskExecutor(Executor):
 
 
 def _cancelled(error: BaseException) -> NQueensError | None:
-    """Dask's word that it cancelled a task of ours, as one line (a traceback
-    of FutureCancelledError when the scheduler was killed mid-count); else None."""
-    if type(error).__name__ not in ("FutureCancelledError", "CancelledError"):
+    """Dask's word that it cancelled a task of ours, or that the connection to
+    its scheduler closed under a result being fetched, as one line (a traceback
+    of FutureCancelledError when the scheduler was killed mid-count; now and
+    then its CommClosedError, an OSError, which read as 'cannot write
+    output'); else None."""
+    kind = type(error).__name__
+    if kind not in ("FutureCancelledError", "CancelledError", "CommClosedError", "StreamClosedError"):
         return None
     reason = str(error).partition("reason: ")[2].split("\n")[0].rstrip(".")
-    if reason == "scheduler-connection-lost":
+    if reason == "scheduler-connection-lost" or kind in ("CommClosedError", "StreamClosedError"):
         said = "the connection to the Dask scheduler was lost"
     else:
         said = f"the Dask cluster cancelled a task{f' ({reason})' if reason else ''}"
