@@ -18,7 +18,7 @@ from nqueens_cp.kernel import twin_decide, twin_join, twin_repair
 from nqueens_cp.model.board import is_solution
 from nqueens_cp.engines.construct import construct
 from nqueens_cp.known import TOTAL
-from nqueens_cp.model.variants import KNIGHT, VARIANTS
+from nqueens_cp.model.variants import KNIGHT, PLACE, VARIANTS
 from nqueens_cp.studies.completion import generate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -206,7 +206,7 @@ def _driver_input(rng: random.Random) -> tuple[str, list[str]]:
         words = [w for allowed, tie, classify in boards for w in (*allowed, tie, int(classify))]
         lines.append(f"boards {n} {len(boards)} {' '.join(map(str, words))}")
         answers.append(tallies(kernel.count_boards(n, boards, compiled=False)))
-    members = [VARIANTS[name] for name in ("queens", "toroidal", "superqueens", "rooks", "semiqueens")]
+    members = [VARIANTS[name] for name in PLACE]  # (every member that places pieces, from the family's data)
     for n in [1, 2, 5, 7, 9, 11]:  # the one walk over every member's descriptor
         for member in members:
             allowed = _random_masks(rng, n)

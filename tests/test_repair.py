@@ -18,7 +18,7 @@ from nqueens_cp.cli.main import main
 from nqueens_cp.kernel import twin_repair
 from nqueens_cp.model import board as board_module
 from nqueens_cp.model.board import Columns, Position, board_of, columns_valid
-from nqueens_cp.model.variants import Lines, family, get
+from nqueens_cp.model.variants import PLACE, Lines, family, get
 from nqueens_cp.studies.completion import generate
 
 needs_c = pytest.mark.skipif(not kernel.compiled(), reason="the compiled kernel is not built here")
@@ -145,8 +145,7 @@ def test_columns_read_compare_and_hash_as_their_tuple() -> None:
     assert isinstance(board_of(array("i", values)), tuple)
 
 
-@pytest.mark.parametrize("variant", [get(name) for name in ("queens", "toroidal", "superqueens", "rooks",
-                                                            "semiqueens")], ids=lambda v: v.name)
+@pytest.mark.parametrize("variant", [get(name) for name in PLACE], ids=lambda v: v.name)
 def test_the_numpy_validator_agrees_with_the_definition(variant, monkeypatch) -> None:
     """columns_valid (in chunks, as for a hundred million queens: the chunk
     shrunk to 3 rows here) against the tuple validator on boards near

@@ -6,6 +6,7 @@ import contextlib
 import io
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from nqueens_cp import names
@@ -125,16 +126,17 @@ def test_the_ci_script_names_no_host() -> None:
     assert "://" not in script and "URIs: $archive" in script
 
 
-def engine_lists(source: str) -> list[tuple[int, list[str]]]:
-    """The literal lists of engine names in Python source: a list, tuple, set or
-    dict's keys, or a string of names joined by commas or 'and', naming three
-    engines or more.  (Two name a role each: a reference and the engine
-    under test.  A help text's example command is an example, and a
-    docstring prose, not a list.)"""
+def engine_lists(source: str, names: Sequence[str] | None = None) -> list[tuple[int, list[str]]]:
+    """The literal lists of engine names (or of ``names``: the members of the
+    family) in Python source: a list, tuple, set or dict's keys, or a string
+    of names joined by commas or 'and', naming three or more.  (Two name a
+    role each: a reference and the engine under test.  A help text's example
+    command is an example, and a docstring prose, not a list.)"""
     import ast
 
     from nqueens_cp import ENGINE_NAMES
 
+    ENGINE_NAMES = tuple(names) if names is not None else ENGINE_NAMES  # noqa: N806
     word = "|".join(sorted(ENGINE_NAMES, key=len, reverse=True))
     joined = re.compile(rf"\b({word})\b(\s*(?:,|\band\b|,\s*and\b)\s*\b({word})\b)+")
     found = []
@@ -169,6 +171,20 @@ def test_every_list_of_engines_is_derived_from_the_registry() -> None:
     found = {f"{path.relative_to(ROOT)}:{line}": named
              for path in sorted([*(ROOT / "nqueens_cp").rglob("*.py"), *(ROOT / "tests").rglob("*.py")])
              if path != registry for line, named in engine_lists(path.read_text())}
+    assert not found, found
+
+
+def test_every_list_of_members_is_derived_from_the_family() -> None:
+    """Issue 64: the members were listed by hand in studies/cost.py and
+    tests/test_kernel.py (a new member missed both); they are read from
+    VARIANTS (PLACE, OPTIMUM) as engine lists are read from the registry."""
+    from nqueens_cp.model.variants import VARIANTS
+
+    names = [name for name in VARIANTS]
+    family = ROOT / "nqueens_cp" / "model" / "variants.py"
+    found = {f"{path.relative_to(ROOT)}:{line}": named
+             for path in sorted([*(ROOT / "nqueens_cp").rglob("*.py"), *(ROOT / "tests").rglob("*.py")])
+             if path != family for line, named in engine_lists(path.read_text(), names)}
     assert not found, found
 
 
