@@ -2,8 +2,10 @@
 
 CPMpy states a model once in Python and hands it to any solver it has an
 interface to (its ``SolverLookup``).  The model is the one the CP-SAT engine
-builds by hand: one integer per row, and AllDifferent on q[i], q[i] + i and
-q[i] - i.  ``solveAll`` calls back with each board; the callback hands it
+builds: one integer per row, and AllDifferent on q[i], q[i] + i and q[i] - i
+for plain queens; for any member that places pieces, the terms its data
+gives (:meth:`~nqueens_cp.model.variants.Variant.integer_terms`: wrapped lines
+modulo N, offsets as differences).  ``solveAll`` calls back with each board; the callback hands it
 over to the caller's thread (:func:`.native.stream`), and stops the search
 by raising when nobody reads any more.
 
@@ -38,7 +40,8 @@ class _Stopped(Exception):
 class CpmpyEngine(Engine):
     name = "cpmpy"
     hard_question = ("count", 16)
-    summary = "CPMpy model (3 AllDifferent), every board from solveAll on a CPMpy solver (OR-Tools by default)"
+    summary = ("CPMpy model (an AllDifferent a line family, the family's from its data), every board from "
+               "solveAll on a CPMpy solver (OR-Tools by default)")
     requires = "cpmpy"
     install = "pip install 'nqueens-cp[cpmpy]'"
     paradigm = "CP"
@@ -47,6 +50,7 @@ class CpmpyEngine(Engine):
     options = (Option("solver", "CPMpy's solver (default: ortools, CP-SAT with one worker); another needs its "
                       "package installed", choices=tuple(SOLVERS), default="ortools",
                       needs={name: modules for name, modules in SOLVERS.items() if name != "ortools"}),)
+    expresses = frozenset({"lines", "wrapping", "offsets"})  # (Variant.integer_terms: any member that places pieces)
     statistics = ("solver", "solutions", "solver_status")
     enumeration_rate = count_rate = 1.5e3
     first_solution_max_n = 100
@@ -64,8 +68,10 @@ class CpmpyEngine(Engine):
         from . import native
 
         q = cp.intvar(0, n - 1, shape=(n,), name="q")  # (a shape of 1 would give one variable, not an array)
-        model = cp.Model(cp.AllDifferent(q), cp.AllDifferent([q[i] + i for i in range(n)]),
-                         cp.AllDifferent([q[i] - i for i in range(n)]))
+        # [cost family cpmpy]
+        groups, differ = self.variant.integer_terms(n, q)  # (the family's model, from its data)
+        model = cp.Model([cp.AllDifferent(terms) for terms in groups], [a != b for a, b in differ])
+        # [end cost]
         model += [q[r] == c for r, c in fixed.items()] + [q[r] != c for r, c in getattr(fixed, "blocked", ())]
         # (solveAll warns that it adds blocking constraints to the solver: ours is thrown away)
         warnings.filterwarnings("ignore", message="Adding constraints to solver object", category=UserWarning)

@@ -41,10 +41,10 @@ published counts; nothing outside this module compares a variant's name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 import operator
 from math import factorial, gcd
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..errors import InvalidInputError
 from .board import Columns, as_columns, columns_valid
@@ -109,6 +109,23 @@ class Variant(NamedTuple):
         columns, then the anti-diagonals (q + r), then the diagonals (q - r),
         as the tutorials write their three alldifferent constraints."""
         return sorted(self.families, key=lambda lines: (lines.slope != 0, -lines.slope))
+
+    def integer_terms(self, n: int, q: Sequence[Any], wrap: Callable[[Any], Any] | None = None
+                      ) -> tuple[list[list[Any]], list[tuple[Any, int]]]:
+        """The question as an integer model over row variables ``q`` (a
+        solver's variables: anything with + and -), for any engine that states
+        one: (the lists whose terms must all differ: for each line family in
+        :attr:`integer_order`, q[i] + k*i, taken modulo n by ``wrap`` where the
+        family wraps (default ``(term + n) % n``, never of a negative); the pairs
+        that must differ: q[i + dr] - q[i] and dc, for each offset and row)."""
+        wrap = wrap if wrap is not None else (lambda term: (term + n) % n)
+        groups = []
+        for lines in self.integer_order:
+            k = lines.slope
+            terms = [q[i] + k * i if k else q[i] for i in range(n)]
+            groups.append([wrap(term) for term in terms] if lines.wraps and k else terms)
+        differ = [(q[i + dr] - q[i], dc) for dr, dc in self.offsets for i in range(n - dr)]
+        return groups, differ
 
     def symmetries_at(self, n: int) -> tuple[str, ...]:
         """The symmetries of the square that keep this question's attack
