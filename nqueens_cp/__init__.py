@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.2.0"
 
 from .model.board import (  # noqa: E402
@@ -50,8 +52,22 @@ from .model.question import Question, question  # noqa: E402
 from .model.variants import VARIANTS, Lines, Variant, family  # noqa: E402
 from .model.board import Columns  # noqa: E402
 from .model.picture import Board  # noqa: E402
-from .certificates import certify, certify_optimum, verify  # noqa: E402
-from .checking import check  # noqa: E402
+
+# Loaded when first used (PEP 562): a certificate's and a check's machinery is no part of enumerate 8's start-up.
+_LAZY = {"certify": "certificates", "certify_optimum": "certificates", "verify": "certificates", "check": "checking"}
+if TYPE_CHECKING:
+    from .certificates import certify, certify_optimum, verify
+    from .checking import check
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "Board", "Columns", "DEFAULT_ENGINE", "DEFAULT_SOLVE_ENGINE", "ENGINE_NAMES", "FUNDAMENTAL", "SYMMETRIES", "TOTAL", "Engine",

@@ -17,19 +17,19 @@ that folder a while longer.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
-import secrets
-import shutil
-import socket
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 
 _swept: set[tuple[str, str]] = set()  # (place, prefix) swept by this process
 
 
+@functools.cache
 def _host() -> str:
+    import socket  # (here and below: imported when a folder is made, not at the package's start-up)
+
     return re.sub(r"[^A-Za-z0-9.]", "", socket.gethostname())[:40] or "host"
 
 
@@ -41,6 +41,8 @@ def tagged(prefix: str) -> str:
 def swept(prefix: str, place: str | os.PathLike[str] | None = None) -> str:
     """``place`` (default: the temporary folder), its stale entries of ``prefix``
     removed first, once a process."""
+    import tempfile
+
     where = os.fspath(place) if place is not None else tempfile.gettempdir()
     if (where, prefix) not in _swept:
         _swept.add((where, prefix))
@@ -52,6 +54,8 @@ def name(prefix: str, parent: str | os.PathLike[str] | None = None) -> str:
     """A new path ``parent/PREFIX{pid}@{host}-{random}`` (parent: the temporary
     folder), not yet made; the stale ones of ``prefix`` in ``parent`` removed
     first, once a process."""
+    import secrets
+
     return os.path.join(swept(prefix, parent), tagged(prefix) + secrets.token_hex(6))
 
 
@@ -70,6 +74,8 @@ def make(prefix: str, parent: str | os.PathLike[str] | None = None) -> str:
 @contextmanager
 def folder(prefix: str, parent: str | os.PathLike[str] | None = None) -> Iterator[str]:
     """A folder made by :func:`make`, removed with everything in it however the block ends."""
+    import shutil
+
     path = make(prefix, parent)
     try:
         yield path
@@ -91,6 +97,8 @@ def owner(prefix: str, folder_name: str) -> tuple[int, str] | None:
 def sweep(prefix: str, place: str | os.PathLike[str]) -> list[str]:
     """Remove the folders (and files) of ``prefix`` in ``place`` that a process
     of this host and user made and that has ended; the paths removed."""
+    import shutil
+
     removed: list[str] = []
     host, me = _host(), os.getuid() if hasattr(os, "getuid") else None
     try:
