@@ -113,6 +113,7 @@ def model_accepts(function, n: int, board: tuple[int, ...], base: int = 0) -> bo
     for var, col in zip(q, board):
         m.add(var == col + base)
     solver = cp_model.CpSolver()
+    solver.parameters.catch_sigint_signal = False  # (CP-SAT's handler would stay this process's for good)
     solver.parameters.num_workers = 1
     return solver.solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
