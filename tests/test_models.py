@@ -64,7 +64,6 @@ def test_checked_in_cpsat_model_loads_and_counts_92() -> None:
             self.count += 1
 
     solver = cp_model.CpSolver()
-
     solver.parameters.catch_sigint_signal = False  # (CP-SAT's handler would stay this process's for good)
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1

@@ -132,7 +132,6 @@ def model_survivors(name: str, n: int) -> set[tuple[int, ...]]:
             found.add(tuple(self.value(v) for v in q))
 
     solver = cp_model.CpSolver()
-
     solver.parameters.catch_sigint_signal = False  # (CP-SAT's handler would stay this process's for good)
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
