@@ -43,10 +43,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 import operator
-from math import factorial, gcd
+from math import factorial
 from typing import Any, NamedTuple
 
 from ..errors import InvalidInputError
+from . import theorems
 from .board import Columns, as_columns, columns_valid
 # The vocabulary of lines and offsets (model/lines.py, below this module and model/symmetry.py), here as
 # well: every reader of the family finds it where the family is.
@@ -306,29 +307,7 @@ def family(name: str, lines: Iterable[Lines], offsets: Iterable[Offset] = (), ti
     return Variant(name, title or f"the family {name}", "place", oeis, known or {}, chosen, moves)
 
 
-# The theorems that say whether boards exist (functions of the module, so that a
-# question pickles to a worker process).
-def _pauls(n: int) -> bool:  # explicit constructions for every other N (Pauls, 1874)
-    return n not in (2, 3)
-
-
-def _polya(n: int) -> bool:  # Pólya (1918): toroidal boards exactly when gcd(N, 6) = 1
-    return gcd(n, 6) == 1
-
-
-def _bell_stevens(n: int) -> bool:  # none for 2..9; constructions for every N >= 10 (Bell & Stevens, 2009)
-    return n == 1 or n >= 10
-
-
-def _always(n: int) -> bool:  # a permutation is a rooks' board
-    return True
-
-
-def _odd(n: int) -> bool:  # toroidal semi-queens: the identity's shifts for odd N; none for even N
-    return n % 2 == 1
-
-
-PLAIN = Variant("queens", "plain N-queens", "place", "A000170", {}, exists_rule=_pauls,
+PLAIN = Variant("queens", "plain N-queens", "place", "A000170", {}, exists_rule=theorems.pauls,
                 source="explicit constructions for every other N (Pauls, 1874); counts in nqueens_cp.known")
 
 VARIANTS: dict[str, Variant] = {
@@ -339,14 +318,14 @@ VARIANTS: dict[str, Variant] = {
         # N = 1..18 (OEIS A051906; A007705 lists the same for odd N); the zeros are Pólya's theorem.
         {1: 1, 2: 0, 3: 0, 4: 0, 5: 10, 6: 0, 7: 28, 8: 0, 9: 0, 10: 0, 11: 88, 12: 0, 13: 4524,
          14: 0, 15: 0, 16: 0, 17: 140692, 18: 0},
-        families=(COLUMNS, Lines(-1, True), Lines(1, True)), exists_rule=_polya,
+        families=(COLUMNS, Lines(-1, True), Lines(1, True)), exists_rule=theorems.polya,
         source="OEIS A051906 (A007705 lists odd N only); zeros: Pólya (1918), boards exactly when gcd(N, 6) = 1"),
     # [end cost]
     # [cost superqueens data]
     "superqueens": Variant(
         "superqueens", "superqueens (queens that also move like knights)", "place", "A051223",
         {1: 1, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 4, 11: 44, 12: 156, 13: 1876, 16: 202900},
-        offsets=KNIGHT, exists_rule=_bell_stevens,
+        offsets=KNIGHT, exists_rule=theorems.bell_stevens,
         source="OEIS A051223; none for 2..9, constructions for every N >= 10 (Bell & Stevens, 2009)"),
     # [end cost]
     # [cost rooks data]
@@ -354,14 +333,14 @@ VARIANTS: dict[str, Variant] = {
         "rooks", "non-attacking rooks (rows and columns only)", "place", "A000142",
         {n: factorial(n) for n in range(1, 13)}, families=(COLUMNS,),
         classes={n + 1: k for n, k in enumerate((1, 1, 2, 7, 23, 115, 694, 5282))}, classes_oeis="A000903",
-        exists_rule=_always, source="N! (A000142): every permutation; classes under the square's "
+        exists_rule=theorems.always, source="N! (A000142): every permutation; classes under the square's "
         "symmetries OEIS A000903"),
     # [end cost]
     # [cost semiqueens data]
     "semiqueens": Variant(
         "semiqueens", "toroidal semi-queens (columns and one diagonal direction, wrapping)", "place", "A006717",
         {n + 1: k for n, k in enumerate((1, 0, 3, 0, 15, 0, 133, 0, 2025, 0, 37851, 0, 1030367))},
-        families=(COLUMNS, Lines(1, True)), exists_rule=_odd,
+        families=(COLUMNS, Lines(1, True)), exists_rule=theorems.odd,
         source="OEIS A006717 (N = 1..13); none for even N: the keys c + r of a permutation sum to 0 "
         "modulo N, the N different keys to N/2"),
     # [end cost]

@@ -63,18 +63,10 @@ def cost_markdown(rows: list[dict[str, Any]]) -> str:
 
 def cost_plot(rows: list[dict[str, Any]], path: str) -> None:
     """The rows as grouped bars: lines of code per paradigm, one group per question."""
-    from ..files import atomic_write
-    from .figures import plot_format, require_matplotlib
-
-    require_matplotlib()
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from .figures import figure_to
 
     paradigms = [key for key in rows[0] if key != "question"]
-    figure, axes = plt.subplots(figsize=(10, 4.5), dpi=120)
-    try:
+    with figure_to(path, (10, 4.5)) as axes:
         width = 0.8 / len(paradigms)
         hatches = ("", "//", "..", "xx", "\\\\", "++", "oo", "--", "**", "||")
         for k, paradigm in enumerate(paradigms):
@@ -87,7 +79,3 @@ def cost_plot(rows: list[dict[str, Any]], path: str) -> None:
         axes.set_title("What changing the question costs each paradigm (lines between its [cost] markers)")
         axes.legend(title="paradigm", loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
         axes.grid(True, axis="y", alpha=0.3)
-        figure.tight_layout()
-        atomic_write(path, lambda temporary: figure.savefig(temporary, format=plot_format(path)))
-    finally:
-        plt.close(figure)

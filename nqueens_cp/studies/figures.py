@@ -65,11 +65,11 @@ def require_matplotlib() -> None:
 
 
 @contextmanager
-def time_plot(path: str, ylabel: str, title: str, sizes: Sequence[int], size: tuple[float, float] = PLOT_SIZE,
-              dpi: int = PLOT_DPI) -> Iterator[Any]:
-    """Axes for seconds against N on a log scale; on leaving, labelled (a tick
-    at each N in ``sizes``, if there are few) and saved, atomically, in the
-    format its extension names."""
+def figure_to(path: str, size: tuple[float, float] = PLOT_SIZE, dpi: int = PLOT_DPI) -> Iterator[Any]:
+    """Axes of a figure of ``size`` inches at ``dpi``; on leaving the block
+    without an error, laid out and saved at ``path``, atomically, in the format
+    its extension names; closed however the block ends.  Every figure here
+    is drawn in one of these."""
     require_matplotlib()
     import matplotlib
 
@@ -83,6 +83,19 @@ def time_plot(path: str, ylabel: str, title: str, sizes: Sequence[int], size: tu
     figure, axes = plt.subplots(figsize=size, dpi=dpi)
     try:
         yield axes
+        figure.tight_layout()
+        atomic_write(path, lambda temporary: figure.savefig(temporary, format=fmt))
+    finally:
+        plt.close(figure)
+
+
+@contextmanager
+def time_plot(path: str, ylabel: str, title: str, sizes: Sequence[int], size: tuple[float, float] = PLOT_SIZE,
+              dpi: int = PLOT_DPI) -> Iterator[Any]:
+    """Axes for seconds against N on a log scale; on leaving, labelled (a tick
+    at each N in ``sizes``, if there are few) and saved (:func:`figure_to`)."""
+    with figure_to(path, size, dpi) as axes:
+        yield axes
         axes.set_yscale("log")
         _plain_ticks(axes)
         axes.set_xlabel("N (board size)")
@@ -95,10 +108,6 @@ def time_plot(path: str, ylabel: str, title: str, sizes: Sequence[int], size: tu
 
             axes.set_xticks(sorted(set(sizes)), [str(n) for n in sorted(set(sizes))])
             axes.xaxis.set_minor_locator(NullLocator())
-        figure.tight_layout()
-        atomic_write(path, lambda temporary: figure.savefig(temporary, format=fmt))
-    finally:
-        plt.close(figure)
 
 
 def _plain_ticks(axes: Any) -> None:
@@ -235,22 +244,11 @@ def completion_plot(rows: list[dict[str, Any]], path: str, time_limit: float, *,
 def batch_plot(rows: list[dict[str, Any]], path: str, time_limit: float, *,
                size: tuple[float, float] = PLOT_SIZE, dpi: int = PLOT_DPI) -> None:
     """Seconds per instance (sorted by the first engine's time), log scale, one series per engine."""
-    require_matplotlib()
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from ..files import atomic_write
-
-    fmt = plot_format(path)
     engines = list(dict.fromkeys(row["engine"] for row in rows))
     keys = list(dict.fromkeys((row["file"], row["diagonals"]) for row in rows))
     seconds = {(row["file"], row["diagonals"], row["engine"]): row for row in rows}
     keys.sort(key=lambda key: seconds[key + (engines[0],)]["seconds"])
-    size, dpi = check_look(size, dpi)
-    figure, axes = plt.subplots(figsize=size, dpi=dpi)
-    try:
+    with figure_to(path, size, dpi) as axes:
         for engine in engines:
             mine = [seconds[key + (engine,)] for key in keys]
             xs = range(1, len(keys) + 1)
@@ -266,10 +264,6 @@ def batch_plot(rows: list[dict[str, Any]], path: str, time_limit: float, *,
         axes.set_title(f"{len(keys)} instances: time per engine (x: no answer within the limit)")
         axes.grid(True, which="both", alpha=0.3)
         axes.legend(title="engine", loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
-        figure.tight_layout()
-        atomic_write(path, lambda temporary: figure.savefig(temporary, format=fmt))
-    finally:
-        plt.close(figure)
 
 
 def answer_bars(answers: list[dict[str, Any]], path: str, time_limit: float, title: str, xlabel: str, *,
@@ -278,26 +272,11 @@ def answer_bars(answers: list[dict[str, Any]], path: str, time_limit: float, tit
     scale: an answer found is a grey bar of its time; an engine stopped at the
     limit, a hatched bar to the limit labelled so (drawn as an ordinary bar, an
     "unknown" read as 5 s of work that found a board)."""
-    require_matplotlib()
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from ..files import atomic_write
-
-    fmt = plot_format(path)
-    size, dpi = check_look(size, dpi)
-    figure, axes = plt.subplots(figsize=size, dpi=dpi)
-    try:
+    with figure_to(path, size, dpi) as axes:
         _answer_bars(axes, answers, time_limit)
         axes.set_xscale("log")
         axes.set_xlabel(xlabel)
         axes.set_title(title)
-        figure.tight_layout()
-        atomic_write(path, lambda temporary: figure.savefig(temporary, format=fmt))
-    finally:
-        plt.close(figure)
 
 
 def _answer_bars(axes: Any, answers: list[dict[str, Any]], time_limit: float) -> None:
