@@ -91,7 +91,6 @@ def as_executor(executor: Any) -> Executor | None:
 
 
 CONNECT_TIMEOUT = 10.0  # seconds to reach a Dask scheduler and hear its greeting
-
 GREETING_MAX = 1 << 16  # bytes: a Dask handshake is a few dozen
 
 

@@ -11,11 +11,7 @@ from . import loader, twin_decide, twin_repair
 from .search import line_mode
 
 REPAIR_MAX_N = (1 << 30) - 1  # repair.c counts up to 2n - 1 lines in ints
-
-
 TWIN_SLICE = 4096  # swaps of the Python twin between two looks at the clock
-
-
 LAZY_BOARD_N = 1 << 20  # a larger board is allocated unmapped (NumPy's zeros), for the C search's fill
 
 

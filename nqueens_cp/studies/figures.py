@@ -18,14 +18,11 @@ PLOT_FORMATS = ("png", "svg", "pdf")  # --plot chooses by the file's extension
 
 # A figure's size in inches and its resolution: a slide's half (10 x 5 in at 120 dpi is 1200 x 600 pixels).
 PLOT_SIZE = (10.0, 5.0)
-
 PLOT_DPI = 120
-
 MAX_PIXELS = 100_000_000  # (a 10,000 x 10,000 picture; beyond, matplotlib's buffer runs to gigabytes)
 
 # One marker and one line style per engine, so that no two engines look alike even in grey.
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
-
 LINE_STYLES = ("-", "--", "-.", ":")
 
 PLOT_TIMES = {"search": ("search_s", "seconds of search"), "wall": ("wall_s", "seconds, the whole process")}
