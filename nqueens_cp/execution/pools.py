@@ -214,6 +214,9 @@ def using(executor: Executor | str | None, deadline: float | None = None) -> Any
     return pool if isinstance(pool, DaskExecutor) else nullcontext(pool)
 
 
+TERMINATE_SECONDS = 10.0  # what a terminated worker has to clean up its search before it is killed
+
+
 def shutdown(pool: Executor, abort: bool) -> None:
     """Wait for the workers, or after Ctrl-C or an early close stop them at
     once: cancel what has not started and end what has."""
@@ -227,6 +230,14 @@ def shutdown(pool: Executor, abort: bool) -> None:
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.terminate()  # (a worker cleans up what its search started: nqueens_cp.stopping)
+        # A worker that SIGTERM reaches as it starts (in an at-fork hook, where an exception is only
+        # reported) lives on, and the manager thread waits for it forever: 1 in a few hundred closes
+        # under load.  Those still there after their cleanup's time are ended outright.
+        ends = time.monotonic() + TERMINATE_SECONDS
+        for process in processes:
+            process.join(max(0.0, ends - time.monotonic()))
+            if process.is_alive():
+                process.kill()
     pool.shutdown(wait=True)
     if thread is not None:
         thread.join(timeout=60)  # (its workers are ended: it sees them gone and returns)
