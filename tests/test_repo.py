@@ -6,6 +6,8 @@ import contextlib
 import io
 import os
 import re
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -362,3 +364,20 @@ def _rows_of_two_keys(text: str, heading: str) -> dict[tuple[str, str], list[str
     """The first table after ``heading``, its rows starting with a variant and an engine:
     (variant, engine) -> the cells after them."""
     return {(cells[0], cells[1]): cells[2:] for cells in _table(text, heading)}
+
+
+def test_every_benchmark_imports() -> None:
+    """A benchmark is how a README figure is made again: benchmarks/task_size.py imported a module that no
+    longer existed, and nothing noticed.  Each is imported (not run: its main() is behind __main__) in one
+    process of its own."""
+    scripts = sorted(path for path in (ROOT / "benchmarks").glob("*.py"))
+    code = ("import importlib.util, sys\n"
+            "sys.path.insert(0, sys.argv[1])\n"
+            "for path in sys.argv[2:]:\n"
+            "    spec = importlib.util.spec_from_file_location('bench_' + path.rsplit('/', 1)[1][:-3], path)\n"
+            "    module = sys.modules[spec.name] = importlib.util.module_from_spec(spec)\n"
+            "    spec.loader.exec_module(module)\n")
+    run = subprocess.run([sys.executable, "-c", code, str(ROOT / "benchmarks"), *map(str, scripts)],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert len(scripts) >= 20
