@@ -18,7 +18,7 @@ import pytest
 
 from nqueens_cp import engine_class, get_engine, names
 from nqueens_cp.cli.main import main
-from nqueens_cp.model.board import Position
+from nqueens_cp.model.position import Position
 
 CLI = [sys.executable, "-m", "nqueens_cp"]
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,7 +9,8 @@ import pytest
 
 import nqueens_cp as nq
 from conftest import honours, usable
-from nqueens_cp.model.board import Position, diagonal, is_solution
+from nqueens_cp.model.board import is_solution
+from nqueens_cp.model.position import Position, diagonal
 
 ENUMERATORS = nq.names(enumerates=True, takes_fixed=True)
 COUNTERS = nq.names(counts=True, enumerates=False, takes_fixed=True)  # model counters: count, never list
@@ -77,8 +78,10 @@ def test_every_solver_answers_as_brute_force_says(engine: str) -> None:
 
 
 def test_blocked_squares_are_checked_and_named() -> None:
-    with pytest.raises(nq.InvalidInputError, match="blocked square .* is not a .row, column. on the 4x4 board"):
+    with pytest.raises(nq.InvalidInputError, match="^blocked square 4:0 is off the 4x4 board$"):
         nq.solve(4, blocked=[(4, 0)])
+    with pytest.raises(nq.InvalidInputError, match="blocked square .* is not a .row, column. on the 4x4 board"):
+        nq.count(4, blocked=[(0, 1, 2)])
     with pytest.raises(nq.InvalidInputError, match="blocked takes"):
         nq.count(4, blocked="0:0")
     outcome = nq.solve(6, "backtrack", {0: 1}, blocked=[(0, 1)])

@@ -4,7 +4,7 @@ from itertools import permutations
 
 import pytest
 
-from nqueens_cp.model import board
+from nqueens_cp.model import board, position
 from nqueens_cp.errors import InvalidInputError
 
 
@@ -67,10 +67,10 @@ def test_pack_is_order_preserving_and_invertible() -> None:
 
 
 def test_check_placements() -> None:
-    assert board.check_placements(8, {0: 0, 1: 1}) == {0: 0, 1: 1}  # attacking is allowed
+    assert position.check_placements(8, {0: 0, 1: 1}) == {0: 0, 1: 1}  # attacking is allowed
     for bad in ({8: 0}, {0: 8}, {-1: 0}, {0: "1"}):
         with pytest.raises(InvalidInputError, match="off the 8x8 board"):
-            board.check_placements(8, bad)
+            position.check_placements(8, bad)
     for n in (0, -1, 2.0, "8"):
         with pytest.raises(InvalidInputError, match="positive integer"):
-            board.check_placements(n, None)
+            position.check_placements(n, None)

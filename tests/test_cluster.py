@@ -204,7 +204,7 @@ def test_records_with_right_checksums_and_wrong_numbers_are_caught_by_counting_s
         tmp_path: Path, monkeypatch) -> None:
     import zlib
 
-    from nqueens_cp.execution import execute
+    from nqueens_cp.execution import tasks
 
     path = tmp_path / "c13.jsonl"
     assert nq.count(13, checkpoint=str(path)) == TOTAL[13]
@@ -216,11 +216,11 @@ def test_records_with_right_checksums_and_wrong_numbers_are_caught_by_counting_s
         record["crc"] = zlib.crc32(":".join(map(str, (record["task"], *record["values"]))).encode())
         forged.append(json.dumps(record) + "\n")
     path.write_text(header + "".join(forged))
-    with pytest.raises(nq.NQueensError, match=f"counts .* again: refused \\({execute.RECOUNTED} of its "
+    with pytest.raises(nq.NQueensError, match=f"counts .* again: refused \\({tasks.RECOUNTED} of its "
                        f"{len(lines)} records were counted again"):
         nq.count(13, checkpoint=str(path))
     path.write_text(header + forged[0] + "".join(lines[1:]))  # one wrong record: caught when it is drawn
-    monkeypatch.setattr(execute, "RECOUNTED", len(lines))
+    monkeypatch.setattr(tasks, "RECOUNTED", len(lines))
     with pytest.raises(nq.NQueensError, match=f"task {json.loads(lines[0])['task']} is recorded as"):
         nq.count(13, checkpoint=str(path))
     path.write_text(header + "".join(lines))  # the true records: all counted again, none differs

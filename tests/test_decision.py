@@ -11,7 +11,8 @@ import nqueens_cp as nq
 from nqueens_cp import kernel, names
 from nqueens_cp.engines import bitmask
 from nqueens_cp.kernel import twin_decide
-from nqueens_cp.model.board import Position, is_solution
+from nqueens_cp.model.board import is_solution
+from nqueens_cp.model.position import Position
 
 needs_compiled = pytest.mark.skipif(
     not kernel.compiled(), reason="the compiled search is not built here (no C compiler at install): "

@@ -21,7 +21,7 @@ import pytest
 from conftest import cli_file, expected, program, run_program
 from nqueens_cp import count, is_solution, names
 from nqueens_cp.errors import InvalidInputError
-from nqueens_cp.model.board import Position
+from nqueens_cp.model.position import Position
 from nqueens_cp.model.formats import FORMATS, save, text, write
 
 # A question beyond plain N: a queen at 0:1, two blocked squares.

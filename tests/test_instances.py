@@ -11,7 +11,8 @@ import pytest
 import nqueens_cp as nq
 from conftest import usable
 from nqueens_cp.studies import batch
-from nqueens_cp.model.board import diagonal, is_solution
+from nqueens_cp.model.board import is_solution
+from nqueens_cp.model.position import diagonal
 from nqueens_cp.model.instances import COMPLETION, EXCLUDED_DIAGONALS, InstanceError, parse_instance, read_instance
 
 DATA = Path(__file__).parent / "data" / "prob079"  # copied from shared/data/prob079 (see its README)

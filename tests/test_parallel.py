@@ -190,6 +190,41 @@ def test_a_pool_stopped_mid_flight_leaves_no_manager_thread_behind() -> None:
     assert thread is not None and not thread.is_alive() and thread not in process._threads_wakeups
 
 
+def _deaf_to_sigterm(ready: int) -> None:
+    """A worker that SIGTERM does not end (as one it reaches inside an at-fork hook): it says so, then waits."""
+    import os
+    import signal
+    import time
+
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    os.write(ready, b"1")
+    time.sleep(120)  # (the work it never finishes: shutdown must not wait for it)
+
+
+def test_a_worker_that_outlives_its_terminate_is_killed_and_the_pool_closes(monkeypatch) -> None:
+    """solve 20 --jobs 2 hung in the suite: a worker SIGTERM reached as it started lived on, and the
+    pool's manager thread (then Python's exit) waited for it for good."""
+    import multiprocessing
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    monkeypatch.setattr(pools, "TERMINATE_SECONDS", 0.5)
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+    read, write = os.pipe()
+    try:
+        pid = pool.submit(os.getpid).result()
+        pool.submit(_deaf_to_sigterm, write)
+        assert os.read(read, 1) == b"1"  # it ignores SIGTERM now
+        thread = pool._executor_manager_thread
+        pools.shutdown(pool, abort=True)
+    finally:
+        os.close(read)
+        os.close(write)
+    assert thread is not None and not thread.is_alive()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
 def test_the_plan_decides_one_strategy_and_its_label_says_what_runs(cli) -> None:
     """count 20 said 'split on its first 2 rows, mirror-halved, in this process, counted by joining
     quarters' and did none of the first three: the label is the strategy's, decided once."""
@@ -227,3 +262,26 @@ def test_the_plan_decides_one_strategy_and_its_label_says_what_runs(cli) -> None
     from nqueens_cp.execution.run import counted
 
     assert counted(11, "cpsat", variant=far, jobs=1).strategy == "split on its first row, in this process"  # (one job: here)
+
+
+def test_a_count_never_builds_a_listing(monkeypatch) -> None:
+    """A count runs its own path (execute.count): by quarters, by classes, by sub-problems counted where they run
+    and weighted, or the engine's own count; the listing's boards (execute._boards) are never made, and a
+    listing's count() runs the count its label names.  Only where a count is of boards (unique by a walk, an
+    engine with no count of its own) are they seen, each through the validator."""
+    def listed(*args, **kwargs):
+        raise AssertionError("a count built a listing")
+
+    monkeypatch.setattr(execute, "_boards", listed)
+    assert nq.count(8, "bitmask") == TOTAL[8]  # whole: the engine's own count
+    assert nq.count(12, "bitmask", method="walk", jobs=1) == TOTAL[12]  # by classes, in this process
+    assert nq.count(16, "bitmask", jobs=1) == TOTAL[16]  # by quarters
+    assert nq.count(11, "backtrack", jobs=1) == TOTAL[11]  # split: each part counted where it runs
+    assert nq.count(13, "backtrack", variant="toroidal", jobs=1) == nq.VARIANTS["toroidal"].known[13]  # weighted: translations
+    listing = nq.solutions(12, "bitmask", jobs=1)
+    assert listing.label.endswith("; its count(): counted by symmetry classes, in this process")
+    assert listing.count() == TOTAL[12]
+    with pytest.raises(AssertionError, match="built a listing"):  # (a listing of at most K is a listing)
+        nq.solutions(12, "bitmask", jobs=1, limit=5).count()
+    with pytest.raises(AssertionError, match="built a listing"):  # (cpsat has no count of its own: boards)
+        nq.count(6, "cpsat")

@@ -71,3 +71,43 @@ def test_a_solver_that_cannot_serve_an_optimum_is_refused_in_one_line(cli):
     assert (code, out) == (2, "") and len(err.splitlines()) == 1
     assert "RC2 cannot run on lingeling, which has no limited solve" in err
     assert nq.optimum(5, "domination", "sat", solver="glucose4").size == 3
+
+
+def test_the_placements_are_checked_once_on_every_path(monkeypatch, cli):
+    """The pre-placed queens and blocked squares were checked by the command line, by question() and by the
+    engine again: now once, where the question is made, and every later step takes the checked Position as it
+    is (an engine given placements of its own, or another N, checks them: the last cases)."""
+    from nqueens_cp.model import position
+
+    calls = []
+    real = position._checked_position
+
+    def counted(n, fixed, blocked):
+        if fixed or blocked:  # (a writer asked for the plain board checks no placements)
+            calls.append((n, fixed, blocked))
+        return real(n, fixed, blocked)
+
+    monkeypatch.setattr(position, "_checked_position", counted)
+    fixed, blocked = {0: 1}, [(1, 3)]
+    asked = [
+        lambda: nq.count(8, "bitmask", fixed, blocked=blocked),
+        lambda: list(nq.solutions(8, "cpsat", fixed, blocked=blocked)),
+        lambda: nq.count(8, "sat", fixed, blocked=blocked),  # (its CNF writer reads the placements too)
+        lambda: nq.count(12, "backtrack", fixed, blocked=blocked, jobs=1),  # (split: prefixes added)
+        lambda: nq.solve(8, "cpsat", fixed, blocked=blocked),
+        lambda: nq.solve(30, "bitmask", fixed, blocked=blocked, jobs=1),
+        lambda: cli("count", 8, "--place", "0:1", "--block", "1:3"),
+        lambda: cli("solve", 8, "--place", "0:1", "--block", "1:3", "-e", "backtrack"),
+    ]
+    for ask in asked:
+        calls.clear()
+        ask()
+        assert len(calls) == 1, (ask, calls)
+    calls.clear()
+    assert nq.get_engine("backtrack").search(8, {0: 1}).count() == 8  # an engine called directly checks its own
+    assert len(calls) == 1
+    other = nq.question(8, {0: 1}).position()
+    calls.clear()
+    assert nq.get_engine("backtrack").check(9, other) == {0: 1} and len(calls) == 1  # (checked for 8, not 9)
+    with pytest.raises(nq.InvalidInputError, match="placement 0:8: column 8 is off the 8x8 board"):
+        nq.get_engine("backtrack").check(8, nq.question(9, {0: 8}).position())

@@ -17,7 +17,8 @@ from nqueens_cp import kernel
 from nqueens_cp.cli.main import main
 from nqueens_cp.kernel import twin_repair
 from nqueens_cp.model import board as board_module
-from nqueens_cp.model.board import Columns, Position, board_of, columns_valid
+from nqueens_cp.model.board import Columns, board_of, columns_valid
+from nqueens_cp.model.position import Position
 from nqueens_cp.model.variants import PLACE, Lines, family, get
 from nqueens_cp.studies.completion import generate
 

@@ -10,7 +10,7 @@ import nqueens_cp as nq
 from conftest import expected, reference
 from nqueens_cp import engines
 from nqueens_cp.errors import InvalidInputError
-from nqueens_cp.model.board import Position
+from nqueens_cp.model.position import Position
 
 NAME = "template"
 

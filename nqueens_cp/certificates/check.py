@@ -12,7 +12,8 @@ from typing import Any
 
 from .. import scratch
 from ..errors import InvalidInputError, NQueensError
-from ..model.board import Solution, check_placements
+from ..model.board import Solution
+from ..model.position import check_placements
 from ..model.variants import PLAIN, VARIANTS, Variant, from_spec, get
 from .check_optimum import check_optimum
 from .evidence import (bounded, check_hashes, check_proof_kind, made_again, nothing_else, read_json,

@@ -18,7 +18,8 @@ from typing import Any
 
 from .. import scratch
 from ..errors import InvalidInputError, NQueensError, TimeLimitReached
-from ..model.board import Solution, check_placements
+from ..model.board import Solution
+from ..model.position import check_placements
 from ..model.variants import PLAIN, Variant, get
 from .format import (BOARDS, FILES, FORMAT, FORMULA, LRAT, MANIFEST, PROOF, PROOF_KINDS, QUESTION,
                      part_name, question_record, read_boards, sha256_of, write_blocked)

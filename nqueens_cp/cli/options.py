@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from ..model import sizes as spec
-from ..model.board import Position, check_placements, diagonal
+from ..model.position import Position, diagonal
 from ..engines import DEFAULT_ENGINE, all_options, engine_class, names
 from ..engines.search import MAX_TIME_LIMIT
 from ..errors import InvalidInputError
@@ -199,12 +199,12 @@ def problem(args: argparse.Namespace) -> tuple[int, Position, Any]:
         if row in instance.fixed and instance.fixed[row] != col:
             raise InvalidInputError(f"--place {row}:{col}: the instance already has a queen in row {row} "
                                     f"({row}:{instance.fixed[row]})")
-    return instance.n, check_placements(instance.n, {**instance.fixed, **extra}, instance.blocked | extra.blocked), \
-        instance
+    return instance.n, Position({**instance.fixed, **extra}, instance.blocked | extra.blocked), instance
 
 
 def fixed_placements(args: argparse.Namespace) -> Position:
-    """The pre-placed queens and blocked squares of the command line, checked against N."""
+    """The pre-placed queens and blocked squares of the command line, as read: the library checks them
+    against N (:func:`~nqueens_cp.model.question.question`), once."""
     fixed: dict[int, int] = {}
     for row, col in (pair for group in args.place for pair in group):
         if row in fixed and fixed[row] != col:
@@ -216,10 +216,7 @@ def fixed_placements(args: argparse.Namespace) -> Position:
         if not squares:
             raise InvalidInputError(f"--block-diagonal: {kind}={k} has no square on the {args.n}x{args.n} board")
         blocked += squares
-    for row, col in blocked:
-        if not (row < args.n and col < args.n):
-            raise InvalidInputError(f"--block {row}:{col}: off the {args.n}x{args.n} board")
-    return check_placements(args.n, fixed, blocked)
+    return Position(fixed, blocked)  # (checked once, by the library's question)
 
 
 def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:

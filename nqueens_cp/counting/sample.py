@@ -15,7 +15,8 @@ import random
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
-from ..model.board import Position, Solution, check_placements
+from ..model.board import Solution
+from ..model.position import Position, check_placements
 from ..errors import InvalidInputError
 from ..known import TOTAL
 

@@ -30,7 +30,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import TimeLimitReached
-from ..model.board import Position, Solution
+from ..model.board import Solution
+from ..model.position import Position
 from .base import Engine
 
 

@@ -16,7 +16,8 @@ from typing import Any
 
 from ..errors import NQueensError, TimeLimitReached
 from ..model import formats
-from ..model.board import Position, Solution
+from ..model.board import Solution
+from ..model.position import Position
 from .base import Engine, Option
 
 # clasp's preset configurations.  Enumerating N = 12 here (clingo 5.8, one

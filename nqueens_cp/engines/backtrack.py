@@ -17,7 +17,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..model.board import Position, Solution
+from ..model.board import Solution
+from ..model.position import Position
 from ..model.variants import Square
 from ..errors import TimeLimitReached
 from .base import Engine

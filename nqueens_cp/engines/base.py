@@ -23,13 +23,14 @@ from typing import Any
 from ..counting import classes
 from ..counting.classes import SubBoard, Values
 from ..model import variants
-from ..model.board import Position, Solution, check_placements
+from ..model.board import Solution
+from ..model.position import Position, check_placements
 from ..model.variants import PLAIN, Variant
 from ..errors import EngineUnavailableError, InvalidInputError
 from .capabilities import Capabilities
 from .option import SEED, SEED_MAX, SYMMETRY_BREAKING, Option
 from .outcome import Answer, Outcome, Status, trivial_answer, validated
-from .search import Counter, Search, check_limit, check_time_limit
+from .search import Search, check_limit, check_time_limit
 
 __all__ = ["Answer", "Engine", "Option", "Outcome", "SEED", "SEED_MAX", "SYMMETRY_BREAKING", "Status"]
 
@@ -100,40 +101,48 @@ class Engine(Capabilities):
     # -- the public entry points ------------------------------------------------
 
     def search(self, n: int, fixed: Mapping[int, int] | None = None, limit: int | None = None,
-               time_limit: float | None = None, *, counter: Counter | None = None) -> Search:
+               time_limit: float | None = None) -> Search:
         """All solutions of n-queens that honour ``fixed`` (row -> column), lazily.
 
         ``limit`` stops after that many solutions.  ``time_limit`` (seconds,
         counted from the first request for a solution) ends the search early;
         ``Search.timed_out`` then says so.  Nothing is computed until the
-        result is iterated or counted.  ``counter`` replaces the engine's
-        own way of counting (a count by symmetry classes, say).
+        result is iterated or counted.
         """
         placed = self.check(n, fixed, limit, time_limit)
-        return self._make_search(n, placed, limit, time_limit, counter)
-
-    def checked_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None, *,
-                       counter: Counter | None = None) -> Search:
-        """:meth:`search` of what :meth:`check` returned, not checked again
-        (the execution layer's: its plan checked the question once)."""
-        return self._make_search(n, placed, limit, time_limit, counter)
+        return self._make_search(n, placed, limit, time_limit)
 
     def check(self, n: int, fixed: Mapping[int, int] | None = None, limit: int | None = None,
               time_limit: float | None = None, part: bool = False) -> Position:
-        """The placements as a plain dict if :meth:`search` (or, with ``part``,
-        :meth:`subproblem`) would take these arguments; else InvalidInputError
-        or EngineUnavailableError saying why.  Nothing is searched."""
-        return self._checked(n, fixed, time_limit, part, limit=limit, listing=True)
+        """The placements, checked, as a :class:`Position` if :meth:`search` (or,
+        with ``part``, :meth:`subproblem`) would take these arguments; else
+        InvalidInputError or EngineUnavailableError saying why.  Nothing is searched."""
+        placed = check_placements(n, fixed)
+        self.check_search(n, placed, limit, time_limit, part)
+        return placed
 
     def check_solve(self, n: int, fixed: Mapping[int, int] | None = None,
                     time_limit: float | None = None) -> Position:
         """The placements, checked, if :meth:`solve` would take these arguments;
         else InvalidInputError or EngineUnavailableError saying why."""
-        return self._checked(n, fixed, time_limit)
-
-    def _checked(self, n: int, fixed: Mapping[int, int] | None, time_limit: float | None, part: bool = False,
-                 limit: int | None = None, listing: bool = False) -> Position:
         placed = check_placements(n, fixed)
+        self.check_decision(n, placed, time_limit)
+        return placed
+
+    def check_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,
+                     part: bool = False) -> None:
+        """What is the engine's own to refuse in a search of a question whose
+        placements are already checked (:func:`~nqueens_cp.model.question.question`
+        checked them once): its N, its question, its limits, its options.  An
+        engine with checks of its own extends this (and :meth:`check_decision`)."""
+        self._own_checks(n, placed, time_limit, part, limit=limit, listing=True)
+
+    def check_decision(self, n: int, placed: Position, time_limit: float | None) -> None:
+        """:meth:`check_search` for a decision (:meth:`solve`)."""
+        self._own_checks(n, placed, time_limit)
+
+    def _own_checks(self, n: int, placed: Position, time_limit: float | None, part: bool = False,
+                    limit: int | None = None, listing: bool = False) -> None:
         self.check_n(n)
         if self.variant.question != "place":
             raise InvalidInputError(f"{self.variant.title} asks for an optimum, not for boards of N queens: "
@@ -154,14 +163,15 @@ class Engine(Capabilities):
         if self.symmetry_breaking and placed and not part:
             raise InvalidInputError("symmetry breaking cannot be combined with fixed placements")
         self.check_usable()
-        return placed
 
     def subproblem(self, n: int, prefix: Mapping[int, int], time_limit: float | None = None) -> Search:
         """One part of a split search: the solutions whose rows in ``prefix``
-        hold the given columns.  Unlike :meth:`search`, symmetry breaking is
-        allowed here: each part expands its own survivors, and every class
-        has its least survivor in exactly one part."""
-        placed = self.check(n, prefix, None, time_limit, part=True)
+        hold the given columns (a :class:`Position` the execution layer made
+        from a checked question is taken as it is).  Unlike :meth:`search`,
+        symmetry breaking is allowed here: each part expands its own survivors,
+        and every class has its least survivor in exactly one part."""
+        placed = prefix if isinstance(prefix, Position) else check_placements(n, prefix)
+        self.check_search(n, placed, None, time_limit, part=True)
         return self._make_search(n, placed, None, time_limit)
 
     def solve(self, n: int, fixed: Mapping[int, int] | None = None,
@@ -171,7 +181,12 @@ class Engine(Capabilities):
         decision, for engines that ``splits_solve``, is the execution layer's:
         :func:`nqueens_cp.execution.execute.solve`.)  Every solution is
         validated before it is returned."""
-        placed = self.check_solve(n, fixed, time_limit)
+        return self.solve_checked(n, check_placements(n, fixed), time_limit)
+
+    def solve_checked(self, n: int, placed: Position, time_limit: float | None = None) -> Outcome:
+        """:meth:`solve` of placements already checked (the execution layer's:
+        its plan checked the question once); the engine's own checks run here."""
+        self.check_decision(n, placed, time_limit)
         start = time.perf_counter()
         stats: dict[str, Any] = {}
         answer = self.trivial_answer(n, placed) or self._solve(n, placed, time_limit, stats)
@@ -257,22 +272,40 @@ class Engine(Capabilities):
             raise InvalidInputError(f"engine {self.name} serves N <= {self.max_n}, got N={n} "
                                     f"({self.max_n_why or self.summary})")
 
-    def _make_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,
-                     counter: Counter | None = None) -> Search:
-        def produce(stats: dict[str, Any], deadline: float | None) -> Iterator[Solution]:
-            if not self.symmetry_breaking:
-                return self._search(n, placed, limit, stats, deadline)
-            from ..model.symmetry import expand
+    def stream(self, n: int, placed: Position, limit: int | None, stats: dict[str, Any],
+               deadline: float | None) -> Iterator[Solution]:
+        """The engine's boards of what :meth:`check` returned, as a generator that
+        fills ``stats`` and raises TimeLimitReached past ``deadline`` (what a
+        :class:`Search` iterates; the execution layer's plans, checked once, call it
+        directly)."""
+        if not self.symmetry_breaking:
+            return self._search(n, placed, limit, stats, deadline)
+        from ..model.symmetry import expand
 
-            # The engine's own limit would count survivors, not solutions: Search applies it.
-            return expand(self._search(n, placed, None, stats, deadline))
+        # The engine's own limit would count survivors, not solutions: Search applies it.
+        return expand(self._search(n, placed, None, stats, deadline))
+
+    def own_count(self, n: int, placed: Position, stats: dict[str, Any], deadline: float | None) -> int | None:
+        """The engine's own count of what :meth:`check` returned, faster than
+        listing (its ``_count``), or None: the boards are to be counted.  Not
+        under a deadline, which such counts do not watch, nor with symmetry
+        breaking, whose survivors are not the solutions."""
+        return None if self.symmetry_breaking or deadline is not None else self._count(n, placed, stats)
+
+    def _make_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None) -> Search:
+        def produce(stats: dict[str, Any], deadline: float | None) -> Iterator[Solution]:
+            return self.stream(n, placed, limit, stats, deadline)
 
         def own_counter(stats: dict[str, Any], deadline: float | None) -> int | None:
-            return None if self.symmetry_breaking or deadline is not None else self._count(n, placed, stats)
+            return self.own_count(n, placed, stats, deadline)
 
+        return Search(self.describe(n, placed), produce, limit, time_limit, own_counter)
+
+    def describe(self, n: int, placed: Position) -> str:
+        """The engine and the question in words, as a search's label starts."""
         fixed = f" fixed={dict(placed)}" if len(placed) else ""
         blocked = f" blocked={len(placed.blocked)} squares" if getattr(placed, "blocked", None) else ""
-        return Search(f"{self!r} n={n}{fixed}{blocked}", produce, limit, time_limit, counter or own_counter)
+        return f"{self!r} n={n}{fixed}{blocked}"
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.settings.items() if v != next(o.default for o in self.options if o.name == k)}

@@ -26,7 +26,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..model.board import AnySolution, Position, Solution
+from ..model.board import AnySolution, Solution
+from ..model.position import Position
 from ..model.variants import PLAIN, Variant
 from ..errors import InvalidInputError, TimeLimitReached
 from .base import SEED, Answer, Engine, Option, Status

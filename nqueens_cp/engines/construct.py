@@ -15,7 +15,8 @@ from array import array
 from math import gcd
 from typing import Any
 
-from ..model.board import AnySolution, Position, board_of
+from ..model.board import AnySolution, board_of
+from ..model.position import Position
 from ..model.variants import Variant
 from .base import Answer, Engine, Status
 

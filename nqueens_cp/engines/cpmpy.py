@@ -25,7 +25,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import NQueensError, TimeLimitReached
-from ..model.board import Position, Solution
+from ..model.board import Solution
+from ..model.position import Position
 from .base import Engine, Option
 
 # CPMpy's name for a solver -> the Python modules its interface imports (cpmpy/solvers/*.py).

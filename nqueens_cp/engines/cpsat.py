@@ -13,7 +13,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..model.board import Position, Solution
+from ..model.board import Solution
+from ..model.position import Position
 from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 from ..model.cpsat import build_model
 from .base import SEED, SYMMETRY_BREAKING, Engine, Option, Status
@@ -57,12 +58,12 @@ class CpSatEngine(Engine):
     def preload(self) -> None:
         from ortools.sat.python import cp_model  # noqa: F401
 
-    def check(self, n: int, fixed: Any = None, limit: int | None = None, time_limit: float | None = None,
-              part: bool = False) -> Any:
+    def check_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,
+                     part: bool = False) -> None:
         if self.workers not in (None, 1):
             raise InvalidInputError("option workers (--workers) applies to solve: listing and counting solutions "
                                     "use one worker (more return duplicates and miss solutions)")
-        return super().check(n, fixed, limit, time_limit, part)
+        super().check_search(n, placed, limit, time_limit, part)
 
     def split_rows(self, n: int) -> int:
         # Each sub-solve pays CP-SAT's set-up (tens of ms): one row up to

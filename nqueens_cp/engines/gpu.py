@@ -17,9 +17,8 @@ from typing import Any
 from ..errors import InvalidInputError
 from ..counting import classes
 from ..counting.classes import SubBoard, Values
-from ..model.board import Position
+from ..model.position import Position
 from .base import Engine
-from .search import Search
 
 
 class GpuEngine(Engine):
@@ -72,19 +71,15 @@ class GpuEngine(Engine):
             return f"no NVIDIA GPU here (no /dev/nvidia0; {cls.install})"
         return reason
 
-    def check(self, n: int, fixed: Any = None, limit: int | None = None, time_limit: float | None = None,
-              part: bool = False) -> Any:
-        placed = super().check(n, fixed, limit, time_limit, part)
+    def check_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,
+                     part: bool = False) -> None:
+        super().check_search(n, placed, limit, time_limit, part)
         if placed:
             raise InvalidInputError("engine gpu counts plain N only: no pre-placed queens or blocked squares")
-        return placed
 
-    def _make_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,
-                     counter: Any = None) -> Search:
-        def produce(stats: dict[str, Any], deadline: float | None) -> Any:
-            raise InvalidInputError("engine gpu counts solutions without listing them: use count")
+    def stream(self, n: int, placed: Position, limit: int | None, stats: dict[str, Any],
+               deadline: float | None) -> Any:
+        raise InvalidInputError("engine gpu counts solutions without listing them: use count")
 
-        def no_count(stats: dict[str, Any], deadline: float | None) -> int:
-            raise InvalidInputError("engine gpu counts by symmetry classes only (plain N; not with unique)")
-
-        return Search(f"{self!r} n={n}", produce, limit, time_limit, counter or no_count)
+    def own_count(self, n: int, placed: Position, stats: dict[str, Any], deadline: float | None) -> int:
+        raise InvalidInputError("engine gpu counts by symmetry classes only (plain N; not with unique)")

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Mapping
 from typing import Any
 
 from ..errors import InvalidInputError
-from ..model.board import Position, board_of
+from ..model.board import board_of
+from ..model.position import Position
 from ..model.variants import Variant
 from ..machine import available_memory
 from .base import SEED, Answer, Engine, Option, Status
@@ -59,18 +59,16 @@ class MinConflictsEngine(Engine):
             return f"{missing}: its swaps stall on the torus's rare boards (construct answers it)"
         return missing
 
-    def check_solve(self, n: int, fixed: Mapping[int, int] | None = None,
-                    time_limit: float | None = None) -> Position:
+    def check_decision(self, n: int, placed: Position, time_limit: float | None) -> None:
         """As :meth:`Engine.check_solve`, and a board that would not fit in the
         memory available is refused before anything is allocated."""
         from .. import kernel
 
-        placed = super().check_solve(n, fixed, time_limit)
+        super().check_decision(n, placed, time_limit)
         need, have = kernel.repair_bytes(n, self.variant, len(placed)), available_memory()
         if have is not None and need > have:
             raise InvalidInputError(f"N={n:,} needs {need / 2**30:.1f} GiB for the local search's board and lines, "
                                     f"more than the {have / 2**30:.1f} GiB available here")
-        return placed
 
     def _solve(self, n: int, placed: Position, time_limit: float | None,
                stats: dict[str, Any]) -> Answer:

@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 from .. import stopping
 from ..errors import NQueensError, TimeLimitReached
 from ..model import formats
-from ..model.board import Position, Solution
+from ..model.board import Solution
+from ..model.position import Position
 from .base import Engine
 
 if TYPE_CHECKING:

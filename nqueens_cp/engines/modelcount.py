@@ -25,7 +25,7 @@ import time
 from typing import Any
 
 from ..errors import InvalidInputError, NQueensError, TimeLimitReached
-from ..model.board import Position
+from ..model.position import Position
 from ..model.encodings import DEFAULT_ENCODING, ENCODINGS
 from .base import Engine, Option
 
@@ -53,25 +53,19 @@ class ModelCountEngine(Engine):
     expresses = frozenset({"lines", "wrapping", "offsets"})
     encoding: str | None
 
-    def check(self, n: int, fixed: Any = None, limit: int | None = None, time_limit: float | None = None,
-              part: bool = False) -> Any:
+    def check_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,
+                     part: bool = False) -> None:
         from ..model.cnf import check_size
 
-        placed = super().check(n, fixed, limit, time_limit, part)
+        super().check_search(n, placed, limit, time_limit, part)
         check_size(f"engine {self.name}", n, self.encoding or DEFAULT_ENCODING, variant=self.variant)  # (written before Ganak's time limit starts)
-        return placed
 
-    def _make_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,
-                     counter: Any = None) -> Any:
-        from .search import Search
+    def stream(self, n: int, placed: Position, limit: int | None, stats: dict[str, Any],
+               deadline: float | None) -> Any:
+        raise InvalidInputError(f"engine {self.name} counts solutions without listing them: use count")
 
-        def produce(stats: dict[str, Any], deadline: float | None) -> Any:
-            raise InvalidInputError(f"engine {self.name} counts solutions without listing them: use count")
-
-        def count(stats: dict[str, Any], deadline: float | None) -> int:
-            return self._count_in_child(n, placed, stats, deadline)
-
-        return Search(f"{self!r} n={n}", produce, limit, time_limit, count)
+    def own_count(self, n: int, placed: Position, stats: dict[str, Any], deadline: float | None) -> int:
+        return self._count_in_child(n, placed, stats, deadline)
 
     def _count_in_child(self, n: int, placed: Position, stats: dict[str, Any], deadline: float | None) -> int:
         import subprocess  # here, not at the top: listing the engines should not import it (start-up)

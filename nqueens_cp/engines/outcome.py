@@ -8,7 +8,8 @@ import enum
 from typing import Any, NamedTuple
 
 from ..errors import NQueensError
-from ..model.board import AnySolution, Position, attacking_pair
+from ..model.board import AnySolution, attacking_pair
+from ..model.position import Position
 from ..model.variants import Variant
 
 

@@ -15,7 +15,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..model.board import Position, Solution
+from ..model.board import Solution
+from ..model.position import Position
 from ..model.encodings import DEFAULT_ENCODING, ENCODINGS
 from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 from ..stopping import in_child
@@ -110,18 +111,16 @@ class SatEngine(Engine):
                     stats.update(solver.accum_stats())
 
 
-    def check(self, n: int, fixed: Any = None, limit: int | None = None, time_limit: float | None = None,
-              part: bool = False) -> Any:
+    def check_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,
+                     part: bool = False) -> None:
         if self.proof is not None:
             raise InvalidInputError("option proof (--proof) applies to solve, not to listing or counting solutions")
-        placed = super().check(n, fixed, limit, time_limit, part)
+        super().check_search(n, placed, limit, time_limit, part)
         self._check_size(n, self.cnf_encoding)
-        return placed
 
-    def check_solve(self, n: int, fixed: Any = None, time_limit: float | None = None) -> Any:
-        placed = super().check_solve(n, fixed, time_limit)
+    def check_decision(self, n: int, placed: Position, time_limit: float | None) -> None:
+        super().check_decision(n, placed, time_limit)
         self._check_size(n, self._solve_encoding(n))
-        return placed
 
     def _solve_encoding(self, n: int) -> str:
         # The pairwise CNF has about N^3 clauses; the sequential counter is linear.

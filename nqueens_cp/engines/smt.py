@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import NQueensError, TimeLimitReached
 from ..model import formats
-from ..model.board import Position, Solution
+from ..model.board import Solution
+from ..model.position import Position
 from .base import Engine, Option
 
 if TYPE_CHECKING:

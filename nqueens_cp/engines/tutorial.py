@@ -27,7 +27,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
-from ..model.board import Position, Solution
+from ..model.board import Solution
+from ..model.position import Position
 from ..errors import TimeLimitReached
 from .base import Engine
 

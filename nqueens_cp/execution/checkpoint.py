@@ -16,7 +16,7 @@ content, written, flushed and fsync'ed before the next.  What guards what:
   to believe is not ours to guess.
 - A CRC cannot tell a right line from a wrong one written with its checksum
   (by hand, or by another program): on resuming, the execution layer counts
-  a few records again, chosen at random (``execute.RECOUNTED``), and refuses
+  a few records again, chosen at random (``tasks.RECOUNTED``), and refuses
   the file if one differs.  A file with one wrong record among M is caught
   with probability RECOUNTED / M; a checkpoint is a convenience of the
   owner's, not a certificate (``--certificate`` is that).

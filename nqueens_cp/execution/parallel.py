@@ -19,7 +19,8 @@ from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from ..model.board import Position, Solution, pack
+from ..model.board import Solution, pack
+from ..model.position import Position
 from ..model.variants import PLAIN, Variant
 from .. import stopping
 from ..errors import TimeLimitReached

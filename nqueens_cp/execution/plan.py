@@ -42,8 +42,8 @@ from .. import stopping
 from ..counting import classes, join
 from ..engines import DEFAULT_ENGINE, Engine, get_engine
 from ..errors import InvalidInputError
-from ..model.board import check_placements
-from ..model.question import Question, board_size, question
+from ..model.position import Position
+from ..model.question import Question, question
 from ..model.variants import Variant
 from . import parallel
 from .workers import check_executor, check_jobs, default_jobs
@@ -114,7 +114,6 @@ class Plan(NamedTuple):
 
     n: int
     engine: Engine
-    placed: Any  # the pre-placed queens (and blocked squares), checked
     limit: int | None
     time_limit: float | None
     jobs: int
@@ -125,7 +124,11 @@ class Plan(NamedTuple):
     checkpoint: str | None = None
     notes: tuple[str, ...] = ()  # warnings for the caller, before any work
     budget: join.Budget | None = None  # the memory of a count by quarters (join.py)
-    counted_by: Strategy | None = None  # a listing whose count() goes another way: by symmetry classes
+
+    @property
+    def placed(self) -> Position:
+        """The question's pre-placed queens and blocked squares, as the engines take them (checked once, in it)."""
+        return self.question.position()
 
     @property
     def split(self) -> bool:
@@ -141,22 +144,16 @@ class SolvePlan(NamedTuple):
 
     n: int
     engine: Engine
-    placed: Any  # as given: the engine's solve checks it
     time_limit: float | None
     jobs: int | None
     executor: Executor | str | None
     split: bool  # into the engine's solve_parts, on a pool or cluster
-    question: Question | None = None  # what was asked, as one value
+    question: Question  # what was asked, as one value (its placements checked once, in it)
     notes: tuple[str, ...] = ()  # warnings for the caller, before any work
 
-
-def position(n: int, fixed: Mapping[int, int] | None, blocked: Iterable[tuple[int, int]] | None) -> Any:
-    """``fixed`` with the blocked squares, checked; ``fixed`` as given when nothing is blocked."""
-    if blocked is None:
-        return fixed
-    if isinstance(blocked, (str, bytes)) or not isinstance(blocked, Iterable):
-        raise InvalidInputError(f"blocked takes (row, column) squares, got {blocked!r}")
-    return check_placements(n, fixed, [tuple(square) if isinstance(square, list) else square for square in blocked])
+    @property
+    def placed(self) -> Position:
+        return self.question.position()
 
 
 # --- the decisions ----------------------------------------------------------------------
@@ -176,7 +173,7 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
          variant: str | Variant | None = None, limit: int | None = None, time_limit: float | None = None,
          jobs: int | None = None, unique: bool = False, executor: Executor | str | None = None,
          checkpoint: str | None = None, method: str = "auto", memory: int | str | None = None,
-         counting: bool = False, **options: Any) -> Plan:
+         counting: bool = False, blocked: Iterable[tuple[int, int]] | None = None, **options: Any) -> Plan:
     """What was asked, checked, and how it will be searched (the rules above),
     for :func:`solutions` and :func:`counted` alike, and for the studies
     (an engine may be given made, its options and its variant set; ``variant``
@@ -187,12 +184,13 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     or a size such as "4G") bounds a count by quarters, checked here;
     ``counting``: the plan of a count (count() runs it), else of a listing.
     Nothing runs."""
-    asked = _question(n, fixed, variant, engine)
+    asked = _question(n, fixed, variant, engine, blocked)  # (its placements checked: here, once)
     n = asked.n
     chosen = _engine(engine, options, asked.variant)
     if chosen.counts_only and unique and not chosen.counts_classes:  # a usage error, whatever is installed
         _refuse_unique(chosen.name)
-    placed = chosen.check(n, fixed, limit, time_limit)  # the engine's own checks
+    placed = asked.position()
+    chosen.check_search(n, placed, limit, time_limit)  # the engine's own checks
     chosen.check_listing_options()
     if unique is True and placed:
         raise InvalidInputError("unique (one solution per class of the 8 symmetries) cannot be combined with "
@@ -204,9 +202,7 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     symmetries = asked.symmetries  # exact, at this N: what every use of symmetry below rests on
     every = len(symmetries) == 8
     split = splits(n) and not chosen.counts_only  # a model counter counts the whole question at once
-    # Counting plain N: one board per class of the 8 symmetries, where the engine can.
-    by_classes = chosen.counts_classes and not placed and not chosen.symmetry_breaking \
-        and chosen.classes_from <= n <= classes.MAX_N and chosen.variant.is_plain and every
+    by_classes = _by_classes(chosen, asked)
     if counting and method == "walk" and not (chosen.counts_classes or chosen.counts_quarters):
         # (the walk by symmetry classes is the hand-written count's; any other engine counts by its
         # own search, and the option was taken and ignored: count 8 -e cpsat --method walk printed 92)
@@ -214,7 +210,6 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
                                 f"engine {chosen.name} counts by its own search (leave --method out)")
     counting = counting or chosen.counts_only or method == "quarters" or checkpoint is not None
     quarters = _quarters(n, chosen, placed, method, limit, every) and counting
-    classes_for_count = by_classes and not counting and limit is None  # (solutions(n).count(): by classes)
     by_classes = by_classes and counting
     if chosen.counts_only and unique and not by_classes and not quarters:
         _refuse_unique(chosen.name)
@@ -254,10 +249,30 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
                      "sub-problem is started, and more processes than cores only add overhead")
     strategy = _strategy(chosen, asked, counting, split, by_classes, quarters, unique, workers, executor, limit,
                          time_limit)
-    counted_by = _strategy(chosen, asked, True, split, True, False, unique, workers, executor, limit, time_limit) \
-        if classes_for_count else None
-    return Plan(n, chosen, placed, limit, time_limit, workers, unique, executor, strategy, asked,
-                checkpoint=checkpoint, notes=tuple(notes), budget=budget, counted_by=counted_by)
+    return Plan(n, chosen, limit, time_limit, workers, unique, executor, strategy, asked,
+                checkpoint=checkpoint, notes=tuple(notes), budget=budget)
+
+
+def for_counting(listing: Plan) -> Plan:
+    """The plan of the count of a listing's question, as :func:`plan` decides
+    a count (by symmetry classes where the engine can; a split weighted by
+    the images its sub-problems stand for), joining quarters aside (a listing
+    is planned to walk the board): what the listing's ``count()`` runs."""
+    if listing.strategy.counting:
+        return listing
+    engine, asked = listing.engine, listing.question
+    split = splits(listing.n) and not engine.counts_only
+    strategy = _strategy(engine, asked, True, split, _by_classes(engine, asked), False, listing.unique,
+                         listing.jobs, listing.executor, None, listing.time_limit)
+    return listing._replace(strategy=strategy, limit=None)
+
+
+def _by_classes(engine: Engine, asked: Question) -> bool:
+    """Whether a count of this question can go by classes of the 8 symmetries:
+    plain N, nothing placed, an engine that counts so, from its own N."""
+    return engine.counts_classes and not asked.placed and not asked.blocked and not engine.symmetry_breaking \
+        and engine.classes_from <= asked.n <= classes.MAX_N and engine.variant.is_plain \
+        and len(asked.symmetries) == 8
 
 
 def _strategy(engine: Engine, asked: Question, counting: bool, split: bool, by_classes: bool, quarters: bool,
@@ -335,10 +350,10 @@ def _quarters(n: int, engine: Engine, placed: Any, method: str, limit: int | Non
 
 
 def _question(n: Any, fixed: Mapping[int, int] | None, variant: str | Variant | None,
-              engine: str | Engine) -> Question:
+              engine: str | Engine | None, blocked: Iterable[tuple[int, int]] | None = None) -> Question:
     """The question asked, checked once: a made engine's variant unless ``variant`` names one."""
     made = engine.variant if isinstance(engine, Engine) else None
-    asked = question(n, fixed, None, made if variant is None and made is not None else variant or "queens")
+    asked = question(n, fixed, blocked, made if variant is None and made is not None else variant or "queens")
     if made is not None and asked.variant != made:
         raise InvalidInputError(f"the engine given was made for {made.title}, not {asked.variant.title}")
     return asked
@@ -369,17 +384,15 @@ def plan_solve(n: int, engine: str | Engine | None, fixed: Mapping[int, int] | N
     :func:`solve_engine`), and whether it is split (the rules above).  Nothing runs."""
     jobs = None if jobs is None else check_jobs(jobs)
     cluster_notes = check_executor(executor)
-    placed = position(board_size(n), fixed, blocked)
+    asked = _question(n, fixed, variant, engine, blocked)  # (its placements checked: here, once)
+    n, placed = asked.n, asked.position()
     if engine is None:
-        engine, why = solve_engine(board_size(n), variant, bool(placed) or bool(getattr(placed, "blocked", ())),
-                                   bool(options))
+        engine, why = solve_engine(n, variant, bool(placed), bool(options))
         cluster_notes += [why] if why else []
-    asked = _question(n, placed, variant, engine)
-    n = asked.n
     chosen = _engine(engine, options, asked.variant)
     split = chosen.splits_solve and ((jobs or 1) > 1 or executor is not None) and n >= SPLIT_SOLVE_MIN_N \
         and chosen.variant.is_plain  # (the parts are the plain decision search's)
-    return SolvePlan(n, chosen, placed, time_limit, jobs, executor, split, asked,
+    return SolvePlan(n, chosen, time_limit, jobs, executor, split, asked,
                      tuple(cluster_notes + solve_advice(chosen, n)))
 
 

@@ -4,44 +4,22 @@ and :func:`solve` take every option the command line has, ask
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from .. import stopping
 from ..engines import DEFAULT_ENGINE, Outcome, Search, engine_class, get_engine
 from ..engines.optimum import Optimum, Report
 from ..errors import InvalidInputError
 from . import execute
-from .execute import Progress
+from .execute import Count, Progress
 from ..model.question import board_size
 from ..model.variants import Variant
 from .advice import advice, optimum_advice
-from .plan import Notify, plan, plan_solve, position
+from .plan import Notify, plan, plan_solve
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
-
-
-class Count(NamedTuple):
-    """The result of counting: what was counted, the number, and how."""
-
-    n: int
-    engine: str
-    count: int  # type: ignore[assignment]  # (in place of tuple.count: a Count is read by its names)
-    unique: bool
-    seconds: float
-    fixed: dict[int, int]
-    options: dict[str, Any]
-    stats: dict[str, Any]
-    variant: str = "queens"
-    strategy: str = ""  # how it was counted, in words (the plan's Strategy.label)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"n": self.n, "count": self.count, "unique": self.unique, "engine": self.engine,
-                "variant": self.variant, "strategy": self.strategy,
-                "fixed": [[r, c] for r, c in sorted(self.fixed.items())], "options": self.options,
-                "seconds": round(self.seconds, 6), "stats": self.stats}
 
 
 def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | None = None, *,
@@ -53,7 +31,7 @@ def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | N
     """The solutions of n-queens that honour ``fixed`` (row -> column), as a lazy :class:`Search`.
 
     ``blocked`` squares (row, column) hold no queen; whole diagonals are
-    :func:`nqueens_cp.model.board.diagonal`'s squares.
+    :func:`nqueens_cp.model.position.diagonal`'s squares.
 
     ``engine`` is a registered engine's name and ``options`` its own
     keywords (``solver=``, ``encoding=``, ``symmetry_breaking=``...).
@@ -76,7 +54,7 @@ def solutions(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | N
     if engine_class(engine).counts_only:
         raise InvalidInputError(f"engine {engine} counts solutions without listing them: use count")
     n = board_size(n)
-    chosen = plan(n, engine, position(n, fixed, blocked), variant=variant, limit=limit, time_limit=time_limit,
+    chosen = plan(n, engine, fixed, blocked=blocked, variant=variant, limit=limit, time_limit=time_limit,
                   method="walk",
                   jobs=jobs, unique=unique, executor=executor, **options)
     if notify:
@@ -122,7 +100,7 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
         raise InvalidInputError("count takes no limit: a count stopped early is not the count "
                                 "(solutions(n, limit=K) lists the first K)")
     n = board_size(n)
-    chosen = plan(n, engine, position(n, fixed, blocked), variant=variant, time_limit=time_limit, jobs=jobs,
+    chosen = plan(n, engine, fixed, blocked=blocked, variant=variant, time_limit=time_limit, jobs=jobs,
                   unique=unique, executor=executor, checkpoint=checkpoint, method=method, memory=memory,
                   counting=True, **options)
     if notify:
@@ -130,12 +108,7 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
         for note in [*chosen.notes, *(advice(n, engine, counting=not unique, jobs=chosen.jobs,
                                              quarters=chosen.budget is not None) if plain else [])]:
             notify(note)
-    start = time.perf_counter()
-    search = execute.search(chosen, progress)
-    found = search.count()
-    search.stats["strategy"] = chosen.strategy.kind
-    return Count(n, chosen.engine.name, found, unique, time.perf_counter() - start, chosen.placed,
-                 chosen.engine.settings, search.stats, str(chosen.engine.variant), chosen.strategy.label)
+    return execute.count(chosen, progress)
 
 
 def solve(n: int, engine: str | None = None, fixed: Mapping[int, int] | None = None, *,

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import check_placements
+from .position import check_placements
 from .encodings import COSTS, DEFAULT_ENCODING, ENCODINGS, Clause, PairwiseClauses
 from .variants import PLAIN, Variant
 from ..errors import InvalidInputError

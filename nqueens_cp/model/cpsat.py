@@ -10,7 +10,7 @@ from .variants import PLAIN, Variant
 def build_model(n: int, fixed: dict[int, int] | None = None, symmetry_breaking: bool = False,
                 variant: Variant = PLAIN):
     """The CP-SAT model, a pure function of its arguments: (CpModel, row variables).
-    ``fixed`` pins queens (row -> column); a :class:`~nqueens_cp.model.board.Position`
+    ``fixed`` pins queens (row -> column); a :class:`~nqueens_cp.model.position.Position`
     also removes its blocked squares from their rows' domains.
 
     It carries its search strategy: the first unbound row, smallest column.

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from .board import Placement, check_placements
+from .board import Placement
+from .position import check_placements
 from .variants import PLAIN, Lines, Variant
 
 # format name -> (file suffix, what it is); the order of ``model --help``.
@@ -47,7 +48,7 @@ def format_for(path: str) -> str | None:
 
 def write(name: str, n: int, placed: Mapping[int, int] | None = None, variant: Variant = PLAIN) -> Iterator[str]:
     """The text of format ``name`` for n-queens with ``placed`` (a mapping of row
-    to column, or a :class:`~nqueens_cp.model.board.Position` with blocked squares),
+    to column, or a :class:`~nqueens_cp.model.position.Position` with blocked squares),
     or for another question of the family (``variant``)."""
     position = check_placements(n, placed)
     if variant.question == "optimum":

@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .board import Placement, Position, diagonal
+from .board import Placement
+from .position import Position, diagonal
 from ..errors import InvalidInputError, NQueensError
 
 COMPLETION, EXCLUDED_DIAGONALS = "completion", "excluded-diagonals"

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from ..errors import InvalidInputError
 from . import variants
-from .board import Position, check_placements
+from .position import Position, check_placements
 from .variants import Square, Variant
 
 
@@ -28,8 +28,9 @@ class Question(NamedTuple):
     blocked: tuple[Square, ...] = ()  # the squares that hold no queen, sorted
 
     def position(self) -> Position:
-        """The placements as the engines take them (a fresh Position: row -> column, and the blocked squares)."""
-        return check_placements(self.n, dict(self.placed), self.blocked)
+        """The placements as the engines take them (a fresh Position: row -> column, and the blocked squares),
+        not checked again: :func:`question` checked them."""
+        return Position(dict(self.placed), self.blocked, self.n)
 
     @property
     def symmetries(self) -> tuple[str, ...]:

@@ -40,11 +40,15 @@ def measure(n: int, label: str, first: bool = False, variant: str = "queens",
 
     imported = time.perf_counter()
     # Searched as the command line searches it (plan()), on this one process.
-    with execute.search(plan(n, engine, jobs=1)) as search:
-        # A model counter counts without listing; every other engine lists, one by one.
-        count = search.count() if engine.counts_only else sum(1 for _ in search)
+    chosen = plan(n, engine, jobs=1)
+    if engine.counts_only:  # a model counter counts without listing
+        counted = execute.count(chosen)
+        count, stats = counted.count, {k: v for k, v in counted.stats.items() if k != "strategy"}
+    else:  # every other engine lists, one by one
+        with execute.search(chosen) as search:
+            count = sum(1 for _ in search)
+        stats = dict(search.stats)
     done = time.perf_counter()
-    stats = dict(search.stats)
     if "clauses" in stats:  # one column for model size, whatever the model
         stats["constraints"] = stats.pop("clauses")
     return {"count": count, "import_s": imported - start, "search_s": done - imported, "stats": stats}

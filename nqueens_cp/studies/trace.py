@@ -21,7 +21,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model.board import Solution, check_placements
+from ..model.board import Solution
+from ..model.position import check_placements
 from ..errors import InvalidInputError
 
 PLOT_MAX_N = 8  # beyond this the tree has thousands of nodes: no longer a picture anyone reads

@@ -1,0 +1,143 @@
+"""Counts by tasks: by symmetry classes (counting/classes.py) and by joining
+quarters (counting/join.py), their tasks run on processes, this process or a
+cluster, recorded in a checkpoint as they finish, a few restored records
+counted again; and where any sub-problems of a plan run (:func:`where`).
+The mathematics stays in counting/; :mod:`.execute` calls in here."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
+from typing import TYPE_CHECKING, Any
+
+from ..counting import classes
+from ..errors import NQueensError
+from .plan import Plan
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+Progress = Callable[[int, int], None]  # (sub-problems done, sub-problems in all)
+
+# Sub-boards per task of a count by classes: fewer pay the pool's per-task overhead,
+# more leave a core idle at the end (benchmarks/task_size.py; docs/counting.md).
+SUB_BOARDS_PER_TASK = 32  # 71 tasks at N = 17, 58 at N = 16: measured best of 1..128 for both
+
+
+RECOUNTED = 4  # records of a checkpoint counted again on resuming (chosen at random)
+
+def class_count(plan: Plan, stats: dict[str, Any], deadline: float | None, progress: Progress | None) -> int:
+    """The count (total, or fundamental with ``unique``) by symmetry classes:
+    :func:`classes.count_by_classes <nqueens_cp.counting.classes.count_by_classes>` does the
+    counting; this module runs its tasks (:func:`_run_work`)."""
+    per_task = plan.engine.task_size(plan.n) or SUB_BOARDS_PER_TASK
+    tally, work, nodes = classes.count_by_classes(plan.n, per_task,
+                                                  lambda work: _run_work(plan, work, progress, deadline), deadline)
+    stats.update(kernel=kernel_kind(), nodes=nodes, sub_boards=sum(len(task) for task in work.tasks),
+                 **tally.to_dict())
+    del stats["n"]
+    return tally.fundamental if plan.unique else tally.total
+
+
+
+def quarters_count(plan: Plan, stats: dict[str, Any], deadline: float | None, progress: Progress | None) -> int:
+    """The count (total, or fundamental with ``unique``) by joining quarters:
+    :func:`join.count_by_quarters <nqueens_cp.counting.join.count_by_quarters>` does the counting,
+    this module runs its parts (:func:`_run_work`, as it runs a count by classes' tasks)."""
+    from ..counting import join
+
+    budget = plan.budget
+    assert budget is not None
+    result, work = join.count_by_quarters(plan.n, budget.cap, lambda work: _run_work(plan, work, progress, deadline),
+                                          deadline)
+    stats.update(kernel=kernel_kind(), parts=len(work.tasks), **result.stats(budget))
+    return result.fundamental if plan.unique else result.total
+
+
+
+def _run_work(plan: Plan, work: classes.Work, progress: Progress | None,
+                    deadline: float | None) -> tuple[Any, classes.Side]:
+    """Every task of a count by classes (or by quarters), each by ``work.part``
+    or else the engine's ``count_sub_boards`` (the CPU's loop or the GPU's),
+    on processes or a cluster, recorded in the plan's checkpoint as it
+    finishes; ``work.side`` beside them.  Their values summed, and the side's."""
+    from . import pools
+
+    tasks = work.tasks
+    workers = max(1, min(plan.strategy.processes, len(tasks)))  # (0: in this process)
+    record = None
+    if plan.checkpoint:
+        from .checkpoint import Checkpoint
+
+        record = Checkpoint(plan.checkpoint, work.record, valid=work.valid)
+    done_before = dict(record.done) if record else {}
+    todo = [i for i in range(len(tasks)) if i not in done_before]
+    # In an order of their own, the same every run: the tasks' costs differ tenfold, in runs along their
+    # index (a count by quarters of 22: 16 s to 160 s among its first eight), so that the first to finish,
+    # a fair sample of all, make the time left a fair estimate.
+    random.Random(len(tasks)).shuffle(todo)
+    # A record's checksum catches a torn write, not a wrong number: a sample of the records
+    # restored is counted again beside the rest, and the file refused if one differs.
+    again = random.Random().sample(sorted(done_before), min(RECOUNTED, len(done_before)))
+    # the work's own task, or the engine's (the CPU's loop, or the GPU's), the engine travelling with it
+    calls = [(work.part or plan.engine.count_sub_boards, plan.n, tasks[i]) for i in todo + again]
+    tallies = [sum(column) for column in zip((0,) * work.width, *done_before.values())]
+    inline = plan.strategy.processes == 0
+    # Loaded here, before the pool forks its workers: they inherit the
+    # compiled module instead of each loading it.
+    kernel_kind()
+    side = None
+    done = len(done_before)
+    if progress:
+        progress(done, len(tasks))  # (what a checkpoint restored: where the rate starts)
+    try:
+        # Counts add up in any order: each task is taken as it finishes.
+        with where(plan, deadline, inline) as executor, closing(pools.stream(
+                calls, workers, 4 * workers, executor=executor, deadline=deadline, processes=True,
+                ordered=False, clean=not plan.engine.forks_workers)) as results:
+            for i, found in results:
+                if side is None and not inline:
+                    # Beside the workers, in this process, while they count; started
+                    # once they are running, as a thread must never be forked.
+                    side = pools.in_background(work.side)
+                if i >= len(todo):  # a record counted again
+                    task = again[i - len(todo)]
+                    if [found[k] for k in work.exact] != [done_before[task][k] for k in work.exact]:
+                        assert record is not None
+                        raise NQueensError(f"checkpoint {record.path}: task {task} is recorded as "
+                                           f"{list(done_before[task])} and counts {list(found)} again: refused "
+                                           f"({len(again)} of its {len(done_before)} records were counted again; "
+                                           "use another file)")
+                    continue
+                tallies = [a + b for a, b in zip(tallies, found)]
+                if record:
+                    record.record(todo[i], found)
+                done += 1
+                if progress:
+                    progress(done, len(tasks))
+    finally:
+        if record:
+            record.close()
+    return tuple(tallies), side() if side else work.side()
+
+
+
+def kernel_kind() -> str:
+    from .. import kernel
+
+    return kernel.kind()
+
+
+@contextmanager
+def where(plan: Plan, deadline: float | None, inline: bool = False) -> Iterator[Executor | None]:
+    """Where sub-problems run: this process, the caller's executor, a Dask
+    cluster (for the length of one stream, reached before ``deadline``), or
+    None: a local pool."""
+    from . import pools
+
+    if inline:
+        yield pools.InlineExecutor()
+    else:
+        with pools.using(plan.executor, deadline) as executor:
+            yield executor
