@@ -169,7 +169,7 @@ def test_every_list_of_engines_is_derived_from_the_registry() -> None:
     assert engine_lists(f'X = [{a!r}, {b!r}, {c!r}]\nY = "a {a}, {b} and {c} list"\n"""{a}, {b}, {c}"""\n') == [
         (1, [a, b, c]), (2, [a, b, c])]
     assert engine_lists(f'X = ({a!r}, {b!r})\nY = "nqueens-cp batch --engines {a},{b},{c}"\n') == []
-    registry = ROOT / "nqueens_cp" / "engines" / "__init__.py"
+    registry = ROOT / "nqueens_cp" / "engines" / "registry.py"
     found = {f"{path.relative_to(ROOT)}:{line}": named
              for path in sorted([*(ROOT / "nqueens_cp").rglob("*.py"), *(ROOT / "tests").rglob("*.py")])
              if path != registry for line, named in engine_lists(path.read_text())}
@@ -381,3 +381,67 @@ def test_every_benchmark_imports() -> None:
                          capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert run.returncode == 0, run.stderr[-2000:]
     assert len(scripts) >= 20
+
+
+def _imports(path: Path, module: str) -> list[str]:
+    """The nqueens_cp modules ``module`` (at ``path``) imports, at the top or inside a function; not those
+    imported for type checking only (``if TYPE_CHECKING:``)."""
+    import ast
+
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    found = []
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                for other in child.orelse:
+                    visit(other)
+                continue
+            if isinstance(child, ast.ImportFrom):
+                base = package.split(".")[:len(package.split(".")) - child.level + 1] if child.level else []
+                target = ".".join(base + ([child.module] if child.module else []))
+                found.extend([target] if child.module else [f"{target}.{alias.name}" for alias in child.names])
+            elif isinstance(child, ast.Import):
+                found.extend(alias.name for alias in child.names)
+            visit(child)
+
+    visit(ast.parse(path.read_text()))
+    return [name for name in found if name == "nqueens_cp" or name.startswith("nqueens_cp.")]
+
+
+def test_imports_go_down_the_layers_of_the_house_tour_and_never_round_in_a_circle() -> None:
+    """Issue 64: counting/sample.py reached up into execution/plan.py, model/variants.py and model/symmetry.py
+    imported each other, and so did engines/capabilities.py and the registry, checking/forms.py and its tools."""
+    tour = (ROOT / "docs" / "house-tour.md").read_text()
+    listed = tour.split("<!-- layers: top to bottom -->", 1)[1].split("<!-- end of the layers -->", 1)[0]
+    layer = {room: depth for depth, line in enumerate(listed.strip().splitlines())
+             for room in re.findall(r"`([\w.]+)`", line.split("(", 1)[0])}
+    modules = {}
+    for path in sorted((ROOT / "nqueens_cp").rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+
+    def known(name: str) -> str:  # (a name imported from a module, as from nqueens_cp import __version__)
+        while name not in modules:
+            name = name.rsplit(".", 1)[0]
+        return name
+
+    def room(module: str) -> str:
+        return "__init__" if module == "nqueens_cp" else module.split(".")[1]
+
+    unplaced = sorted({room(module) for module in modules} - set(layer))
+    assert not unplaced, f"rooms no line of docs/house-tour.md's layers places: {unplaced}"
+    graph = {module: {known(name) for name in _imports(path, module)} - {module} for module, path in modules.items()}
+    upward = [f"{module} -> {target}" for module, targets in graph.items() for target in targets
+              if layer[room(target)] < layer[room(module)]]
+    assert not upward, upward
+    # No circle: a module that reaches itself through its imports.
+    circles = set()
+    for start in graph:
+        seen, frontier = set(), set(graph[start])
+        while frontier:
+            seen |= frontier
+            frontier = {target for module in frontier for target in graph[module]} - seen
+        if start in seen:
+            circles.add(start)
+    assert not circles, sorted(circles)

@@ -18,8 +18,11 @@ NAME = "template"
 @pytest.fixture
 def registered(monkeypatch):
     """The template, as the registry's last line."""
-    monkeypatch.setitem(engines._REGISTRY, NAME, "nqueens_cp.engines.TEMPLATE:TemplateEngine")
+    from nqueens_cp.engines import registry
+
+    monkeypatch.setitem(registry._REGISTRY, NAME, "nqueens_cp.engines.TEMPLATE:TemplateEngine")
     monkeypatch.setattr(engines, "ENGINE_NAMES", (*engines.ENGINE_NAMES, NAME))
+    monkeypatch.setattr(registry, "ENGINE_NAMES", engines.ENGINE_NAMES)
     return NAME
 
 

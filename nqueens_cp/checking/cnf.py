@@ -21,8 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import InvalidInputError
-from .forms import SQUARES, Determined, FilePerN, Instance, ModelError, Reason, UserModel
-from .python import EXPECTED
+from .forms import EXPECTED, SQUARES, Determined, FilePerN, Instance, ModelError, Reason, UserModel
 
 SOLVER = "cadical195"  # the fastest PySAT enumerator
 _CELL = re.compile(r"c\s+q\s+(\d+)\s+(\d+)\s+(\d+)\s*")

@@ -13,8 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import TimeLimitReached
-from .forms import COLUMNS, SQUARES, Determined, Instance, ModelError, Reason
-from .python import EXPECTED
+from .forms import EXPECTED, COLUMNS, SQUARES, Determined, Instance, ModelError, Reason
 
 _SETTINGS = {"num_workers": 1, "catch_sigint_signal": False}  # one worker: the only exact enumeration
 

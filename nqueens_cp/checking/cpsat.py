@@ -19,8 +19,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..errors import TimeLimitReached
-from .forms import COLUMNS, SQUARES, Determined, FilePerN, Instance, ModelError, Reason
-from .python import EXPECTED
+from .forms import EXPECTED, COLUMNS, SQUARES, Determined, FilePerN, Instance, ModelError, Reason
 
 CORE_SECONDS = 20.0  # the most a reason's deletion filter runs (each solve has the board fixed: milliseconds)
 

@@ -21,14 +21,18 @@ The forms (docs/checking.md):
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidInputError, NQueensError
 
 COLUMNS, SQUARES = "columns", "squares"  # what a raw solution is: columns by row, or the queens' squares
+
+
+# What a model given from Python returns (the form every tool's reader checks).
+EXPECTED = ("(model, board): the model a CpModel, a CPMpy Model or a PySAT CNF; the board a list of n integer "
+            "variables (the column of each row's queen) or an n x n grid of 0/1 variables (variable ids for a CNF)")
 
 
 class ModelError(NQueensError):
@@ -104,68 +108,6 @@ class UserModel:
 
     def instance(self, n: int) -> Instance:
         raise NotImplementedError
-
-
-def load(model: Any, var: str | None = None, generator: str | None = None, data: str | None = None) -> UserModel:
-    """The user's model from what names it: a callable ``f(n)``, ``PATH.py:FUNC``,
-    ``PATH.mzn``, ``PATH.lp``, ``PATH.cnf`` (with ``{n}``), or, with
-    ``generator``, no model and a command that writes each N's CNF.  ``data``
-    is more MiniZinc data, beside ``n``."""
-    if generator is not None:
-        if model is not None:
-            raise InvalidInputError("--generator writes the model: name no MODEL beside it")
-        from .cnf import Generated
-
-        return Generated(generator, var)
-    if model is None:
-        raise InvalidInputError("name a MODEL (PATH.py:FUNC, PATH.mzn, PATH.lp, PATH-{n}.cnf) or --generator 'CMD {n}'")
-    if callable(model):
-        from .python import PythonModel
-
-        return PythonModel(model, getattr(model, "__name__", "model"), var)
-    if not isinstance(model, (str, os.PathLike)):
-        raise InvalidInputError(f"a model is a path (PATH.py:FUNC, PATH.mzn, PATH.lp, PATH-{{n}}.cnf) or a "
-                                f"function of n, got {type(model).__name__}")
-    text = os.fspath(model)
-    path, colon, function = text.rpartition(":")
-    if colon and path.endswith(".py"):
-        from .python import PythonModel
-
-        return PythonModel.from_file(path, function, var)
-    suffix = os.path.splitext(text)[1].lower()
-    if data is not None and suffix != ".mzn":
-        raise InvalidInputError("--data gives a MiniZinc model more data: the model is not a .mzn file")
-    readers: dict[str, Callable[[str, str | None], UserModel]] = {}
-    if suffix == ".mzn":
-        from .minizinc import MiniZincModel
-
-        readers[suffix] = MiniZincModel
-    elif suffix == ".lp":
-        from .clingo import ClingoModel
-
-        readers[suffix] = ClingoModel
-    elif suffix in (".cnf", ".dimacs"):
-        from .cnf import DimacsFiles
-
-        readers[suffix] = DimacsFiles
-    elif suffix == ".pbtxt":
-        from .cpsat import CpSatFiles
-
-        readers[suffix] = CpSatFiles
-    elif suffix == ".py":
-        raise InvalidInputError(f"{text}: name the function too, as {text}:FUNC (a function of n that returns "
-                                "(model, board))")
-    if suffix not in readers:
-        raise InvalidInputError(f"{text}: not a form check reads (PATH.py:FUNC, PATH.mzn, PATH.lp, PATH-{{n}}.cnf, "
-                                "PATH-{n}.pbtxt, or --generator 'CMD {n}')")
-    if suffix not in (".cnf", ".dimacs", ".pbtxt") and not os.path.isfile(text):
-        raise ModelError(f"cannot read {text}: " + ("it is a directory" if os.path.isdir(text) else
-                                                    "no such file"))
-    if suffix == ".mzn":
-        from .minizinc import MiniZincModel
-
-        return MiniZincModel(text, var, data)
-    return readers[suffix](text, var)
 
 
 class FilePerN(UserModel):

@@ -22,11 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .forms import Instance, ModelError, UserModel
-
-EXPECTED = ("(model, board): the model a CpModel, a CPMpy Model or a PySAT CNF; the board a list of n integer "
-            "variables (the column of each row's queen) or an n x n grid of 0/1 variables (variable ids for a CNF)")
-
+from .forms import EXPECTED, Instance, ModelError, UserModel
 
 class PythonModel(UserModel):
     """A Python function of n that builds the model."""

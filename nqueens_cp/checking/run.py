@@ -24,7 +24,8 @@ from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 from ..model.board import Solution, pack
 from ..model.question import Question, question
 from ..model.variants import Square, Variant
-from .forms import COLUMNS, Determined, Instance, ModelError, Reason, UserModel, load
+from .forms import COLUMNS, Determined, Instance, ModelError, Reason, UserModel
+from .reading import load
 
 SHOW = 3  # the smallest boards of each kind kept per N (--show)
 PROGRESS_SECONDS = 0.5  # between two progress lines on a terminal

@@ -11,7 +11,7 @@ To add an engine (three files, ``engines/cpmpy.py`` was made this way):
    lists every one with its default).  Import the solver's package inside
    the methods, never at the top: listing engines and ``--help`` must not
    pay for it.
-2. Add one line to ``_REGISTRY`` in ``engines/__init__.py``.
+2. Add one line to ``_REGISTRY`` in ``engines/registry.py``.
 3. If it needs a package, add an extra in ``pyproject.toml`` (and to the
    ``test`` extra, so that CI runs it), and name it in ``requires``.
 

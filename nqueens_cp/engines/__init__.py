@@ -1,4 +1,6 @@
-"""The engine registry: name -> engine class, imported only when asked for.
+"""The engines, asked by name: the registry's names (:mod:`.registry`, each
+class imported only when asked for), and every question put to them here:
+:func:`names` by capability, the presets, :func:`get_engine` with its options.
 
 Engine modules import their solver packages (OR-Tools, python-sat) inside
 their methods, so reading an engine's capabilities, listing engines and
@@ -8,58 +10,12 @@ package is derived here from the engines' own capabilities (:func:`names`).
 
 from __future__ import annotations
 
-import functools
-from importlib import import_module
 from typing import Any
 
 from ..errors import InvalidInputError
 from .base import Engine, Option, Outcome, Status
+from .registry import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, ENGINE_NAMES, engine_class
 from .search import Search
-
-# name -> "module:Class", in the order engines are listed and cross-checked.
-_REGISTRY: dict[str, str] = {
-    "backtrack": "nqueens_cp.engines.backtrack:BacktrackEngine",
-    "bitmask": "nqueens_cp.engines.bitmask:BitmaskEngine",
-    "cpsat": "nqueens_cp.engines.cpsat:CpSatEngine",
-    "sat": "nqueens_cp.engines.sat:SatEngine",
-    "asp": "nqueens_cp.engines.asp:AspEngine",
-    "minizinc": "nqueens_cp.engines.minizinc:MiniZincEngine",
-    "smt": "nqueens_cp.engines.smt:SmtEngine",
-    "cpmpy": "nqueens_cp.engines.cpmpy:CpmpyEngine",
-    "modelcount": "nqueens_cp.engines.modelcount:ModelCountEngine",
-    "gpu": "nqueens_cp.engines.gpu:GpuEngine",
-    "scan": "nqueens_cp.engines.tutorial:ScanEngine",
-    "copy": "nqueens_cp.engines.tutorial:CopyEngine",
-    "undo": "nqueens_cp.engines.tutorial:UndoEngine",
-    "iterative": "nqueens_cp.engines.tutorial:IterativeEngine",
-    "generator": "nqueens_cp.engines.tutorial:GeneratorEngine",
-    "nested": "nqueens_cp.engines.tutorial:NestedEngine",
-    "construct": "nqueens_cp.engines.construct:ConstructEngine",
-    "minconflicts": "nqueens_cp.engines.minconflicts:MinConflictsEngine",
-}
-
-ENGINE_NAMES: tuple[str, ...] = tuple(_REGISTRY)
-
-# The default: exact, dependency-free and the fastest enumerator at every N
-# people run interactively; it starts in well under a second because it needs
-# neither OR-Tools (~0.5 s to import) nor python-sat.
-DEFAULT_ENGINE = "bitmask"
-# The default of solve: CP-SAT answers completion questions fastest, and proves "none".
-DEFAULT_SOLVE_ENGINE = "cpsat"
-
-
-def engine_class(name: str) -> type[Engine]:
-    """The class registered as ``name``, its module imported on first use."""
-    if not isinstance(name, str) or name not in _REGISTRY:
-        raise InvalidInputError(f"unknown engine {name!r} (choose from {', '.join(ENGINE_NAMES)})")
-    return _load(name)
-
-
-@functools.cache
-def _load(name: str) -> type[Engine]:
-    module, cls = _REGISTRY[name].split(":")
-    return getattr(import_module(module), cls)
-
 
 def names(*, available: bool | None = None, option: str | None = None, counts: bool | None = None,
           variant: Any = None, **data: Any) -> list[str]:

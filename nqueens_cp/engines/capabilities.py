@@ -110,7 +110,7 @@ class Capabilities:
     @classmethod
     def refusal(cls, variant: Variant) -> str:
         """Why this engine does not answer ``variant``, and which engines do (one line)."""
-        from . import ENGINE_NAMES, engine_class
+        from .registry import ENGINE_NAMES, engine_class
 
         others = [name for name in ENGINE_NAMES if engine_class(name).answers(variant)]
         return f"engine {cls.name} does not answer {variant.title}: it cannot express {cls.cannot_express(variant)} " \
