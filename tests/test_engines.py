@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 
 import pytest
+
+import nqueens_cp as nq
 
 from conftest import affordable, reference, usable
 from nqueens_cp import ENGINE_NAMES, TOTAL, SearchFinishedError, engine_class, get_engine, is_solution, names
@@ -64,6 +67,10 @@ def test_streams_first_solution_of_a_board_too_big_to_enumerate(engine_name: str
         first = next(search)
         second = next(search)
     assert is_solution(first, n) and is_solution(second, n) and first != second
+    # and as the command line runs it (the plan: split into sub-problems, on the pool where it pools)
+    with nq.solutions(n, engine_name) as search:
+        planned = [*itertools.islice(search, 2)]
+    assert len(set(planned)) == 2 and all(is_solution(board, n) for board in planned)
 
 
 def test_closing_early_then_searching_again(engine) -> None:

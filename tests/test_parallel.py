@@ -7,8 +7,8 @@ import itertools
 import pytest
 
 import nqueens_cp as nq
-from conftest import affordable, reference
-from nqueens_cp import TOTAL, is_solution
+from conftest import affordable, reference, usable
+from nqueens_cp import TOTAL, engine_class, is_solution, names
 from nqueens_cp.execution import execute, parallel, pools
 from nqueens_cp.execution import plan as planning
 
@@ -37,10 +37,21 @@ def test_every_subproblem_split_gives_exactly_the_sequential_set(enumerator, n: 
     assert set(found) == expected
 
 
-@pytest.mark.parametrize("n", [11, 12])
-def test_one_order_whatever_the_jobs_and_limit(enumerator, n: int) -> None:
-    affordable(enumerator.name, n, seconds=1.2)
-    name, options = enumerator.name, enumerator.settings
+_ENUMERATING = names(enumerates=True)
+# The order is the pool's (pools.in_order), whichever engine fills it: every engine with a solver or a
+# compiled search of its own, with symmetry breaking where it has it, and the first tutorial backtracker for
+# the six (four seconds each, a Python search like backtrack's), at N = 11; the default at 12 as well.
+ORDERED = [(name, {}) for name in _ENUMERATING if engine_class(name).group != "classic"] + \
+    [(name, {}) for name in _ENUMERATING if engine_class(name).group == "classic"][:1] + \
+    [(name, {"symmetry_breaking": True}) for name in names(option="symmetry_breaking")]
+ORDER_ROWS = [*((name, options, 11) for name, options in ORDERED), (nq.DEFAULT_ENGINE, {}, 12)]
+
+
+@pytest.mark.parametrize("name, options, n", ORDER_ROWS,
+                         ids=[f"{name}{'+sb' if options else ''}-{n}" for name, options, n in ORDER_ROWS])
+def test_one_order_whatever_the_jobs_and_limit(name: str, options: dict, n: int) -> None:
+    usable(name)
+    affordable(name, n, seconds=1.2)
     one = list(nq.solutions(n, name, jobs=1, **options))
     two = list(nq.solutions(n, name, jobs=2, **options))
     assert one == two, "output order must not depend on the number of jobs"

@@ -10,12 +10,22 @@ import sys
 
 import pytest
 
-from conftest import CLI, run_process
-from nqueens_cp import is_solution
+from conftest import CLI, run_process, usable
+from nqueens_cp import DEFAULT_ENGINE, engine_class, is_solution, names
+
+# The command line's own behaviour (a closed pipe, Ctrl-C, the first boards at once) runs one path for every
+# engine that searches in Python; what differs is the engine's stream, held in-process for every engine by
+# tests/test_engines.py (test_streams_first_solution_of_a_board_too_big_to_enumerate, through the plan the
+# command line runs).  As processes: every engine with a solver or a compiled search of its own, and the first
+# of the tutorial backtrackers for the six (their rows were a third of this file's time).
+_ENUMERATING = names(enumerates=True)
+PROCESS_ENGINES = [name for name in _ENUMERATING if engine_class(name).group != "classic"] + \
+    [name for name in _ENUMERATING if engine_class(name).group == "classic"][:1]
 
 
-def test_head_closing_the_pipe_is_quiet(engine_name: str) -> None:
-    engine = engine_name
+@pytest.mark.parametrize("engine", PROCESS_ENGINES)
+def test_head_closing_the_pipe_is_quiet(engine: str) -> None:
+    usable(engine)
     shell = f"{' '.join(CLI)} enumerate 11 --engine {engine} | head -1"
     result = subprocess.run(["bash", "-o", "pipefail", "-c", shell], capture_output=True, text=True, timeout=120)
     assert result.stderr == ""
@@ -23,9 +33,12 @@ def test_head_closing_the_pipe_is_quiet(engine_name: str) -> None:
     assert result.returncode in (0, 141)  # 141 = 128 + SIGPIPE, as for a C tool
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_ctrl_c_exits_130_with_output_intact(engine_name: str, jobs: str) -> None:
-    engine = engine_name
+@pytest.mark.parametrize("engine, jobs", [*((name, "2") for name in PROCESS_ENGINES),
+                                         (DEFAULT_ENGINE, "1"), (PROCESS_ENGINES[-1], "1")])
+def test_ctrl_c_exits_130_with_output_intact(engine: str, jobs: str) -> None:
+    """Every engine on the pool (--jobs 2: its sub-problems in worker processes); one job, the parent alone,
+    is the same path whichever engine searches: the default and a Python backtracker."""
+    usable(engine)
     # N=13 is split into sub-problems (in worker processes with --jobs 2): the
     # first arrives in about a second, the whole run would take much longer.
     n = 13
@@ -118,11 +131,10 @@ def test_with_stderr_closed_the_data_and_exit_code_are_unchanged(command: str, e
     assert (result.returncode, result.stdout) == (code, expected)
 
 
-@pytest.mark.parametrize("fmt", ["line", "json"])
-def test_the_first_solutions_of_a_big_board_come_at_once(engine_name: str, fmt: str) -> None:
-    from nqueens_cp import engine_class
-
-    engine = engine_name
+@pytest.mark.parametrize("engine, fmt", [*((name, "line") for name in PROCESS_ENGINES), (DEFAULT_ENGINE, "json")])
+def test_the_first_solutions_of_a_big_board_come_at_once(engine: str, fmt: str) -> None:
+    """The format is the command line's (one engine writes JSON); the stream is each engine's."""
+    usable(engine)
     # 20-queens has 39 billion solutions (17-queens, for the slow tutorial engines, 96 million): only a
     # streaming search prints one and lets head close the pipe (the timeout is a hang guard, not a speed test).
     n = 20 if engine_class(engine).first_solution_max_n >= 30 else 17
