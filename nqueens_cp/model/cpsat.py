@@ -4,6 +4,8 @@ solves it; artifacts.py exports it to models/)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .variants import PLAIN, Variant
 
 
@@ -15,9 +17,11 @@ def build_model(n: int, fixed: dict[int, int] | None = None, symmetry_breaking: 
 
     It carries its search strategy: the first unbound row, smallest column.
 
-    ``variant`` asks another question of the family, read from its data: an
-    AllDifferent over ``q[i] + k*i`` for each line family of slope k (taken
-    modulo n where it wraps), and ``q[i + dr] - q[i] != dc`` for each offset.
+    ``variant`` asks another question of the family, read from its data
+    (:meth:`~nqueens_cp.model.variants.Variant.integer_terms`, as every integer
+    model reads it): an AllDifferent over ``q[i] + k*i`` for each line family
+    of slope k (taken modulo n where it wraps), and ``q[i + dr] - q[i] != dc``
+    for each offset.
 
     ``symmetry_breaking`` adds the inverse permutation p (p[c] is the row of
     column c's queen) and the first-row lex-leader constraints of
@@ -28,18 +32,16 @@ def build_model(n: int, fixed: dict[int, int] | None = None, symmetry_breaking: 
     model = cp_model.CpModel()
     q = [model.new_int_var(0, n - 1, f"q{i}") for i in range(n)]
     # [cost family cpsat]
-    for lines in variant.integer_order:  # q[i] + k*i all different, modulo n where the lines wrap
-        k = lines.slope
-        if not (lines.wraps and k):
-            model.add_all_different([q[i] + k * i if k else q[i] for i in range(n)])
-        else:
-            keys = [model.new_int_var(0, n - 1, f"w{k}_{i}") for i in range(n)]
-            for i in range(n):
-                model.add_modulo_equality(keys[i], q[i] + k * i + n, n)
-            model.add_all_different(keys)
-    for dr, dc in variant.offsets:  # no two queens an offset apart
-        for i in range(n - dr):
-            model.add(q[i + dr] - q[i] != dc)
+    def wrapped(term: Any) -> Any:  # term mod n, as a variable of its own (CP-SAT's modulo is a constraint)
+        key = model.new_int_var(0, n - 1, f"w{len(model.proto.variables)}")
+        model.add_modulo_equality(key, term + n, n)
+        return key
+
+    groups, differ = variant.integer_terms(n, q, wrapped)  # (the family's model, from its data)
+    for terms in groups:
+        model.add_all_different(terms)
+    for difference, dc in differ:  # no two queens an offset apart
+        model.add(difference != dc)
     # [end cost]
     if symmetry_breaking:
         from .symmetry import breaking_terms
