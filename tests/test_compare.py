@@ -320,3 +320,13 @@ def test_the_teaching_preset_is_one_engine_of_every_paradigm_read_from_the_data(
     assert set(names(instant=True, available=True)) <= set(expand(["teaching"], first=True))
     both = expand(["declarative", DEFAULT_ENGINE])  # (it said 'engine bitmask is named twice')
     assert len(both) == len(set(both)) and set(both) == set(preset("declarative")) and both[-1] == DEFAULT_ENGINE
+
+
+def test_a_model_counter_is_measured_by_its_count_not_a_listing() -> None:
+    """compare's measurement of an engine that counts without listing (Ganak) runs the plan's count, and
+    its statistics are the engine's (no strategy column beside the others)."""
+    from conftest import usable
+
+    usable("modelcount")
+    row = measure(6, "modelcount")
+    assert row["count"] == 4 and "strategy" not in row["stats"] and row["stats"]["counter"] in ("ganak", "cadical195")

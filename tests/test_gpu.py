@@ -333,3 +333,15 @@ def test_on_a_gpu_a_count_on_a_worker_after_one_in_this_process() -> None:
     for n in (12, 17):
         found = nq.execution.run.counted(n, engine="gpu")
         assert found.count == TOTAL[n] and found.stats["fundamental"] == FUNDAMENTAL[n]
+
+
+def test_the_gpu_engine_refuses_a_listing_and_a_count_that_is_not_by_classes_in_one_line():
+    """(Its class loads without CuPy: what it refuses is said before any device is asked for.)"""
+    from nqueens_cp.model.position import Position
+
+    engine = nq.engine_class("gpu")("queens")
+    with pytest.raises(nq.InvalidInputError, match="^engine gpu counts solutions without listing them: use count$"):
+        engine.stream(8, Position(), None, {}, None)
+    with pytest.raises(nq.InvalidInputError, match="^engine gpu counts by symmetry classes only"):
+        engine.own_count(8, Position(), {}, None)
+

@@ -296,3 +296,18 @@ def test_a_count_never_builds_a_listing(monkeypatch) -> None:
         nq.solutions(12, "bitmask", jobs=1, limit=5).count()
     with pytest.raises(AssertionError, match="built a listing"):  # (cpsat has no count of its own: boards)
         nq.count(6, "cpsat")
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_progress_is_told_as_each_sub_problem_ends_listing_and_counting(jobs: int) -> None:
+    """A split listing (one job: here, one after the other; two: on the pool) and a split count call
+    progress(done, total) once per sub-problem, the last with every one done; a count plan is its own
+    plan for counting."""
+    told: list[tuple[int, int]] = []
+    assert len(list(nq.solutions(11, "backtrack", jobs=jobs, progress=lambda *done: told.append(done)))) == TOTAL[11]
+    assert told and told[-1][0] == told[-1][1] and [done for done, _ in told] == list(range(1, len(told) + 1))
+    told.clear()
+    assert nq.count(11, "backtrack", jobs=jobs, progress=lambda *done: told.append(done)) == TOTAL[11]
+    assert told and told[-1][0] == told[-1][1] == len(told)
+    counting = planning.plan(11, "backtrack", counting=True)
+    assert planning.for_counting(counting) is counting

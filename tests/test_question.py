@@ -111,3 +111,21 @@ def test_the_placements_are_checked_once_on_every_path(monkeypatch, cli):
     assert nq.get_engine("backtrack").check(9, other) == {0: 1} and len(calls) == 1  # (checked for 8, not 9)
     with pytest.raises(nq.InvalidInputError, match="placement 0:8: column 8 is off the 8x8 board"):
         nq.get_engine("backtrack").check(8, nq.question(9, {0: 8}).position())
+
+
+def test_the_engines_own_checks_of_a_decision_and_the_placements_in_words():
+    """An engine used directly checks the placements it is given, then its own (check_solve); a Position says
+    what it holds; a diagonal is named as the command line names it."""
+    from nqueens_cp.model.position import Position, diagonal
+
+    backtrack = nq.get_engine("backtrack")
+    assert backtrack.check_solve(8, {0: 1}) == {0: 1}
+    with pytest.raises(nq.InvalidInputError, match="placement 0:9: column 9 is off the 8x8 board"):
+        backtrack.check_solve(8, {0: 9})
+    with pytest.raises(nq.InvalidInputError, match="time limit must be a positive number"):
+        backtrack.check_solve(8, {0: 1}, time_limit=-1)
+    assert repr(Position({0: 1}, [(2, 3), (1, 0)])) == "Position({0: 1}, blocked=[(1, 0), (2, 3)])"
+    assert repr(Position({0: 1})) == "Position({0: 1})"
+    assert diagonal(4, "r-c", 1) == [(1, 0), (2, 1), (3, 2)]
+    with pytest.raises(nq.InvalidInputError, match="a diagonal is r\\+c=K or r-c=K, got 'r\\*c'"):
+        diagonal(4, "r*c", 1)
