@@ -427,3 +427,42 @@ def test_the_block_validator_is_the_board_validator(drawn, noise):
         return
     found = asked.valid_rows(np.array(rows, dtype=np.int64))
     assert found.tolist() == [asked.is_solution(row) for row in rows], (member, n, fixed, blocked)
+
+
+def test_a_decision_or_an_optimum_that_is_wrong_is_caught_on_every_path(monkeypatch, cli):
+    """Every answer is validated in one place, the execution layer (execution/answers.py): a decision whole and
+    split, by the API and the command line, and an optimum (the engine itself hands back what it found)."""
+    from nqueens_cp.engines.backtrack import BacktrackEngine
+    from nqueens_cp.engines.bitmask import BitmaskEngine
+
+    def wrong(self, n, placed, time_limit, stats):
+        return nq.Status.SOLVED, tuple(range(n)), ""  # every queen on one diagonal
+
+    def moved(self, n, placed, time_limit, stats):
+        return nq.Status.SOLVED, (1, 3, 5, 0, 2, 4), ""  # a board of 6, but not the queen pre-placed at 0:2
+
+    monkeypatch.setattr(BacktrackEngine, "_solve", wrong)
+    with pytest.raises(nq.NQueensError, match="^engine backtrack returned an invalid board$"):
+        nq.solve(8, "backtrack")
+    assert nq.get_engine("backtrack").solve(8).solution == tuple(range(8))  # (as found: the engine's own)
+    code, _, err = cli("solve", 8, "-e", "backtrack")
+    assert code == 1 and err.strip().endswith("engine backtrack returned an invalid board")
+    monkeypatch.setattr(BacktrackEngine, "_solve", moved)
+    with pytest.raises(nq.NQueensError, match="^engine backtrack moved the pre-placed queen at 0:2$"):
+        nq.solve(6, "backtrack", {0: 2})
+    with pytest.raises(nq.NQueensError, match="^engine backtrack put a queen on the blocked square 0:1$"):
+        nq.solve(6, "backtrack", blocked=[(0, 1)])
+    monkeypatch.setattr(BitmaskEngine, "solve_parts", lambda self, n, placed: [(_a_wrong_part, n)])
+    with pytest.raises(nq.NQueensError, match="^engine bitmask returned an invalid board$"):
+        nq.solve(20, "bitmask", jobs=2)  # (split: its parts on the pool)
+
+    def no_cover(self, n, time_limit, stats, report):
+        return [(0, 0)], True, 1, ""
+
+    monkeypatch.setattr(BacktrackEngine, "_optimum", no_cover)
+    with pytest.raises(nq.NQueensError, match=r"^engine backtrack returned queens that do not answer .*: \[\(0, 0\)\]$"):
+        nq.optimum(5, engine="backtrack")
+
+
+def _a_wrong_part(n):
+    return tuple(range(n)), 1  # (a part's answer and its nodes: a board with every queen on one diagonal)

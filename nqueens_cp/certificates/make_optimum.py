@@ -44,6 +44,7 @@ def certify_optimum(n: int, directory: str | os.PathLike[str], variant: str | Va
 
     from ..engines import get_engine
     from ..engines.sat import _run_solver
+    from ..execution import execute
     from ..model.domination import fewer
 
     variant = get(variant)
@@ -52,7 +53,7 @@ def certify_optimum(n: int, directory: str | os.PathLike[str], variant: str | Va
     target, parent = new_directory(directory)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     start = time.perf_counter()
-    found = get_engine(engine, variant, **options).optimum(n, time_limit)
+    found = execute.optimum(get_engine(engine, variant, **options), n, time_limit)
     if not found.proved:
         raise TimeLimitReached(f"no proved optimum within {time_limit:g} s: no certificate")
     size = found.size

@@ -29,7 +29,7 @@ from ..model.variants import PLAIN, Variant
 from ..errors import EngineUnavailableError, InvalidInputError
 from .capabilities import Capabilities
 from .option import SEED, SEED_MAX, SYMMETRY_BREAKING, Option
-from .outcome import Answer, Outcome, Status, trivial_answer, validated
+from .outcome import Answer, Outcome, Status, outcome, trivial_answer
 from .search import Search, check_limit, check_time_limit
 
 __all__ = ["Answer", "Engine", "Option", "Outcome", "SEED", "SEED_MAX", "SYMMETRY_BREAKING", "Status"]
@@ -179,8 +179,10 @@ class Engine(Capabilities):
         """One solution that keeps every pre-placed queen, or why there is none
         (see :class:`Status`), searched whole in this process.  (A split
         decision, for engines that ``splits_solve``, is the execution layer's:
-        :func:`nqueens_cp.execution.execute.solve`.)  Every solution is
-        validated before it is returned."""
+        :func:`nqueens_cp.execution.execute.solve`.)  The engine's answer as
+        found, as :meth:`search` gives its boards: ``nq.solve`` validates it
+        (:mod:`nqueens_cp.execution.answers`), as ``nq.solutions`` does a
+        search's."""
         return self.solve_checked(n, check_placements(n, fixed), time_limit)
 
     def solve_checked(self, n: int, placed: Position, time_limit: float | None = None) -> Outcome:
@@ -211,7 +213,8 @@ class Engine(Capabilities):
         """The fewest queens that answer the engine's domination question
         (its ``variant``: domination or independent) on an n x n board, as an
         :class:`~nqueens_cp.engines.optimum.Optimum`: proved optimal, or the
-        best found when ``time_limit`` (seconds) came first.  Validated.
+        best found when ``time_limit`` (seconds) came first; ``nq.optimum``
+        validates it (:mod:`nqueens_cp.execution.answers`).
         ``progress(standing)``: :func:`.optimum.run`."""
         from .optimum import run
 
@@ -227,8 +230,8 @@ class Engine(Capabilities):
         return trivial_answer(self.variant, n, placed)
 
     def outcome(self, n: int, placed: Position, answer: Answer, seconds: float, stats: dict[str, Any]) -> Outcome:
-        """The answer as an :class:`Outcome`, its board validated (:func:`.outcome.validated`)."""
-        return validated(self.name, self.variant, n, placed, answer, seconds, stats)
+        """The answer as an :class:`Outcome`, as found (validated by the execution layer)."""
+        return outcome(self.name, self.variant, n, placed, answer, seconds, stats)
 
     # -- for subclasses -------------------------------------------------------
 

@@ -66,11 +66,12 @@ class Optimum(NamedTuple):
 
 def run(engine: Any, n: int, time_limit: float | None = None, progress: Report | None = None) -> Optimum:
     """What :meth:`Engine.optimum <nqueens_cp.engines.base.Engine.optimum>`
-    does: check the question and the engine's options, ask its ``_optimum``,
-    validate the queens it returns."""
+    does: check the question and the engine's options, ask its ``_optimum``
+    (the queens it returns are validated by the execution layer:
+    :func:`nqueens_cp.execution.answers.optimum`)."""
     import time
 
-    from ..errors import InvalidInputError, NQueensError
+    from ..errors import InvalidInputError
     from .search import check_time_limit
 
     if engine.variant.question != "optimum":
@@ -87,10 +88,7 @@ def run(engine: Any, n: int, time_limit: float | None = None, progress: Report |
     report = progress or silent
     report(Standing(1, None))
     queens, proved, bound, reason = engine._optimum(n, time_limit, stats, report)
-    placed = tuple(sorted((int(r), int(c)) for r, c in queens or ()))
-    if queens is not None and not engine.variant.is_dominating(placed, n):
-        raise NQueensError(f"engine {engine.name} returned queens that do not answer {engine.variant.title}: "
-                           f"{list(placed)}")
+    placed = tuple(sorted((int(r), int(c)) for r, c in queens or ()))  # (validated by the execution layer)
     size = len(placed) if queens is not None else None
     return Optimum(n, str(engine.variant), engine.name, size, placed, proved, size if proved and size else bound,
                    time.perf_counter() - start, stats, reason)

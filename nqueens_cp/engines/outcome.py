@@ -1,13 +1,12 @@
 """What a decision found (:class:`Status`, :class:`Outcome`), and the checks
 every answer passes before a caller sees it: "none" proved by the placements
-alone, and every board validated against the question."""
+alone; the execution layer validates the board (execution/answers.py)."""
 
 from __future__ import annotations
 
 import enum
 from typing import Any, NamedTuple
 
-from ..errors import NQueensError
 from ..model.board import AnySolution, attacking_pair
 from ..model.position import Position
 from ..model.variants import Variant
@@ -80,17 +79,9 @@ def trivial_answer(variant: Variant, n: int, placed: Position) -> Answer | None:
     return None
 
 
-def validated(engine: str, variant: Variant, n: int, placed: Position, answer: Answer, seconds: float,
-              stats: dict[str, Any]) -> Outcome:
-    """The answer as an :class:`Outcome`, its board validated: a solution,
-    every pre-placed queen kept, no queen on a blocked square."""
+def outcome(engine: str, variant: Variant, n: int, placed: Position, answer: Answer, seconds: float,
+            stats: dict[str, Any]) -> Outcome:
+    """The answer as an :class:`Outcome`, as the engine found it (the execution
+    layer validates it: :func:`nqueens_cp.execution.answers.decision`)."""
     status, solution, reason = answer
-    if status is Status.SOLVED:
-        if solution is None or not variant.is_solution(solution, n):
-            raise NQueensError(f"engine {engine} returned an invalid board")
-        broken = placed.broken_by(solution)
-        if broken is not None:
-            what, (r, c) = broken
-            raise NQueensError(f"engine {engine} moved the pre-placed queen at {r}:{c}" if what == "moved" else
-                               f"engine {engine} put a queen on the blocked square {r}:{c}")
     return Outcome(n, engine, status, solution, seconds, stats, reason, placed, str(variant))

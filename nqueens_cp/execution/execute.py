@@ -18,10 +18,10 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from typing import Any, NamedTuple
 
-from ..engines import Outcome, Search
+from ..engines import Engine, Outcome, Search
 from ..errors import NQueensError, TimeLimitReached
 from ..model.board import Solution
-from . import parallel
+from . import answers, parallel
 from .plan import Plan, SolvePlan, for_counting
 from .tasks import Progress, class_count, quarters_count, where
 
@@ -265,10 +265,10 @@ def solve(plan: SolvePlan) -> Outcome:
     """The decision the plan describes: whole, by the engine in this process,
     or split into the engine's :meth:`~Engine.solve_parts` on a pool or
     cluster, whose first solution in search order is the answer (the same as
-    on one core).  Validated by the engine either way."""
+    on one core).  Validated here either way (:func:`.answers.decision`)."""
     engine, placed = plan.engine, plan.placed
     if not plan.split:
-        return engine.solve_checked(plan.n, placed, plan.time_limit)
+        return answers.decision(engine.name, plan.question, engine.solve_checked(plan.n, placed, plan.time_limit))
     from . import pools
 
     engine.check_decision(plan.n, placed, plan.time_limit)
@@ -277,4 +277,10 @@ def solve(plan: SolvePlan) -> Outcome:
     stats: dict[str, Any] = {}
     answer = engine.trivial_answer(plan.n, placed) or pools.solve_in_parts(
         engine.solve_parts(plan.n, placed), plan.jobs, plan.executor, plan.time_limit, stats)
-    return engine.outcome(plan.n, placed, answer, time.perf_counter() - start, stats)
+    return answers.decision(engine.name, plan.question,
+                            engine.outcome(plan.n, placed, answer, time.perf_counter() - start, stats))
+
+
+def optimum(engine: Engine, n: int, time_limit: float | None = None, progress: Any = None) -> Any:
+    """The engine's optimum of n (:meth:`Engine.optimum`), its queens validated."""
+    return answers.optimum(engine, engine.optimum(n, time_limit, progress))

@@ -156,4 +156,4 @@ def optimum(n: int, variant: str | Variant = "domination", engine: str = DEFAULT
         chosen.preload()  # (a refusal before the note on what it would take: optimum 1000000 said both)
     for note in optimum_advice(size, chosen.variant, engine, time_limit) if notify else ():
         notify(note)  # type: ignore[misc]
-    return chosen.optimum(size, time_limit, progress)
+    return execute.optimum(chosen, size, time_limit, progress)

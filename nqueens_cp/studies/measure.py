@@ -78,7 +78,7 @@ def _measure_optimum(n: int, name: str, options: dict[str, Any], question: Varia
     start = time.perf_counter()
     engine.preload()
     imported = time.perf_counter()
-    found = engine.optimum(n, time_limit)
+    found = execute.optimum(engine, n, time_limit)
     done = time.perf_counter()
     return {"count": found.size, "proved": found.proved, "bound": found.bound, "import_s": imported - start,
             "search_s": done - imported, "stats": dict(found.stats)}
