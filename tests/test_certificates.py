@@ -239,6 +239,23 @@ def test_a_split_certificate_is_the_sum_of_its_parts(split: Path, tmp_path: Path
     assert one.stats["parts"] == 11 and (verify(one.directory).count, verify(one.directory).classes) == (2680, 341)
 
 
+def test_verify_reads_each_boards_file_once(eight: Path, tmp_path: Path, monkeypatch) -> None:
+    """The boards were read three times (checked, then again for the classes); now once, the classes counted as
+    each board is checked, over a split certificate's parts too.  (Its first line is read again before any work:
+    how many columns a board has bounds the question, evidence.bounded.)"""
+    from nqueens_cp.certificates import check
+
+    read = []
+    real = check.read_boards
+    monkeypatch.setattr(check, "read_boards", lambda path, n: read.append(path) or real(path, n))
+    found = verify(eight)
+    assert (found.certified, found.count, found.classes) == (True, 92, 12) and read == [eight / BOARDS]
+    read.clear()
+    one = certify(11, tmp_path / "one", jobs=1)
+    found = verify(one.directory)
+    assert (found.count, found.classes) == (2680, 341) and len(read) == len(set(read)) == 11
+
+
 def test_a_split_certificate_with_a_part_missing_or_wrong_is_refused(split: Path, tmp_path: Path) -> None:
     root = tmp_path / "s"
     shutil.copytree(split, root)

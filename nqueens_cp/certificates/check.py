@@ -89,15 +89,8 @@ def verify(directory: str | os.PathLike[str], timeout: float | None = None) -> V
             return Verification(where, True, "", n, str(variant), seconds=time.perf_counter() - start,
                                 details=details, optimum=size)
         check = _check_split if "parts" in manifest else _check_one
-        n, variant, placed, count, boards = check(root, manifest, details, timeout)
-        classes = None
-        from ..model.symmetry import ALL, kept
-
-        if kept(n, variant.families, variant.offsets, placed.items(), placed.blocked) == ALL:
-            # every symmetry of the square keeps the question at this N (its placements too)
-            from ..model.board import canonical
-
-            classes = len({canonical(board) for path in boards for _, board in read_boards(path, n)})
+        n, variant, placed, count, canonical_boards = check(root, manifest, details, timeout)
+        classes = None if canonical_boards is None else len(canonical_boards)
     except _Refused as refusal:
         return Verification(where, False, str(refusal), seconds=time.perf_counter() - start, details=details)
     except OSError as error:  # (a file that cannot be read: unreadable, a directory in its place, ...)
@@ -106,9 +99,20 @@ def verify(directory: str | os.PathLike[str], timeout: float | None = None) -> V
     return Verification(where, True, "", n, str(variant), count, classes, time.perf_counter() - start, details)
 
 
-def _check_one(root: Path, manifest: dict[str, Any], details: dict[str, Any],
-               timeout: float | None) -> tuple[int, Variant, Any, int, list[Path]]:
-    """The five steps of one certificate (the module's docstring)."""
+def _classes(n: int, variant: Variant, placed: Any) -> set[Solution] | None:
+    """Where every symmetry of the square keeps the question at this N (its
+    placements too), an empty set for the boards' canonical forms, filled as
+    the boards are read (once): the certificate's classes; else None."""
+    from ..model.symmetry import ALL, kept
+
+    return set() if kept(n, variant.families, variant.offsets, placed.items(), placed.blocked) == ALL else None
+
+
+def _check_one(root: Path, manifest: dict[str, Any], details: dict[str, Any], timeout: float | None,
+               classes: Any = "whole") -> tuple[int, Variant, Any, int, set[Solution] | None]:
+    """The five steps of one certificate (the module's docstring); ``classes``
+    the split's set of canonical boards for a part (None: not counted), or
+    "whole": a certificate of its own, which decides from its question."""
     from ..model.dimacs import write_dimacs
 
     check_hashes(root, manifest, FILES, (LRAT,))
@@ -117,6 +121,8 @@ def _check_one(root: Path, manifest: dict[str, Any], details: dict[str, Any],
     if type(count) is not int or count < 0:
         raise _Refused(f"{MANIFEST}: the count is not a whole number")
     n, variant, placed, encoding = _read_question(root)
+    if classes == "whole":
+        classes = _classes(n, variant, placed)
     details.update(encoding=encoding, n=n)
     bounded(root, n, count)
     try:
@@ -125,17 +131,17 @@ def _check_one(root: Path, manifest: dict[str, Any], details: dict[str, Any],
     except (InvalidInputError, NQueensError) as error:
         raise _Refused(f"{QUESTION}: the question cannot be encoded ({error})") from None
     boards = time.perf_counter()
-    _check_boards(root, n, variant, placed, encoding, count)
+    _check_boards(root, n, variant, placed, encoding, count, classes)
     proof = time.perf_counter()
     _check_proof(root, count, timeout, LRAT in manifest["files"])
     details["checkers"] = ["drat-trim", "lrat-check"] if LRAT in manifest["files"] else ["drat-trim"]
     details["boards_s"] += round(proof - boards, 6)
     details["drat_trim_s"] += round(time.perf_counter() - proof, 6)
-    return n, variant, placed, count, [root / BOARDS]
+    return n, variant, placed, count, classes
 
 
 def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
-                 timeout: float | None) -> tuple[int, Variant, Any, int, list[Path]]:
+                 timeout: float | None) -> tuple[int, Variant, Any, int, set[Solution] | None]:
     """A certificate split on row 0: the question; each part a certificate
     of the question with row 0's queen on its column; the parts' columns
     exactly those of row 0 not blocked; the counts summed."""
@@ -152,7 +158,7 @@ def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
         raise _Refused(f"{MANIFEST}: the parts are not each column of row 0 once (missing "
                        f"{sorted(wanted - columns)[:3]}, extra {sorted(str(c) for c in columns - wanted)[:3]})")
     nothing_else(root, {QUESTION, MANIFEST, *parts})
-    total, boards = 0, []
+    total, classes = 0, _classes(n, variant, placed)  # (the whole question's: each part's boards join it)
     for name, part in sorted(parts.items()):
         c = part["column"]
         if name != part_name(n, c) or not (root / name / MANIFEST).is_file():
@@ -163,7 +169,7 @@ def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
         if not isinstance(inner, dict) or inner.get("format") != FORMAT or "parts" in inner:
             raise _Refused(f"{name}/{MANIFEST}: not a certificate of this format")
         try:
-            got = _check_one(root / name, inner, details, timeout)
+            got = _check_one(root / name, inner, details, timeout, classes)
         except _Refused as refusal:
             raise _Refused(f"{name}: {refusal}") from None
         if question_record(n, variant, placed.with_queens({0: c}), encoding) != \
@@ -172,11 +178,10 @@ def _check_split(root: Path, manifest: dict[str, Any], details: dict[str, Any],
         if got[3] != part.get("count"):
             raise _Refused(f"{name}: {got[3]:,} boards, the manifest says {part.get('count')}")
         total += got[3]
-        boards += got[4]
     if total != manifest.get("count"):
         raise _Refused(f"{MANIFEST}: the parts hold {total:,} boards, the manifest says {manifest.get('count')}")
     details.update(parts=len(parts), encoding=encoding, n=n)
-    return n, variant, placed, total, boards
+    return n, variant, placed, total, classes
 
 
 def _read_question(root: Path) -> tuple[int, Variant, Any, str]:
@@ -197,8 +202,11 @@ def _read_question(root: Path) -> tuple[int, Variant, Any, str]:
     return n, variant, placed, encoding
 
 
-def _check_boards(root: Path, n: int, variant: Variant, placed: Any, encoding: str, count: int) -> None:
-    """Steps 3 and 4: every board valid, kept, distinct, a model of F."""
+def _check_boards(root: Path, n: int, variant: Variant, placed: Any, encoding: str, count: int,
+                  classes: set[Solution] | None = None) -> None:
+    """Steps 3 and 4: every board valid, kept, distinct, a model of F; read
+    once, each board's canonical form into ``classes`` where it is counted."""
+    from ..model.board import canonical
     from ..model.cnf import encode
 
     cnf = encode(n, encoding, placed, variant=variant)
@@ -217,6 +225,8 @@ def _check_boards(root: Path, n: int, variant: Variant, placed: Any, encoding: s
             if board in seen:
                 raise _Refused(f"{BOARDS} line {number}: a board listed twice")
             seen.add(board)
+            if classes is not None:
+                classes.add(canonical(board))
             batch.append((number, board))
             if len(batch) == BATCH:
                 checker.check(batch)
