@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import atexit
+import multiprocessing.util
 import os
 import re
 import shutil
@@ -33,9 +33,27 @@ ROOT = Path(__file__).resolve().parent.parent
 _MACHINE_TMP = os.environ.setdefault("NQUEENS_SUITE_MACHINE_TMP", tempfile.gettempdir())
 SUITE_TMP = tempfile.mkdtemp(prefix="nqueens-suite-", dir=_MACHINE_TMP)
 os.environ["TMPDIR"] = tempfile.tempdir = SUITE_TMP
-# Removed at the very end, once empty: registered before multiprocessing is imported, this
-# runs after its own exit handler has removed this process's folder in it.
-atexit.register(lambda: os.path.isdir(SUITE_TMP) and not os.listdir(SUITE_TMP) and os.rmdir(SUITE_TMP))
+
+
+_FINISHED_CLEAN: list[bool] = []  # the session ended with nothing left behind (pytest_sessionfinish)
+
+
+def _remove_suite_tmp() -> None:
+    if not os.path.isdir(SUITE_TMP):
+        return
+    if _FINISHED_CLEAN:  # (pytest's own folder, which its exit may make again after the session has ended)
+        for name in os.listdir(SUITE_TMP):
+            if name.startswith("pytest-of-"):
+                shutil.rmtree(os.path.join(SUITE_TMP, name), ignore_errors=True)
+    if not os.listdir(SUITE_TMP):
+        os.rmdir(SUITE_TMP)
+
+
+# Removed at the very end, once empty: after multiprocessing's own exit handler has removed this
+# process's folder in it (its finalizer at priority -100; this one runs after it, whichever of the
+# two modules was imported first: an atexit handler registered here ran before multiprocessing's
+# where a plugin had imported it first, and left the folder behind, empty).
+multiprocessing.util.Finalize(None, _remove_suite_tmp, exitpriority=-200)
 
 
 def _tree_status() -> set[str]:
@@ -84,6 +102,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
               file=sys.stderr)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
     else:
+        _FINISHED_CLEAN.append(True)
         for name in os.listdir(SUITE_TMP):
             if name != own:
                 shutil.rmtree(os.path.join(SUITE_TMP, name), ignore_errors=True)

@@ -19,6 +19,7 @@ runs K times as many (a soak, run before an issue on symmetry is resolved).
 
 from __future__ import annotations
 
+import operator
 import os
 from functools import lru_cache
 from unittest import mock
@@ -452,7 +453,10 @@ def test_a_decision_or_an_optimum_that_is_wrong_is_caught_on_every_path(monkeypa
         nq.solve(6, "backtrack", {0: 2})
     with pytest.raises(nq.NQueensError, match="^engine backtrack put a queen on the blocked square 0:1$"):
         nq.solve(6, "backtrack", blocked=[(0, 1)])
-    monkeypatch.setattr(BitmaskEngine, "solve_parts", lambda self, n, placed: [(_a_wrong_part, n)])
+    # A part that answers a board with every queen on one diagonal (and 1 node): a call the pool's workers
+    # unpickle without importing this module (which would import conftest there, and its folder).
+    wrong_part = (operator.itemgetter(slice(None)), (tuple(range(20)), 1))
+    monkeypatch.setattr(BitmaskEngine, "solve_parts", lambda self, n, placed: [wrong_part])
     with pytest.raises(nq.NQueensError, match="^engine bitmask returned an invalid board$"):
         nq.solve(20, "bitmask", jobs=2)  # (split: its parts on the pool)
 
@@ -463,6 +467,3 @@ def test_a_decision_or_an_optimum_that_is_wrong_is_caught_on_every_path(monkeypa
     with pytest.raises(nq.NQueensError, match=r"^engine backtrack returned queens that do not answer .*: \[\(0, 0\)\]$"):
         nq.optimum(5, engine="backtrack")
 
-
-def _a_wrong_part(n):
-    return tuple(range(n)), 1  # (a part's answer and its nodes: a board with every queen on one diagonal)
