@@ -29,7 +29,7 @@ from ..model.variants import PLAIN, Variant
 from ..errors import EngineUnavailableError, InvalidInputError
 from .capabilities import Capabilities
 from .option import SEED, SEED_MAX, SYMMETRY_BREAKING, Option
-from .outcome import Answer, Outcome, Status, outcome, trivial_answer
+from .outcome import Answer, Outcome, Status, trivial_answer
 from .search import Search, check_limit, check_time_limit
 
 __all__ = ["Answer", "Engine", "Option", "Outcome", "SEED", "SEED_MAX", "SYMMETRY_BREAKING", "Status"]
@@ -230,8 +230,10 @@ class Engine(Capabilities):
         return trivial_answer(self.variant, n, placed)
 
     def outcome(self, n: int, placed: Position, answer: Answer, seconds: float, stats: dict[str, Any]) -> Outcome:
-        """The answer as an :class:`Outcome`, as found (validated by the execution layer)."""
-        return outcome(self.name, self.variant, n, placed, answer, seconds, stats)
+        """The answer as an :class:`Outcome`, as found (the execution layer validates it:
+        :func:`nqueens_cp.execution.answers.decision`)."""
+        status, solution, reason = answer
+        return Outcome(n, self.name, status, solution, seconds, stats, reason, placed, str(self.variant))
 
     # -- for subclasses -------------------------------------------------------
 

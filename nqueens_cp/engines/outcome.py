@@ -77,11 +77,3 @@ def trivial_answer(variant: Variant, n: int, placed: Position) -> Answer | None:
     if on_blocked:
         return Status.NONE, None, f"a queen is pre-placed on the blocked square {on_blocked[0][0]}:{on_blocked[0][1]}"
     return None
-
-
-def outcome(engine: str, variant: Variant, n: int, placed: Position, answer: Answer, seconds: float,
-            stats: dict[str, Any]) -> Outcome:
-    """The answer as an :class:`Outcome`, as the engine found it (the execution
-    layer validates it: :func:`nqueens_cp.execution.answers.decision`)."""
-    status, solution, reason = answer
-    return Outcome(n, engine, status, solution, seconds, stats, reason, placed, str(variant))

@@ -34,6 +34,11 @@ def check_time_limit(time_limit: float | None) -> None:
                                 f"got {time_limit!r}")
 
 
+def count_cut_short(time_limit: float | None) -> TimeLimitReached:
+    """What a count ended by its time limit raises: a partial number is not the count."""
+    return TimeLimitReached(f"the time limit of {time_limit:g} s came before the count was complete")
+
+
 Producer = Callable[[dict[str, Any], "float | None"], Iterator[Solution]]
 Counter = Callable[[dict[str, Any], "float | None"], "int | None"]
 
@@ -109,8 +114,7 @@ class Search(Iterator[Solution]):
             except TimeLimitReached:
                 self._state = "finished"
                 self.timed_out = True
-                raise TimeLimitReached(f"the time limit of {self.time_limit:g} s came before the count was "
-                                       "complete") from None
+                raise count_cut_short(self.time_limit) from None
             if fast is not None:
                 self._state = "finished"
                 self.produced = fast

@@ -19,6 +19,7 @@ from contextlib import closing, contextmanager
 from typing import Any, NamedTuple
 
 from ..engines import Engine, Outcome, Search
+from ..engines.search import count_cut_short
 from ..errors import NQueensError, TimeLimitReached
 from ..model.board import Solution
 from . import answers, parallel
@@ -89,8 +90,7 @@ def count(plan: Plan, progress: Progress | None = None) -> Count:
     try:
         found = _count(plan, stats, deadline, progress)
     except TimeLimitReached:
-        raise TimeLimitReached(f"the time limit of {plan.time_limit:g} s came before the count was complete") \
-            from None
+        raise count_cut_short(plan.time_limit) from None
     stats["strategy"] = plan.strategy.kind
     engine = plan.engine
     return Count(plan.n, engine.name, found, plan.unique, time.perf_counter() - start, plan.placed,
