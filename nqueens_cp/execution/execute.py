@@ -122,10 +122,9 @@ def search(plan: Plan, progress: Progress | None = None) -> Search:
     def counter(stats: dict[str, Any], deadline: float | None) -> int:
         return _count(counting, stats, deadline, progress)
 
-    fixed = f" fixed={dict(plan.placed)}" if plan.placed else ""
     counted = f"; its count(): {counting.strategy.label}" if counting.strategy != plan.strategy._replace(
         counting=True) else ""
-    return Search(f"{plan.engine!r} n={plan.n}{fixed}: {plan.strategy.label}{counted}",
+    return Search(f"{plan.engine.describe(plan.n, plan.placed)}: {plan.strategy.label}{counted}",
                   lambda stats, deadline: _boards(plan, stats, deadline, progress), plan.limit, plan.time_limit,
                   counter if counting is not plan else None)
 
