@@ -37,7 +37,7 @@ def test_the_compiled_join_is_its_twin_part_by_part(n: int) -> None:
     table = twin_join.table(n // 2)
     # every placement of the middle queens up to 9; beyond, one of each class (as a count takes them)
     middles = [(x, y, 1) for x, y in all_middles(n)] if n <= 9 else join.middles(n)
-    for cuts in ((0, 0), (0, 4), (100, 50), (twin_join.DIRECT, twin_join.SMALL)):
+    for cuts in ((0, 0, 1), (0, 4, 2), (100, 50, 8), (twin_join.DIRECT, twin_join.SMALL, twin_join.BUCKET)):
         total = 0
         for x, y, weight in middles:
             ranks = kernel.join_row_sets(n, x, y)
@@ -52,8 +52,8 @@ def test_the_compiled_join_is_its_twin_part_by_part(n: int) -> None:
 def test_the_twin_cuts_the_join_where_the_c_code_does() -> None:
     from nqueens_cp.kernel import _search
 
-    assert (_search.JOIN_DIRECT, _search.JOIN_SMALL, _search.JOIN_ID_BITS, _search.JOIN_MAX_ID_BITS) == \
-        (twin_join.DIRECT, twin_join.SMALL, twin_join.ID_BITS, twin_join.MAX_ID_BITS)
+    assert (_search.JOIN_DIRECT, _search.JOIN_SMALL, _search.JOIN_BUCKET, _search.JOIN_MAX_ID_BITS) == \
+        (twin_join.DIRECT, twin_join.SMALL, twin_join.BUCKET, twin_join.MAX_ID_BITS)
     assert _search.JOIN_MAX_N == kernel.JOIN_MAX_N == join.MAX_N
 
 
@@ -103,6 +103,15 @@ def test_the_kept_table_sizes_are_the_kernels_and_the_references(h: int) -> None
     assert join.TABLES[h][0] == table_sizes(2 * h)["nw"]
 
 
+@needs_c
+def test_the_dense_words_said_are_the_kernels() -> None:
+    from nqueens_cp.kernel import _search
+
+    for n in (2, 3, 16, 20, 21, 22, 25):
+        for cap in (1, 511, 512, 1 << 16, join.CAP):
+            assert join.dense_words(n, cap) == _search.join_dense_words(n, cap), (n, cap)
+
+
 def test_the_memory_is_said_before_the_work_and_refused_above_the_limit(cli) -> None:
     found = join.budget(20, 2, 8 << 30)
     assert found.cap == join.CAP and found.table == join.table_bytes(20) > 7_535_369 * 8
@@ -112,7 +121,7 @@ def test_the_memory_is_said_before_the_work_and_refused_above_the_limit(cli) -> 
     with pytest.raises(InvalidInputError, match=r"needs .* more than the .* of --memory; .* processes would fit"):
         join.budget(24, 8, 16 << 30)
     code, out, err = cli("count", 16, "--memory", "1M")
-    assert code == 2 and out == "" and err.count("\n") == 1 and "needs 4.7 MB (2 processes" in err
+    assert code == 2 and out == "" and err.count("\n") == 1 and "needs 6.1 MB (2 processes" in err
     # An option that does not apply is refused, as every other (it was silently ignored)
     for argv, why in ((["--method", "walk"], "--method walk walks the board"),
                       (["-e", "cpsat"], "engine cpsat does not count by quarters (bitmask does)"),

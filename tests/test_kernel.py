@@ -253,16 +253,24 @@ def _driver_input(rng: random.Random) -> tuple[str, list[str]]:
     return "\n".join(lines + join_lines) + "\n", answers + join_answers
 
 
+DENSE_C_FLAGS = ("-DDENSE_MIN=1",)  # join.c: every bucket of the longer list kept dense, however small
+
+
 def _join_input() -> tuple[list[str], list[str]]:
     """The driver's join commands (join.c's count by quarters) and the twin's
-    answers: an even and an odd N, every way of cutting the join, lists in pieces."""
+    answers: an even and an odd N, every way of cutting the join, lists in
+    pieces.  The driver is built with DENSE_MIN=1 (DENSE_C_FLAGS), so that
+    every bucket of the longer list is matched through its dense words: at
+    these N no bucket reaches the 64 keys that make one dense otherwise."""
     lines, answers = [], []
     for n, x, y in ((10, -1, -1), (11, 5, 5), (11, 0, 2), (13, 1, 9)):
         table, ranks = twin_join.table(n // 2), twin_join.row_sets(n, x, y)
-        for first, last, cap, direct, small in ((0, ranks, 1, 0, 0), (3, ranks // 2, 1 << 10, 0, 4),
-                                                (0, ranks, 1 << 16, twin_join.DIRECT, twin_join.SMALL)):
-            lines.append(f"join {n} {x + 1} {y + 1} {first} {last} {cap} {direct} {small}")
-            answers.append(" ".join(map(str, twin_join.join_count(table, n, x, y, first, last, cap, direct, small))))
+        for first, last, cap, direct, small, bucket in (
+                (0, ranks, 1, 0, 0, 1), (3, ranks // 2, 1 << 10, 0, 4, 4), (0, ranks, 1 << 16, 0, 0, 64),
+                (0, ranks, 1 << 16, twin_join.DIRECT, twin_join.SMALL, twin_join.BUCKET)):
+            lines.append(f"join {n} {x + 1} {y + 1} {first} {last} {cap} {direct} {small} {bucket}")
+            answers.append(" ".join(map(str, twin_join.join_count(table, n, x, y, first, last, cap, direct, small,
+                                                                  bucket))))
     return lines, answers
 
 
@@ -303,7 +311,7 @@ def test_the_c_searches_run_clean_under_address_and_undefined_behaviour_sanitize
                     "AddressSanitizer cannot start under one")
     binary = tmp_path / "driver"
     build = subprocess.run([COMPILER, "-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
-                            "-fno-sanitize-recover=all", f"-I{SOURCES}", "-o", str(binary),
+                            "-fno-sanitize-recover=all", *DENSE_C_FLAGS, f"-I{SOURCES}", "-o", str(binary),
                             str(ROOT / "tests" / "c" / "driver.c"), str(SOURCES / "search.c"), str(SOURCES / "decide.c"),
                             str(SOURCES / "repair.c"), str(SOURCES / "join.c")],
                            capture_output=True, text=True)
@@ -458,14 +466,14 @@ def test_a_damaged_compiled_module_falls_back_with_one_warning_instead_of_crashi
 
 def test_the_join_counts_the_same_on_its_portable_loop(tmp_path: Path) -> None:
     """join.c tests its pairs with AVX-512 written by hand where the CPU has
-    it, else with the compiler's loop (`tested_portable`).  On a machine with
+    it, else with the compiler's loops (`tested_portable`, `dense_portable`).  On a machine with
     AVX-512 the suite's other tests run the first; this build (JOIN_PORTABLE:
     nothing x86-specific, no clones either, as on another architecture) runs
     the second, on the sanitizer test's join commands, against the twin."""
     if COMPILER is None:
         pytest.skip("no C compiler here to build the driver")
     binary = tmp_path / "driver"
-    build = subprocess.run([COMPILER, "-O2", "-DJOIN_PORTABLE", f"-I{SOURCES}", "-o", str(binary),
+    build = subprocess.run([COMPILER, "-O2", "-DJOIN_PORTABLE", *DENSE_C_FLAGS, f"-I{SOURCES}", "-o", str(binary),
                             str(ROOT / "tests" / "c" / "driver.c"), str(SOURCES / "search.c"), str(SOURCES / "decide.c"),
                             str(SOURCES / "repair.c"), str(SOURCES / "join.c")], capture_output=True, text=True)
     assert build.returncode == 0, build.stderr

@@ -137,12 +137,23 @@ def table_bytes(n: int) -> int:
     return entries * 8 + (4 ** h + 1) * 4 * 3 + (2 ** h + 1) * 4 + (4 * filtered if n % 2 else 0)
 
 
+def dense_words(n: int, cap: int) -> int:
+    """The 64-bit words of room the longer list of ``cap`` keys keeps for its
+    buckets kept bit-transposed (join.c's join_dense_words, held to it by a
+    test): 512 keys a batch, one and a half times the batches the list fills,
+    each batch 64 sums of 6 bits of the keys' 2 (2h - 1) bits, 8 words each."""
+    width = 2 * (2 * (n // 2) - 1)
+    chunks = -(-width // 6)
+    return chunks * 64 * 8 * (cap // 512 + cap // 1024 + 1)
+
+
 def working_bytes(n: int, cap: int) -> int:
     """What a process's count takes besides the table: two lists of halves
-    and their buckets (44 bytes a key of room, and the buckets' starts: ids
-    of up to 16 bits), the south's placements."""
+    and their buckets (36 bytes a key of room; the buckets' starts, ids of up
+    to 16 bits, and where each dense bucket's words begin), the longer list's
+    dense words (:func:`dense_words`), the south's placements."""
     _, largest = TABLES[n // 2]
-    return cap * 44 + 6 * (largest + 1) * 8 + 2 * ((1 << 16) + 1) * 4
+    return cap * 36 + 8 * dense_words(n, cap) + 6 * (largest + 1) * 8 + 2 * ((1 << 16) + 1) * 4 + (1 << 16) * 8
 
 
 def machine_memory() -> int:

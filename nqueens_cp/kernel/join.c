@@ -1,7 +1,7 @@
 /* join.c: counting plain N by joining quarters of the board, compiled.
  *
  * nqueens_cp/counting/quarters.py is the lesson and the specification; read it
- * first.  This file does the same with four changes, each for speed:
+ * first.  This file does the same with these changes, each for speed:
  *
  * 1. One table for all four quarters.  A quarter is an h x h square; its
  *    placements, in the square's own coordinates, are the same whichever
@@ -37,11 +37,19 @@
  *    index C0 .. N + h - 2, C0 the first east column, both kinds).
  * 4. The join counts pairs of keys with no bit in common.  Short lists are
  *    tested pair by pair with the vector unit (`tested`).  Longer ones are
- *    put in buckets by the JOIN_ID_BITS bits that most pairs have in common
- *    (`telling_bits`, `bucketed`), and joined bucket against bucket without
- *    testing every pair: split both on the id's top bit; a pair where both
- *    have it cannot match, so of the four ways only three are joined
- *    further (`join`), down to one bucket each, whose keys are tested.
+ *    put in buckets by the bits that most pairs have in common (as many as
+ *    leave the longer list's buckets about `bucket` keys: `telling_bits`,
+ *    `bucketed`), and joined bucket against bucket without testing every
+ *    pair: split both on the id's top bit; a pair where both have it cannot
+ *    match, so of the four ways only three are joined further (`join`),
+ *    down to one bucket each (or few pairs, tested one by one).
+ * 5. Dense buckets.  The longer list's buckets are also kept bit-transposed
+ *    (`dense_build`): for each bit, a row of words whose bit i is that bit
+ *    of the bucket's key i, and for each chunk of 6 bits the OR of the rows
+ *    of each of its 64 values.  A key of the other list meets the keys of
+ *    the OR of its chunks' sums; a popcount counts the others: 512 pair
+ *    tests in one OR a chunk (`dense`), where testing them one by one takes
+ *    64 instructions or more.
  *
  * The listing of a half is cut into pieces of at most `cap` keys (the
  * memory the caller allows); every piece of east halves is joined with
@@ -335,8 +343,8 @@ TARGETS static uint64_t half_next(struct half *g, uint64_t *restrict out, uint64
 /* --- the join --------------------------------------------------------------------- */
 
 /* Pairs of p x q with no bit in common, tested one by one: the vector unit's
- * loop, on 64-bit keys (`tested`) or on 32 bits of them (`tested32`, twice the
- * lanes: the keys' bits outside a bucket's id, where the ids are apart).
+ * loop, on 64-bit keys (`tested`), for lists with few pairs and buckets too
+ * small to be kept dense (below).
  * Written once for any machine (`portable`), the compiler's vectors; and for
  * AVX-512 by hand (below), chosen at the first call where the CPU has it. */
 #define TESTED(name, key)                                                                                     \
@@ -351,7 +359,6 @@ TARGETS static uint64_t half_next(struct half *g, uint64_t *restrict out, uint64
         return total;                                                                                         \
     }
 TESTED(tested_portable, uint64_t)
-TESTED(tested32_portable, uint32_t)
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(JOIN_PORTABLE) /* (JOIN_PORTABLE: a test's build) */
 #include <immintrin.h>
@@ -407,7 +414,6 @@ TESTED(tested32_portable, uint32_t)
         return total + (uint64_t)(key)_mm512_reduce_add_epi##bits(sum);                                       \
     }
 TESTED_AVX512(tested_avx512, uint64_t, 8, 64, __mmask8)
-TESTED_AVX512(tested32_avx512, uint32_t, 16, 32, __mmask16)
 
 static int has_avx512(void) {
     static int has = -1; /* (threads that race here write the same value) */
@@ -431,17 +437,24 @@ static int has_avx512(void) {
     }
 #endif
 PICKED(tested, uint64_t)
-PICKED(tested32, uint32_t)
 
 /* The keys in buckets by a few telling bits (an id): bucket b's keys are
- * key[start[b] .. start[b + 1]).  The id is the chosen bits of the key, in
- * their order (x86's pext), read a byte at a time from tables. */
+ * key[start[b] .. start[b + 1]), each packed again: the bits outside the id
+ * first, in their order (`others` of them), then the id's bits (its lowest
+ * first).  So a pair of buckets whose ids are apart above their last `level`
+ * bits can meet only in a key's first others + level bits, and two buckets
+ * whose ids are apart only in the others.  A bucket of DENSE_MIN keys or
+ * more is also kept bit-transposed (its dense words, below): its words
+ * begin at sums + at[b], or at[b] is NOT_DENSE. */
 struct buckets {
     uint64_t *key;
-    uint32_t *rest;  /* each key without the id's bits, packed in 32 where they fit, above its id's last `low` bits */
-    int low;         /* (-1: the rest does not fit 32 bits, the keys are tested) */
-    uint32_t *start; /* (1 << JOIN_MAX_ID_BITS) + 1 */
+    uint32_t *start;     /* (1 << JOIN_MAX_ID_BITS) + 1 */
+    uint64_t *sums;      /* the dense buckets' words */
+    uint64_t *at;        /* (1 << JOIN_MAX_ID_BITS) */
+    uint64_t room;       /* the words sums holds */
+    int others, chunks;  /* the keys' bits outside the id; the chunks of DENSE_CHUNK of them */
 };
+#define NOT_DENSE UINT64_MAX
 
 /* After the `forced` bits of order[], the `k` bits of the window that most
  * pairs of p x q have in common (from a sample of each: a bit most pairs
@@ -472,10 +485,10 @@ static int telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint6
 }
 
 /* keys[0 .. count) into b by their id (the k chosen bits of a key, in their
- * order), each with its rest (the first 32 other bits), a counting sort;
- * written once for the two ways of reading them (ID and REST, from the
+ * order), each packed again (its other bits, then the id), a counting sort;
+ * written once for the two ways of reading them (ID and OTHERS, from the
  * parameters after `b`, below). */
-#define BUCKETED(name, attributes, ID, REST, ...)                                                             \
+#define BUCKETED(name, attributes, ID, OTHERS, ...)                                                           \
     attributes static void name(const uint64_t *keys, uint64_t count, int k, struct buckets *b, __VA_ARGS__) { \
         uint32_t buckets = 1u << k;                                                                           \
         memset(b->start, 0, (buckets + 1) * sizeof *b->start);                                                \
@@ -490,17 +503,14 @@ static int telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint6
             b->start[v + 1] += b->start[v];                                                                   \
         for (uint64_t i = 0; i < count; i++) {                                                                \
             uint64_t x = keys[i];                                                                             \
-            uint32_t at = b->start[ids[i]]++, r = REST;                                                       \
-            if (b->low > 0)                                                                                   \
-                r = r << b->low | (ids[i] & ((1u << b->low) - 1));                                            \
-            b->key[at] = x, b->rest[at] = r;                                                                  \
+            b->key[b->start[ids[i]]++] = (OTHERS) | (uint64_t)ids[i] << b->others;                            \
         }                                                                                                     \
         for (uint32_t v = buckets; v > 0; v--)                                                                \
             b->start[v] = b->start[v - 1];                                                                    \
         b->start[0] = 0;                                                                                      \
     }
 
-/* The id and the rest read a byte at a time from the tables ... */
+/* The id and the other bits read a byte at a time from the tables ... */
 static inline uint16_t id_of(uint64_t x, const uint16_t (*id)[256]) {
     uint16_t v = 0;
     for (int byte = 0; byte < 8 && x >> (8 * byte); byte++)
@@ -508,43 +518,217 @@ static inline uint16_t id_of(uint64_t x, const uint16_t (*id)[256]) {
     return v;
 }
 
-static inline uint32_t rest_of(uint64_t x, const uint32_t (*rest)[256]) {
-    uint32_t r = 0;
+static inline uint64_t others_of(uint64_t x, const uint64_t (*other)[256]) {
+    uint64_t r = 0;
     for (int byte = 0; byte < 8 && x >> (8 * byte); byte++)
-        r |= rest[byte][x >> (8 * byte) & 255];
+        r |= other[byte][x >> (8 * byte) & 255];
     return r;
 }
-BUCKETED(bucketed_by_tables, , id_of(x, id), rest_of(x, rest), const uint16_t (*id)[256], const uint32_t (*rest)[256])
+BUCKETED(bucketed_by_tables, , id_of(x, id), others_of(x, other), const uint16_t (*id)[256],
+         const uint64_t (*other)[256])
 
 #ifdef HAND_WRITTEN
 /* ... or each in one instruction, BMI2's pext (every CPU with AVX-512 has it):
- * the telling bits (`told`), and the first 32 of the others (`others`),
- * gathered in their order; an even N's long diagonals (`diag`, `anti`) on
- * top of the id (bits `top` and `top` - 1). */
+ * the telling bits (`told`), and the others (`others`), gathered in their
+ * order; an even N's long diagonals (`diag`, `anti`) on top of the id (bits
+ * `top` and `top` - 1). */
 BUCKETED(bucketed_by_pext, __attribute__((target("bmi2"))),
          (uint16_t)(_pext_u64(x, told) | (uint64_t)((x & diag) != 0) << top | (uint64_t)((x & anti) != 0) << (top - 1)),
-         (uint32_t)_pext_u64(x, others), uint64_t told, uint64_t others, uint64_t diag, uint64_t anti, int top)
+         _pext_u64(x, others), uint64_t told, uint64_t others, uint64_t diag, uint64_t anti, int top)
 #endif
+
+/* --- the dense buckets -------------------------------------------------------------- */
+
+/* A bucket kept dense is its keys bit-transposed: for each bit of a key, a
+ * row of W words (W = its keys / 64, rounded up) whose bit i is that bit of
+ * the bucket's key i.  The keys of the bucket that meet a key x are the OR
+ * of the rows of x's bits, and those that do not are counted by popcounts:
+ * 64 pair tests a word, 512 in a few vector operations.  To take fewer ORs
+ * a key, the bucket keeps, for each chunk of DENSE_CHUNK bits and each value
+ * v of it, the OR of the rows of v's bits (the chunk's sums): a key is one
+ * OR a chunk.  The lanes past the bucket's last key are set in every sum of
+ * the first chunk, so that they always meet.  A bucket's words: sums[(c *
+ * DENSE_VALUES + v) * W + w], chunk c's sum of value v, word w.  (Kluev's
+ * N-Queens-Count-Sol, its matchtr.h, matches this way first; this is ours.)
+ * Below DENSE_MIN keys a bucket's pairs are tested one by one, and so are
+ * those of the buckets that no longer fit the room kept for the words
+ * (join_dense_words: one and a half times what the list takes in whole
+ * batches; the buckets' last batches are partly empty). */
+#ifndef DENSE_CHUNK
+#define DENSE_CHUNK 6
+#endif
+#define DENSE_VALUES (1 << DENSE_CHUNK)
+#define DENSE_BATCH 8 /* words transposed at once (512 keys) */
+#ifndef DENSE_MIN
+#define DENSE_MIN 64
+#endif
+
+/* The words of up to DENSE_BATCH groups of 64 keys at once: key i of group
+ * g is row i of a 64 x 64 bit matrix; transposed, row b is the group's
+ * word of bit b.  Six rounds of swapping blocks of bits across the diagonal
+ * (halves, quarters, ..., single bits: Hacker's Delight's transpose), with
+ * a[i][g] the matrix of group g, so that each step is one vector operation
+ * over the groups. */
+TARGETS static void dense_transpose(uint64_t a[64][DENSE_BATCH]) {
+    uint64_t m = 0x00000000ffffffffu;
+    for (int j = 32; j; j >>= 1, m ^= m << j)
+        for (int k = 0; k < 64; k = ((k | j) + 1) & ~j)
+            for (int g = 0; g < DENSE_BATCH; g++) {
+                uint64_t t = ((a[k][g] >> j) ^ a[k | j][g]) & m;
+                a[k][g] ^= t << j;
+                a[k | j][g] ^= t;
+            }
+}
+
+/* The words of b's buckets of DENSE_MIN keys or more (of its k-bit ids)
+ * that fit its room, from the first others bits of their keys: each
+ * bucket's batches of 512 keys one after the other, a batch's sums
+ * [chunk][value][DENSE_BATCH]. */
+TARGETS static void dense_build(struct buckets *b, int k) {
+    int chunks = b->chunks = b->others ? (b->others + DENSE_CHUNK - 1) / DENSE_CHUNK : 1;
+    uint64_t used = 0, batch = (uint64_t)chunks * DENSE_VALUES * DENSE_BATCH;
+    for (uint32_t id = 0; id < 1u << k; id++) {
+        uint64_t first = b->start[id], count = b->start[id + 1] - first;
+        if (count < DENSE_MIN || used + (count + 64 * DENSE_BATCH - 1) / (64 * DENSE_BATCH) * batch > b->room) {
+            b->at[id] = NOT_DENSE;
+            continue;
+        }
+        b->at[id] = used;
+        for (uint64_t lane0 = 0; lane0 < count; lane0 += 64 * DENSE_BATCH, used += batch) {
+            uint64_t row[64][DENSE_BATCH], past[DENSE_BATCH], keys = count - lane0;
+            const uint64_t *key = b->key + first + lane0;
+            if (keys >= 64 * DENSE_BATCH) {
+                for (int g = 0; g < DENSE_BATCH; g++)
+                    for (int i = 0; i < 64; i++)
+                        row[i][g] = key[64 * g + i];
+            } else {
+                for (int g = 0; g < DENSE_BATCH; g++)
+                    for (int i = 0; i < 64; i++)
+                        row[i][g] = (uint64_t)(64 * g + i) < keys ? key[64 * g + i] : 0;
+            }
+            for (int g = 0; g < DENSE_BATCH; g++) /* the lanes past the last key */
+                past[g] = keys >= 64u * (g + 1) ? 0 : keys <= 64u * g ? ~(uint64_t)0 : ~(uint64_t)0 << (keys - 64 * g);
+            dense_transpose(row);
+            uint64_t *sums = b->sums + used;
+            for (int c = 0; c < chunks; c++) {
+                uint64_t (*chunk)[DENSE_BATCH] = (uint64_t (*)[DENSE_BATCH])(sums + (uint64_t)c * DENSE_VALUES * DENSE_BATCH);
+                for (int g = 0; g < DENSE_BATCH; g++)
+                    chunk[0][g] = c ? 0 : past[g];
+                for (int v = 1; v < DENSE_VALUES; v++) {
+                    int bit = c * DENSE_CHUNK + __builtin_ctz((unsigned)v);
+                    for (int g = 0; g < DENSE_BATCH; g++)
+                        chunk[v][g] = chunk[v & (v - 1)][g] | (bit < 64 ? row[bit][g] : 0);
+                }
+            }
+        }
+    }
+}
+
+/* Pairs of the keys x[0 .. nx) x a dense bucket's of `count` keys (its
+ * words `sums`) with no bit in common, where they can meet only in the
+ * first others bits (`chunks` chunks): written once for any machine, the
+ * compiler's loop over a batch's words. */
+TARGETS static uint64_t dense_portable(const uint64_t *x, uint64_t nx, const uint64_t *sums, uint64_t count,
+                                       int chunks) {
+    uint64_t total = 0, batch = (uint64_t)chunks * DENSE_VALUES * DENSE_BATCH;
+    for (uint64_t lane0 = 0; lane0 < count; lane0 += 64 * DENSE_BATCH, sums += batch) {
+        for (uint64_t i = 0; i < nx; i++) {
+            uint64_t meet[DENSE_BATCH];
+            for (int g = 0; g < DENSE_BATCH; g++)
+                meet[g] = sums[(x[i] & (DENSE_VALUES - 1)) * DENSE_BATCH + g];
+            for (int c = 1; c < chunks; c++) {
+                const uint64_t *sum = sums + ((uint64_t)c * DENSE_VALUES + (x[i] >> (c * DENSE_CHUNK) & (DENSE_VALUES - 1))) * DENSE_BATCH;
+                for (int g = 0; g < DENSE_BATCH; g++)
+                    meet[g] |= sum[g];
+            }
+            for (int g = 0; g < DENSE_BATCH; g++)
+                total += (uint64_t)__builtin_popcountll(~meet[g]);
+        }
+    }
+    return total;
+}
+
+#ifdef HAND_WRITTEN
+/* The same with AVX-512, a batch's eight words (512 pair tests) at once: a
+ * key is `chunks` loads ORed, unrolled for each count of chunks, and a
+ * popcount of the eight words (VPOPCNTDQ). */
+#define DENSE_OR(c) meet = _mm512_or_si512(meet, sum512[(c) * DENSE_VALUES + (key >> ((c) * DENSE_CHUNK) & (DENSE_VALUES - 1))])
+#define DENSE_AVX512(chunks, ...)                                                                             \
+    __attribute__((target("avx512f,avx512vpopcntdq"))) static __m512i dense_avx512_##chunks(                 \
+        const uint64_t *x, uint64_t nx, const __m512i *sum512, __m512i sum) {                                 \
+        for (uint64_t i = 0; i < nx; i++) {                                                                   \
+            uint64_t key = x[i];                                                                              \
+            __m512i meet = sum512[key & (DENSE_VALUES - 1)];                                                  \
+            __VA_ARGS__;                                                                                      \
+            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(_mm512_ternarylogic_epi64(meet, meet, meet, 0x55))); \
+        }                                                                                                     \
+        return sum;                                                                                           \
+    }
+DENSE_AVX512(1, (void)0)
+DENSE_AVX512(2, DENSE_OR(1))
+DENSE_AVX512(3, DENSE_OR(1); DENSE_OR(2))
+DENSE_AVX512(4, DENSE_OR(1); DENSE_OR(2); DENSE_OR(3))
+DENSE_AVX512(5, DENSE_OR(1); DENSE_OR(2); DENSE_OR(3); DENSE_OR(4))
+DENSE_AVX512(6, DENSE_OR(1); DENSE_OR(2); DENSE_OR(3); DENSE_OR(4); DENSE_OR(5))
+DENSE_AVX512(7, DENSE_OR(1); DENSE_OR(2); DENSE_OR(3); DENSE_OR(4); DENSE_OR(5); DENSE_OR(6))
+DENSE_AVX512(8, DENSE_OR(1); DENSE_OR(2); DENSE_OR(3); DENSE_OR(4); DENSE_OR(5); DENSE_OR(6); DENSE_OR(7))
+DENSE_AVX512(9, DENSE_OR(1); DENSE_OR(2); DENSE_OR(3); DENSE_OR(4); DENSE_OR(5); DENSE_OR(6); DENSE_OR(7); DENSE_OR(8))
+DENSE_AVX512(10, DENSE_OR(1); DENSE_OR(2); DENSE_OR(3); DENSE_OR(4); DENSE_OR(5); DENSE_OR(6); DENSE_OR(7);
+             DENSE_OR(8); DENSE_OR(9))
+
+__attribute__((target("avx512f,avx512vpopcntdq"))) static uint64_t dense_avx512(const uint64_t *x, uint64_t nx,
+                                                                                const uint64_t *sums, uint64_t count,
+                                                                                int chunks) {
+    static __m512i (*const loop[])(const uint64_t *, uint64_t, const __m512i *, __m512i) = {
+        NULL, dense_avx512_1, dense_avx512_2, dense_avx512_3, dense_avx512_4, dense_avx512_5,
+        dense_avx512_6, dense_avx512_7, dense_avx512_8, dense_avx512_9, dense_avx512_10};
+    uint64_t batch = (uint64_t)chunks * DENSE_VALUES * DENSE_BATCH;
+    __m512i sum = _mm512_setzero_si512();
+    for (uint64_t lane0 = 0; lane0 < count; lane0 += 64 * DENSE_BATCH, sums += batch)
+        sum = loop[chunks](x, nx, (const __m512i *)sums, sum);
+    return (uint64_t)_mm512_reduce_add_epi64(sum);
+}
+
+static int has_vpopcnt(void) {
+    static int has = -1; /* (threads that race here write the same value) */
+    if (has < 0) {
+        __builtin_cpu_init();
+        has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq");
+    }
+    return has;
+}
+#endif
+
+/* Pairs of p's bucket a x q's bucket b (ids apart: they can meet only in
+ * the others bits) with no bit in common: p's keys against q's dense
+ * words, or one by one where q's bucket is not dense. */
+static uint64_t dense(const struct buckets *p, uint32_t a, const struct buckets *q, uint32_t b) {
+    uint64_t p0 = p->start[a], np = p->start[a + 1] - p0, q0 = q->start[b], nq = q->start[b + 1] - q0;
+    if (q->at[b] == NOT_DENSE)
+        return tested(p->key + p0, np, q->key + q0, nq);
+#ifdef HAND_WRITTEN
+    if (has_vpopcnt())
+        return dense_avx512(p->key + p0, np, q->sums + q->at[b], nq, q->chunks);
+#endif
+    return dense_portable(p->key + p0, np, q->sums + q->at[b], nq, q->chunks);
+}
 
 /* Pairs of P's buckets pa .. pa + 2^level - 1 x Q's qa .. with no bit in
  * common: split both on their id's top bit; of (without, with) x (without,
  * with) the pairs that both have it are out, the three others are joined on
- * the bits below.  One bucket each (their ids apart), or few pairs: their
- * keys tested, on the rests where the id's bits that can meet (the last
- * `level`: above them no pair left has a bit in common) are in the rest. */
+ * the bits below.  One bucket each (their ids apart), or no more than
+ * `small` keys on either side: their keys tested, where only their first
+ * others + level bits can meet (above them no pair left has a bit in
+ * common), few pairs one by one, the others against dense blocks. */
 static uint64_t join(const struct buckets *p, uint32_t pa, const struct buckets *q, uint32_t qa, int level,
                      uint64_t small, uint64_t *tests) {
     uint32_t size = 1u << level;
     uint64_t p0 = p->start[pa], np = p->start[pa + size] - p0, q0 = q->start[qa], nq = q->start[qa + size] - q0;
     if (!np || !nq)
         return 0;
-    if (level <= p->low && (!level || np * nq <= small)) { /* the bits that differ, all in the rest's 32 */
-        *tests += np * nq;
-        return tested32(p->rest + p0, np, q->rest + q0, nq);
-    }
     if (!level || np * nq <= small) {
         *tests += np * nq;
-        return tested(p->key + p0, np, q->key + q0, nq);
+        return level ? tested(p->key + p0, np, q->key + q0, nq) : dense(p, pa, q, qa);
     }
     uint32_t half = size / 2;
     return join(p, pa, q, qa, level - 1, small, tests) + join(p, pa, q, qa + half, level - 1, small, tests) +
@@ -556,9 +740,8 @@ static uint64_t join(const struct buckets *p, uint32_t pa, const struct buckets 
 struct joiner {
     struct buckets bp, bq;
     int width;        /* the keys' bits: 2 span */
-    int id_bits;      /* how many telling bits a bucket's id takes */
     uint64_t longest; /* an even N's two longest diagonals, as key bits (2b. above); 0 for an odd N */
-    uint64_t direct, small, *tests;
+    uint64_t direct, small, bucket, *tests;
 };
 
 /* The keys in three groups, in their order within each (a stable counting
@@ -591,7 +774,7 @@ static uint64_t tested_counted(struct joiner *j, const uint64_t *p, uint64_t np,
  * are the id's top bits, so that each group is a range of buckets. */
 static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, uint64_t nq) {
     static __thread uint16_t id[8][256];
-    static __thread uint32_t rest[8][256];
+    static __thread uint64_t other[8][256];
     if (!np || !nq)
         return 0;
     uint64_t longest = j->longest, diag = longest & -longest;
@@ -605,13 +788,20 @@ static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, 
                2 * (tested_counted(j, p, pe[0], q + qe[1], nq - qe[1]) +
                     tested_counted(j, p + pe[1], np - pe[1], q, qe[0]));
     }
+    if (np > nq) { /* q the longer list, kept dense (the count is the same either way round) */
+        uint64_t *t = p, nt = np;
+        p = q, np = nq, q = t, nq = nt;
+    }
     struct buckets *bp = &j->bp, *bq = &j->bq;
     /* the id: an even N's long diagonals on top (the diagonal's, then the anti-diagonal's), below them
      * the telling bits in the key's order */
     int order[64], place[64], forced = 0; /* the id's bits, forced first; each key bit's place in the id */
     if (longest)
         order[forced++] = __builtin_ctzll(diag), order[forced++] = 63 - __builtin_clzll(longest);
-    int k = telling_bits(p, np, q, nq, j->width, forced, j->id_bits, order);
+    int told_bits = 0; /* enough that the longer list's buckets hold about `bucket` keys each */
+    while ((nq >> (told_bits + forced)) > j->bucket && told_bits + forced < JOIN_MAX_ID_BITS)
+        told_bits++;
+    int k = telling_bits(p, np, q, nq, j->width, forced, told_bits, order);
     uint64_t told = 0;
     for (int i = forced; i < k; i++)
         told |= (uint64_t)1 << order[i];
@@ -620,36 +810,32 @@ static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, 
             place[b] = at++;
     if (longest)
         place[order[0]] = k - 1, place[order[1]] = k - 2;
-    /* the rest in 32 bits where it fits, with as many of the id's last bits as fit too */
-    int room = 32 - (j->width - k);
-    bp->low = bq->low = room < 0 ? -1 : room < k ? room : k;
+    bp->others = bq->others = j->width - k;
     uint64_t chosen = told | longest;
 #ifdef HAND_WRITTEN
     if (has_avx512()) {
-        uint64_t others = 0; /* the rest: the first 32 bits not chosen */
-        for (int b = 0, other = 0; b < 64 && other < 32; b++)
-            if (!(chosen >> b & 1))
-                others |= (uint64_t)1 << b, other++;
+        uint64_t others = (j->width == 64 ? ~(uint64_t)0 : ((uint64_t)1 << j->width) - 1) & ~chosen;
         int top = longest ? k - 1 : 1; /* (no long diagonals: diag and anti are 0) */
         bucketed_by_pext(p, np, k, bp, told, others, diag, longest ^ diag, top);
         bucketed_by_pext(q, nq, k, bq, told, others, diag, longest ^ diag, top);
     } else
 #endif
     {
-        uint64_t to[64]; /* each bit's place in the id, or in the rest */
+        uint64_t to[64]; /* each bit's place in the id, or among the others */
         for (int b = 0, other = 0; b < 64; b++)
-            to[b] = chosen >> b & 1 ? (uint64_t)1 << place[b] : other < 32 ? (uint64_t)1 << 32 << other++ : 0;
-        for (int byte = 0; byte < 8; byte++) { /* each byte's bits of the id, and of the rest */
-            id[byte][0] = 0, rest[byte][0] = 0;
+            to[b] = chosen >> b & 1 ? (uint64_t)1 << place[b] : b < j->width ? (uint64_t)1 << other++ : 0;
+        for (int byte = 0; byte < 8; byte++) { /* each byte's bits of the id, and of the others */
+            id[byte][0] = 0, other[byte][0] = 0;
             for (int v = 1; v < 256; v++) {
-                uint64_t bit = to[8 * byte + __builtin_ctz((unsigned)v)];
-                id[byte][v] = id[byte][v & (v - 1)] | (uint16_t)bit;
-                rest[byte][v] = rest[byte][v & (v - 1)] | (uint32_t)(bit >> 32);
+                int bit = 8 * byte + __builtin_ctz((unsigned)v);
+                id[byte][v] = id[byte][v & (v - 1)] | (uint16_t)(chosen >> bit & 1 ? to[bit] : 0);
+                other[byte][v] = other[byte][v & (v - 1)] | (chosen >> bit & 1 ? 0 : to[bit]);
             }
         }
-        bucketed_by_tables(p, np, k, bp, (const uint16_t (*)[256])id, (const uint32_t (*)[256])rest);
-        bucketed_by_tables(q, nq, k, bq, (const uint16_t (*)[256])id, (const uint32_t (*)[256])rest);
+        bucketed_by_tables(p, np, k, bp, (const uint16_t (*)[256])id, (const uint64_t (*)[256])other);
+        bucketed_by_tables(q, nq, k, bq, (const uint16_t (*)[256])id, (const uint64_t (*)[256])other);
     }
+    dense_build(bq, k); /* (q: the longer list, below) */
     if (!longest)
         return join(bp, 0, bq, 0, k, j->small, j->tests);
     /* the groups: ids with the diagonal's bit (on top) and the anti-diagonal's (below it) */
@@ -727,6 +913,12 @@ static int middle_of(int n, int x, int y, struct middle *m) {
     return 1;
 }
 
+uint64_t join_dense_words(int n, uint64_t cap) {
+    int width = 2 * (2 * (n / 2) - 1), chunks = (width + DENSE_CHUNK - 1) / DENSE_CHUNK;
+    uint64_t batches = cap / (64 * DENSE_BATCH) + cap / (2 * 64 * DENSE_BATCH) + 1;
+    return (uint64_t)chunks * DENSE_VALUES * DENSE_BATCH * batches;
+}
+
 uint64_t join_row_sets(int n, int x, int y) {
     struct middle m;
     if (n < 2 || n > JOIN_MAX_N || !middle_of(n, x, y, &m))
@@ -736,7 +928,7 @@ uint64_t join_row_sets(int n, int x, int y) {
 
 
 int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, uint64_t last, uint64_t cap,
-               uint64_t direct, uint64_t small, uint64_t out[JOIN_VALUES]) {
+               uint64_t direct, uint64_t small, uint64_t bucket, uint64_t out[JOIN_VALUES]) {
     int h = n / 2;
     struct middle m;
     if (n < 2 || n > JOIN_MAX_N || t->h != h || !middle_of(n, x, y, &m))
@@ -754,8 +946,10 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
                    se = quarter_at(n, h, n - h, n - h);
     uint64_t *p = malloc(cap * sizeof *p), *q = malloc(cap * sizeof *q);
     size_t starts = (((size_t)1 << JOIN_MAX_ID_BITS) + 1) * sizeof(uint32_t) + cap * sizeof(uint16_t);
-    struct buckets bp = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(uint32_t)), 0, malloc(starts)},
-                   bq = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(uint32_t)), 0, malloc(starts)};
+    size_t dense = join_dense_words(n, cap) * sizeof(uint64_t), ats = ((size_t)1 << JOIN_MAX_ID_BITS) * sizeof(uint64_t);
+    struct buckets bp = {malloc(cap * sizeof(uint64_t)), malloc(starts), NULL, NULL, 0, 0, 0}, /* (never dense) */
+                   bq = {malloc(cap * sizeof(uint64_t)), malloc(starts), aligned_alloc(64, dense), malloc(ats),
+                         dense / sizeof(uint64_t), 0, 0};
     uint64_t *room = malloc(6 * (t->largest + 1) * sizeof *room);
     struct south below[2];
     for (int i = 0; i < 2; i++)
@@ -774,21 +968,18 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
         tnw = &filtered[0], tne = &filtered[1], tsw = &filtered[2], tse = &filtered[3];
     }
     out[JOIN_NS_HALVES] += nanoseconds() - began;
-    if (!p || !q || !bp.key || !bp.rest || !bp.start || !bq.key || !bq.rest || !bq.start || !room ||
+    if (!p || !q || !bp.key || !bp.start || !bq.key || !bq.sums || !bq.at || !bq.start || !room ||
         (n % 2 && quarters < 4)) {
-        free(p), free(q), free(bp.key), free(bp.rest), free(bp.start), free(bq.key), free(bq.rest), free(bq.start);
+        free(p), free(q), free(bp.key), free(bp.sums), free(bp.at), free(bp.start), free(bq.key), free(bq.sums), free(bq.at), free(bq.start);
         free(room);
         while (quarters > 0)
             join_table_free(&filtered[--quarters]);
         return -1;
     }
-    /* The id: JOIN_ID_BITS telling bits, or more where the rest would not fit 32 bits, and for an even N
-     * the two longest diagonals (2b. above: only pairs with no queen east on them are joined) */
-    int id_bits = 2 * span - 32 > JOIN_ID_BITS ? 2 * span - 32 : JOIN_ID_BITS;
+    /* For an even N the two longest diagonals are the id's top bits (2b. above: only pairs with no queen
+     * east on them are joined) */
     uint64_t longest = n % 2 ? 0 : (uint64_t)1 << (n - 1 - low) | (uint64_t)1 << (n - 1 - low + span);
-    if (id_bits + (longest ? 2 : 0) > JOIN_MAX_ID_BITS)
-        id_bits = JOIN_MAX_ID_BITS - (longest ? 2 : 0);
-    struct joiner j = {bp, bq, 2 * span, id_bits, longest, direct, small, &out[JOIN_TESTS]};
+    struct joiner j = {bp, bq, 2 * span, longest, direct, small, bucket, &out[JOIN_TESTS]};
     uint32_t positions[32]; /* the free rows' bits, in order */
     int f = 0;
     for (uint32_t r = m.rows; r; r &= r - 1)
@@ -829,7 +1020,7 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
         out[JOIN_NS_HALVES] += listing;
         out[JOIN_COUNT] += weight * found;
     }
-    free(p), free(q), free(bp.key), free(bp.rest), free(bp.start), free(bq.key), free(bq.rest), free(bq.start);
+    free(p), free(q), free(bp.key), free(bp.sums), free(bp.at), free(bp.start), free(bq.key), free(bq.sums), free(bq.at), free(bq.start);
     free(room);
     while (quarters > 0)
         join_table_free(&filtered[--quarters]);

@@ -8,17 +8,20 @@
 
 #define JOIN_MAX_N 25 /* quarters of up to 12 x 12 squares: 633 million placements, their offsets in 32 bits */
 #define JOIN_MAX_H (JOIN_MAX_N / 2)
-/* How the join's work is cut (measured best at N = 16..18, docs/counting.md):
+/* How the join's work is cut (measured best at N = 20 and 22, docs/counting.md):
  * halves whose pairs are at most `direct` (JOIN_DIRECT) are tested pair by
- * pair at once; the others are put in buckets by JOIN_ID_BITS of their bits,
- * and pairs of buckets with at most `small` (JOIN_SMALL) pairs tested pair
- * by pair.  (Tests pass 0 and 0, so that small N goes every way.) */
+ * pair at once; the others are put in buckets by as many of their bits as
+ * leave the longer list about `bucket` (JOIN_BUCKET) keys a bucket, the
+ * buckets joined bucket against bucket, those of the longer list kept
+ * bit-transposed (dense); pairs of bucket ranges with at most `small`
+ * (JOIN_SMALL) pairs are tested pair by pair before they are split further.
+ * (Tests pass 0 and small buckets, so that small N goes every way.) */
 #define JOIN_DIRECT 131072
 #ifndef JOIN_SMALL
-#define JOIN_SMALL 16384
+#define JOIN_SMALL 2048
 #endif
-#ifndef JOIN_ID_BITS
-#define JOIN_ID_BITS 8
+#ifndef JOIN_BUCKET
+#define JOIN_BUCKET 1024
 #endif
 #define JOIN_MAX_ID_BITS 16
 
@@ -65,7 +68,10 @@ enum {
  * at a time, joined as `direct` and `small` say (above).  Added into out[]: 0, or -1 when the arguments are wrong or
  * memory ran out. */
 int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, uint64_t last, uint64_t cap,
-               uint64_t direct, uint64_t small, uint64_t out[JOIN_VALUES]);
+               uint64_t direct, uint64_t small, uint64_t bucket, uint64_t out[JOIN_VALUES]);
+
+/* The 64-bit words of room a list of `cap` keys of n keeps for its dense buckets (join.c). */
+uint64_t join_dense_words(int n, uint64_t cap);
 
 /* How many row sets join_count of (n, x, y) has to go through: the rank bound. */
 uint64_t join_row_sets(int n, int x, int y);

@@ -29,22 +29,24 @@ class Joined(NamedTuple):
 
 
 def join_count(n: int, x: int, y: int, first: int, last: int, cap: int, direct: int | None = None,
-               small: int | None = None, compiled: bool = True) -> Joined:
+               small: int | None = None, bucket: int | None = None, compiled: bool = True) -> Joined:
     """The boards of n with the middle queens of an odd n on (n/2, x) and
     (y, n/2) (x = y = n/2: one in the centre; -1, -1 for an even n) whose
     east rows are the row sets of ranks first .. last-1, by joining quarters
     (join.c; nqueens_cp/counting/join.py has the whole count).  Halves are
-    listed ``cap`` at a time; ``direct`` and ``small`` cut the join (join.h's
-    JOIN_DIRECT and JOIN_SMALL by default; tests pass 0 to go every way)."""
+    listed ``cap`` at a time; ``direct``, ``small`` and ``bucket`` cut the
+    join (join.h's JOIN_DIRECT, JOIN_SMALL and JOIN_BUCKET by default; tests
+    pass 0 and small buckets to go every way)."""
     direct = twin_join.DIRECT if direct is None else direct
     small = twin_join.SMALL if small is None else small
+    bucket = twin_join.BUCKET if bucket is None else bucket
     search = loader.chosen(n, compiled, JOIN_MAX_N)
     if search is None:
         start = time.perf_counter_ns()
         table = _join_table(n // 2)
         built = time.perf_counter_ns() - start
-        return Joined(*twin_join.join_count(table, n, x, y, first, last, cap, direct, small), built, 0, 0)
-    return Joined(*search.join_count(n, x, y, first, last, cap, direct, small))
+        return Joined(*twin_join.join_count(table, n, x, y, first, last, cap, direct, small, bucket), built, 0, 0)
+    return Joined(*search.join_count(n, x, y, first, last, cap, direct, small, bucket))
 
 
 @functools.cache

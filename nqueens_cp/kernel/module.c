@@ -434,12 +434,12 @@ static PyObject *py_repair_advance(PyObject *self, PyObject *args) {
  * table half made; counted with it released. */
 static struct join_table join_tables[JOIN_MAX_H + 1];
 
-/* join_count(n, x, y, first, last, cap, direct, small) -> (count, row sets, halves, tests,
+/* join_count(n, x, y, first, last, cap, direct, small, bucket) -> (count, row sets, halves, tests,
  * ns building the table (0 when it was built before), ns listing halves, ns joining) */
 static PyObject *py_join_count(PyObject *self, PyObject *args) {
     int n, x, y, rc;
-    unsigned long long first, last, cap, direct, small;
-    if (!PyArg_ParseTuple(args, "iiiKKKKK", &n, &x, &y, &first, &last, &cap, &direct, &small))
+    unsigned long long first, last, cap, direct, small, bucket;
+    if (!PyArg_ParseTuple(args, "iiiKKKKKK", &n, &x, &y, &first, &last, &cap, &direct, &small, &bucket))
         return NULL;
     if (n < 2 || n > JOIN_MAX_N || !join_row_sets(n, x, y))
         return PyErr_Format(PyExc_ValueError, "no count by quarters of n=%d with middle queens (%d, %d)", n, x, y);
@@ -451,7 +451,7 @@ static PyObject *py_join_count(PyObject *self, PyObject *args) {
         built = t->ns_built;
     }
     Py_BEGIN_ALLOW_THREADS
-    rc = join_count(t, n, x, y, first, last, cap, direct, small, out);
+    rc = join_count(t, n, x, y, first, last, cap, direct, small, bucket, out);
     Py_END_ALLOW_THREADS
     if (rc)
         return PyErr_NoMemory();
@@ -459,6 +459,15 @@ static PyObject *py_join_count(PyObject *self, PyObject *args) {
                          (unsigned long long)out[JOIN_HALVES], (unsigned long long)out[JOIN_TESTS],
                          (unsigned long long)built, (unsigned long long)out[JOIN_NS_HALVES],
                          (unsigned long long)out[JOIN_NS_JOIN]);
+}
+
+/* join_dense_words(n, cap) -> the words of room a list of cap keys keeps for its dense buckets */
+static PyObject *py_join_dense_words(PyObject *self, PyObject *args) {
+    int n;
+    unsigned long long cap;
+    if (!PyArg_ParseTuple(args, "iK", &n, &cap))
+        return NULL;
+    return PyLong_FromUnsignedLongLong(join_dense_words(n, cap));
 }
 
 /* join_table_size(h) -> (placements, placements in the largest bucket), counted without keeping them */
@@ -487,6 +496,7 @@ static PyMethodDef methods[] = {
     {"expand", py_expand, METH_VARARGS, "Boards split into work items, rows 0 .. depth-1 fixed (search.c)."},
     {"join_count", py_join_count, METH_VARARGS, "Count the boards of some row sets by joining quarters (join.c)."},
     {"join_table_size", py_join_table_size, METH_VARARGS, "The quarters' table's size, counted (join.c)."},
+    {"join_dense_words", py_join_dense_words, METH_VARARGS, "The room a list keeps for its dense buckets (join.c)."},
     {"decide_new", py_decide_new, METH_VARARGS, "A decision search of one board (decide.c)."},
     {"decide_advance", py_decide_advance, METH_VARARGS, "Search on: (state, nodes, run)."},
     {"decide_board", py_decide_board, METH_VARARGS, "The board a decision search found."},
@@ -516,7 +526,7 @@ PyMODINIT_FUNC PyInit__search(void) {
         {"REPAIR_START", REPAIR_START}, {"REPAIR_SWAP", REPAIR_SWAP}, {"REPAIR_FOUND", REPAIR_FOUND},
         {"REPAIR_NOMEM", REPAIR_NOMEM}, {"REPAIR_FILL", REPAIR_FILL}, {"REPAIR_MAX_OFFSETS", REPAIR_MAX_OFFSETS},
         {"REPAIR_START_TRIES", REPAIR_START_TRIES}, {"REPAIR_MAX_N", REPAIR_MAX_N},
-        {"JOIN_MAX_N", JOIN_MAX_N}, {"JOIN_ID_BITS", JOIN_ID_BITS}, {"JOIN_MAX_ID_BITS", JOIN_MAX_ID_BITS},
+        {"JOIN_MAX_N", JOIN_MAX_N}, {"JOIN_BUCKET", JOIN_BUCKET}, {"JOIN_MAX_ID_BITS", JOIN_MAX_ID_BITS},
         {"JOIN_DIRECT", JOIN_DIRECT},
         {"JOIN_SMALL", JOIN_SMALL},
     };

@@ -26,8 +26,8 @@ from math import comb
 from typing import NamedTuple
 
 DIRECT = 131072  # halves whose pairs are at most this many are tested at once (join.h's JOIN_DIRECT)
-SMALL = 16384  # pairs of buckets with at most this many pairs are tested pair by pair (JOIN_SMALL)
-ID_BITS = 8  # the telling bits a list is put in buckets by, at least (JOIN_ID_BITS)
+SMALL = 2048  # pairs of bucket ranges with at most this many pairs are tested pair by pair (JOIN_SMALL)
+BUCKET = 1024  # the keys a bucket of the longer list holds, about (JOIN_BUCKET): how many bits its id takes
 MAX_ID_BITS = 16  # the bits of a bucket's id, at most (JOIN_MAX_ID_BITS)
 
 
@@ -257,7 +257,7 @@ def _grouped(keys: list[int], longest: int) -> tuple[int, int]:
     return sum(1 for x in keys if not x & longest), sum(1 for x in keys if x & longest != longest)
 
 
-def _joined(p: list[int], q: list[int], width: int, id_bits: int, longest: int, direct: int, small: int,
+def _joined(p: list[int], q: list[int], width: int, longest: int, direct: int, small: int, bucket: int,
             tests: list[int]) -> int:
     """Pairs of east halves p x west halves q with no bit in common, or for an
     even N the sum join.c's 2b. says (join.c's joined): at once where they are
@@ -277,9 +277,14 @@ def _joined(p: list[int], q: list[int], width: int, id_bits: int, longest: int, 
         q0, q1 = _grouped(q, longest)
         return (tested(p[:p0], q[:q1]) + tested(p[p0:p1], q[:q0])
                 + 2 * (tested(p[:p0], q[q1:]) + tested(p[p1:], q[:q0])))
+    if len(p) > len(q):  # q the longer list, the one join.c keeps dense (the count is the same either way round)
+        p, q = q, p
     diag = longest & -longest
     forced = [diag.bit_length() - 1, longest.bit_length() - 1] if longest else []
-    told = _telling_bits(p, q, width, forced, id_bits)[len(forced):]
+    told_bits = 0  # enough that q's buckets hold about `bucket` keys each
+    while len(q) >> (told_bits + len(forced)) > bucket and told_bits + len(forced) < MAX_ID_BITS:
+        told_bits += 1
+    told = _telling_bits(p, q, width, forced, told_bits)[len(forced):]
     chosen = sorted(told) + forced[::-1]  # the id: the telling bits in the key's order, the long diagonals on top
     bp, bq = _bucketed(p, chosen), _bucketed(q, chosen)
     k = len(chosen)
@@ -294,7 +299,7 @@ def _joined(p: list[int], q: list[int], width: int, id_bits: int, longest: int, 
 
 
 def join_count(t: Table, n: int, x: int, y: int, first: int, last: int, cap: int, direct: int = DIRECT,
-               small: int = SMALL) -> tuple[int, int, int, int]:
+               small: int = SMALL, bucket: int = BUCKET) -> tuple[int, int, int, int]:
     """(boards, row sets, halves, pair tests) of the row sets of ranks first ..
     last-1 with these middle queens, each row set counted for its orbit
     under the flips where they keep the middle, and for an even N only the
@@ -313,11 +318,9 @@ def join_count(t: Table, n: int, x: int, y: int, first: int, last: int, cap: int
     tnw, tne, tsw, tse = (_filtered(t, at, m.diag, m.anti) for at in (nw, ne, sw, se)) if n % 2 else (t, t, t, t)
     positions = [1 << i for i in range(2 * h) if m.rows >> i & 1]
     north = (1 << h) - 1
-    # the id: ID_BITS telling bits, or more where the rest would not fit 32 bits, and for an even N the two
-    # longest diagonals (join.c's 2b.: only pairs with no queen east on them are joined)
-    id_bits = max(ID_BITS, 2 * span - 32)
+    # for an even N the two longest diagonals are the id's top bits (join.c's 2b.: only pairs with no queen east
+    # on them are joined)
     longest = 0 if n % 2 else 1 << (n - 1 - low) | 1 << (n - 1 - low + span)
-    id_bits = min(id_bits, MAX_ID_BITS - (2 if longest else 0))
     total = sets = halves = 0
     tests = [0]
     compact = _unrank(first, free_rows, east_cols) if first < last else 0
@@ -337,6 +340,6 @@ def join_count(t: Table, n: int, x: int, y: int, first: int, last: int, cap: int
             halves += len(p)
             for q in _half(tnw, tsw, nw, sw, west & north, west >> h, m.west, low, span, cap):
                 halves += len(q)
-                found += _joined(p, q, 2 * span, id_bits, longest, direct, small, tests)
+                found += _joined(p, q, 2 * span, longest, direct, small, bucket, tests)
         total += weight * found
     return total, sets, halves, tests[0]

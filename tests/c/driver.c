@@ -19,8 +19,8 @@
  *                                            -> state swaps moves restarts attacked calls,
  *                                               then the board: the local search, SWAPS
  *                                               a call, stopped after 100 calls
- *   join N X+1 Y+1 FIRST LAST CAP DIRECT SMALL -> boards row-sets halves tests: the count
- *                                               by quarters of join.c (its own table each time)
+ *   join N X+1 Y+1 FIRST LAST CAP DIRECT SMALL BUCKET -> boards row-sets halves tests: the
+ *                                               count by quarters of join.c (its own table each time)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,10 +131,10 @@ int main(void) {
         if (strcmp(command, "join") == 0) {
             int x = (int)next_word() - 1, y = (int)next_word() - 1;
             qword first = next_word(), last = next_word(), cap = next_word(), direct = next_word();
-            qword small = next_word();
+            qword small = next_word(), bucket = next_word();
             struct join_table table;
             uint64_t out[JOIN_VALUES] = {0};
-            if (join_table_build(&table, n / 2) || join_count(&table, n, x, y, first, last, cap, direct, small, out))
+            if (join_table_build(&table, n / 2) || join_count(&table, n, x, y, first, last, cap, direct, small, bucket, out))
                 printf("error\n");
             else
                 printf("%llu %llu %llu %llu\n", (unsigned long long)out[JOIN_COUNT],
