@@ -325,10 +325,27 @@ def test_the_time_left_of_a_resumed_count_counts_only_this_runs_tasks(monkeypatc
     assert capsys.readouterr().err.endswith("count 22: 201/256 sub-problems, 0.1/s, about 550 s left")
 
 
-def test_the_tasks_go_out_in_an_order_of_their_own_the_same_every_run() -> None:
+def test_the_time_left_of_a_count_whose_costs_are_known_is_said_from_the_share_of_the_work(monkeypatch,
+                                                                                          capsys) -> None:
+    """The parts of a count by quarters go out longest first: a quarter of
+    them done may be half the work, and the time left said from the tasks
+    would be twice too long."""
+    from nqueens_cp.cli import terminal
+
+    clock = iter([0.0, 0.0, 100.0])  # made, the first report, a quarter of the tasks done 100 s later
+    monkeypatch.setattr(terminal.time, "monotonic", lambda: next(clock))
+    progress = terminal.Progress("count 22")
+    progress(0, 256, 0.0)
+    progress(64, 256, 0.5)  # half of the work
+    assert capsys.readouterr().err.endswith("count 22: 64/256 sub-problems, 0.6/s, about 100 s left")
+
+
+def test_the_tasks_go_out_longest_first_the_same_every_run() -> None:
     """Their costs run along their index (a count by quarters of 22: 16 s to
-    160 s among its first eight), so the first to finish must be a fair
-    sample for the time left to hold: not in the index's order."""
+    160 s among its first eight): where each task's cost is estimated (the
+    parts of a count by quarters: join.part_costs) the longest go out
+    first, so that the last to finish are short (issue 65); the same order
+    every run."""
     from concurrent.futures import ThreadPoolExecutor
 
     from nqueens_cp.counting import join
@@ -347,8 +364,10 @@ def test_the_tasks_go_out_in_an_order_of_their_own_the_same_every_run() -> None:
         with Recording() as executor:
             assert nq.count(14, method="quarters", executor=executor) == TOTAL[14]
         orders.append(executor.firsts)
-    ranks = [part.first for part in join.parts(14)]
+    parts = join.parts(14)
+    ranks, cost = [part.first for part in parts], join.part_costs(14, parts)
     assert orders[0] == orders[1] and sorted(orders[0]) == sorted(ranks) and orders[0] != ranks
+    assert [cost[ranks.index(first)] for first in orders[0]] == sorted(cost, reverse=True)
 
 
 def _started(process, pattern: str) -> str:

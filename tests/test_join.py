@@ -104,6 +104,17 @@ def test_the_kept_table_sizes_are_the_kernels_and_the_references(h: int) -> None
 
 
 @needs_c
+def test_the_compiled_estimate_of_a_parts_cost_is_its_twins() -> None:
+    for n in range(4, 14):
+        parts = [(p.x, p.y, p.first, p.last) for p in join.parts(n)]
+        for samples, a_half in ((0, 0.0), (16, 1000.0), (3, join.COST_A_HALF)):
+            assert kernel.join_costs(n, parts, samples, a_half) == \
+                kernel.join_costs(n, parts, samples, a_half, compiled=False), (n, samples)
+    with pytest.raises(ValueError, match="no count by quarters"):
+        kernel.join_costs(9, [(0, 0, 0, 5)], 4, 1.0)  # (two middle queens that attack each other)
+
+
+@needs_c
 def test_the_dense_words_said_are_the_kernels() -> None:
     from nqueens_cp.kernel import _search
 
@@ -171,6 +182,48 @@ def test_the_count_says_how_it_counted(cli) -> None:
     assert code == 0 and out == f"{TOTAL[16]}\n" and "sub_boards=" in err and "method=" not in err
     code, out, err = cli("count", 15, "--stats")  # below join.FROM_N the walk counts
     assert code == 0 and out == f"{TOTAL[15]}\n" and "sub_boards=" in err
+
+
+def test_the_parts_go_out_longest_first_and_a_resumed_count_checks_cheap_records(tmp_path: Path,
+                                                                                monkeypatch) -> None:
+    """Issue 65: the parts of a count by quarters are started in the order of
+    their estimated cost, the largest first (the tail is short: both cores
+    busy to the end), the progress told the share of the estimated work
+    done; a resumed count counts again RECOUNTED records drawn among the
+    cheaper half of those restored (a check, not a second count of the
+    largest parts)."""
+    from nqueens_cp.execution import tasks as tasks_room
+
+    n, parts = 15, join.parts(15)  # (in this process: a count of 15 on one job runs here)
+    cost = join.part_costs(n, parts)
+    assert len(set(cost)) > len(parts) // 2 and max(cost) > 10 * min(c for c in cost if c > 0)
+    counted: list[join.Part] = []
+    real = join.count_part
+    monkeypatch.setattr(join, "count_part", lambda n, part, cap=join.CAP: counted.append(part) or real(n, part, cap))
+    shares: list[float] = []
+    path = tmp_path / "q15.jsonl"
+
+    def stop(finished: int, total: int, share: float) -> None:
+        shares.append(share)
+        if finished == 150:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        nq.count(n, jobs=1, checkpoint=str(path), progress=stop, method="quarters")
+    order = [cost[parts.index(part)] for part in counted]
+    assert len(order) >= 150 and order == sorted(order, reverse=True)  # (and the few in flight at the stop)
+    assert shares[0] == 0 and shares == sorted(shares) and 0.5 < shares[-1] < 1
+    counted.clear()
+    assert nq.count(n, jobs=1, checkpoint=str(path), method="quarters") == TOTAL[n]
+    recorded = [json.loads(line)["task"] for line in path.read_text().splitlines()[1:]]
+    first_leg = set(recorded[:150])
+    again = [part for part in counted if parts.index(part) in first_leg]
+    assert len(again) == tasks_room.RECOUNTED
+    cheaper_half = sorted(sorted(first_leg), key=lambda i: cost[i])[:75]
+    assert all(parts.index(part) in cheaper_half for part in again)
+    fresh = [cost[parts.index(part)] for part in counted if parts.index(part) not in first_leg]
+    # (those in flight at the stop, a few, finish in an order of their own: which of them were recorded varies)
+    assert len(fresh) == len(parts) - 150 and max(fresh) <= order[150 - 16]
 
 
 def test_a_checkpoint_of_a_count_by_quarters_resumes_and_knows_its_method(tmp_path: Path, cli) -> None:

@@ -136,21 +136,28 @@ class Progress:
         self.start = time.monotonic()
         self.shown = False
         self.origin: tuple[int, float] | None = None  # (done, when) at the first report: the rate's start
+        self.share0: float | None = None  # the share of the work done at the first report, where known
 
     @classmethod
     def make(cls, what: str) -> Progress | None:
         return cls(what) if sys.stderr.isatty() else None
 
-    def __call__(self, done: int, total: int) -> None:
+    def __call__(self, done: int, total: int, share: float | None = None) -> None:
         """``done`` of ``total``; the rate and the time left are measured from
         the first report (a count reports what it restored from a checkpoint
-        before it starts, which is not speed)."""
+        before it starts, which is not speed).  ``share``: the share of the
+        work done where the tasks' costs are known (they go out longest
+        first), which the time left is said from instead of the tasks."""
         now = time.monotonic()
         if self.origin is None:
             self.origin = (done, now)
+            self.share0 = share
         elapsed = now - self.origin[1]
         rate = (done - self.origin[0]) / elapsed if elapsed > 0 else 0.0
-        left = f", about {(total - done) / rate:.0f} s left" if rate and done < total else ""
+        if share is not None and self.share0 is not None and share > self.share0 and done < total:
+            left = f", about {elapsed * (1 - share) / (share - self.share0):.0f} s left"
+        else:
+            left = f", about {(total - done) / rate:.0f} s left" if rate and done < total else ""
         sys.stderr.write(f"\r\033[K{self.what}: {done}/{total} sub-problems, {rate:.1f}/s{left}")
         sys.stderr.flush()
         self.shown = True

@@ -210,6 +210,9 @@ class Work(NamedTuple):
     part: Callable[[int, Any], tuple[int, ...]] | None = None  # a task's values; None: the engine's count_sub_boards
     width: int = VALUES  # how many values a task gives
     exact: tuple[int, ...] = (0, 1, 2, 4)  # the values a task gives again, counted again (the rest are statistics)
+    # Each task's cost, about (any unit), where it is known: the longest are started first, so that the
+    # last processes to finish end together; None: the tasks go out in an order of their own, shuffled.
+    cost: list[float] | None = None
 
 
 Runner = Callable[[Work], tuple[Values, Side]]  # runs every task: (their values summed, the side searches')

@@ -53,6 +53,8 @@ FROM_N = 16  # counted by quarters from here by default: the crossover with the 
 # 1.5e8 over the whole of count 22 (docs/counting.md, "count 22, in legs"), on a slow day of two cores
 COUNT_RATE = 1.5e8
 PARTS = 256  # tasks a count is cut into, about: enough for two dozen processes to end together
+COST_SAMPLES = 64  # row sets of a part whose halves are bounded to weigh it (part_costs)
+COST_A_HALF = float(1 << 20)  # what a half listed weighs against a pair of halves there (part_costs)
 CAP = 1 << 18  # keys in a list of halves, at most (a larger half is listed in pieces)
 MIN_CAP = 1 << 12
 VALUES = 7  # the numbers a part gives (kernel.Joined), as checkpoints record them
@@ -108,6 +110,20 @@ def parts(n: int, count: int = PARTS) -> list[Part]:
     size = max(1, math.ceil(sum(ranks for *_, ranks in placed) / count))
     return [Part(x, y, weight, first, min(first + size, ranks))
             for x, y, weight, ranks in placed for first in range(0, ranks, size)]
+
+
+def part_costs(n: int, tasks: list[Part]) -> list[float]:
+    """Each part's cost, about (kernel.join_cost over COST_SAMPLES of its row
+    sets): to start the longest first.  Of what join_cost can weigh, the
+    bound on the halves a part lists predicts its time best (the time and
+    the bound of one part in twelve, in one run: their logarithms correlate
+    0.95 at N = 20, where parts' times differ twentyfold, 0.63 and 0.47 at
+    19 and 21, where they differ fourfold; the bound on their pairs 0.97,
+    0.41 and 0.03), so a half weighs COST_A_HALF pairs: the halves decide,
+    the pairs break ties."""
+    from .. import kernel
+
+    return kernel.join_costs(n, [(p.x, p.y, p.first, p.last) for p in tasks], COST_SAMPLES, COST_A_HALF)
 
 
 def count_part(n: int, part: Part, cap: int = CAP) -> Values:
@@ -272,7 +288,8 @@ def count_by_quarters(n: int, cap: int, run: Runner, deadline: float | None = No
     tasks = parts(n)
     work = Work(n, tasks, {"n": n, "method": METHOD, "tasks": len(tasks)}, valid_values, side,
                 part=partial(count_part, cap=cap), width=VALUES,  # (picklable: it travels to workers)
-                exact=(0, 1))  # the boards and the row sets (the halves' pieces and the times depend on cap)
+                exact=(0, 1),  # the boards and the row sets (the halves' pieces and the times depend on cap)
+                cost=part_costs(n, tasks))
     values, ((half, quarter), _) = run(work)
     result = Result(n, values[0], half, quarter, values)  # type: ignore[arg-type]
     if (result.total - half) % 8 or (half - quarter) % 4 or half > result.total:

@@ -95,7 +95,9 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
     finish; the same count run again resumes from it (bitmask, plain N).  A
     count by tasks calls ``progress(done, total)`` once before it starts
     (done: the tasks a checkpoint restored, 0 without one), then as tasks
-    finish."""
+    finish; where the tasks' costs are estimated (a count by quarters, its
+    parts started longest first) a callable that takes a third value gets
+    the share of the estimated work done too."""
     if "limit" in options:  # (plan() takes it: it must not reach it from here)
         raise InvalidInputError("count takes no limit: a count stopped early is not the count "
                                 "(solutions(n, limit=K) lists the first K)")

@@ -18,7 +18,9 @@ from .plan import Plan
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
-Progress = Callable[[int, int], None]  # (sub-problems done, sub-problems in all)
+# (sub-problems done, sub-problems in all), and a count whose tasks' costs are known passes a third
+# value to a callable that takes one: the share of the work done (cli.terminal.Progress does)
+Progress = Callable[..., None]
 
 # Sub-boards per task of a count by classes: fewer pay the pool's per-task overhead,
 # more leave a core idle at the end (benchmarks/task_size.py; docs/counting.md).
@@ -26,6 +28,24 @@ SUB_BOARDS_PER_TASK = 32  # 71 tasks at N = 17, 58 at N = 16: measured best of 1
 
 
 RECOUNTED = 4  # records of a checkpoint counted again on resuming (chosen at random)
+
+
+class Share:
+    """The share of a count's estimated cost done, for the time left: with
+    the longest tasks first, a count of tasks done runs behind the work
+    done (the first quarter of the tasks is half of it), and the time left
+    said from it would be too long."""
+
+    def __init__(self, cost: list[float], done: Any) -> None:
+        self.cost, self.whole = cost, sum(cost) or 1.0
+        self.finished = sum(cost[i] for i in done)
+
+    def add(self, task: int) -> None:
+        self.finished += self.cost[task]
+
+    @property
+    def done(self) -> float:
+        return self.finished / self.whole
 
 def class_count(plan: Plan, stats: dict[str, Any], deadline: float | None, progress: Progress | None) -> int:
     """The count (total, or fundamental with ``unique``) by symmetry classes:
@@ -73,15 +93,29 @@ def _run_work(plan: Plan, work: classes.Work, progress: Progress | None,
         record = Checkpoint(plan.checkpoint, work.record, valid=work.valid)
     done_before = dict(record.done) if record else {}
     todo = [i for i in range(len(tasks)) if i not in done_before]
-    # In an order of their own, the same every run: the tasks' costs differ tenfold, in runs along their
-    # index (a count by quarters of 22: 16 s to 160 s among its first eight), so that the first to finish,
-    # a fair sample of all, make the time left a fair estimate.
-    random.Random(len(tasks)).shuffle(todo)
     # A record's checksum catches a torn write, not a wrong number: a sample of the records
-    # restored is counted again beside the rest, and the file refused if one differs.
-    again = random.Random().sample(sorted(done_before), min(RECOUNTED, len(done_before)))
+    # restored is counted again beside the rest, and the file refused if one differs.  Where the
+    # tasks' costs are known, the sample is drawn among the cheaper half of the records (the
+    # check then costs what RECOUNTED middling tasks cost, not the chance of the largest).
+    restored = sorted(done_before)
+    if work.cost is not None and restored:
+        restored = sorted(restored, key=lambda i: work.cost[i])[:max(1, (len(restored) + 1) // 2)]  # type: ignore[index]
+    again = random.Random().sample(sorted(restored), min(RECOUNTED, len(restored)))
+    order = todo + again  # indices into calls: the tasks to count, then the records to count again
+    if work.cost is not None:
+        # The longest first, so that the last to finish are short and every process is busy to the end
+        # (a count by quarters of 22: parts of 16 s to 160 s, the last ones run with one core idle).
+        cost = work.cost
+        run_order = sorted(range(len(order)), key=lambda k: -cost[order[k]])
+        share = Share(cost, done_before)
+    else:
+        # In an order of their own, the same every run: the tasks' costs differ tenfold, in runs along
+        # their index, so that the first to finish, a fair sample of all, make the time left a fair estimate.
+        run_order = list(range(len(order)))
+        random.Random(len(tasks)).shuffle(run_order)
+        share = None
     # the work's own task, or the engine's (the CPU's loop, or the GPU's), the engine travelling with it
-    calls = [(work.part or plan.engine.count_sub_boards, plan.n, tasks[i]) for i in todo + again]
+    calls = [(work.part or plan.engine.count_sub_boards, plan.n, tasks[order[k]]) for k in run_order]
     tallies = [sum(column) for column in zip((0,) * work.width, *done_before.values())]
     inline = plan.strategy.processes == 0
     # Loaded here, before the pool forks its workers: they inherit the
@@ -89,14 +123,16 @@ def _run_work(plan: Plan, work: classes.Work, progress: Progress | None,
     kernel_kind()
     side = None
     done = len(done_before)
-    if progress:
-        progress(done, len(tasks))  # (what a checkpoint restored: where the rate starts)
+    report = _reporter(progress, share)
+    if report:
+        report(done, len(tasks))  # (what a checkpoint restored: where the rate starts)
     try:
         # Counts add up in any order: each task is taken as it finishes.
         with where(plan, deadline, inline) as executor, closing(pools.stream(
                 calls, workers, 4 * workers, executor=executor, deadline=deadline, processes=True,
                 ordered=False, clean=not plan.engine.forks_workers)) as results:
-            for i, found in results:
+            for k, found in results:
+                i = run_order[k]  # (results come back numbered as calls went out)
                 if side is None and not inline:
                     # Beside the workers, in this process, while they count; started
                     # once they are running, as a thread must never be forked.
@@ -114,13 +150,29 @@ def _run_work(plan: Plan, work: classes.Work, progress: Progress | None,
                 if record:
                     record.record(todo[i], found)
                 done += 1
-                if progress:
-                    progress(done, len(tasks))
+                if share:
+                    share.add(todo[i])
+                if report:
+                    report(done, len(tasks))
     finally:
         if record:
             record.close()
     return tuple(tallies), side() if side else work.side()
 
+
+
+def _reporter(progress: Progress | None, share: Share | None) -> Callable[[int, int], None] | None:
+    """``progress`` as (done, total), with the share of the work done as its
+    third value where it is known and the callable takes one."""
+    if progress is None or share is None:
+        return progress
+    import inspect
+
+    try:
+        inspect.signature(progress).bind(0, 0, 0.0)
+    except (TypeError, ValueError):  # (two values only, or a callable whose signature cannot be read)
+        return progress
+    return lambda done, total: progress(done, total, share.done)
 
 
 def kernel_kind() -> str:

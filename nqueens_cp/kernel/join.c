@@ -179,6 +179,28 @@ nomem:
     return -1;
 }
 
+int join_table_sizes(struct join_table *t, int h) {
+    size_t buckets = (size_t)1 << 2 * h;
+    memset(t, 0, sizeof *t);
+    t->h = h;
+    t->start = calloc(buckets + 1, sizeof *t->start);
+    if (!t->start)
+        return -1;
+    struct placer p = {h, t->start + 1, NULL, 0}; /* counted into start[b + 1], then summed */
+    place(&p, 0, 0, 0, 0, 0);
+    t->size = p.size;
+    for (size_t b = 0; b < buckets; b++) {
+        if (t->start[b + 1] > t->largest)
+            t->largest = t->start[b + 1];
+        t->start[b + 1] += t->start[b];
+    }
+    if (table_columns(t)) {
+        join_table_free(t);
+        return -1;
+    }
+    return 0;
+}
+
 void join_table_free(struct join_table *t) {
     free(t->start);
     free(t->entry);
@@ -563,9 +585,9 @@ BUCKETED(bucketed_by_pext, __attribute__((target("bmi2"))),
 #define DENSE_MIN 64
 #endif
 
-/* The words of up to DENSE_BATCH groups of 64 keys at once: key i of group
- * g is row i of a 64 x 64 bit matrix; transposed, row b is the group's
- * word of bit b.  Six rounds of swapping blocks of bits across the diagonal
+/* The words of DENSE_BATCH groups of 64 keys at once: a[i][g], key i of
+ * group g, is row i of a 64 x 64 bit matrix; transposed, row b is the
+ * group's word of bit b.  Six rounds of swapping blocks of bits across the diagonal
  * (halves, quarters, ..., single bits: Hacker's Delight's transpose), with
  * a[i][g] the matrix of group g, so that each step is one vector operation
  * over the groups. */
@@ -595,19 +617,17 @@ TARGETS static void dense_build(struct buckets *b, int k) {
         }
         b->at[id] = used;
         for (uint64_t lane0 = 0; lane0 < count; lane0 += 64 * DENSE_BATCH, used += batch) {
-            uint64_t row[64][DENSE_BATCH], past[DENSE_BATCH], keys = count - lane0;
-            const uint64_t *key = b->key + first + lane0;
-            if (keys >= 64 * DENSE_BATCH) {
-                for (int g = 0; g < DENSE_BATCH; g++)
-                    for (int i = 0; i < 64; i++)
-                        row[i][g] = key[64 * g + i];
-            } else {
-                for (int g = 0; g < DENSE_BATCH; g++)
-                    for (int i = 0; i < 64; i++)
-                        row[i][g] = (uint64_t)(64 * g + i) < keys ? key[64 * g + i] : 0;
+            /* key j of the batch is row j / 8 of group j % 8 (the keys as they lie: no shuffle), and so
+             * lane j / 8 of the group's words once transposed */
+            uint64_t row[64][DENSE_BATCH], past[DENSE_BATCH] = {0}, keys = count - lane0;
+            if (keys >= 64 * DENSE_BATCH)
+                memcpy(row, b->key + first + lane0, sizeof row);
+            else {
+                memcpy(row, b->key + first + lane0, keys * sizeof(uint64_t));
+                memset((uint64_t *)row + keys, 0, (64 * DENSE_BATCH - keys) * sizeof(uint64_t));
+                for (uint64_t j = keys; j < 64 * DENSE_BATCH; j++) /* the lanes past the last key */
+                    past[j % DENSE_BATCH] |= (uint64_t)1 << (j / DENSE_BATCH);
             }
-            for (int g = 0; g < DENSE_BATCH; g++) /* the lanes past the last key */
-                past[g] = keys >= 64u * (g + 1) ? 0 : keys <= 64u * g ? ~(uint64_t)0 : ~(uint64_t)0 << (keys - 64 * g);
             dense_transpose(row);
             uint64_t *sums = b->sums + used;
             for (int c = 0; c < chunks; c++) {
@@ -926,6 +946,57 @@ uint64_t join_row_sets(int n, int x, int y) {
     return binomial(__builtin_popcount(m.rows), __builtin_popcount(m.east));
 }
 
+
+/* How many halves a side lists at most: its north quarter's placements on
+ * rows_n and some of its columns cols, times its south quarter's on rows_s
+ * and the rest, summed over the north's column sets (t's bucket sizes; the
+ * diagonals between north and south, and an odd N's middle queens, are not
+ * looked at: an upper bound). */
+static double halves_bound(const struct join_table *t, uint32_t rows_n, uint32_t rows_s, uint32_t cols) {
+    int h = t->h;
+    double found = 0;
+    for (uint32_t c = t->columns_start[rows_n]; c < t->columns_start[rows_n + 1]; c++) {
+        uint32_t up = t->columns[c], down = cols ^ up, nb = rows_n | up << h, sb = rows_s | down << h;
+        if (!(up & ~cols))
+            found += (double)(t->start[nb + 1] - t->start[nb]) * (double)(t->start[sb + 1] - t->start[sb]);
+    }
+    return found;
+}
+
+double join_cost(const struct join_table *t, int n, int x, int y, uint64_t first, uint64_t last, uint64_t samples,
+                 double a_half) {
+    int h = n / 2;
+    struct middle m;
+    if (n < 2 || n > JOIN_MAX_N || t->h != h || !middle_of(n, x, y, &m))
+        return -1;
+    int free_rows = __builtin_popcount(m.rows), east_cols = __builtin_popcount(m.east);
+    uint64_t sets = binomial(free_rows, east_cols);
+    if (last > sets)
+        last = sets;
+    if (first >= last)
+        return 0;
+    uint64_t step = samples && (last - first) / samples > 1 ? (last - first) / samples : 1, taken = 0;
+    uint32_t positions[32], north = (1u << h) - 1;
+    int f = 0;
+    for (uint32_t r = m.rows; r; r &= r - 1)
+        positions[f++] = r & -r;
+    double cost = 0;
+    for (uint64_t rank = first; rank < last; rank += step, taken++) {
+        uint32_t compact = unrank(rank, free_rows, east_cols), east = 0;
+        for (int i = 0; i < f; i++)
+            if (compact >> i & 1)
+                east |= positions[i];
+        uint32_t west = m.rows ^ east;
+        if (m.flips) { /* (only the least of each orbit is joined) */
+            uint32_t v = reversed(east, 2 * h), hh = west, vh = reversed(west, 2 * h);
+            if (v < east || hh < east || vh < east)
+                continue;
+        }
+        double e = halves_bound(t, east & north, east >> h, m.east), w = halves_bound(t, west & north, west >> h, m.west);
+        cost += e * w + a_half * (e + w);
+    }
+    return cost * (double)(last - first) / (double)taken;
+}
 
 int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, uint64_t last, uint64_t cap,
                uint64_t direct, uint64_t small, uint64_t bucket, uint64_t out[JOIN_VALUES]) {

@@ -47,6 +47,8 @@ int join_table_measure(int h, uint64_t *size, uint64_t *largest);
 
 /* The table of h in *t: 0, or -1 when memory ran out (nothing held then). */
 int join_table_build(struct join_table *t, int h);
+/* Its bucket sizes only (start, largest, columns; entry NULL), what join_cost reads. */
+int join_table_sizes(struct join_table *t, int h);
 void join_table_free(struct join_table *t);
 
 /* What join_count adds into out[] (the order of the values it returns). */
@@ -72,6 +74,14 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
 
 /* The 64-bit words of room a list of `cap` keys of n keeps for its dense buckets (join.c). */
 uint64_t join_dense_words(int n, uint64_t cap);
+
+/* What join_count of these arguments costs, about, in pair tests: for
+ * about `samples` of its row sets (evenly apart; 0: all), the pairs of
+ * their halves (each side's number bounded from t's bucket sizes) and
+ * `a_half` for each half listed, scaled to the whole range; -1 when the
+ * arguments are wrong.  To order a count's parts, longest first. */
+double join_cost(const struct join_table *t, int n, int x, int y, uint64_t first, uint64_t last, uint64_t samples,
+                 double a_half);
 
 /* How many row sets join_count of (n, x, y) has to go through: the rank bound. */
 uint64_t join_row_sets(int n, int x, int y);

@@ -461,6 +461,55 @@ static PyObject *py_join_count(PyObject *self, PyObject *args) {
                          (unsigned long long)out[JOIN_NS_JOIN]);
 }
 
+/* join_costs(n, parts, samples, a_half) -> what join_count of each part (x, y, first, last) costs,
+ * about (join.h), from a table of the bucket sizes alone, made for the call and freed */
+static PyObject *py_join_costs(PyObject *self, PyObject *args) {
+    int n;
+    PyObject *parts;
+    unsigned long long samples;
+    double a_half;
+    if (!PyArg_ParseTuple(args, "iOKd", &n, &parts, &samples, &a_half))
+        return NULL;
+    if (n < 2 || n > JOIN_MAX_N)
+        return PyErr_Format(PyExc_ValueError, "no count by quarters of n=%d", n);
+    PyObject *seq = PySequence_Fast(parts, "parts must be a sequence of (x, y, first, last)");
+    if (!seq)
+        return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(count);
+    struct join_table t;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = join_table_sizes(&t, n / 2);
+    Py_END_ALLOW_THREADS
+    if (!out || rc) {
+        Py_DECREF(seq);
+        Py_XDECREF(out);
+        return rc ? PyErr_NoMemory() : NULL;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        int x, y;
+        unsigned long long first, last;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "iiKK", &x, &y, &first, &last)) {
+            join_table_free(&t);
+            Py_DECREF(seq);
+            Py_DECREF(out);
+            return NULL;
+        }
+        double cost = join_cost(&t, n, x, y, first, last, samples, a_half);
+        if (cost < 0) {
+            join_table_free(&t);
+            Py_DECREF(seq);
+            Py_DECREF(out);
+            return PyErr_Format(PyExc_ValueError, "no count by quarters of n=%d with middle queens (%d, %d)", n, x, y);
+        }
+        PyList_SET_ITEM(out, i, PyFloat_FromDouble(cost));
+    }
+    join_table_free(&t);
+    Py_DECREF(seq);
+    return out;
+}
+
 /* join_dense_words(n, cap) -> the words of room a list of cap keys keeps for its dense buckets */
 static PyObject *py_join_dense_words(PyObject *self, PyObject *args) {
     int n;
@@ -496,6 +545,7 @@ static PyMethodDef methods[] = {
     {"expand", py_expand, METH_VARARGS, "Boards split into work items, rows 0 .. depth-1 fixed (search.c)."},
     {"join_count", py_join_count, METH_VARARGS, "Count the boards of some row sets by joining quarters (join.c)."},
     {"join_table_size", py_join_table_size, METH_VARARGS, "The quarters' table's size, counted (join.c)."},
+    {"join_costs", py_join_costs, METH_VARARGS, "What each part of a count by quarters costs, about (join.c)."},
     {"join_dense_words", py_join_dense_words, METH_VARARGS, "The room a list keeps for its dense buckets (join.c)."},
     {"decide_new", py_decide_new, METH_VARARGS, "A decision search of one board (decide.c)."},
     {"decide_advance", py_decide_advance, METH_VARARGS, "Search on: (state, nodes, run)."},
