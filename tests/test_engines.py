@@ -9,6 +9,7 @@ import pytest
 import nqueens_cp as nq
 
 from conftest import affordable, reference, usable
+from hard_questions import HARD_QUESTIONS
 from nqueens_cp import ENGINE_NAMES, TOTAL, SearchFinishedError, engine_class, get_engine, is_solution, names
 from nqueens_cp.engines import PRESETS
 from nqueens_cp.errors import InvalidInputError
@@ -202,12 +203,14 @@ def test_capabilities_are_consistent_data_on_the_engines() -> None:
         assert cls.enumerates or cls.counts_only or cls.solves, name  # it answers something
         assert not (cls.enumerates and cls.counts_only), name
         assert cls.group in PRESETS, f"{name}: its group {cls.group!r} is no preset"
-        command, n = cls.hard_question
+        command, n = HARD_QUESTIONS[name]
         assert command in ("count", "solve") and (command != "count" or cls.enumerates or cls.counts_only), name
         assert cls.max_n is None or n <= cls.max_n, name
+        assert not hasattr(cls, "hard_question"), f"{name}: the suite's question lives in tests/hard_questions.py"
         for option in cls.options:  # one kind per flag, whoever takes it
             assert {o.kind for taker in names(option=option.name) for o in engine_class(taker).options
                     if o.name == option.name} == {option.kind}, option.name
+    assert list(HARD_QUESTIONS) == list(names()), "every engine, and only the engines, in the registry's order"
 
 
 def test_the_numeric_limits_on_the_engines_are_the_kernels() -> None:

@@ -22,6 +22,7 @@ from typing import NamedTuple
 import pytest
 
 from conftest import CLI
+from hard_questions import HARD_QUESTIONS
 from nqueens_cp import ENGINE_NAMES, engine_class, names
 from nqueens_cp.model.variants import OPTIMUM
 
@@ -39,8 +40,8 @@ def processor_seconds(pid: int, children: bool = False) -> float:
     return sum(int(field) for field in fields[11:15 if children else 13]) / TICK
 
 # engine -> the command and N of a question it cannot answer within the limit (or, for the
-# engines that answer any size at once, a huge one): each engine's own data.
-HARD = {name: [engine_class(name).hard_question[0], str(engine_class(name).hard_question[1])] for name in ENGINE_NAMES}
+# engines that answer any size at once, a huge one): the suite's own, one for each engine.
+HARD = {name: [HARD_QUESTIONS[name][0], str(HARD_QUESTIONS[name][1])] for name in ENGINE_NAMES}
 
 
 def _cap() -> None:

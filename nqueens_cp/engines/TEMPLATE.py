@@ -44,7 +44,6 @@ class TemplateEngine(Engine):
     additive = frozenset({"nodes"})  # ... which of them add up across the parts of a split search
     effort = "nodes"  # its measure of work
     enumeration_rate = count_rate = 2e4  # solutions a second here: the warnings before hopeless runs
-    hard_question = ("count", 16)  # a question it cannot answer within seconds (the limit tests ask it)
     # It states plain N-queens only: ``expresses`` names the parts of other questions it can state
     # (see model/variants.py's PARTS), and every other question is refused in one line.
 

@@ -32,7 +32,6 @@ DEFAULT_CONFIGURATION = "frumpy"
 
 class AspEngine(Engine):
     name = "asp"
-    hard_question = ("solve", 150)
     summary = "answer set program (choice rules, cardinality constraints) grounded and solved by clingo"
     requires = "clingo"
     install = "pip install clingo, or the 'declarative' extra"

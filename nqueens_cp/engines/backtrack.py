@@ -26,7 +26,6 @@ from .base import Engine
 
 class BacktrackEngine(Engine):
     name = "backtrack"
-    hard_question = ("solve", 500)
     summary = "textbook row-by-row backtracking; slow, obviously correct, the oracle"
     statistics = ("nodes", "tries")
     additive = frozenset(statistics)

@@ -130,7 +130,6 @@ def sub_board(n: int, placed: Position, variant: Variant = PLAIN) -> list[int]:
 
 class BitmaskEngine(Engine):
     name = "bitmask"
-    hard_question = ("solve", 5_000)
     splits_solve = True
     summary = ("bitwise backtracking in C (nqueens_cp/kernel): counts one board per symmetry class, the fastest "
                "enumerator; solve: a decision search with dynamic ordering and restarts, any N up to 10,000")

@@ -74,10 +74,6 @@ class Capabilities:
     # For each optimum question: the largest N proved within 10 s, its seconds, and the time's
     # growth from the N before (docs/variants.md; advice.optimum_advice extrapolates from them).
     optimum_reach: ClassVar[dict[str, tuple[int, float, float]]] = {}
-    # (command, N): a question at the edge of its reach, one it does not answer within seconds
-    # (or, where it answers any size at once, a huge one).  The suite's time-limit, memory and
-    # signal tests ask every engine its own.
-    hard_question: ClassVar[tuple[str, int]] = ("count", 20)
     instant: ClassVar[bool] = False  # answers every size it takes in about linear time: nothing long to stop
 
     # -- what it answers, from its data ------------------------------------------------
@@ -135,7 +131,7 @@ class Capabilities:
         "name", "summary", "enumerates", "proves_none", "takes_fixed", "max_n", "group", "paradigm", "declarative",
         "counts_only", "solves", "requires", "programs", "statistics", "additive", "effort", "counts_classes",
         "classes_from", "counts_quarters", "splits_solve", "experimental", "max_offsets", "offset_reach",
-        "hard_question", "instant", "forks_workers")
+        "instant", "forks_workers")
 
     @classmethod
     def capabilities(cls) -> dict[str, Any]:

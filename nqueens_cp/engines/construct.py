@@ -71,7 +71,6 @@ def modular(n: int, k: int) -> AnySolution:
 
 class ConstructEngine(Engine):
     name = "construct"
-    hard_question = ("solve", 100_000)  # (it answers at once: the largest board the limit tests ask)
     instant = True
     paradigm = "construction"
     summary = ("an O(N) formula by N mod 6: one solution of plain N, a million queens in about a second; "

@@ -40,7 +40,6 @@ class _Stopped(Exception):
 
 class CpmpyEngine(Engine):
     name = "cpmpy"
-    hard_question = ("count", 16)
     summary = ("CPMpy model (an AllDifferent a line family, the family's from its data), every board from "
                "solveAll on a CPMpy solver (OR-Tools by default)")
     requires = "cpmpy"

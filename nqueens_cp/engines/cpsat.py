@@ -24,7 +24,6 @@ OPTIMUM_WORKERS = 8  # the fewest workers an optimum is proved with (CP-SAT's fu
 
 class CpSatEngine(Engine):
     name = "cpsat"
-    hard_question = ("solve", 3_000)
     summary = "OR-Tools CP-SAT model (3 AllDifferent), solution callback, 1 worker"
     requires = "ortools"
     paradigm = "CP-SAT"

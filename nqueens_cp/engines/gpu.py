@@ -23,7 +23,6 @@ from .base import Engine
 
 class GpuEngine(Engine):
     name = "gpu"
-    hard_question = ("count", 22)
     summary = "the count by symmetry classes on an NVIDIA GPU (CuPy, NVRTC), verified on an H200 for N = 1 to 21"
     requires = "cupy"
     install = "pip install 'nqueens-cp[gpu]' (CuPy) on a machine with an NVIDIA GPU"

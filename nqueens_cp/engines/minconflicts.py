@@ -27,7 +27,6 @@ SLICE = 1 << 18  # swaps between two looks at the clock: a few ms even at N = 10
 
 class MinConflictsEngine(Engine):
     name = "minconflicts"
-    hard_question = ("solve", 100_000)  # (it answers at once: the largest board the limit tests ask)
     instant = True
     paradigm = "local search"
     summary = ("local search (Sosic and Gu): a permutation repaired by swaps, in C; 3,000,000 queens in well "

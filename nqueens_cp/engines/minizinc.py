@@ -42,7 +42,6 @@ _GONE_SECONDS = 10.0  # for a killed MiniZinc and its solver to end (a SIGKILL; 
 
 class MiniZincEngine(Engine):
     name = "minizinc"
-    hard_question = ("solve", 3_000)
     summary = "MiniZinc model (3 alldifferent, first-fail), all solutions from Gecode, in a child process"
     programs = ("minizinc", "fzn-gecode")
     install = "Debian: apt install minizinc flatzinc; or MiniZinc's bundle from minizinc.org"

@@ -34,7 +34,6 @@ _WAIT = 0.1  # seconds between looks at the clock while the child counts
 
 class ModelCountEngine(Engine):
     name = "modelcount"
-    hard_question = ("count", 60)
     summary = "#SAT: Ganak counts the CNF's models projected on the cells, in a child process; no listing"
     requires = "pyganak"
     install = "pip install pyganak, or the 'declarative' extra"

@@ -36,7 +36,6 @@ SOLVE_LARGE_N = 60  # above this the pairwise CNF grows as N^3: solve uses the s
 
 class SatEngine(Engine):
     name = "sat"
-    hard_question = ("solve", 250)
     summary = "CNF over N*N cell variables on python-sat (CaDiCaL), blocking clauses over cells"
     requires = "pysat"
     paradigm = "SAT"

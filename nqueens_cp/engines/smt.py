@@ -41,7 +41,6 @@ THEORIES = ("bool", "int")
 
 class SmtEngine(Engine):
     name = "smt"
-    hard_question = ("solve", 100)
     summary = "Z3 over Boolean cells (pseudo-Boolean rows, columns, diagonals), a blocking clause per board"
     requires = "z3"
     install = "pip install z3-solver, or the 'declarative' extra"

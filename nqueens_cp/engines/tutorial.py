@@ -70,7 +70,6 @@ def _is_safe(q: list[int], k: int, j: int, count: dict[str, int]) -> bool:
 
 class ScanEngine(_Tutorial):
     name = "scan"
-    hard_question = ("solve", 500)
     summary = "tutorial: recursion, q[r] per row, is_safe scans every row above"
 
     def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
@@ -114,7 +113,6 @@ def _read(board: list[list[str]]) -> Solution:
 
 class CopyEngine(_Tutorial):
     name = "copy"
-    hard_question = ("solve", 200)
     max_n = 200  # every level holds its own copy of the board: N^3 references, 64 MB at N = 200
     max_n_why = "every level of the search holds a copy of the board: N^3 memory; undo takes N <= 500"
     summary = "tutorial: 2-D board of characters, copied before every placement"
@@ -147,7 +145,6 @@ class CopyEngine(_Tutorial):
 
 class UndoEngine(_Tutorial):
     name = "undo"
-    hard_question = ("solve", 500)
     summary = "tutorial: 2-D board of characters, place, recurse, clear on the way back"
     enumeration_rate = count_rate = 1.5e3
 
@@ -176,7 +173,6 @@ class UndoEngine(_Tutorial):
 
 class IterativeEngine(_Tutorial):
     name = "iterative"
-    hard_question = ("solve", 3_000)
     max_n = None  # no recursion: any N (a board is N numbers)
     summary = "tutorial: no recursion, a row index and a column counter per row"
 
@@ -211,7 +207,6 @@ class IterativeEngine(_Tutorial):
 
 class GeneratorEngine(_Tutorial):
     name = "generator"
-    hard_question = ("solve", 500)
     summary = "tutorial: a recursive generator queens(num, state=()) with conflict(state, x)"
 
     def _search(self, n: int, fixed: Position, limit: int | None, stats: dict[str, Any],
@@ -250,7 +245,6 @@ NESTED_MAX_N = 20  # CPython refuses more than 20 statically nested blocks
 
 class NestedEngine(_Tutorial):
     name = "nested"
-    hard_question = ("solve", 20)
     summary = f"tutorial: one for-loop per row, the nest generated for N (N <= {NESTED_MAX_N})"
     max_n = NESTED_MAX_N
     max_n_why = "CPython refuses more than 20 statically nested blocks"
