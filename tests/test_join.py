@@ -52,8 +52,10 @@ def test_the_compiled_join_is_its_twin_part_by_part(n: int) -> None:
 def test_the_twin_cuts_the_join_where_the_c_code_does() -> None:
     from nqueens_cp.kernel import _search
 
-    assert (_search.JOIN_DIRECT, _search.JOIN_SMALL, _search.JOIN_BUCKET, _search.JOIN_MAX_ID_BITS) == \
-        (twin_join.DIRECT, twin_join.SMALL, twin_join.BUCKET, twin_join.MAX_ID_BITS)
+    assert (_search.JOIN_DIRECT, _search.JOIN_SMALL, _search.JOIN_BUCKET, _search.JOIN_MAX_ID_BITS,
+            _search.JOIN_DENSE_LIST, _search.JOIN_ID_BITS) == \
+        (twin_join.DIRECT, twin_join.SMALL, twin_join.BUCKET, twin_join.MAX_ID_BITS, twin_join.DENSE_LIST,
+         twin_join.ID_BITS)
     assert _search.JOIN_MAX_N == kernel.JOIN_MAX_N == join.MAX_N
 
 
@@ -132,7 +134,7 @@ def test_the_memory_is_said_before_the_work_and_refused_above_the_limit(cli) -> 
     with pytest.raises(InvalidInputError, match=r"needs .* more than the .* of --memory; .* processes would fit"):
         join.budget(24, 8, 16 << 30)
     code, out, err = cli("count", 16, "--memory", "1M")
-    assert code == 2 and out == "" and err.count("\n") == 1 and "needs 6.1 MB (2 processes" in err
+    assert code == 2 and out == "" and err.count("\n") == 1 and "needs 6.2 MB (2 processes" in err
     # An option that does not apply is refused, as every other (it was silently ignored)
     for argv, why in ((["--method", "walk"], "--method walk walks the board"),
                       (["-e", "cpsat"], "engine cpsat does not count by quarters (bitmask does)"),

@@ -253,15 +253,18 @@ def _driver_input(rng: random.Random) -> tuple[str, list[str]]:
     return "\n".join(lines + join_lines) + "\n", answers + join_answers
 
 
-DENSE_C_FLAGS = ("-DDENSE_MIN=1",)  # join.c: every bucket of the longer list kept dense, however small
+# join.c: the dense buckets' rule for lists of any length (the twin's dense_list=0), and every bucket of the
+# longer list kept dense, however small
+DENSE_C_FLAGS = ("-DDENSE_MIN=1", "-DJOIN_DENSE_LIST=0")
 
 
 def _join_input() -> tuple[list[str], list[str]]:
     """The driver's join commands (join.c's count by quarters) and the twin's
     answers: an even and an odd N, every way of cutting the join, lists in
-    pieces.  The driver is built with DENSE_MIN=1 (DENSE_C_FLAGS), so that
-    every bucket of the longer list is matched through its dense words: at
-    these N no bucket reaches the 64 keys that make one dense otherwise."""
+    pieces.  The driver is built with DENSE_MIN=1 and JOIN_DENSE_LIST=0
+    (DENSE_C_FLAGS), so that every bucket of the longer list is matched
+    through its dense words: at these N no list reaches the 8,192 keys, nor
+    a bucket the 64, that make them dense otherwise."""
     lines, answers = [], []
     for n, x, y in ((10, -1, -1), (11, 5, 5), (11, 0, 2), (13, 1, 9)):
         table, ranks = twin_join.table(n // 2), twin_join.row_sets(n, x, y)
@@ -270,7 +273,7 @@ def _join_input() -> tuple[list[str], list[str]]:
                 (0, ranks, 1 << 16, twin_join.DIRECT, twin_join.SMALL, twin_join.BUCKET)):
             lines.append(f"join {n} {x + 1} {y + 1} {first} {last} {cap} {direct} {small} {bucket}")
             answers.append(" ".join(map(str, twin_join.join_count(table, n, x, y, first, last, cap, direct, small,
-                                                                  bucket))))
+                                                                  bucket, dense_list=0))))
     return lines, answers
 
 

@@ -165,11 +165,11 @@ def dense_words(n: int, cap: int) -> int:
 
 def working_bytes(n: int, cap: int) -> int:
     """What a process's count takes besides the table: two lists of halves
-    and their buckets (36 bytes a key of room; the buckets' starts, ids of up
+    and their buckets (44 bytes a key of room; the buckets' starts, ids of up
     to 16 bits, and where each dense bucket's words begin), the longer list's
     dense words (:func:`dense_words`), the south's placements."""
     _, largest = TABLES[n // 2]
-    return cap * 36 + 8 * dense_words(n, cap) + 6 * (largest + 1) * 8 + 2 * ((1 << 16) + 1) * 4 + (1 << 16) * 8
+    return cap * 44 + 8 * dense_words(n, cap) + 6 * (largest + 1) * 8 + 2 * ((1 << 16) + 1) * 4 + (1 << 16) * 8
 
 
 def machine_memory() -> int:

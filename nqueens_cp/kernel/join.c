@@ -305,6 +305,50 @@ static inline uint64_t key_of(uint64_t diag, uint64_t anti, int low, int span, u
     return (diag >> low & window) | (anti >> low & window) << span;
 }
 
+/* One north placement (its key kn, diagonals dn, anti-diagonals an) with
+ * each of `count` south placements: the keys of those apart written from
+ * out[0] on, in their order; how many.  Written once for any machine (the
+ * compiler's loop: every key written, kept when apart) and with AVX-512 by
+ * hand, eight at a time: a test of eight in one instruction and the keys
+ * apart compressed into a register, stored whole (out has room for eight
+ * past the last key kept). */
+static inline uint64_t south_joined(uint64_t kn, uint64_t dn, uint64_t an, const uint64_t *sdiag,
+                                    const uint64_t *santi, const uint64_t *skey, uint64_t count, uint64_t *out) {
+    uint64_t made = 0;
+    for (uint64_t j = 0; j < count; j++) { /* written always, kept when apart */
+        out[made] = kn | skey[j];
+        made += ((dn & sdiag[j]) | (an & santi[j])) == 0;
+    }
+    return made;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(JOIN_PORTABLE)
+#include <immintrin.h>
+static int has_avx512(void);
+
+__attribute__((target("avx512f"))) static uint64_t south_joined_avx512(uint64_t kn, uint64_t dn, uint64_t an,
+                                                                       const uint64_t *sdiag, const uint64_t *santi,
+                                                                       const uint64_t *skey, uint64_t count,
+                                                                       uint64_t *out) {
+    const __m512i key = _mm512_set1_epi64((long long)kn), diag = _mm512_set1_epi64((long long)dn),
+                  anti = _mm512_set1_epi64((long long)an);
+    uint64_t made = 0;
+    for (uint64_t j = 0; j < count; j += 8) {
+        __mmask8 in = (__mmask8)(count - j >= 8 ? 0xff : (1u << (count - j)) - 1);
+        __m512i d = _mm512_maskz_loadu_epi64(in, sdiag + j), a = _mm512_maskz_loadu_epi64(in, santi + j);
+        __mmask8 apart = _mm512_mask_testn_epi64_mask(
+            in, _mm512_or_si512(_mm512_and_si512(d, diag), _mm512_and_si512(a, anti)), _mm512_set1_epi64(-1));
+        __m512i keys = _mm512_or_si512(key, _mm512_maskz_loadu_epi64(in, skey + j));
+        _mm512_storeu_si512(out + made, _mm512_maskz_compress_epi64(apart, keys));
+        made += (uint64_t)__builtin_popcount(apart);
+    }
+    return made;
+}
+#define SOUTH_JOINED(...) (has_avx512() ? south_joined_avx512(__VA_ARGS__) : south_joined(__VA_ARGS__))
+#else
+#define SOUTH_JOINED(...) south_joined(__VA_ARGS__)
+#endif
+
 /* Up to `room` (at least the table's largest bucket) more keys of the half
  * into out; how many (0: the list is done).  What the loops read is in
  * locals, none through `g`: the stores into the lists would otherwise make
@@ -352,10 +396,7 @@ TARGETS static uint64_t half_next(struct half *g, uint64_t *restrict out, uint64
             uint64_t e = entry[i];
             uint64_t dn = (e & 0xffffffffu) << north_diag, an = (e >> 32) << north_anti;
             uint64_t kn = key_of(dn, an, low, span, window);
-            for (uint64_t j = 0; j < count; j++) { /* written always, kept when apart */
-                out[made] = kn | skey[j];
-                made += ((dn & sdiag[j]) | (an & santi[j])) == 0;
-            }
+            made += SOUTH_JOINED(kn, dn, an, sdiag, santi, skey, count, out + made);
         }
         g->choice++;
     }
@@ -365,8 +406,9 @@ TARGETS static uint64_t half_next(struct half *g, uint64_t *restrict out, uint64
 /* --- the join --------------------------------------------------------------------- */
 
 /* Pairs of p x q with no bit in common, tested one by one: the vector unit's
- * loop, on 64-bit keys (`tested`), for lists with few pairs and buckets too
- * small to be kept dense (below).
+ * loop, on 64-bit keys (`tested`) or on their first 32 bits (`tested32`,
+ * twice the lanes: where the bits that can meet are among them), for lists
+ * with few pairs and buckets too small to be kept dense (below).
  * Written once for any machine (`portable`), the compiler's vectors; and for
  * AVX-512 by hand (below), chosen at the first call where the CPU has it. */
 #define TESTED(name, key)                                                                                     \
@@ -381,6 +423,7 @@ TARGETS static uint64_t half_next(struct half *g, uint64_t *restrict out, uint64
         return total;                                                                                         \
     }
 TESTED(tested_portable, uint64_t)
+TESTED(tested32_portable, uint32_t)
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(JOIN_PORTABLE) /* (JOIN_PORTABLE: a test's build) */
 #include <immintrin.h>
@@ -436,6 +479,7 @@ TESTED(tested_portable, uint64_t)
         return total + (uint64_t)(key)_mm512_reduce_add_epi##bits(sum);                                       \
     }
 TESTED_AVX512(tested_avx512, uint64_t, 8, 64, __mmask8)
+TESTED_AVX512(tested32_avx512, uint32_t, 16, 32, __mmask16)
 
 static int has_avx512(void) {
     static int has = -1; /* (threads that race here write the same value) */
@@ -459,6 +503,7 @@ static int has_avx512(void) {
     }
 #endif
 PICKED(tested, uint64_t)
+PICKED(tested32, uint32_t)
 
 /* The keys in buckets by a few telling bits (an id): bucket b's keys are
  * key[start[b] .. start[b + 1]), each packed again: the bits outside the id
@@ -470,6 +515,7 @@ PICKED(tested, uint64_t)
  * begin at sums + at[b], or at[b] is NOT_DENSE. */
 struct buckets {
     uint64_t *key;
+    uint32_t *low;       /* each key's first 32 bits */
     uint32_t *start;     /* (1 << JOIN_MAX_ID_BITS) + 1 */
     uint64_t *sums;      /* the dense buckets' words */
     uint64_t *at;        /* (1 << JOIN_MAX_ID_BITS) */
@@ -525,7 +571,9 @@ static int telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint6
             b->start[v + 1] += b->start[v];                                                                   \
         for (uint64_t i = 0; i < count; i++) {                                                                \
             uint64_t x = keys[i];                                                                             \
-            b->key[b->start[ids[i]]++] = (OTHERS) | (uint64_t)ids[i] << b->others;                            \
+            uint64_t packed = (OTHERS) | (uint64_t)ids[i] << b->others;                                      \
+            b->low[b->start[ids[i]]] = (uint32_t)packed;                                                      \
+            b->key[b->start[ids[i]]++] = packed;                                                              \
         }                                                                                                     \
         for (uint32_t v = buckets; v > 0; v--)                                                                \
             b->start[v] = b->start[v - 1];                                                                    \
@@ -725,7 +773,7 @@ static int has_vpopcnt(void) {
 static uint64_t dense(const struct buckets *p, uint32_t a, const struct buckets *q, uint32_t b) {
     uint64_t p0 = p->start[a], np = p->start[a + 1] - p0, q0 = q->start[b], nq = q->start[b + 1] - q0;
     if (q->at[b] == NOT_DENSE)
-        return tested(p->key + p0, np, q->key + q0, nq);
+        return p->others <= 32 ? tested32(p->low + p0, np, q->low + q0, nq) : tested(p->key + p0, np, q->key + q0, nq);
 #ifdef HAND_WRITTEN
     if (has_vpopcnt())
         return dense_avx512(p->key + p0, np, q->sums + q->at[b], nq, q->chunks);
@@ -748,7 +796,10 @@ static uint64_t join(const struct buckets *p, uint32_t pa, const struct buckets 
         return 0;
     if (!level || np * nq <= small) {
         *tests += np * nq;
-        return level ? tested(p->key + p0, np, q->key + q0, nq) : dense(p, pa, q, qa);
+        if (level)
+            return p->others + level <= 32 ? tested32(p->low + p0, np, q->low + q0, nq)
+                                           : tested(p->key + p0, np, q->key + q0, nq);
+        return dense(p, pa, q, qa);
     }
     uint32_t half = size / 2;
     return join(p, pa, q, qa, level - 1, small, tests) + join(p, pa, q, qa + half, level - 1, small, tests) +
@@ -818,9 +869,16 @@ static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, 
     int order[64], place[64], forced = 0; /* the id's bits, forced first; each key bit's place in the id */
     if (longest)
         order[forced++] = __builtin_ctzll(diag), order[forced++] = 63 - __builtin_clzll(longest);
-    int told_bits = 0; /* enough that the longer list's buckets hold about `bucket` keys each */
-    while ((nq >> (told_bits + forced)) > j->bucket && told_bits + forced < JOIN_MAX_ID_BITS)
-        told_bits++;
+    /* Where the shorter list is long (its keys pay for the longer one's transposition): enough telling bits
+     * that the longer list's buckets hold about `bucket` keys each, kept dense; else JOIN_ID_BITS, the
+     * buckets too small to be dense, tested pair by pair (at N = 21, whose lists are shorter and of
+     * unequal lengths, the dense buckets took 1.1x the time of these) */
+    int told_bits = 0;
+    if (np >= JOIN_DENSE_LIST)
+        while ((nq >> (told_bits + forced)) > j->bucket && told_bits + forced < JOIN_MAX_ID_BITS)
+            told_bits++;
+    else
+        told_bits = JOIN_ID_BITS + forced > JOIN_MAX_ID_BITS ? JOIN_MAX_ID_BITS - forced : JOIN_ID_BITS;
     int k = telling_bits(p, np, q, nq, j->width, forced, told_bits, order);
     uint64_t told = 0;
     for (int i = forced; i < k; i++)
@@ -1015,12 +1073,13 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
     int low = n - h, span = h + h - 1; /* the window: diagonals n-h .. n+h-2 of both kinds */
     struct quarter nw = quarter_at(n, h, 0, 0), ne = quarter_at(n, h, 0, n - h), sw = quarter_at(n, h, n - h, 0),
                    se = quarter_at(n, h, n - h, n - h);
-    uint64_t *p = malloc(cap * sizeof *p), *q = malloc(cap * sizeof *q);
+    uint64_t *p = malloc((cap + 8) * sizeof *p), *q = malloc((cap + 8) * sizeof *q); /* (8: south_joined) */
     size_t starts = (((size_t)1 << JOIN_MAX_ID_BITS) + 1) * sizeof(uint32_t) + cap * sizeof(uint16_t);
     size_t dense = join_dense_words(n, cap) * sizeof(uint64_t), ats = ((size_t)1 << JOIN_MAX_ID_BITS) * sizeof(uint64_t);
-    struct buckets bp = {malloc(cap * sizeof(uint64_t)), malloc(starts), NULL, NULL, 0, 0, 0}, /* (never dense) */
-                   bq = {malloc(cap * sizeof(uint64_t)), malloc(starts), aligned_alloc(64, dense), malloc(ats),
-                         dense / sizeof(uint64_t), 0, 0};
+    struct buckets bp = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(uint32_t)), malloc(starts), NULL, NULL, 0,
+                         0, 0}, /* (never dense) */
+                   bq = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(uint32_t)), malloc(starts),
+                         aligned_alloc(64, dense), malloc(ats), dense / sizeof(uint64_t), 0, 0};
     uint64_t *room = malloc(6 * (t->largest + 1) * sizeof *room);
     struct south below[2];
     for (int i = 0; i < 2; i++)
@@ -1039,9 +1098,10 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
         tnw = &filtered[0], tne = &filtered[1], tsw = &filtered[2], tse = &filtered[3];
     }
     out[JOIN_NS_HALVES] += nanoseconds() - began;
-    if (!p || !q || !bp.key || !bp.start || !bq.key || !bq.sums || !bq.at || !bq.start || !room ||
+    if (!p || !q || !bp.key || !bp.low || !bp.start || !bq.key || !bq.low || !bq.sums || !bq.at || !bq.start || !room ||
         (n % 2 && quarters < 4)) {
-        free(p), free(q), free(bp.key), free(bp.sums), free(bp.at), free(bp.start), free(bq.key), free(bq.sums), free(bq.at), free(bq.start);
+        free(p), free(q), free(bp.key), free(bp.low), free(bp.sums), free(bp.at), free(bp.start), free(bq.key), free(bq.low), free(bq.sums),
+            free(bq.at), free(bq.start);
         free(room);
         while (quarters > 0)
             join_table_free(&filtered[--quarters]);
@@ -1091,7 +1151,8 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
         out[JOIN_NS_HALVES] += listing;
         out[JOIN_COUNT] += weight * found;
     }
-    free(p), free(q), free(bp.key), free(bp.sums), free(bp.at), free(bp.start), free(bq.key), free(bq.sums), free(bq.at), free(bq.start);
+    free(p), free(q), free(bp.key), free(bp.low), free(bp.sums), free(bp.at), free(bp.start), free(bq.key), free(bq.low), free(bq.sums),
+            free(bq.at), free(bq.start);
     free(room);
     while (quarters > 0)
         join_table_free(&filtered[--quarters]);

@@ -18,12 +18,16 @@
  * (Tests pass 0 and small buckets, so that small N goes every way.) */
 #define JOIN_DIRECT 131072
 #ifndef JOIN_SMALL
-#define JOIN_SMALL 2048
+#define JOIN_SMALL 16384
 #endif
 #ifndef JOIN_BUCKET
 #define JOIN_BUCKET 1024
 #endif
 #define JOIN_MAX_ID_BITS 16
+#ifndef JOIN_DENSE_LIST
+#define JOIN_DENSE_LIST 8192 /* the shorter list's keys, at least, for the longer's buckets to be dense ... */
+#endif
+#define JOIN_ID_BITS 8 /* ... else the telling bits its buckets are put in by */
 
 /* Every placement of non-attacking queens on an h x h square (a quarter),
  * bucketed by (rows used | columns used << h): bucket b's placements are

@@ -26,8 +26,10 @@ from math import comb
 from typing import NamedTuple
 
 DIRECT = 131072  # halves whose pairs are at most this many are tested at once (join.h's JOIN_DIRECT)
-SMALL = 2048  # pairs of bucket ranges with at most this many pairs are tested pair by pair (JOIN_SMALL)
-BUCKET = 1024  # the keys a bucket of the longer list holds, about (JOIN_BUCKET): how many bits its id takes
+SMALL = 16384  # pairs of bucket ranges with at most this many pairs are tested pair by pair (JOIN_SMALL)
+BUCKET = 1024  # the keys a bucket of the longer list holds, about (JOIN_BUCKET): how many bits its id takes ...
+DENSE_LIST = 8192  # ... where the shorter list has this many keys or more (JOIN_DENSE_LIST); else ...
+ID_BITS = 8  # ... this many telling bits (JOIN_ID_BITS), the buckets too small to be kept dense
 MAX_ID_BITS = 16  # the bits of a bucket's id, at most (JOIN_MAX_ID_BITS)
 
 
@@ -258,7 +260,7 @@ def _grouped(keys: list[int], longest: int) -> tuple[int, int]:
 
 
 def _joined(p: list[int], q: list[int], width: int, longest: int, direct: int, small: int, bucket: int,
-            tests: list[int]) -> int:
+            dense_list: int, tests: list[int]) -> int:
     """Pairs of east halves p x west halves q with no bit in common, or for an
     even N the sum join.c's 2b. says (join.c's joined): at once where they are
     few, else bucketed and joined bucket against bucket, an even N's long
@@ -281,9 +283,12 @@ def _joined(p: list[int], q: list[int], width: int, longest: int, direct: int, s
         p, q = q, p
     diag = longest & -longest
     forced = [diag.bit_length() - 1, longest.bit_length() - 1] if longest else []
-    told_bits = 0  # enough that q's buckets hold about `bucket` keys each
-    while len(q) >> (told_bits + len(forced)) > bucket and told_bits + len(forced) < MAX_ID_BITS:
-        told_bits += 1
+    told_bits = 0  # a long p: enough that q's buckets hold about `bucket` keys each (join.c keeps them dense)
+    if len(p) >= dense_list:
+        while len(q) >> (told_bits + len(forced)) > bucket and told_bits + len(forced) < MAX_ID_BITS:
+            told_bits += 1
+    else:
+        told_bits = min(ID_BITS, MAX_ID_BITS - len(forced))
     told = _telling_bits(p, q, width, forced, told_bits)[len(forced):]
     chosen = sorted(told) + forced[::-1]  # the id: the telling bits in the key's order, the long diagonals on top
     bp, bq = _bucketed(p, chosen), _bucketed(q, chosen)
@@ -339,7 +344,7 @@ def cost(t: Table, n: int, x: int, y: int, first: int, last: int, samples: int, 
 
 
 def join_count(t: Table, n: int, x: int, y: int, first: int, last: int, cap: int, direct: int = DIRECT,
-               small: int = SMALL, bucket: int = BUCKET) -> tuple[int, int, int, int]:
+               small: int = SMALL, bucket: int = BUCKET, dense_list: int = DENSE_LIST) -> tuple[int, int, int, int]:
     """(boards, row sets, halves, pair tests) of the row sets of ranks first ..
     last-1 with these middle queens, each row set counted for its orbit
     under the flips where they keep the middle, and for an even N only the
@@ -380,6 +385,6 @@ def join_count(t: Table, n: int, x: int, y: int, first: int, last: int, cap: int
             halves += len(p)
             for q in _half(tnw, tsw, nw, sw, west & north, west >> h, m.west, low, span, cap):
                 halves += len(q)
-                found += _joined(p, q, 2 * span, longest, direct, small, bucket, tests)
+                found += _joined(p, q, 2 * span, longest, direct, small, bucket, dense_list, tests)
         total += weight * found
     return total, sets, halves, tests[0]
