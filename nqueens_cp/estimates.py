@@ -34,5 +34,9 @@ def duration(log_seconds: float) -> str:
     for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600)):
         log = log_seconds - math.log10(size)
         if log >= 0:
-            return f"about {10 ** log:,.0f} {unit}" if log < 6 else f"about {big(log)} {unit}"
-    return f"about {10 ** log_seconds:.0f} seconds"
+            if log >= 6:
+                return f"about {big(log)} {unit}"
+            said = f"{10 ** log:,.0f}"
+            return f"about {said} {unit[:-1] if said == '1' else unit}"  # (1 hour, not 1 hours)
+    said = f"{10 ** log_seconds:.0f}"
+    return f"about {said} second{'' if said == '1' else 's'}"

@@ -275,3 +275,13 @@ def test_a_parts_numbers_belong_to_the_method_its_checkpoints_name() -> None:
     assert join.METHOD in parts, "a new method: record its parts' boards here"
     assert [join.count_part(14, p)[0] for p in join.parts(14, 6)] == parts[join.METHOD]
     assert sum(parts[join.METHOD]) == TOTAL[14]
+
+
+def test_a_time_of_one_unit_is_said_in_the_singular() -> None:
+    """The note before count 22 said "about 1 hours" once the join got faster."""
+    import math
+
+    from nqueens_cp.estimates import duration
+
+    assert [duration(math.log10(seconds)) for seconds in (1, 30, 3600, 5400, 1.2 * 86400, 400 * 86400)] == [
+        "about 1 second", "about 30 seconds", "about 1 hour", "about 2 hours", "about 1 day", "about 1 year"]

@@ -49,9 +49,10 @@ METHOD = "quarter-join-2"  # the decomposition, as checkpoints record it: a new 
 MIN_N = 2  # (N = 1 has no quarters: its one board is counted by the walk)
 MAX_N = 25  # the compiled count's tables: 12 x 12 squares at most (kernel.JOIN_MAX_N)
 FROM_N = 16  # counted by quarters from here by default: the crossover with the walk (benchmarks/quarters.py --crossover)
-# boards a second on one core, about (for advice.advice's estimates): measured 1.3e8 at N = 20 and
-# 1.5e8 over the whole of count 22 (docs/counting.md, "count 22, in legs"), on a slow day of two cores
-COUNT_RATE = 1.5e8
+# boards a second on one core, about (for advice.advice's estimates): 1.5e8 over the whole of count 22
+# on a slow day of two cores before the dense buckets (docs/counting.md, "count 22, in legs"), 6.8e8 with
+# them on a day 2.4 times as fast ("Issue 65"): 2.8e8 for the slow day, so that no estimate is too short
+COUNT_RATE = 2.8e8
 PARTS = 256  # tasks a count is cut into, about: enough for two dozen processes to end together
 COST_SAMPLES = 64  # row sets of a part whose halves are bounded to weigh it (part_costs)
 COST_A_HALF = float(1 << 20)  # what a half listed weighs against a pair of halves there (part_costs)
