@@ -1005,6 +1005,40 @@ uint64_t join_row_sets(int n, int x, int y) {
 }
 
 
+/* The middle of (n, x, y) in *m and the ranks first .. last of its row
+ * sets, last cut to the row sets there are: how many ranks (0: none), or
+ * -1 where the arguments are wrong. */
+static int64_t ranks_within(int n, int x, int y, const struct join_table *t, struct middle *m, uint64_t first,
+                            uint64_t *last) {
+    if (n < 2 || n > JOIN_MAX_N || t->h != n / 2 || !middle_of(n, x, y, m))
+        return -1;
+    uint64_t sets = binomial(__builtin_popcount(m->rows), __builtin_popcount(m->east));
+    if (*last > sets)
+        *last = sets;
+    return first < *last ? (int64_t)(*last - first) : 0;
+}
+
+/* The east rows of a combination of the free rows (compact: its bits over
+ * `positions`, the free rows' bits in order), and how many row sets it
+ * stands for: the size of its orbit under the flips where it is the least
+ * of it (and they keep the middle), 0 where it is not. */
+static uint32_t east_rows(uint32_t compact, const uint32_t *positions, int f) {
+    uint32_t east = 0;
+    for (int i = 0; i < f; i++)
+        if (compact >> i & 1)
+            east |= positions[i];
+    return east;
+}
+
+static uint64_t orbit_weight(const struct middle *m, int h, uint32_t east) {
+    if (!m->flips)
+        return 1;
+    uint32_t west = m->rows ^ east, v = reversed(east, 2 * h), hh = west, vh = reversed(west, 2 * h);
+    if (v < east || hh < east || vh < east)
+        return 0;
+    return 1 + (v != east) + (hh != east && hh != v) + (vh != east && vh != v && vh != hh);
+}
+
 /* How many halves a side lists at most: its north quarter's placements on
  * rows_n and some of its columns cols, times its south quarter's on rows_s
  * and the rest, summed over the north's column sets (t's bucket sizes; the
@@ -1025,14 +1059,10 @@ double join_cost(const struct join_table *t, int n, int x, int y, uint64_t first
                  double a_half) {
     int h = n / 2;
     struct middle m;
-    if (n < 2 || n > JOIN_MAX_N || t->h != h || !middle_of(n, x, y, &m))
-        return -1;
+    int64_t ranks = ranks_within(n, x, y, t, &m, first, &last);
+    if (ranks <= 0)
+        return (double)ranks;
     int free_rows = __builtin_popcount(m.rows), east_cols = __builtin_popcount(m.east);
-    uint64_t sets = binomial(free_rows, east_cols);
-    if (last > sets)
-        last = sets;
-    if (first >= last)
-        return 0;
     uint64_t step = samples && (last - first) / samples > 1 ? (last - first) / samples : 1, taken = 0;
     uint32_t positions[32], north = (1u << h) - 1;
     int f = 0;
@@ -1040,16 +1070,9 @@ double join_cost(const struct join_table *t, int n, int x, int y, uint64_t first
         positions[f++] = r & -r;
     double cost = 0;
     for (uint64_t rank = first; rank < last; rank += step, taken++) {
-        uint32_t compact = unrank(rank, free_rows, east_cols), east = 0;
-        for (int i = 0; i < f; i++)
-            if (compact >> i & 1)
-                east |= positions[i];
-        uint32_t west = m.rows ^ east;
-        if (m.flips) { /* (only the least of each orbit is joined) */
-            uint32_t v = reversed(east, 2 * h), hh = west, vh = reversed(west, 2 * h);
-            if (v < east || hh < east || vh < east)
-                continue;
-        }
+        uint32_t east = east_rows(unrank(rank, free_rows, east_cols), positions, f), west = m.rows ^ east;
+        if (!orbit_weight(&m, h, east)) /* (only the least of each orbit is joined) */
+            continue;
         double e = halves_bound(t, east & north, east >> h, m.east), w = halves_bound(t, west & north, west >> h, m.west);
         cost += e * w + a_half * (e + w);
     }
@@ -1060,16 +1083,12 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
                uint64_t direct, uint64_t small, uint64_t bucket, uint64_t out[JOIN_VALUES]) {
     int h = n / 2;
     struct middle m;
-    if (n < 2 || n > JOIN_MAX_N || t->h != h || !middle_of(n, x, y, &m))
-        return -1;
+    int64_t ranks = ranks_within(n, x, y, t, &m, first, &last);
+    if (ranks <= 0)
+        return (int)ranks;
     if (cap < t->largest)
         cap = t->largest; /* a list is cut between north placements: the south's all fit */
     int free_rows = __builtin_popcount(m.rows), east_cols = __builtin_popcount(m.east);
-    uint64_t sets = binomial(free_rows, east_cols);
-    if (last > sets)
-        last = sets;
-    if (first >= last)
-        return 0;
     int low = n - h, span = h + h - 1; /* the window: diagonals n-h .. n+h-2 of both kinds */
     struct quarter nw = quarter_at(n, h, 0, 0), ne = quarter_at(n, h, 0, n - h), sw = quarter_at(n, h, n - h, 0),
                    se = quarter_at(n, h, n - h, n - h);
@@ -1118,18 +1137,10 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
     uint32_t compact = unrank(first, free_rows, east_cols);
     uint32_t north = (1u << h) - 1;
     for (uint64_t rank = first; rank < last; rank++, compact = next_combination(compact, free_rows)) {
-        uint32_t east = 0;
-        for (int i = 0; i < f; i++)
-            if (compact >> i & 1)
-                east |= positions[i];
-        uint32_t west = m.rows ^ east;
-        uint64_t weight = 1;
-        if (m.flips) { /* the least of its orbit under the flips, counted for all of it */
-            uint32_t v = reversed(east, 2 * h), hh = west, vh = reversed(west, 2 * h);
-            if (v < east || hh < east || vh < east)
-                continue;
-            weight = 1 + (v != east) + (hh != east && hh != v) + (vh != east && vh != v && vh != hh);
-        }
+        uint32_t east = east_rows(compact, positions, f), west = m.rows ^ east;
+        uint64_t weight = orbit_weight(&m, h, east); /* the least of its orbit under the flips, counted for all */
+        if (!weight)
+            continue;
         out[JOIN_ROW_SETS]++;
         struct half e, w;
         half_start(&e, tne, tse, ne, se, east & north, east >> h, m.east, low, span, below[0]);
