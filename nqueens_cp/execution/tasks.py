@@ -47,6 +47,7 @@ class Share:
     def done(self) -> float:
         return self.finished / self.whole
 
+
 def class_count(plan: Plan, stats: dict[str, Any], deadline: float | None, progress: Progress | None) -> int:
     """The count (total, or fundamental with ``unique``) by symmetry classes:
     :func:`classes.count_by_classes <nqueens_cp.counting.classes.count_by_classes>` does the

@@ -37,9 +37,10 @@
  *    index C0 .. N + h - 2, C0 the first east column, both kinds).
  * 4. The join counts pairs of keys with no bit in common.  Short lists are
  *    tested pair by pair with the vector unit (`tested`).  Longer ones are
- *    put in buckets by the bits that most pairs have in common (as many as
- *    leave the longer list's buckets about `bucket` keys: `telling_bits`,
- *    `bucketed`), and joined bucket against bucket without testing every
+ *    put in buckets by the bits that most pairs have in common (where the
+ *    shorter list has JOIN_DENSE_LIST keys or more, as many as leave the
+ *    longer list's buckets about `bucket` keys, else JOIN_ID_BITS:
+ *    `telling_bits`, `bucketed`), and joined bucket against bucket without testing every
  *    pair: split both on the id's top bit; a pair where both have it cannot
  *    match, so of the four ways only three are joined further (`join`),
  *    down to one bucket each (or few pairs, tested one by one).
