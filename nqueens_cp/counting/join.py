@@ -114,8 +114,8 @@ def parts(n: int, count: int = PARTS) -> list[Part]:
 
 
 def part_costs(n: int, tasks: list[Part]) -> list[float]:
-    """Each part's cost, about (kernel.join_cost over COST_SAMPLES of its row
-    sets): to start the longest first.  Of what join_cost can weigh, the
+    """Each part's cost, about (kernel.join_costs over COST_SAMPLES of its row
+    sets): to start the longest first.  Of what join.c's join_cost weighs, the
     bound on the halves a part lists predicts its time best (the time and
     the bound of one part in twelve, in one run: their logarithms correlate
     0.95 at N = 20, where parts' times differ twentyfold, 0.63 and 0.47 at

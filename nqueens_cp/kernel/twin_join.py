@@ -303,6 +303,22 @@ def _joined(p: list[int], q: list[int], width: int, longest: int, direct: int, s
             + 2 * (_join(bp, 0, bq, both, level, small, tests) + _join(bp, both, bq, 0, level, small, tests)))
 
 
+def _east_rows(compact: int, positions: list[int]) -> int:
+    """The east rows of a combination of the free rows (join.c's east_rows)."""
+    return sum(bit for i, bit in enumerate(positions) if compact >> i & 1)
+
+
+def _orbit_weight(m: Middle, h: int, east: int) -> int:
+    """How many row sets these east rows stand for: their orbit's size under
+    the flips where they are its least (and the flips keep the middle), 0
+    where they are not (join.c's orbit_weight)."""
+    if not m.flips:
+        return 1
+    west = m.rows ^ east
+    v, hh, vh = _reversed(east, 2 * h), west, _reversed(west, 2 * h)
+    return 0 if v < east or hh < east or vh < east else len({east, v, hh, vh})
+
+
 def _halves_bound(t: Table, rows_n: int, rows_s: int, cols: int) -> float:
     """A side's halves, at most: its north's placements times its south's,
     summed over the north's column sets (join.c's halves_bound)."""
@@ -332,10 +348,9 @@ def cost(t: Table, n: int, x: int, y: int, first: int, last: int, samples: int, 
     north, found, taken = (1 << h) - 1, 0.0, 0
     for rank in range(first, last, step):
         taken += 1
-        compact = _unrank(rank, free_rows, east_cols)
-        east = sum(bit for i, bit in enumerate(positions) if compact >> i & 1)
+        east = _east_rows(_unrank(rank, free_rows, east_cols), positions)
         west = m.rows ^ east
-        if m.flips and min(_reversed(east, 2 * h), west, _reversed(west, 2 * h)) < east:
+        if not _orbit_weight(m, h, east):  # (only the least of each orbit is joined)
             continue
         e = _halves_bound(t, east & north, east >> h, m.east)
         w = _halves_bound(t, west & north, west >> h, m.west)
@@ -370,15 +385,12 @@ def join_count(t: Table, n: int, x: int, y: int, first: int, last: int, cap: int
     tests = [0]
     compact = _unrank(first, free_rows, east_cols) if first < last else 0
     for _ in range(first, last):
-        east = sum(bit for i, bit in enumerate(positions) if compact >> i & 1)
+        east = _east_rows(compact, positions)
         compact = _next_combination(compact, free_rows)
         west = m.rows ^ east
-        weight = 1
-        if m.flips:
-            v, hh, vh = _reversed(east, 2 * h), west, _reversed(west, 2 * h)
-            if v < east or hh < east or vh < east:
-                continue
-            weight = len({east, v, hh, vh})
+        weight = _orbit_weight(m, h, east)  # the least of its orbit under the flips, counted for all of it
+        if not weight:
+            continue
         sets += 1
         found = 0
         for p in _half(tne, tse, ne, se, east & north, east >> h, m.east, low, span, cap):
