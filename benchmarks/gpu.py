@@ -2,10 +2,12 @@
 
 1. the GPU's name, and the first `count 8 --engine gpu` of the run, NVRTC's
    compile included (CuPy caches the binary on disk: later processes skip it);
-2. with --shapes N: the launches alone at N, in this process, for each
-   launch shape of shapes() (the kernel's word, threads a block, rows of
-   each thread's stack in shared memory, blocks an SM), each count checked,
-   with nodes per second;
+2. with --shapes N: the launches alone at N, in this process, each count
+   checked, with nodes per second: every item by count_items in each shape
+   of shapes() (the kernel's word, threads a block, rows of each thread's
+   stack in shared memory, blocks an SM); then the engine's path since
+   issue 66, the plain items by count_plain in each shape of plain_shapes()
+   (with and without the look-ahead) and the items to class by count_items;
 3. `count N --engine gpu --format json` for each N of --exact: the total and
    the fundamental count of the same run against A000170 and A002562 (every
    count checks them against its S180 and S90 searches too);
@@ -123,29 +125,79 @@ def device_name() -> str:
         f", {properties['multiProcessorCount']} SMs, CUDA runtime {cupy.cuda.runtime.runtimeGetVersion()}"
 
 
+def timed(launches: list, n: int) -> tuple[float, list[int]]:
+    """Each (launch, order) in turn, in ITEMS_PER_LAUNCH pieces, timed to the last total."""
+    from nqueens_cp.counting import gpu
+
+    start = time.perf_counter()
+    found = [0] * 5
+    for launch, order in launches:
+        for first in range(0, len(order), gpu.ITEMS_PER_LAUNCH):
+            found = [a + b for a, b in zip(found, launch(order[first:first + gpu.ITEMS_PER_LAUNCH]))]
+    return time.perf_counter() - start, found
+
+
+def verdict(n: int, found: list[int]) -> str:
+    from nqueens_cp.counting import classes, gpu
+
+    eight, four, two, _, tied = gpu.totals(found)
+    tally = classes.tally(n, eight, four, two, tied, classes.symmetric_on_ties(n))
+    return "ok" if (tally.total, tally.fundamental) == (TOTAL[n], FUNDAMENTAL[n]) else f"WRONG: {tally.total}"
+
+
+def plain_shapes() -> list:
+    """count_plain's launches tried (issue 66): with and without the look
+    two rows ahead, blocks of 64 to 128 threads (as many as 48 KiB holds)."""
+    from nqueens_cp.counting.gpu import Plain
+
+    return [Plain(), Plain(ahead=True), Plain(64), Plain(64, ahead=True), Plain(128, 12), Plain(128, 4)]
+
+
 def sweep(n: int) -> None:
-    """The launches alone at n, for each shape, in this process: the items
-    made once, each shape's launch timed to its last total, each count checked."""
+    """The launches alone at n, in this process, each count checked: every
+    item by count_items in each of its shapes (the walk before issue 66),
+    then the plain items by count_plain in each of its shapes beside the
+    items to class by count_items in the default shape (the engine's path
+    since), all on the same items, each launch warmed (its module loaded
+    and its items on the device) before the clock."""
+    import numpy
+
     from nqueens_cp.counting import classes, gpu
 
     items = gpu.work_items(n, classes.sub_boards(n))
     order = gpu.biggest_first(items, gpu.depth(n))
-    print(f"\nthe launches alone at N={n} ({len(items):,} work items), by launch shape")
+    to_class = numpy.frombuffer(items.classify, dtype=numpy.uint8)[order] != 0
+    plain, classed = order[~to_class], order[to_class]
+    print(f"\nthe launches alone at N={n} ({len(items):,} work items, {len(plain):,} plain, "
+          f"{len(classed):,} to class; count_plain's stack {gpu.levels(items)} entries deep)")
+    print("every item by count_items, by launch shape")
     for shape in shapes(n):
         launch = gpu.launcher(items, shape)
-        launch(order[:1])  # the module loaded and the items on the device before the clock
-        start = time.perf_counter()
-        found = [0] * 5
-        for first in range(0, len(order), gpu.ITEMS_PER_LAUNCH):
-            found = [a + b for a, b in zip(found, launch(order[first:first + gpu.ITEMS_PER_LAUNCH]))]
-        seconds = time.perf_counter() - start
-        eight, four, two, nodes, tied = gpu.totals(found)
-        tally = classes.tally(n, eight, four, two, tied, classes.symmetric_on_ties(n))
-        right = (tally.total, tally.fundamental) == (TOTAL[n], FUNDAMENTAL[n])
+        launch(order[:1])
+        seconds, found = timed([(launch, order)], n)
         print(f"  {8 * shape.word_bytes}-bit words, {shape.threads:>3} threads, {shape.hot_rows:>2} hot rows, "
               f"{shape.blocks_per_sm:>2} blocks/SM ({shape.shared_words() * shape.word_bytes // 1024:>2} KiB): "
-              f"{seconds:8.3f} s  "
-              f"{nodes / seconds / 1e9:7.2f} G nodes/s  {'ok' if right else f'WRONG: {tally.total}'}", flush=True)
+              f"{seconds:8.3f} s  {found[3] / seconds / 1e9:7.2f} G nodes/s  {verdict(n, found)}", flush=True)
+    bits = gpu.word_bits(n)
+    shape = gpu.SHAPES[bits]
+    classing = gpu.launcher(items, shape)
+    classing(classed[:1])
+    alone, found = timed([(classing, classed)], n)
+    print(f"the {len(classed):,} items to class alone by count_items (default shape): {alone:8.3f} s, "
+          f"{found[3] / alone / 1e9:7.2f} G nodes/s")
+    print(f"the plain items by count_plain, by launch shape, then the items to class ({bits}-bit words)")
+    for plain_shape in plain_shapes():
+        threads = plain_shape.block(n, gpu.levels(items), bits // 8)
+        if threads == 0:
+            print(f"  {plain_shape}: not one warp fits 48 KiB at N={n}")
+            continue
+        launch = gpu.plain_launcher(items, plain_shape, bits // 8)
+        launch(plain[:1])
+        seconds, found = timed([(launch, plain), (classing, classed)], n)
+        plain_seconds = seconds - alone
+        print(f"  {'ahead' if plain_shape.ahead else 'plain'}, {threads:>3} threads, "
+              f"{plain_shape.blocks_per_sm:>2} blocks/SM: {seconds:8.3f} s in all, plain items "
+              f"~{plain_seconds:7.3f} s; {found[3] / seconds / 1e9:7.2f} G nodes/s  {verdict(n, found)}", flush=True)
 
 
 def main() -> None:

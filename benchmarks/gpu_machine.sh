@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Everything issue 54 asks of a lent GPU machine, in one call: a bare machine
+# Everything issues 54 and 66 ask of a lent GPU machine, in one call: a bare machine
 # with CUDA, CuPy and NumPy, none of the package's other dependencies, and no
 # registry to install them from (the count needs none of them).  From the
 # repository's root, on that machine:
@@ -13,10 +13,12 @@
 # 3. the join's pair tests on this GPU (benchmarks/gpu_pairs.py);
 # 4. tests/test_gpu.py, the launch tests included (all but the one that lists
 #    every engine: the declarative ones need OR-Tools, absent there);
-# 5. benchmarks/gpu.py: the launch shapes at 19 (32- and 64-bit words),
-#    N = 4..18 against A000170 and A002562, then N = 19, 20 and 21 end to
-#    end, each left out if it would end past SECONDS from the start
-#    (default 420).
+# 5. benchmarks/gpu.py: the launches alone at 19, every item by count_items
+#    in each of its shapes (32- and 64-bit words), then the plain items by
+#    count_plain with and without the look-ahead in each of its shapes
+#    beside the items to class (issue 66: which pays); N = 4..18 against
+#    A000170 and A002562, then N = 19, 20 and 21 end to end, each left out
+#    if it would end past SECONDS from the start (default 420).
 #
 # Everything printed is also in OUT/log.
 set -uo pipefail
@@ -48,8 +50,11 @@ from nqueens_cp.counting import classes, gpu
 items = gpu.work_items(8, classes.sub_boards(8))
 found = gpu.totals(gpu.launcher(items)(gpu.biggest_first(items, gpu.depth(8))))
 want = gpu.count_items_on_cpu(items)
-print("GPU", found, "CPU", want)
+print("GPU, count_items", found, "CPU", want)
 assert found == want, "the GPU's totals differ from the CPU kernel's"
+ahead = gpu.count_sub_boards(8, classes.sub_boards(8), plain=gpu.Plain(ahead=True))
+print("GPU, count_plain looking ahead and count_items", ahead)
+assert ahead == want, "count_plain's totals (looking ahead, as the CPU does) differ from the CPU kernel's"
 PY
 
 echo "== would the join of quarters pay: its pair tests on this GPU (benchmarks/gpu_pairs.py)"

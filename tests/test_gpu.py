@@ -9,12 +9,18 @@ without CuPy and an NVIDIA GPU, saying so.
 
 from __future__ import annotations
 
+import ctypes
+import functools
+import operator
 import re
 import shutil
 import subprocess
+import sys
 from array import array
 from pathlib import Path
+from typing import Any
 
+import cupy_standin
 import pytest
 
 import nqueens_cp as nq
@@ -162,69 +168,171 @@ def test_the_gpu_engine_counts_plain_n_only(monkeypatch: pytest.MonkeyPatch) -> 
     assert (GpuEngine.classes_from, GpuEngine.max_n) == (1, classes.MAX_N)  # issue 32 asks for N = 4.. on a GPU
 
 
-@pytest.fixture(scope="module", params=[64, 32], ids=["64-bit", "32-bit"])
-def gpu_on_cpu(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """tests/c/gpu_on_cpu.cpp built: gpu.cu's kernel on CPU threads, with the
-    words a GPU count uses beyond N = 32 and up to it (QUEENS_WORD32)."""
-    compiler = shutil.which("g++") or shutil.which("clang++")
-    if compiler is None:
-        pytest.skip("no C++ compiler here (g++ or clang++)")
-    here = Path(__file__).parent / "c"
-    program = tmp_path_factory.mktemp("gpu_on_cpu") / "gpu_on_cpu"
-    result = subprocess.run([compiler, "-std=c++17", "-O2", "-Wall", "-Werror", "-pthread", "-include",
-                             str(here / "cuda_shim.h"), f"-I{gpu.KERNEL_DIR}", *gpu.defines(request.param),
-                             str(here / "gpu_on_cpu.cpp"), "-o", str(program)],
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr
-    return program
+@pytest.fixture(scope="module")
+def standin_builds(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if shutil.which("g++") is None and shutil.which("clang++") is None:
+        pytest.skip("no C++ compiler here (g++ or clang++) to build gpu.cu for the CPU")
+    return tmp_path_factory.mktemp("cupy_standin")
+
+
+@pytest.fixture
+def standin(standin_builds: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """CuPy replaced by tests/cupy_standin.py: gpu.cu built by g++ from the
+    source and options counting/gpu.py gives CuPy, its kernels run on CPU
+    threads; gpu.py compiles afresh (its cache of modules emptied), and
+    engine gpu is available."""
+    monkeypatch.setattr(cupy_standin, "build_dir", standin_builds)
+    monkeypatch.setitem(sys.modules, "cupy", cupy_standin)
+    monkeypatch.setattr(gpu, "_compiled", {})
+    monkeypatch.setattr(GpuEngine, "unavailable_reason", classmethod(lambda cls: None))
+    return cupy_standin
 
 
 def shared_words(threads: int, hot_rows: int) -> int:
     """The words a block's hot rows take, as gpu.Shape reckons them (a shape
-    past 48 KiB is refused there: gpu_on_cpu's stand-in array is larger)."""
+    past 48 KiB is refused there: the stand-in's array is larger)."""
     return threads * hot_rows * ROW_WORDS
 
 
-def _run(program: Path, *args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(program), *map(str, args)], capture_output=True, text=True, timeout=120)
-
-
-@pytest.mark.parametrize(("n", "hot_rows", "threads"), [(6, 12, 128), (9, 3, 64), (12, 12, 128), (13, 1, 96),
-                                                        (13, 64, 32), (14, 12, 128)])
-def test_the_kernel_on_cpu_threads_counts_what_the_cpu_kernel_counts(gpu_on_cpu: Path, tmp_path: Path, n: int,
-                                                                     hot_rows: int, threads: int) -> None:
-    """gpu.cu itself, every thread of a block at once over one shared array,
-    each with its deepest rows there (all of them, some, one), taking the
-    items biggest first: the five totals of the CPU kernel, nodes included,
-    and so the published counts."""
-    items = gpu.work_items(n, classes.sub_boards(n))
-    packed = tmp_path / "items"
-    order = gpu.biggest_first(items, gpu.depth(n))
-    packed.write_bytes(items.masks.tobytes() + items.ties.tobytes() + items.classify.tobytes() + order.tobytes())
-    result = _run(gpu_on_cpu, "run", n, len(items), hot_rows, threads, shared_words(threads, hot_rows), packed)
-    assert result.returncode == 0, result.stdout + result.stderr
-    found = gpu.totals([int(word) for word in result.stdout.split()])
-    assert found == gpu.count_items_on_cpu(items)
+def published(n: int, found: classes.Values) -> bool:
     eight, four, two, _, tied = found
     tally = classes.tally(n, eight, four, two, tied, classes.symmetric_on_ties(n))
-    assert tally.total == TOTAL[n] and tally.fundamental == FUNDAMENTAL[n]
+    return (tally.total, tally.fundamental) == (TOTAL[n], FUNDAMENTAL[n])
 
 
+@pytest.mark.parametrize("bits", [64, 32])
+@pytest.mark.parametrize(("n", "hot_rows", "threads"), [(6, 12, 128), (9, 3, 64), (12, 12, 128), (13, 1, 96),
+                                                        (13, 16, 32), (14, 12, 128)])
+def test_count_items_on_cpu_threads_counts_what_the_cpu_kernel_counts(standin: Any, n: int, hot_rows: int,
+                                                                      threads: int, bits: int) -> None:
+    """gpu.cu's count_items through gpu.launcher, every thread of a block at
+    once over one shared array, each with its deepest rows there (all of
+    them, some, one), taking every item biggest first: the five totals of
+    the CPU kernel, nodes included, and so the published counts."""
+    items = gpu.work_items(n, classes.sub_boards(n))
+    order = gpu.biggest_first(items, gpu.depth(n))
+    found = gpu.totals(gpu.launcher(items, gpu.Shape(threads, hot_rows, word_bytes=bits // 8))(order))
+    assert found == gpu.count_items_on_cpu(items) and published(n, found)
+
+
+def nodes_without_look_ahead(n: int, allowed: tuple[int, ...]) -> int:
+    """The cells a walk without the look two rows ahead tries in a sub-board:
+    every way of placing rows 0 .. r that the masks and the needed columns
+    leave open, for every r (written here from the rules, not from gpu.cu)."""
+    full = (1 << n) - 1
+    needed = [full & ~functools.reduce(operator.or_, allowed[r + 1:], 0) for r in range(n - 1)] + [0]
+
+    def tried(r: int, cols: int, left: int, right: int) -> int:
+        free = allowed[r] & full & ~(cols | left | right)
+        missing = needed[r] & ~cols
+        if missing:  # a column no later row allows: this row must take it, if it is the only one
+            free &= missing if missing & (missing - 1) == 0 else 0
+        total = 0
+        while free:
+            bit = free & -free
+            free ^= bit
+            total += 1
+            if r < n - 1:
+                total += tried(r + 1, cols | bit, ((left | bit) << 1) & full, (right | bit) >> 1)
+        return total
+
+    return tried(0, 0, 0, 0)
+
+
+@pytest.mark.parametrize("bits", [64, 32])
+@pytest.mark.parametrize(("n", "threads", "fixed"), [(1, 32, None), (5, 64, None), (6, 128, None), (9, 96, None),
+                                                     (9, 64, 1), (11, 128, 2), (11, 32, None)])
+def test_count_plain_counts_the_plain_items_and_their_nodes(standin: Any, n: int, threads: int, fixed: int | None,
+                                                            bits: int) -> None:
+    """gpu.cu's count_plain through gpu.plain_launcher on the items that need
+    no classing (split as deep as the engine's, or at ``fixed`` rows, for
+    deeper stacks): their solutions and those on the tie square are the CPU
+    kernel's; with the look-ahead its nodes are the CPU kernel's too (which
+    looks ahead), without it every cell the rules leave open (counted here)."""
+    import numpy
+
+    items = gpu.work_items(n, classes.sub_boards(n), fixed) if n > 1 else \
+        gpu.Items(1, array("Q", [1]), array("Q", [1]), array("B", [0]))  # (N = 1 has no sub-board: one made here)
+    order = gpu.biggest_first(items, gpu.depth(n))
+    plain = order[numpy.frombuffer(items.classify, dtype=numpy.uint8)[order] == 0]
+    want = gpu.count_items_on_cpu(items, plain)
+    boards = gpu.unpack(items)
+    for ahead in (True, False):
+        found = gpu.totals(gpu.plain_launcher(items, gpu.Plain(threads, ahead=ahead), bits // 8)(plain))
+        assert found[:3] + found[4:] == want[:3] + want[4:]
+        assert found[3] == (want[3] if ahead else sum(nodes_without_look_ahead(n, boards[i].allowed) for i in plain))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6, 9, 12, 13, 14])
+def test_a_whole_gpu_count_through_the_cupy_standin(standin: Any, n: int) -> None:
+    """The engine's whole path (plan, tasks, items, both kernels each in
+    launches of its own, totals, checks) with only CuPy standing in: the
+    published counts, and the same nodes as the CPU kernel where the plain
+    kernel looks ahead as the CPU's does."""
+    found = nq.execution.run.counted(n, engine="gpu")
+    assert found.count == TOTAL[n] and found.stats["fundamental"] == FUNDAMENTAL[n]
+    items = gpu.work_items(n, classes.sub_boards(n))
+    launched: list[str] = []
+    standin_function = cupy_standin.Function.__call__
+
+    def counting(self: Any, *args: Any, **keywords: Any) -> None:
+        launched.append(self.name)
+        standin_function(self, *args, **keywords)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cupy_standin.Function, "__call__", counting)
+        looked_ahead = gpu.count_sub_boards(n, classes.sub_boards(n), plain=gpu.Plain(ahead=True))
+    assert looked_ahead == gpu.count_items_on_cpu(items)
+    assert set(launched) == {"count_items" if to_class else "count_plain" for to_class in items.classify}
+
+
+def test_past_n_36_in_64_bit_words_every_item_goes_to_count_items(standin: Any) -> None:
+    assert gpu.Plain().block(36, 36 - 7, 8) == 32 and gpu.Plain().block(37, 37 - 7, 8) == 0
+    assert gpu.Plain().block(21, 14, 4) == 96 and gpu.Plain().block(22, 15, 4) == 96
+    assert gpu.plain_words(21, 14) == 98
+    for wrong in [dict(threads=100), dict(threads=0), dict(blocks_per_sm=0)]:
+        with pytest.raises(ValueError, match="whole warps"):
+            gpu.Plain(**wrong)
+
+
+def test_the_stack_is_as_deep_as_the_rows_with_a_choice_above_the_last_two() -> None:
+    n, full = 8, (1 << 8) - 1
+    one = (1, 1 << 2, 1 << 4, full, full, 1 << 6, full, full)  # rows 3 and 4 of 0 .. 5 have a choice
+    two = (full,) * 8  # all six
+    assert gpu.levels(gpu.Items(n, array("Q", one), array("Q", [0]), array("B", [0]))) == 2
+    assert gpu.levels(gpu.Items(n, array("Q", one + two), array("Q", [0, 0]), array("B", [0, 0]))) == 6
+    assert gpu.levels(gpu.Items(n, array("Q"), array("Q"), array("B"))) == 1
+
+
+@pytest.mark.parametrize("bits", [64, 32])
 @pytest.mark.parametrize("n", [6, 13, 22, 62])
 @pytest.mark.parametrize("hot_rows", [1, gpu.SHAPE.hot_rows, 62])
-def test_each_thread_keeps_its_hot_rows_in_shared_memory_in_its_own_banks(gpu_on_cpu: Path, n: int,
-                                                                          hot_rows: int) -> None:
+def test_each_thread_keeps_its_hot_rows_in_shared_memory_in_its_own_banks(standin: Any, n: int, hot_rows: int,
+                                                                          bits: int) -> None:
     """Every thread writes each word of its stack: all read back their own,
     exactly the hot rows are in the shared memory a launch asks for
     (gpu.shared_words), nothing past it, and each thread's words there are in
     its lane's banks, whatever row it is at."""
+    if bits == 32 and n > gpu.WORD32_MAX_N:
+        pytest.skip("past N = 32 the kernel's words are 64-bit")
+    source = (gpu.KERNEL_DIR / "gpu.cu").read_text(encoding="utf-8")
+    library = cupy_standin.library(source, (f"-I{gpu.KERNEL_DIR}", "--std=c++17", *gpu.defines(bits)))
+    library.layout.restype = ctypes.c_char_p
     threads = gpu.SHAPE.threads
     words = shared_words(threads, hot_rows)
-    result = _run(gpu_on_cpu, "layout", n, hot_rows, threads, words)
-    assert (result.returncode, result.stdout) == (0, "ok\n")
+    assert library.layout(n, hot_rows, threads, ctypes.c_longlong(words)) is None
     if n >= hot_rows:  # the last thread's last hot word is the block's last (else a row or more is spare)
-        fewer = _run(gpu_on_cpu, "layout", n, hot_rows, threads, words - 1)
-        assert fewer.returncode == 1 and "past the block's shared memory" in fewer.stdout
+        assert library.layout(n, hot_rows, threads, ctypes.c_longlong(words - 1)) == \
+            b"a thread wrote past the block's shared memory"
+
+
+def test_a_launch_that_writes_past_its_shared_memory_fails(standin: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stand-in holds each launch to the shared memory it asked for: a
+    reckoning one row short is caught."""
+    items = gpu.work_items(10, classes.sub_boards(10))
+    monkeypatch.setattr(gpu, "plain_words", lambda n, levels: 4 * levels + 2 * n - 2)
+    with pytest.raises(RuntimeError, match="count_plain: a thread wrote past the block's shared memory"):
+        gpu.plain_launcher(items)(gpu.biggest_first(items, gpu.depth(10)))
 
 
 def test_up_to_n_32_the_kernel_works_in_32_bit_words() -> None:
@@ -259,7 +367,9 @@ def test_the_cuda_source_compiles_with_the_shared_header(tmp_path: Path, bits: i
                              "-o", str(tmp_path / "gpu.ptx")], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     ptx = (tmp_path / "gpu.ptx").read_text()
-    assert ".entry count_items" in ptx
+    assert ".entry count_items" in ptx and ".entry count_plain" in ptx
+    # count_plain's stack entry is one vector access of shared memory (issue 66)
+    assert ("ld.shared.v4.u32" if bits == 32 else "ld.shared.v2.u64") in ptx
     # the hot rows of the stack are read and written as shared memory, in the
     # kernel's words, not through generic addresses (which would not know they are)
     assert f"ld.shared.u{bits}" in ptx and f"st.shared.u{bits}" in ptx

@@ -11,10 +11,13 @@ items' tallies add up to the sub-board's exactly.
 :func:`count_sub_boards` has the contract of
 :func:`nqueens_cp.counting.classes.count_sub_boards` (the same five numbers
 for a list of sub-boards), so checkpoints, pools and Dask take GPU tasks as
-they take CPU ones.  The kernel (``nqueens_cp/kernel/gpu.cu``) includes the
-CPU kernel's ``queens.h``; CuPy compiles it with NVRTC at first use and
-caches it.  Everything but the launch runs on the CPU too
-(:func:`count_items_on_cpu`, which the tests use).
+they take CPU ones.  The kernels (``nqueens_cp/kernel/gpu.cu``):
+``count_items`` runs the CPU kernel's walk (``queens.h``) on the items to
+class, ``count_plain`` a count-only loop on the rest, each in launches of
+its own; CuPy compiles them with NVRTC at first use and caches them.
+Everything but the launch runs on the CPU too (:func:`count_items_on_cpu`),
+and the tests run the launches through a stand-in for CuPy that runs
+gpu.cu on CPU threads.
 """
 
 from __future__ import annotations
@@ -45,9 +48,10 @@ def word_bits(n: int) -> int:
     return 32 if n <= WORD32_MAX_N else 64
 
 
-def defines(bits: int) -> tuple[str, ...]:
-    """The compiler's options for gpu.cu with words of ``bits``."""
-    return ("-DQUEENS_WORD32",) if bits == 32 else ()
+def defines(bits: int, ahead: bool = False) -> tuple[str, ...]:
+    """The compiler's options for gpu.cu with words of ``bits``, and with
+    count_plain looking two rows ahead where ``ahead``."""
+    return ("-DQUEENS_WORD32",) * (bits == 32) + ("-DPLAIN_AHEAD",) * ahead
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,54 @@ class Shape:
 # of a thread's stack but the first rows, in 48 KiB), 1.15 s against 1.50 s with 12.
 SHAPES = {64: Shape(), 32: Shape(hot_rows=24, word_bytes=4)}
 SHAPE = SHAPES[64]
+SHARED_BYTES = 48 * 1024  # what a block may ask for without opting in to more
+
+
+@dataclass(frozen=True)
+class Plain:
+    """How count_plain (gpu.cu: the count-only walk of the items that need
+    no classing) is launched.  Each thread keeps its whole stack and its
+    item's rows in shared memory (:func:`plain_words`), so a block has as
+    many threads as fit 48 KiB, up to ``threads``; ``ahead``: the kernel
+    compiled with PLAIN_AHEAD (the look two rows ahead)."""
+
+    threads: int = 128  # a block's, at most
+    blocks_per_sm: int = 8
+    ahead: bool = False
+
+    def __post_init__(self) -> None:
+        if self.threads <= 0 or self.threads % 32 or self.blocks_per_sm < 1:
+            raise ValueError(f"a launch's shape needs whole warps and a block an SM: {self}")
+
+    def block(self, n: int, levels: int, word_bytes: int) -> int:
+        """The threads of a block for n and ``levels`` (0: not one warp fits)."""
+        fit = SHARED_BYTES // (plain_words(n, levels) * word_bytes) // 32 * 32
+        return min(self.threads, fit)
+
+
+PLAIN = Plain()
+
+
+def plain_words(n: int, levels: int) -> int:
+    """The words of shared memory a thread of count_plain takes (gpu.cu's
+    PLAIN_WORDS): ``levels`` entries of its stack, four words each, then
+    its n rows, two words each."""
+    return 4 * levels + 2 * n
+
+
+def levels(items: Items) -> int:
+    """The entries count_plain's stack needs for ``items``: a row is saved
+    only while it has cells left to try, and only above the row before the
+    last, so the most rows with two allowed cells or more among 0 .. n-3
+    of any item (at least one)."""
+    import numpy
+
+    n, count = items.n, len(items)
+    if count == 0 or n < 3:
+        return 1
+    full = numpy.uint64((1 << n) - 1) if n < 64 else numpy.uint64(~0 & (2**64 - 1))
+    rows = numpy.frombuffer(items.masks, dtype=numpy.uint64).reshape(count, n)[:, :n - 2] & full
+    return max(1, int((numpy.bitwise_count(rows) >= 2).sum(axis=1).max()))
 
 
 def depth(n: int) -> int:
@@ -195,21 +247,85 @@ def item_nodes(items: Items) -> list[int]:
 
 
 def count_sub_boards(n: int, chunk: list[SubBoard], progress: Callable[[int, int], None] | None = None,
-                     shape: Shape | None = None) -> Values:
+                     shape: Shape | None = None, plain: Plain | None = PLAIN) -> Values:
     """:func:`classes.count_sub_boards` on this process's GPU: the items sent
-    once, then launches of ITEMS_PER_LAUNCH of them, biggest first."""
+    once, then launches of ITEMS_PER_LAUNCH of them, biggest first: the
+    plain items by count_plain (in ``plain``'s shape; None: by count_items
+    too), the items to class by count_items, each in launches of their own."""
+    import numpy
+
     items = work_items(n, chunk)
     order = biggest_first(items, depth(n))
-    found = [0] * 5
-    launch = launcher(items, shape)
-    for start in range(0, len(items), ITEMS_PER_LAUNCH):
-        found = [a + b for a, b in zip(found, launch(order[start:start + ITEMS_PER_LAUNCH]))]
-        if progress:
-            progress(min(start + ITEMS_PER_LAUNCH, len(items)), len(items))
+    to_class = numpy.frombuffer(items.classify, dtype=numpy.uint8)[order] != 0
+    word_bytes = (shape or SHAPES[word_bits(n)]).word_bytes
+    if plain is None or plain.block(n, levels(items), word_bytes) == 0:  # (past N = 36 in 64-bit words)
+        runs = [(launcher(items, shape), order)]
+    else:
+        runs = [(plain_launcher(items, plain, word_bytes), order[~to_class]), (launcher(items, shape), order[to_class])]
+    found, done = [0] * 5, 0
+    for launch, taken in runs:
+        for start in range(0, len(taken), ITEMS_PER_LAUNCH):
+            part = taken[start:start + ITEMS_PER_LAUNCH]
+            found = [a + b for a, b in zip(found, launch(part))]
+            done += len(part)
+            if progress:
+                progress(done, len(items))
     return totals(found)
 
 
-_compiled: dict[int, Any] = {}  # the kernel of each word size, compiled once a process
+_compiled: dict[tuple[int, bool], Any] = {}  # gpu.cu of each word size and look-ahead, compiled once a process
+
+
+def _module(bits: int, ahead: bool = False) -> Any:
+    """gpu.cu compiled for words of ``bits`` (CuPy caches the binary on disk)."""
+    if (bits, ahead) not in _compiled:
+        import cupy
+
+        source = (KERNEL_DIR / "gpu.cu").read_text(encoding="utf-8")
+        _compiled[bits, ahead] = cupy.RawModule(code=source, options=(f"-I{KERNEL_DIR}", "--std=c++17",
+                                                                      *defines(bits, ahead)))
+    return _compiled[bits, ahead]
+
+
+def _on_device(items: Items, bits: int) -> tuple[Any, Any]:
+    """The items' masks and ties on the device, in the kernel's words."""
+    import cupy
+    import numpy
+
+    word = numpy.uint32 if bits == 32 else numpy.uint64
+    return (cupy.asarray(numpy.frombuffer(items.masks, dtype=numpy.uint64).astype(word, copy=False)),
+            cupy.asarray(numpy.frombuffer(items.ties, dtype=numpy.uint64).astype(word, copy=False)))
+
+
+def plain_launcher(items: Items, shape: Plain = PLAIN, word_bytes: int | None = None) -> Callable[[Order], list[int]]:
+    """Launches of ``count_plain`` on ``items`` (those of the order given,
+    none of them to class), sent to the device now, in words of
+    ``word_bytes`` (default: those of :func:`word_bits`)."""
+    bits = 8 * word_bytes if word_bytes else word_bits(items.n)
+    if bits == 32 and items.n > WORD32_MAX_N:
+        raise ValueError(f"N={items.n} does not fit 32-bit words")
+    import cupy
+    import numpy
+
+    deep = levels(items)
+    threads = shape.block(items.n, deep, bits // 8)
+    if threads == 0:
+        raise ValueError(f"N={items.n}: a thread of count_plain needs more than a 48 KiB block holds for one warp")
+    function = _module(bits, shape.ahead).get_function("count_plain")
+    blocks = cupy.cuda.Device().attributes["MultiProcessorCount"] * shape.blocks_per_sm
+    masks, ties = _on_device(items, bits)
+
+    def launch(order: Order) -> list[int]:
+        if not len(order):
+            return [0] * 5
+        found = cupy.zeros(5, dtype=numpy.uint64)
+        taken = cupy.zeros(1, dtype=numpy.int32)
+        function((blocks,), (threads,),
+                 (numpy.int32(items.n), numpy.int32(len(order)), numpy.int32(deep), cupy.asarray(order), masks, ties,
+                  found, taken), shared_mem=threads * plain_words(items.n, deep) * bits // 8)
+        return [int(x) for x in found.get()]
+
+    return launch
 
 
 def launcher(items: Items, shape: Shape | None = None) -> Callable[[Order], list[int]]:
@@ -224,16 +340,9 @@ def launcher(items: Items, shape: Shape | None = None) -> Callable[[Order], list
     import cupy
     import numpy
 
-    if bits not in _compiled:
-        source = (KERNEL_DIR / "gpu.cu").read_text(encoding="utf-8")
-        module = cupy.RawModule(code=source, options=(f"-I{KERNEL_DIR}", "--std=c++17", *defines(bits)))
-        _compiled[bits] = module.get_function("count_items")
-    function = _compiled[bits]
-    word = numpy.uint32 if bits == 32 else numpy.uint64
-    device = cupy.cuda.Device()
-    blocks = device.attributes["MultiProcessorCount"] * shape.blocks_per_sm
-    masks = cupy.asarray(numpy.frombuffer(items.masks, dtype=numpy.uint64).astype(word, copy=False))
-    ties = cupy.asarray(numpy.frombuffer(items.ties, dtype=numpy.uint64).astype(word, copy=False))
+    function = _module(bits).get_function("count_items")
+    blocks = cupy.cuda.Device().attributes["MultiProcessorCount"] * shape.blocks_per_sm
+    masks, ties = _on_device(items, bits)
     classify = cupy.asarray(numpy.frombuffer(items.classify, dtype=numpy.uint8))
 
     def launch(order: Order) -> list[int]:

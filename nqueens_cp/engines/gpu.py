@@ -3,9 +3,9 @@
 The same decomposition as the bitmask engine's count (one board per class of
 the eight symmetries; corner and inner families; the tie squares; S180 and
 S90 searched apart as a check), its sub-boards split deeper into work items
-and searched by ``nqueens_cp/kernel/gpu.cu``, which includes the CPU
-kernel's ``queens.h``: the per-board search is the same code on both.
-(:mod:`nqueens_cp.counting.gpu`.)  It counts plain N, nothing else.
+and searched by ``nqueens_cp/kernel/gpu.cu``: the items whose solutions are
+classed by their turns with the CPU kernel's own walk (``queens.h``), the
+rest by a count-only loop.  (:mod:`nqueens_cp.counting.gpu`.)  It counts plain N, nothing else.
 Verified on an NVIDIA H200 (issue 54): every count from N = 1 to 21 is
 A000170's and A002562's; the figures are in docs/counting.md.
 """
