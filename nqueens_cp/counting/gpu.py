@@ -122,9 +122,10 @@ PLAIN = Plain()
 
 
 def plain_words(n: int, levels: int) -> int:
-    """The words of shared memory a thread of count_plain takes (gpu.cu's
-    PLAIN_WORDS): ``levels`` entries of its stack, four words each, then
-    its n rows, two words each."""
+    """The words of shared memory a thread of count_plain takes, as gpu.cu
+    lays them out: ``levels`` entries of its stack, four words each, then
+    its n rows, two words each (a launch that asks for less fails in the
+    tests' stand-in for CuPy)."""
     return 4 * levels + 2 * n
 
 
@@ -138,7 +139,7 @@ def levels(items: Items) -> int:
     n, count = items.n, len(items)
     if count == 0 or n < 3:
         return 1
-    full = numpy.uint64((1 << n) - 1) if n < 64 else numpy.uint64(~0 & (2**64 - 1))
+    full = numpy.uint64((1 << n) - 1)  # (n <= QUEENS_MAX_N, 62)
     rows = numpy.frombuffer(items.masks, dtype=numpy.uint64).reshape(count, n)[:, :n - 2] & full
     return max(1, int((numpy.bitwise_count(rows) >= 2).sum(axis=1).max()))
 

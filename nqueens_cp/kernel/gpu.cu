@@ -85,10 +85,6 @@ struct __align__(2 * sizeof(qword)) plain_row {
     qword allowed, needed;
 };
 
-/* The words of shared memory a thread of count_plain takes: `levels`
- * entries of its stack, then its n rows (counting/gpu.py reckons the same). */
-#define PLAIN_WORDS(n, levels) (4 * (levels) + 2 * (n))
-
 QUEENS_FN qword plain_free(struct plain_entry e, struct plain_row m) {
     qword missing = m.needed & ~e.cols;
     return QUEENS_RESTRICT(QUEENS_OPEN(e, m.allowed), missing);
@@ -142,8 +138,10 @@ QUEENS_FN void walk_plain(int n, const struct plain_row *rows, struct plain_entr
 }
 
 /* The plain items order[0 .. items-1] (indices into masks and ties), each
- * thread's stack `levels` entries deep; a block's threads interleave entry
- * by entry, then row by row. */
+ * thread's stack `levels` entries deep.  The block's shared memory holds
+ * every thread's stack, then every thread's rows (4 * levels + 2 * n words
+ * a thread: counting/gpu.py's plain_words), the threads interleaved entry
+ * by entry and row by row. */
 extern "C" __global__ void count_plain(int n, int items, int levels, const int *order, const qword *masks,
                                        const qword *ties, unsigned long long *totals, int *next) {
     extern __shared__ qword shared[];
