@@ -249,8 +249,11 @@ def test_count_plain_counts_the_plain_items_and_their_nodes(standin: Any, n: int
     no classing (split as deep as the engine's, or at ``fixed`` rows, for
     deeper stacks): their solutions and those on the tie square are the CPU
     kernel's; with the look-ahead its nodes are the CPU kernel's too (which
-    looks ahead), without it every cell the rules leave open (counted here)."""
+    looks ahead), without it every cell the rules leave open (counted here).
+    The CPU kernel's tallies are the twin's."""
     import numpy
+
+    from nqueens_cp import kernel
 
     items = gpu.work_items(n, classes.sub_boards(n), fixed) if n > 1 else \
         gpu.Items(1, array("Q", [1]), array("Q", [1]), array("B", [0]))  # (N = 1 has no sub-board: one made here)
@@ -258,6 +261,8 @@ def test_count_plain_counts_the_plain_items_and_their_nodes(standin: Any, n: int
     plain = order[numpy.frombuffer(items.classify, dtype=numpy.uint8)[order] == 0]
     want = gpu.count_items_on_cpu(items, plain)
     boards = gpu.unpack(items)
+    twin = kernel.count_boards(n, [(boards[i].allowed, boards[i].tie, False) for i in plain], compiled=False)
+    assert want == gpu.totals((twin.eight, twin.four, twin.two, twin.nodes, twin.tied))  # (so the twin's too)
     for ahead in (True, False):
         found = gpu.totals(gpu.plain_launcher(items, gpu.Plain(threads, ahead=ahead), bits // 8)(plain))
         assert found[:3] + found[4:] == want[:3] + want[4:]
