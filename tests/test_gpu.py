@@ -292,10 +292,29 @@ def test_a_whole_gpu_count_through_the_cupy_standin(standin: Any, n: int) -> Non
     assert set(launched) == {"count_items" if to_class else "count_plain" for to_class in items.classify}
 
 
-def test_past_n_36_in_64_bit_words_every_item_goes_to_count_items(standin: Any) -> None:
+def test_count_plain_takes_the_threads_that_fit_48_kib_and_where_not_one_warp_fits_count_items_takes_all(
+        standin: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A block of count_plain has as many whole warps as fit 48 KiB (up to
+    its shape's); past N = 36 in 64-bit words not one does, and then every
+    item goes to count_items (made to happen at N = 10 here by a smaller
+    block)."""
     assert gpu.Plain().block(36, 36 - 7, 8) == 32 and gpu.Plain().block(37, 37 - 7, 8) == 0
     assert gpu.Plain().block(21, 14, 4) == 96 and gpu.Plain().block(22, 15, 4) == 96
+    assert gpu.Plain().block(20, 13, 4) == 128 and gpu.Plain(64).block(20, 13, 4) == 64
     assert gpu.plain_words(21, 14) == 98
+    launched: list[str] = []
+    standin_function = cupy_standin.Function.__call__
+
+    def counting(self: Any, *args: Any, **keywords: Any) -> None:
+        launched.append(self.name)
+        standin_function(self, *args, **keywords)
+
+    monkeypatch.setattr(cupy_standin.Function, "__call__", counting)
+    boards = classes.sub_boards(10)
+    items = gpu.work_items(10, boards)
+    monkeypatch.setattr(gpu, "SHARED_BYTES", 31 * gpu.plain_words(10, gpu.levels(items)) * 4)  # (31 threads' worth)
+    assert gpu.count_sub_boards(10, boards) == gpu.count_items_on_cpu(items)  # (nodes too: count_items's alone)
+    assert launched == ["count_items"]
     for wrong in [dict(threads=100), dict(threads=0), dict(blocks_per_sm=0)]:
         with pytest.raises(ValueError, match="whole warps"):
             gpu.Plain(**wrong)
