@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -162,6 +162,8 @@ class Items:
     masks: array  # uint64, items * n
     ties: array  # uint64, one per item
     classify: array  # uint8, one per item
+    # their masks and ties on the device, by word size (sent once for both kernels' launches)
+    sent: dict[int, tuple[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.ties)
@@ -289,13 +291,16 @@ def _module(bits: int, ahead: bool = False) -> Any:
 
 
 def _on_device(items: Items, bits: int) -> tuple[Any, Any]:
-    """The items' masks and ties on the device, in the kernel's words."""
-    import cupy
-    import numpy
+    """The items' masks and ties on the device, in the kernel's words (sent
+    at the first call for that word)."""
+    if bits not in items.sent:
+        import cupy
+        import numpy
 
-    word = numpy.uint32 if bits == 32 else numpy.uint64
-    return (cupy.asarray(numpy.frombuffer(items.masks, dtype=numpy.uint64).astype(word, copy=False)),
-            cupy.asarray(numpy.frombuffer(items.ties, dtype=numpy.uint64).astype(word, copy=False)))
+        word = numpy.uint32 if bits == 32 else numpy.uint64
+        items.sent[bits] = (cupy.asarray(numpy.frombuffer(items.masks, dtype=numpy.uint64).astype(word, copy=False)),
+                            cupy.asarray(numpy.frombuffer(items.ties, dtype=numpy.uint64).astype(word, copy=False)))
+    return items.sent[bits]
 
 
 def plain_launcher(items: Items, shape: Plain = PLAIN, word_bytes: int | None = None) -> Callable[[Order], list[int]]:
