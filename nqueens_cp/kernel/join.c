@@ -44,7 +44,8 @@
  *    pair: split both on the id's top bit; a pair where both have it cannot
  *    match, so of the four ways only three are joined further (`join`),
  *    down to one bucket each (or few pairs, tested one by one).
- * 5. Dense buckets.  The longer list's buckets are also kept bit-transposed
+ * 5. Dense buckets.  Where the shorter list has JOIN_DENSE_LIST keys or
+ *    more, the longer list's buckets are also kept bit-transposed
  *    (`dense_build`): for each bit, a row of words whose bit i is that bit
  *    of the bucket's key i, and for each chunk of 6 bits the OR of the rows
  *    of each of its 64 values.  A key of the other list meets the keys of
@@ -651,16 +652,16 @@ TARGETS static void dense_transpose(uint64_t a[64][DENSE_BATCH]) {
             }
 }
 
-/* The words of b's buckets of DENSE_MIN keys or more (of its k-bit ids)
+/* The words of b's buckets of `least` keys or more (of its k-bit ids)
  * that fit its room, from the first others bits of their keys: each
  * bucket's batches of 512 keys one after the other, a batch's sums
  * [chunk][value][DENSE_BATCH]. */
-TARGETS static void dense_build(struct buckets *b, int k) {
+TARGETS static void dense_build(struct buckets *b, int k, uint64_t least) {
     int chunks = b->chunks = b->others ? (b->others + DENSE_CHUNK - 1) / DENSE_CHUNK : 1;
     uint64_t used = 0, batch = (uint64_t)chunks * DENSE_VALUES * DENSE_BATCH;
     for (uint32_t id = 0; id < 1u << k; id++) {
         uint64_t first = b->start[id], count = b->start[id + 1] - first;
-        if (count < DENSE_MIN || used + (count + 64 * DENSE_BATCH - 1) / (64 * DENSE_BATCH) * batch > b->room) {
+        if (count < least || used + (count + 64 * DENSE_BATCH - 1) / (64 * DENSE_BATCH) * batch > b->room) {
             b->at[id] = NOT_DENSE;
             continue;
         }
@@ -914,7 +915,9 @@ static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, 
         bucketed_by_tables(p, np, k, bp, (const uint16_t (*)[256])id, (const uint64_t (*)[256])other);
         bucketed_by_tables(q, nq, k, bq, (const uint16_t (*)[256])id, (const uint64_t (*)[256])other);
     }
-    dense_build(bq, k); /* (q: the longer list, below) */
+    /* q, the longer list, kept dense where the shorter is long enough to pay for it (only there are the
+     * buckets cut to about `bucket` keys; with JOIN_ID_BITS they may be large, but few keys meet them) */
+    dense_build(bq, k, np >= JOIN_DENSE_LIST ? DENSE_MIN : UINT64_MAX);
     if (!longest)
         return join(bp, 0, bq, 0, k, j->small, j->tests);
     /* the groups: ids with the diagonal's bit (on top) and the anti-diagonal's (below it) */
