@@ -7,7 +7,8 @@
    of shapes() (the kernel's word, threads a block, rows of each thread's
    stack in shared memory, blocks an SM); then the engine's path since
    issue 66, the plain items by count_plain in each shape of plain_shapes()
-   (with and without the look-ahead) and the items to class by count_items;
+   (with and without the look-ahead) and the items to class by count_items,
+   then the engine's path on items one row deeper (as ygch/n_queens's);
 3. `count N --engine gpu --format json` for each N of --exact: the total and
    the fundamental count of the same run against A000170 and A002562 (every
    count checks them against its S180 and S90 searches too);
@@ -198,6 +199,21 @@ def sweep(n: int) -> None:
         print(f"  {'ahead' if plain_shape.ahead else 'plain'}, {threads:>3} threads, "
               f"{plain_shape.blocks_per_sm:>2} blocks/SM: {seconds:8.3f} s in all, plain items "
               f"~{plain_seconds:7.3f} s; {found[3] / seconds / 1e9:7.2f} G nodes/s  {verdict(n, found)}", flush=True)
+    # ygch/n_queens fixes 6 rows (4.5 million tasks at N = 21): more, shorter items even out the threads
+    # (a launch lasts as long as its slowest), and the host lists eight to nine times as many
+    start = time.perf_counter()
+    deeper = gpu.work_items(n, classes.sub_boards(n), gpu.depth(n) + 1)
+    order = gpu.biggest_first(deeper, gpu.depth(n) + 1)
+    listed = time.perf_counter() - start
+    to_class = numpy.frombuffer(deeper.classify, dtype=numpy.uint8)[order] != 0
+    launches = [(gpu.plain_launcher(deeper, gpu.PLAIN, bits // 8), order[~to_class]),
+                (gpu.launcher(deeper, shape), order[to_class])]
+    for launch, taken in launches:
+        launch(taken[:1])
+    seconds, found = timed(launches, n)
+    print(f"one row more fixed ({gpu.depth(n) + 1} rows, {len(deeper):,} items, listed and ordered in {listed:.2f} s "
+          f"on the host), the engine's path: {seconds:8.3f} s, {found[3] / seconds / 1e9:7.2f} G nodes/s  "
+          f"{verdict(n, found)}", flush=True)
 
 
 def main() -> None:
