@@ -446,3 +446,11 @@ def test_imports_go_down_the_layers_of_the_house_tour_and_never_round_in_a_circl
         if start in seen:
             circles.add(start)
     assert not circles, sorted(circles)
+
+
+def test_no_module_of_the_package_is_over_400_lines() -> None:
+    """Issue 64: one job a room, and a room a reader takes in whole (kernel/twin_join.py had grown to
+    402 lines holding the count's twin and the cost's)."""
+    long = {str(path.relative_to(ROOT)): lines for path in sorted((ROOT / "nqueens_cp").rglob("*.py"))
+            if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 400}
+    assert not long, long

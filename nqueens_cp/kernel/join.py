@@ -8,7 +8,7 @@ import time
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from . import loader, twin_join
+from . import loader, twin_join, twin_join_cost
 
 JOIN_MAX_N = 25  # the count by quarters: tables of up to 12 x 12 squares (join.h)
 
@@ -66,7 +66,7 @@ def join_costs(n: int, parts: Sequence[tuple[int, int, int, int]], samples: int,
     search = loader.chosen(n, compiled, JOIN_MAX_N)
     if search is None:
         table = _join_table(n // 2)
-        return [twin_join.cost(table, n, x, y, first, last, samples, a_half) for x, y, first, last in parts]
+        return [twin_join_cost.cost(table, n, x, y, first, last, samples, a_half) for x, y, first, last in parts]
     return search.join_costs(n, list(parts), samples, a_half)
 
 

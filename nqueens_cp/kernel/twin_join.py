@@ -5,7 +5,9 @@ Line for line the C code's steps, in the same order, so that for any part
 halves and pair tests: tests/test_join.py holds them to each other for N
 up to 11, where the twin is quick, with the join cut every way.  nqueens_cp/counting/quarters.py is the lesson
 (short, the idea); this is the C code's specification (every cut it makes
-for speed, written out).  Read join.c's opening comment first.
+for speed, written out).  Read join.c's opening comment first.  The twin of
+join_cost, the estimate that orders a count's parts, is
+:mod:`.twin_join_cost`.
 
 Where it is not line for line, and why:
 
@@ -317,45 +319,6 @@ def _orbit_weight(m: Middle, h: int, east: int) -> int:
     west = m.rows ^ east
     v, hh, vh = _reversed(east, 2 * h), west, _reversed(west, 2 * h)
     return 0 if v < east or hh < east or vh < east else len({east, v, hh, vh})
-
-
-def _halves_bound(t: Table, rows_n: int, rows_s: int, cols: int) -> float:
-    """A side's halves, at most: its north's placements times its south's,
-    summed over the north's column sets (join.c's halves_bound)."""
-    h, found = t.h, 0.0
-    for up in t.columns[rows_n]:
-        nb, sb = rows_n | up << h, rows_s | (cols ^ up) << h
-        if not up & ~cols:
-            found += float(t.start[nb + 1] - t.start[nb]) * float(t.start[sb + 1] - t.start[sb])
-    return found
-
-
-def cost(t: Table, n: int, x: int, y: int, first: int, last: int, samples: int, a_half: float) -> float:
-    """What join_count of these arguments costs, about (join.c's join_cost):
-    over about ``samples`` of its row sets, evenly apart, each canonical one's
-    halves bounded on both sides, their product plus ``a_half`` a half,
-    scaled to the whole range."""
-    h = n // 2
-    m = middle(n, x, y)
-    if m is None or t.h != h:
-        raise ValueError(f"no count by quarters of n={n} with middle queens ({x}, {y})")
-    free_rows, east_cols = bin(m.rows).count("1"), bin(m.east).count("1")
-    last = min(last, _binomial(free_rows, east_cols))
-    if first >= last:
-        return 0.0
-    step = (last - first) // samples if samples and (last - first) // samples > 1 else 1
-    positions = [1 << i for i in range(2 * h) if m.rows >> i & 1]
-    north, found, taken = (1 << h) - 1, 0.0, 0
-    for rank in range(first, last, step):
-        taken += 1
-        east = _east_rows(_unrank(rank, free_rows, east_cols), positions)
-        west = m.rows ^ east
-        if not _orbit_weight(m, h, east):  # (only the least of each orbit is joined)
-            continue
-        e = _halves_bound(t, east & north, east >> h, m.east)
-        w = _halves_bound(t, west & north, west >> h, m.west)
-        found += e * w + a_half * (e + w)
-    return found * float(last - first) / float(taken)
 
 
 def join_count(t: Table, n: int, x: int, y: int, first: int, last: int, cap: int, direct: int = DIRECT,
