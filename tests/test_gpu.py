@@ -189,6 +189,19 @@ def standin(standin_builds: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     return cupy_standin
 
 
+def launches_recorded(patch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the kernels the stand-in launches from now on, in order."""
+    launched: list[str] = []
+    launch = cupy_standin.Function.__call__
+
+    def recorded(self: cupy_standin.Function, *args: Any, **keywords: Any) -> None:
+        launched.append(self.name)
+        launch(self, *args, **keywords)
+
+    patch.setattr(cupy_standin.Function, "__call__", recorded)
+    return launched
+
+
 def shared_words(threads: int, hot_rows: int) -> int:
     """The words a block's hot rows take, as gpu.Shape reckons them (a shape
     past 48 KiB is refused there: the stand-in's array is larger)."""
@@ -278,15 +291,8 @@ def test_a_whole_gpu_count_through_the_cupy_standin(standin: Any, n: int) -> Non
     found = nq.execution.run.counted(n, engine="gpu")
     assert found.count == TOTAL[n] and found.stats["fundamental"] == FUNDAMENTAL[n]
     items = gpu.work_items(n, classes.sub_boards(n))
-    launched: list[str] = []
-    standin_function = cupy_standin.Function.__call__
-
-    def counting(self: Any, *args: Any, **keywords: Any) -> None:
-        launched.append(self.name)
-        standin_function(self, *args, **keywords)
-
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cupy_standin.Function, "__call__", counting)
+        launched = launches_recorded(patch)
         looked_ahead = gpu.count_sub_boards(n, classes.sub_boards(n), plain=gpu.Plain(ahead=True))
     assert looked_ahead == gpu.count_items_on_cpu(items)
     assert set(launched) == {"count_items" if to_class else "count_plain" for to_class in items.classify}
@@ -302,14 +308,7 @@ def test_count_plain_takes_the_threads_that_fit_48_kib_and_where_not_one_warp_fi
     assert gpu.Plain().block(21, 14, 4) == 96 and gpu.Plain().block(22, 15, 4) == 96
     assert gpu.Plain().block(20, 13, 4) == 128 and gpu.Plain(64).block(20, 13, 4) == 64
     assert gpu.plain_words(21, 14) == 98
-    launched: list[str] = []
-    standin_function = cupy_standin.Function.__call__
-
-    def counting(self: Any, *args: Any, **keywords: Any) -> None:
-        launched.append(self.name)
-        standin_function(self, *args, **keywords)
-
-    monkeypatch.setattr(cupy_standin.Function, "__call__", counting)
+    launched = launches_recorded(monkeypatch)
     boards = classes.sub_boards(10)
     items = gpu.work_items(10, boards)
     monkeypatch.setattr(gpu, "SHARED_BYTES", 31 * gpu.plain_words(10, gpu.levels(items)) * 4)  # (31 threads' worth)

@@ -2,7 +2,7 @@
  * GPU thread of a block, all of a block's at once over one array standing
  * in for its shared memory, the blocks one after another (tests/test_gpu.py).
  * Built with g++ and cuda_shim.h as a shared library, around the CUDA source
- * given as KERNEL_SOURCE (default gpu.cu): tests/standin/cupy.py builds it
+ * given as KERNEL_SOURCE (default gpu.cu): tests/cupy_standin.py builds it
  * from the source and options that counting/gpu.py hands CuPy, and calls
  *
  *   launch_KERNEL(blocks, threads, shared_bytes, args)
