@@ -85,9 +85,11 @@ struct __align__(2 * sizeof(qword)) plain_row {
     qword allowed, needed;
 };
 
+/* A row's free cells (queens.h's `restricted`, on these structs). */
 QUEENS_FN qword plain_free(struct plain_entry e, struct plain_row m) {
-    qword missing = m.needed & ~e.cols;
-    return QUEENS_RESTRICT(QUEENS_OPEN(e, m.allowed), missing);
+    struct attacks a = {e.cols, e.left, e.right};
+    struct rowmask r = {m.allowed, m.needed};
+    return restricted(a, r);
 }
 
 /* One plain item: its rows rows[r * stride], its stack entries
@@ -150,12 +152,11 @@ extern "C" __global__ void count_plain(int n, int items, int levels, const int *
     struct plain_row *rows = (struct plain_row *)(shared + 4LL * levels * stride) + threadIdx.x;
     struct tallies t = {0, 0, 0, 0, 0};
     for (int i; (i = take(order, items, next)) >= 0;) {
-        const qword *allowed = masks + (long long)i * n;
-        qword full = n > QUEENS_TOP ? ~(qword)0 : ((qword)1 << n) - 1, later = 0;
-        for (int r = n - 1; r >= 0; r--) { /* fill_masks, into shared memory */
-            struct plain_row row = {allowed[r] & full, r == n - 1 ? 0 : full & ~later};
+        struct rowmask made[QUEENS_MAX_N];
+        fill_masks(n, masks + (long long)i * n, made);
+        for (int r = 0; r < n; r++) { /* into shared memory */
+            struct plain_row row = {made[r].allowed, made[r].needed};
             rows[r * stride] = row;
-            later |= allowed[r];
         }
         walk_plain(n, rows, stack, stride, ties[i], &t);
     }
