@@ -526,6 +526,10 @@ struct buckets {
 };
 #define NOT_DENSE UINT64_MAX
 
+static void buckets_free(struct buckets *b) {
+    free(b->key), free(b->low), free(b->start), free(b->sums), free(b->at);
+}
+
 /* After the `forced` bits of order[], the `k` bits of the window that most
  * pairs of p x q have in common (from a sample of each: a bit most pairs
  * share is one whose split cuts most pairs), from the most telling down;
@@ -1023,9 +1027,7 @@ static int64_t ranks_within(int n, int x, int y, const struct join_table *t, str
 }
 
 /* The east rows of a combination of the free rows (compact: its bits over
- * `positions`, the free rows' bits in order), and how many row sets it
- * stands for: the size of its orbit under the flips where it is the least
- * of it (and they keep the middle), 0 where it is not. */
+ * `positions`, the free rows' bits in order). */
 static uint32_t east_rows(uint32_t compact, const uint32_t *positions, int f) {
     uint32_t east = 0;
     for (int i = 0; i < f; i++)
@@ -1034,6 +1036,9 @@ static uint32_t east_rows(uint32_t compact, const uint32_t *positions, int f) {
     return east;
 }
 
+/* How many row sets these east rows stand for: the size of their orbit
+ * under the flips where they are the least of it (and the flips keep the
+ * middle), 0 where they are not. */
 static uint64_t orbit_weight(const struct middle *m, int h, uint32_t east) {
     if (!m->flips)
         return 1;
@@ -1123,8 +1128,7 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
     out[JOIN_NS_HALVES] += nanoseconds() - began;
     if (!p || !q || !bp.key || !bp.low || !bp.start || !bq.key || !bq.low || !bq.sums || !bq.at || !bq.start || !room ||
         (n % 2 && quarters < 4)) {
-        free(p), free(q), free(bp.key), free(bp.low), free(bp.sums), free(bp.at), free(bp.start), free(bq.key), free(bq.low), free(bq.sums),
-            free(bq.at), free(bq.start);
+        free(p), free(q), buckets_free(&bp), buckets_free(&bq);
         free(room);
         while (quarters > 0)
             join_table_free(&filtered[--quarters]);
@@ -1166,8 +1170,7 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
         out[JOIN_NS_HALVES] += listing;
         out[JOIN_COUNT] += weight * found;
     }
-    free(p), free(q), free(bp.key), free(bp.low), free(bp.sums), free(bp.at), free(bp.start), free(bq.key), free(bq.low), free(bq.sums),
-            free(bq.at), free(bq.start);
+    free(p), free(q), buckets_free(&bp), buckets_free(&bq);
     free(room);
     while (quarters > 0)
         join_table_free(&filtered[--quarters]);
