@@ -147,7 +147,8 @@ def test_an_engine_marked_experimental_says_so(cli, monkeypatch: pytest.MonkeyPa
     experimental: `engines`, the plan and `count` say so, on stderr and
     before the work.  The mark is data on the engine (the count here is the
     CPU stand-in's)."""
-    assert GpuEngine.experimental.startswith("engine gpu is experimental: its count-only loop (issue 66)")
+    assert GpuEngine.experimental.startswith("engine gpu is experimental: its count-only loop and its join of "
+                                             "quarters (issue 66)")
     why = "engine gpu is experimental: a test marks it so"
     monkeypatch.setattr(GpuEngine, "experimental", why)
     monkeypatch.setattr(GpuEngine, "unavailable_reason", classmethod(lambda cls: None))
@@ -476,6 +477,6 @@ def test_the_gpu_engine_refuses_a_listing_and_a_count_that_is_not_by_classes_in_
     engine = nq.engine_class("gpu")("queens")
     with pytest.raises(nq.InvalidInputError, match="^engine gpu counts solutions without listing them: use count$"):
         engine.stream(8, Position(), None, {}, None)
-    with pytest.raises(nq.InvalidInputError, match="^engine gpu counts by symmetry classes only"):
+    with pytest.raises(nq.InvalidInputError, match="^engine gpu counts by symmetry classes or by quarters only"):
         engine.own_count(8, Position(), {}, None)
 

@@ -276,10 +276,13 @@ class Result(NamedTuple):
 Runner = Callable[[Work], tuple[tuple[int, ...], Side]]
 
 
-def count_by_quarters(n: int, cap: int, run: Runner, deadline: float | None = None) -> tuple[Result, Work]:
+def count_by_quarters(n: int, cap: int, run: Runner, deadline: float | None = None,
+                      part: Callable[[int, Part], Values] | None = None) -> tuple[Result, Work]:
     """The count of plain N by quarters, behind one call: the parts, run by
-    ``run`` (which sums their :func:`count_part` values and runs ``Work.side``,
-    the searches for S180 and S90), checked and put together."""
+    ``run`` (which sums their values and runs ``Work.side``, the searches for
+    S180 and S90), checked and put together.  A part is counted by ``part``
+    (default :func:`count_part` on this CPU, ``cap`` keys a list; it travels
+    to workers: picklable)."""
     if not MIN_N <= n <= MAX_N:
         raise InvalidInputError(f"a count by quarters takes N from {MIN_N} to {MAX_N}, got {n}")
 
@@ -288,7 +291,7 @@ def count_by_quarters(n: int, cap: int, run: Runner, deadline: float | None = No
 
     tasks = parts(n)
     work = Work(n, tasks, {"n": n, "method": METHOD, "tasks": len(tasks)}, valid_values, side,
-                part=partial(count_part, cap=cap), width=VALUES,  # (picklable: it travels to workers)
+                part=part or partial(count_part, cap=cap), width=VALUES,
                 exact=(0, 1),  # the boards and the row sets (the halves' pieces and the times depend on cap)
                 cost=part_costs(n, tasks))
     values, ((half, quarter), _) = run(work)

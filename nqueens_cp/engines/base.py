@@ -20,8 +20,9 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ..counting import classes
+from ..counting import classes, join
 from ..counting.classes import SubBoard, Values
+from ..counting.join import Part
 from ..model import variants
 from ..model.board import Solution
 from ..model.position import Position, check_placements
@@ -72,6 +73,12 @@ class Engine(Capabilities):
         Here, on this CPU's kernel.  A task runs where the execution layer
         sends it (a pool's process, a Dask worker), the engine with it."""
         return classes.count_sub_boards(n, chunk)
+
+    def count_part(self, n: int, part: Part, cap: int) -> join.Values:
+        """One part of a count by quarters (engines that ``counts_quarters``),
+        :func:`nqueens_cp.counting.join.count_part`'s contract: here the
+        compiled join on this CPU, halves listed ``cap`` keys at a time."""
+        return join.count_part(n, part, cap)
 
     def task_size(self, n: int) -> int | None:
         """Sub-boards to a task of a count by classes of N (None: the CPU's

@@ -26,6 +26,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from ..counting import join
 from ..model.board import AnySolution, Solution
 from ..model.position import Position
 from ..model.variants import PLAIN, Variant
@@ -142,7 +143,8 @@ class BitmaskEngine(Engine):
     seed: int | None
     max_nodes: int | None
     counts_classes = True
-    counts_quarters = True  # plain N from counting.join.FROM_N: the compiled join of quarters (join.c)
+    counts_quarters = True  # plain N: the compiled join of quarters (join.c) ...
+    quarters_from = join.FROM_N  # ... by default from its crossover with the walk
     additive = frozenset({"nodes"})
     effort = "nodes"
     enumeration_rate = 1e5  # solutions a second on one core: the compiled walk, a call a solution

@@ -57,6 +57,7 @@ class Capabilities:
     counts_classes: ClassVar[bool] = False  # counts plain N once per class of the 8 symmetries (classes.py)
     classes_from: ClassVar[int] = classes.MIN_N  # ... from this N (below, a plain count is quicker on a CPU)
     counts_quarters: ClassVar[bool] = False  # counts plain N by joining quarters of the board (counting/join.py)
+    quarters_from: ClassVar[int | None] = None  # ... by default from this N (None: only when asked, --method quarters)
     sub_boards_per_task: ClassVar[int | None] = None  # None: the CPU's measured best (execution/execute.py)
     # Whether its tasks may run in workers forked from this process (the quickest start).  Not
     # those that use CUDA: a child forked from a process that has used it cannot (the runtime's
@@ -130,7 +131,7 @@ class Capabilities:
     SHOWN: ClassVar[tuple[str, ...]] = (
         "name", "summary", "enumerates", "proves_none", "takes_fixed", "max_n", "group", "paradigm", "declarative",
         "counts_only", "solves", "requires", "programs", "statistics", "additive", "effort", "counts_classes",
-        "classes_from", "counts_quarters", "splits_solve", "experimental", "max_offsets", "offset_reach",
+        "classes_from", "counts_quarters", "quarters_from", "splits_solve", "experimental", "max_offsets", "offset_reach",
         "instant", "forks_workers")
 
     @classmethod

@@ -1,4 +1,4 @@
-"""The count by symmetry classes on an NVIDIA GPU, through CuPy.
+"""The count by symmetry classes, or by quarters, on an NVIDIA GPU, through CuPy.
 
 The same decomposition as the bitmask engine's count (one board per class of
 the eight symmetries; corner and inner families; the tie squares; S180 and
@@ -10,6 +10,12 @@ plain N, nothing else.  The walk alone was verified on an NVIDIA H200 (issue 54)
 N = 1 to 21 is A000170's and A002562's; the figures are in
 docs/counting.md.  The count-only loop has run on CPU threads only, so the
 engine is marked experimental until a GPU gives the same (issue 66).
+
+With ``method="quarters"`` (``--method quarters``) it counts by joining
+quarters instead: the parts and numbers of :mod:`nqueens_cp.counting.join`,
+their halves listed on the host and joined on the device
+(:mod:`nqueens_cp.counting.gpu_join`, issue 66); only when asked, until a
+device has measured where it beats the walk.
 """
 
 from __future__ import annotations
@@ -19,17 +25,20 @@ from typing import Any
 from ..errors import InvalidInputError
 from ..counting import classes
 from ..counting.classes import SubBoard, Values
+from ..counting import join
+from ..counting.join import Part
 from ..model.position import Position
 from .base import Engine
 
 
 class GpuEngine(Engine):
     name = "gpu"
-    summary = "the count by symmetry classes on an NVIDIA GPU (CuPy, NVRTC); its walk verified on an H200 for N = 1 to 21"
+    summary = ("the count by symmetry classes (or, asked, by quarters) on an NVIDIA GPU (CuPy, NVRTC); its walk "
+               "verified on an H200 for N = 1 to 21")
     # Remove in the commit that records a run of benchmarks/gpu_machine.sh on a GPU with the
     # count-only loop giving every published count (issue 66), as issue 54's did for the walk.
-    experimental = ("engine gpu is experimental: its count-only loop (issue 66) has not yet run on a GPU; its "
-                    "counts are checked against the CPU kernel's on CPU threads only")
+    experimental = ("engine gpu is experimental: its count-only loop and its join of quarters (issue 66) have not "
+                    "yet run on a GPU; their counts are checked against the CPU kernel's on CPU threads only")
     requires = "cupy"
     install = "pip install 'nqueens-cp[gpu]' (CuPy) on a machine with an NVIDIA GPU"
     paradigm = "backtracking"
@@ -38,6 +47,7 @@ class GpuEngine(Engine):
     solves = False
     takes_fixed = False
     counts_classes = True
+    counts_quarters = True  # with --method quarters only (quarters_from None): not yet measured on a device
     # A task is a launch, and a launch lasts as long as its slowest thread:
     # up to N = 22 (the targets' sizes, minutes at most) a count is one
     # launch, which the simulation of benchmarks/gpu_schedule.py finds 2.5x
@@ -67,6 +77,13 @@ class GpuEngine(Engine):
 
         return gpu.count_sub_boards(n, chunk)
 
+    def count_part(self, n: int, part: Part, cap: int) -> join.Values:
+        """A part of a count by quarters, its join on this process's GPU (its
+        lists are the device's: ``cap``, the CPU's memory bound, is not read)."""
+        from ..counting import gpu_join
+
+        return gpu_join.count_part(n, part)
+
     @classmethod
     def unavailable_reason(cls) -> str | None:
         import glob
@@ -87,4 +104,4 @@ class GpuEngine(Engine):
         raise InvalidInputError("engine gpu counts solutions without listing them: use count")
 
     def own_count(self, n: int, placed: Position, stats: dict[str, Any], deadline: float | None) -> int:
-        raise InvalidInputError("engine gpu counts by symmetry classes only (plain N; not with unique)")
+        raise InvalidInputError("engine gpu counts by symmetry classes or by quarters only (plain N)")

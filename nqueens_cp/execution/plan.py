@@ -180,7 +180,7 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     None means the engine's, plain N-queens for a name).  ``method`` says how
     a count of plain N is counted: "walk" (by symmetry classes, or the
     engine's own way), "quarters" (joining quarters, counting/join.py) or
-    "auto" (quarters from join.FROM_N where the engine can); ``memory`` (bytes,
+    "auto" (quarters from the engine's ``quarters_from``, where it has one); ``memory`` (bytes,
     or a size such as "4G") bounds a count by quarters, checked here;
     ``counting``: the plan of a count (count() runs it), else of a listing.
     Nothing runs."""
@@ -229,8 +229,8 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
         check_regular(checkpoint, "a checkpoint")
     notes = [chosen.experimental] if chosen.experimental else []
     notes += cluster_notes
-    if method == "auto" and placed and chosen.counts_quarters and chosen.variant.is_plain and n >= join.FROM_N \
-            and limit is None:
+    start = chosen.quarters_from  # (None: by quarters only when asked)
+    if method == "auto" and placed and start is not None and chosen.variant.is_plain and n >= start and limit is None:
         notes.append("pre-placed queens or blocked squares: the count walks the board (joining quarters counts "
                      "plain N only)")
     allowed = _memory(memory)  # (checked whatever counts: a mistake is one even where it would not matter)
@@ -238,8 +238,9 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
         why = ("--method walk walks the board" if method == "walk" else
                f"engine {chosen.name} does not count by quarters (bitmask does)" if not chosen.counts_quarters else
                "a listing walks the board" if not counting else
-               f"N={n} is counted by walking the board (by quarters from N={join.FROM_N}, or with --method "
-               "quarters)" if method == "auto" and n < join.FROM_N else
+               f"engine {chosen.name} counts by quarters only when asked (--method quarters)" if start is None else
+               f"N={n} is counted by walking the board (by quarters from N={start}, or with --method "
+               "quarters)" if method == "auto" and n < start else
                "the count walks the board (pre-placed queens, blocked squares, a variant or symmetry breaking)")
         raise InvalidInputError(f"--memory bounds a count by joining quarters, and here {why}")
     budget = join.budget(n, workers, allowed) if quarters else None
@@ -328,7 +329,7 @@ def _memory(memory: Any) -> int | None:
 def _quarters(n: int, engine: Engine, placed: Any, method: str, limit: int | None, every: bool = True) -> bool:
     """Whether this question is counted by joining quarters: asked for
     (``method`` "quarters", refused where it cannot be), or by default
-    ("auto") for plain N from join.FROM_N with an engine that can and the
+    ("auto") for plain N from the engine's ``quarters_from`` with the
     compiled join.  ``limit`` set: a listing, never counted so."""
     from .. import kernel
 
@@ -346,7 +347,7 @@ def _quarters(n: int, engine: Engine, placed: Any, method: str, limit: int | Non
             raise InvalidInputError(f"--method quarters joins quarters of a plain board of N from {join.MIN_N} to "
                                     f"{join.MAX_N} with nothing fixed, and here {why}")
         return True
-    return why is None and n >= join.FROM_N and kernel.compiled(n)
+    return why is None and engine.quarters_from is not None and n >= engine.quarters_from and kernel.compiled(n)
 
 
 def _question(n: Any, fixed: Mapping[int, int] | None, variant: str | Variant | None,

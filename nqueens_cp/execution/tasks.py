@@ -7,6 +7,7 @@ The mathematics stays in counting/; :mod:`.execute` calls in here."""
 from __future__ import annotations
 
 import random
+from functools import partial
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from typing import TYPE_CHECKING, Any
@@ -71,7 +72,7 @@ def quarters_count(plan: Plan, stats: dict[str, Any], deadline: float | None, pr
     budget = plan.budget
     assert budget is not None
     result, work = join.count_by_quarters(plan.n, budget.cap, lambda work: _run_work(plan, work, progress, deadline),
-                                          deadline)
+                                          deadline, partial(plan.engine.count_part, cap=budget.cap))
     stats.update(kernel=kernel_kind(), parts=len(work.tasks), **result.stats(budget))
     return result.fundamental if plan.unique else result.total
 

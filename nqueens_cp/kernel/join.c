@@ -1088,9 +1088,73 @@ double join_cost(const struct join_table *t, int n, int x, int y, uint64_t first
     return cost * (double)(last - first) / (double)taken;
 }
 
+/* What listing the halves of one placement of the middle queens needs,
+ * made once a call (join_count's, join_list's): the middle, where the
+ * quarters lie, each quarter's table (for an odd N, its placements clear of
+ * the middle queens: 2c. above), room for the south's placements, the free
+ * rows in order. */
+struct lister {
+    struct middle m;
+    int h, low, span, f, quarters;
+    struct quarter nw, ne, sw, se;
+    struct join_table filtered[4];
+    const struct join_table *tnw, *tne, *tsw, *tse;
+    uint64_t *room;
+    struct south below[2];
+    uint32_t positions[32]; /* the free rows' bits, in order */
+};
+
+static void lister_close(struct lister *l) {
+    free(l->room);
+    while (l->quarters > 0)
+        join_table_free(&l->filtered[--l->quarters]);
+}
+
+/* l made for the table t of n and the middle m (ranks_within's): 0, or -1 when memory ran out (nothing held). */
+static int lister_open(struct lister *l, const struct join_table *t, int n, const struct middle *m) {
+    int h = n / 2;
+    l->m = *m, l->h = h, l->quarters = 0;
+    l->low = n - h, l->span = h + h - 1; /* the window: diagonals n-h .. n+h-2 of both kinds */
+    l->nw = quarter_at(n, h, 0, 0), l->ne = quarter_at(n, h, 0, n - h), l->sw = quarter_at(n, h, n - h, 0),
+    l->se = quarter_at(n, h, n - h, n - h);
+    l->tnw = l->tne = l->tsw = l->tse = t;
+    l->room = malloc(6 * (t->largest + 1) * sizeof *l->room);
+    if (!l->room)
+        return -1;
+    for (int i = 0; i < 2; i++)
+        l->below[i] = (struct south){l->room + (3 * i) * (t->largest + 1), l->room + (3 * i + 1) * (t->largest + 1),
+                                     l->room + (3 * i + 2) * (t->largest + 1), 0};
+    if (n % 2) {
+        struct quarter at[4] = {l->nw, l->ne, l->sw, l->se};
+        for (; l->quarters < 4; l->quarters++)
+            if (table_filtered(&l->filtered[l->quarters], t, at[l->quarters], m->diag, m->anti)) {
+                lister_close(l);
+                return -1;
+            }
+        l->tnw = &l->filtered[0], l->tne = &l->filtered[1], l->tsw = &l->filtered[2], l->tse = &l->filtered[3];
+    }
+    l->f = 0;
+    for (uint32_t r = m->rows; r; r &= r - 1)
+        l->positions[l->f++] = r & -r;
+    return 0;
+}
+
+/* The east half (west = 0) or the west half of the row set whose east rows are `east`, ready to list. */
+static void lister_half(struct lister *l, uint32_t east, int west, struct half *g) {
+    uint32_t rows = west ? l->m.rows ^ east : east, north = (1u << l->h) - 1;
+    if (west)
+        half_start(g, l->tnw, l->tsw, l->nw, l->sw, rows & north, rows >> l->h, l->m.west, l->low, l->span, l->below[1]);
+    else
+        half_start(g, l->tne, l->tse, l->ne, l->se, rows & north, rows >> l->h, l->m.east, l->low, l->span, l->below[0]);
+}
+
+/* An even N's two longest diagonals, as key bits (2b. above); 0 for an odd N. */
+static uint64_t longest_of(const struct lister *l, int n) {
+    return n % 2 ? 0 : (uint64_t)1 << (n - 1 - l->low) | (uint64_t)1 << (n - 1 - l->low + l->span);
+}
+
 int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, uint64_t last, uint64_t cap,
                uint64_t direct, uint64_t small, uint64_t bucket, uint64_t out[JOIN_VALUES]) {
-    int h = n / 2;
     struct middle m;
     int64_t ranks = ranks_within(n, x, y, t, &m, first, &last);
     if (ranks <= 0)
@@ -1098,9 +1162,6 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
     if (cap < t->largest)
         cap = t->largest; /* a list is cut between north placements: the south's all fit */
     int free_rows = __builtin_popcount(m.rows), east_cols = __builtin_popcount(m.east);
-    int low = n - h, span = h + h - 1; /* the window: diagonals n-h .. n+h-2 of both kinds */
-    struct quarter nw = quarter_at(n, h, 0, 0), ne = quarter_at(n, h, 0, n - h), sw = quarter_at(n, h, n - h, 0),
-                   se = quarter_at(n, h, n - h, n - h);
     uint64_t *p = malloc((cap + 8) * sizeof *p), *q = malloc((cap + 8) * sizeof *q); /* (8: south_joined) */
     size_t starts = (((size_t)1 << JOIN_MAX_ID_BITS) + 1) * sizeof(uint32_t) + cap * sizeof(uint16_t);
     size_t dense = join_dense_words(n, cap) * sizeof(uint64_t), ats = ((size_t)1 << JOIN_MAX_ID_BITS) * sizeof(uint64_t);
@@ -1108,71 +1169,144 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
                          0, 0}, /* (never dense) */
                    bq = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(uint32_t)), malloc(starts),
                          aligned_alloc(64, dense), malloc(ats), dense / sizeof(uint64_t), 0, 0};
-    uint64_t *room = malloc(6 * (t->largest + 1) * sizeof *room);
-    struct south below[2];
-    for (int i = 0; i < 2; i++)
-        below[i] = (struct south){room + (3 * i) * (t->largest + 1), room + (3 * i + 1) * (t->largest + 1),
-                                  room + (3 * i + 2) * (t->largest + 1), 0};
-    /* Each quarter's table: for an odd N, those of its placements clear of the middle queens (2c. above) */
-    struct join_table filtered[4];
-    const struct join_table *tnw = t, *tne = t, *tsw = t, *tse = t;
-    int quarters = 0;
+    struct lister l;
     uint64_t began = nanoseconds();
-    if (n % 2) {
-        struct quarter at[4] = {nw, ne, sw, se};
-        for (; quarters < 4; quarters++)
-            if (table_filtered(&filtered[quarters], t, at[quarters], m.diag, m.anti))
-                break;
-        tnw = &filtered[0], tne = &filtered[1], tsw = &filtered[2], tse = &filtered[3];
-    }
+    int listing = lister_open(&l, t, n, &m);
     out[JOIN_NS_HALVES] += nanoseconds() - began;
-    if (!p || !q || !bp.key || !bp.low || !bp.start || !bq.key || !bq.low || !bq.sums || !bq.at || !bq.start || !room ||
-        (n % 2 && quarters < 4)) {
+    if (!p || !q || !bp.key || !bp.low || !bp.start || !bq.key || !bq.low || !bq.sums || !bq.at || !bq.start ||
+        listing) {
         free(p), free(q), buckets_free(&bp), buckets_free(&bq);
-        free(room);
-        while (quarters > 0)
-            join_table_free(&filtered[--quarters]);
+        if (!listing)
+            lister_close(&l);
         return -1;
     }
     /* For an even N the two longest diagonals are the id's top bits (2b. above: only pairs with no queen
      * east on them are joined) */
-    uint64_t longest = n % 2 ? 0 : (uint64_t)1 << (n - 1 - low) | (uint64_t)1 << (n - 1 - low + span);
-    struct joiner j = {bp, bq, 2 * span, longest, direct, small, bucket, &out[JOIN_TESTS]};
-    uint32_t positions[32]; /* the free rows' bits, in order */
-    int f = 0;
-    for (uint32_t r = m.rows; r; r &= r - 1)
-        positions[f++] = r & -r;
+    struct joiner j = {bp, bq, 2 * l.span, longest_of(&l, n), direct, small, bucket, &out[JOIN_TESTS]};
     uint32_t compact = unrank(first, free_rows, east_cols);
-    uint32_t north = (1u << h) - 1;
     for (uint64_t rank = first; rank < last; rank++, compact = next_combination(compact, free_rows)) {
-        uint32_t east = east_rows(compact, positions, f), west = m.rows ^ east;
-        uint64_t weight = orbit_weight(&m, h, east); /* the least of its orbit under the flips, counted for all */
+        uint32_t east = east_rows(compact, l.positions, l.f);
+        uint64_t weight = orbit_weight(&m, l.h, east); /* the least of its orbit under the flips, counted for all */
         if (!weight)
             continue;
         out[JOIN_ROW_SETS]++;
         struct half e, w;
-        half_start(&e, tne, tse, ne, se, east & north, east >> h, m.east, low, span, below[0]);
         uint64_t found = 0, np, nq;
-        uint64_t t0 = nanoseconds(), listing = 0;
+        uint64_t t0 = nanoseconds(), listed = 0;
+        lister_half(&l, east, 0, &e);
         while ((np = half_next(&e, p, cap)) > 0) {
             out[JOIN_HALVES] += np;
-            half_start(&w, tnw, tsw, nw, sw, west & north, west >> h, m.west, low, span, below[1]);
+            lister_half(&l, east, 1, &w); /* the west listed again for each piece of the east */
             while ((nq = half_next(&w, q, cap)) > 0) {
                 out[JOIN_HALVES] += nq;
                 uint64_t t1 = nanoseconds();
-                listing += t1 - t0;
+                listed += t1 - t0;
                 found += joined(&j, p, np, q, nq);
                 t0 = nanoseconds();
                 out[JOIN_NS_JOIN] += t0 - t1;
             }
         }
-        listing += nanoseconds() - t0;
-        out[JOIN_NS_HALVES] += listing;
+        listed += nanoseconds() - t0;
+        out[JOIN_NS_HALVES] += listed;
         out[JOIN_COUNT] += weight * found;
     }
     free(p), free(q), buckets_free(&bp), buckets_free(&bq);
-    free(room);
-    while (quarters > 0)
-        join_table_free(&filtered[--quarters]);
+    lister_close(&l);
     return 0;
+}
+
+/* The keys[0 .. count) in three groups, in place (their order within a
+ * group not kept): none of the two bits of `longest` (`diag` and the
+ * other), then one, then both; ends[0] and ends[1] where the first two end
+ * (grouped's, without scratch: the list may be a long one). */
+static void grouped_in_place(uint64_t *keys, uint64_t count, uint64_t longest, uint64_t diag, uint64_t ends[2]) {
+    uint64_t anti = longest ^ diag, low = 0, i = 0, high = count;
+    while (i < high) { /* [0, low) none, [low, i) one, [high, count) both */
+        uint64_t k = keys[i];
+        int g = ((k & diag) != 0) + ((k & anti) != 0);
+        if (g == 0)
+            keys[i++] = keys[low], keys[low++] = k;
+        else if (g == 2)
+            keys[i] = keys[--high], keys[high] = k;
+        else
+            i++;
+    }
+    ends[0] = low, ends[1] = high;
+}
+
+int64_t join_list(const struct join_table *t, int n, int x, int y, uint64_t first, uint64_t last, uint64_t *keys,
+                  uint64_t room, uint64_t *jobs, uint64_t jobs_room, uint64_t *next, uint64_t *jobs_made,
+                  uint64_t out[JOIN_VALUES]) {
+    struct middle m;
+    *next = first, *jobs_made = 0;
+    int64_t ranks = ranks_within(n, x, y, t, &m, first, &last);
+    if (ranks <= 0)
+        return ranks;
+    *next = last;
+    struct lister l;
+    uint64_t began = nanoseconds();
+    if (room < 8 || jobs_room < 4 * JOIN_LIST_JOB || lister_open(&l, t, n, &m))
+        return -1;
+    uint64_t longest = longest_of(&l, n), diag = longest & -longest, used = 0, jobs_used = 0;
+    int free_rows = __builtin_popcount(m.rows), east_cols = __builtin_popcount(m.east);
+    int64_t result = 0;
+    uint32_t compact = unrank(first, free_rows, east_cols);
+    for (uint64_t rank = first; rank < last; rank++, compact = next_combination(compact, free_rows)) {
+        uint32_t east = east_rows(compact, l.positions, l.f);
+        uint64_t weight = orbit_weight(&m, l.h, east);
+        if (!weight)
+            continue;
+        if (jobs_used + 4 * JOIN_LIST_JOB > jobs_room) { /* (four pairs of ranges a row set, at most) */
+            *next = rank;
+            break;
+        }
+        struct half e, w;
+        lister_half(&l, east, 0, &e);
+        lister_half(&l, east, 1, &w);
+        uint64_t np = half_next(&e, keys + used, room - 8 - used); /* (8: south_joined's room past the end) */
+        uint64_t nq = e.done && np ? half_next(&w, keys + used + np, room - 8 - used - np) : 0;
+        if (!e.done || (np && !w.done)) { /* this row set's halves do not fit what is left (no east: no west listed) */
+            *next = rank;
+            if (!used)
+                result = -2; /* nor the whole room */
+            break;
+        }
+        out[JOIN_ROW_SETS]++;
+        out[JOIN_HALVES] += np + nq;
+        uint64_t p = used, q = used + np;
+        used += np + nq;
+        if (!np || !nq)
+            continue;
+        uint64_t pairs[5][3] = {{p, q, 1}}; /* (first range's start, second's, times) */
+        uint64_t lengths[5][2] = {{np, nq}};
+        int made = 1;
+        if (longest) { /* 2b. above: the pairs joined, and those counted twice */
+            uint64_t pe[2], qe[2];
+            grouped_in_place(keys + p, np, longest, diag, pe);
+            grouped_in_place(keys + q, nq, longest, diag, qe);
+            uint64_t ranges[5][5] = {{p, pe[0], q, qe[1], 1},
+                                     {p + pe[0], pe[1] - pe[0], q, qe[0], 1},
+                                     {p, pe[0], q + qe[1], nq - qe[1], 2},
+                                     {p + pe[1], np - pe[1], q, qe[0], 2}};
+            made = 0;
+            for (int i = 0; i < 4; i++)
+                if (ranges[i][1] && ranges[i][3]) {
+                    pairs[made][0] = ranges[i][0], pairs[made][1] = ranges[i][2], pairs[made][2] = ranges[i][4];
+                    lengths[made][0] = ranges[i][1], lengths[made][1] = ranges[i][3];
+                    made++;
+                }
+        }
+        for (int i = 0; i < made; i++) {
+            uint64_t *job = jobs + jobs_used;
+            job[0] = pairs[i][0], job[1] = lengths[i][0], job[2] = pairs[i][1], job[3] = lengths[i][1];
+            job[4] = weight * pairs[i][2];
+            jobs_used += JOIN_LIST_JOB;
+        }
+    }
+    out[JOIN_NS_HALVES] += nanoseconds() - began;
+    lister_close(&l);
+    if (result < 0)
+        return result;
+    *jobs_made = jobs_used / JOIN_LIST_JOB;
+    return (int64_t)used;
 }

@@ -76,6 +76,26 @@ enum {
 int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, uint64_t last, uint64_t cap,
                uint64_t direct, uint64_t small, uint64_t bucket, uint64_t out[JOIN_VALUES]);
 
+/* The halves of the row sets of ranks first .. last-1 (join_count's
+ * arguments; the row sets it joins, the least of each orbit), listed for
+ * another joiner (a GPU's: nqueens_cp/counting/gpu_join.py): per row set its
+ * east halves, then its west halves, each in keys[] as join.c's keys (for an
+ * even N each list in its groups: no queen on a long diagonal, one, two),
+ * and the pairs of ranges of keys to join, JOIN_LIST_JOB words each in
+ * jobs[]: where the east range starts, its length, where the west range
+ * starts, its length, and how many boards each pair of keys with no bit in
+ * common stands for (the orbit's weight, times 2b.'s 1 or 2).  It stops
+ * before a row set whose halves would pass `room` keys (8 of them kept
+ * spare) or whose pairs might pass `jobs_room` words: *next is the rank to
+ * go on from (last when every row set was listed), *jobs_made the pairs
+ * written.  Adds JOIN_ROW_SETS, JOIN_HALVES and JOIN_NS_HALVES into out[].
+ * Returns the keys written; -1 when the arguments are wrong or memory ran
+ * out; -2 when the first row set's halves alone pass `room`. */
+#define JOIN_LIST_JOB 5
+int64_t join_list(const struct join_table *t, int n, int x, int y, uint64_t first, uint64_t last, uint64_t *keys,
+                  uint64_t room, uint64_t *jobs, uint64_t jobs_room, uint64_t *next, uint64_t *jobs_made,
+                  uint64_t out[JOIN_VALUES]);
+
 /* The 64-bit words of room a list of `cap` keys of n keeps for its dense buckets (join.c). */
 uint64_t join_dense_words(int n, uint64_t cap);
 

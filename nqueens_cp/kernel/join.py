@@ -6,8 +6,9 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from ..errors import NQueensError
 from . import loader, twin_join, twin_join_cost
 
 JOIN_MAX_N = 25  # the count by quarters: tables of up to 12 x 12 squares (join.h)
@@ -68,6 +69,39 @@ def join_costs(n: int, parts: Sequence[tuple[int, int, int, int]], samples: int,
         table = _join_table(n // 2)
         return [twin_join_cost.cost(table, n, x, y, first, last, samples, a_half) for x, y, first, last in parts]
     return search.join_costs(n, list(parts), samples, a_half)
+
+
+class Listed(NamedTuple):
+    """What :func:`join_list` wrote and where it stopped: the keys and the
+    pairs of ranges (JOB_WORDS words each) written, the rank to go on from,
+    the row sets and halves listed, nanoseconds building the quarters'
+    table (0: built before, in this process) and listing."""
+
+    keys: int
+    jobs: int
+    next: int
+    row_sets: int
+    halves: int
+    ns_table: int
+    ns_halves: int
+
+
+JOB_WORDS = 5  # a pair of ranges to join: east start, east length, west start, west length, boards a pair (join.h)
+
+
+def join_list(n: int, x: int, y: int, first: int, last: int, keys: Any, jobs: Any) -> Listed:
+    """The halves of the row sets of ranks first .. last-1 (:func:`join_count`'s
+    arguments) listed into ``keys`` and the pairs of ranges of them to join
+    into ``jobs`` (writable buffers of 64-bit words, NumPy's uint64 arrays
+    say), as many row sets as fit, for a joiner elsewhere (a GPU's,
+    :mod:`nqueens_cp.counting.gpu_join`): the boards are the sum, over the
+    pairs of ranges, of their weight times the pairs of keys with no bit in
+    common (join.h's join_list).  Compiled only; ValueError where the first
+    row set's halves do not fit ``keys``."""
+    search = loader.chosen(n, True, JOIN_MAX_N)
+    if search is None:
+        raise NQueensError("listing halves for another joiner needs the compiled kernel (pip install -e . builds it)")
+    return Listed(*search.join_list(n, x, y, first, last, keys, jobs))
 
 
 def join_row_sets(n: int, x: int, y: int) -> int:

@@ -461,6 +461,55 @@ static PyObject *py_join_count(PyObject *self, PyObject *args) {
                          (unsigned long long)out[JOIN_NS_JOIN]);
 }
 
+/* join_list(n, x, y, first, last, keys, jobs) -> (keys written, pairs of ranges written, the rank to go on
+ * from, row sets, halves, ns building the table (0 when it was built before), ns listing): join.h's join_list
+ * into two writable buffers of 64-bit words; ValueError where the first row set's halves do not fit `keys` */
+static PyObject *py_join_list(PyObject *self, PyObject *args) {
+    int n, x, y;
+    unsigned long long first, last;
+    Py_buffer keys, jobs;
+    if (!PyArg_ParseTuple(args, "iiiKKw*w*", &n, &x, &y, &first, &last, &keys, &jobs))
+        return NULL;
+    PyObject *result = NULL;
+    if (keys.itemsize != (Py_ssize_t)sizeof(uint64_t) || jobs.itemsize != (Py_ssize_t)sizeof(uint64_t)) {
+        PyErr_SetString(PyExc_ValueError, "join_list: keys and jobs are buffers of 64-bit words");
+        goto done;
+    }
+    if (n < 2 || n > JOIN_MAX_N || !join_row_sets(n, x, y)) {
+        PyErr_Format(PyExc_ValueError, "no count by quarters of n=%d with middle queens (%d, %d)", n, x, y);
+        goto done;
+    }
+    struct join_table *t = &join_tables[n / 2];
+    uint64_t built = 0, out[JOIN_VALUES] = {0}, next = 0, made = 0;
+    if (t->start == NULL) {
+        if (join_table_build(t, n / 2)) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        built = t->ns_built;
+    }
+    int64_t written;
+    Py_BEGIN_ALLOW_THREADS
+    written = join_list(t, n, x, y, first, last, keys.buf, (uint64_t)keys.len / sizeof(uint64_t), jobs.buf,
+                        (uint64_t)jobs.len / sizeof(uint64_t), &next, &made, out);
+    Py_END_ALLOW_THREADS
+    if (written == -2)
+        PyErr_Format(PyExc_ValueError, "join_list: a row set's halves need more than the %zd keys given",
+                     keys.len / (Py_ssize_t)sizeof(uint64_t));
+    else if (written < 0)
+        PyErr_Format(PyExc_ValueError, "join_list: too little room (%zd keys, %zd words of jobs) or no memory",
+                     keys.len / (Py_ssize_t)sizeof(uint64_t), jobs.len / (Py_ssize_t)sizeof(uint64_t));
+    else
+        result = Py_BuildValue("(KKKKKKK)", (unsigned long long)written, (unsigned long long)made,
+                               (unsigned long long)next, (unsigned long long)out[JOIN_ROW_SETS],
+                               (unsigned long long)out[JOIN_HALVES], (unsigned long long)built,
+                               (unsigned long long)out[JOIN_NS_HALVES]);
+done:
+    PyBuffer_Release(&keys);
+    PyBuffer_Release(&jobs);
+    return result;
+}
+
 /* join_costs(n, parts, samples, a_half) -> what join_count of each part (x, y, first, last) costs,
  * about (join.h), from a table of the bucket sizes alone, made for the call and freed */
 static PyObject *py_join_costs(PyObject *self, PyObject *args) {
@@ -544,6 +593,7 @@ static PyMethodDef methods[] = {
     {"count_half_turn", py_count_half_turn, METH_VARARGS, "The half-turn-symmetric boards (search.c)."},
     {"expand", py_expand, METH_VARARGS, "Boards split into work items, rows 0 .. depth-1 fixed (search.c)."},
     {"join_count", py_join_count, METH_VARARGS, "Count the boards of some row sets by joining quarters (join.c)."},
+    {"join_list", py_join_list, METH_VARARGS, "List the halves of some row sets for another joiner (join.c)."},
     {"join_table_size", py_join_table_size, METH_VARARGS, "The quarters' table's size, counted (join.c)."},
     {"join_costs", py_join_costs, METH_VARARGS, "What each part of a count by quarters costs, about (join.c)."},
     {"join_dense_words", py_join_dense_words, METH_VARARGS, "The room a list keeps for its dense buckets (join.c)."},

@@ -1,4 +1,4 @@
-/* gpu_on_cpu.cpp: gpu.cu's kernels run on the CPU, one CPU thread for each
+/* gpu_on_cpu.cpp: gpu.cu's kernels (or join.cu's) run on the CPU, one CPU thread for each
  * GPU thread of a block, all of a block's at once over one array standing
  * in for its shared memory, the blocks one after another (tests/test_gpu.py).
  * Built with g++ and cuda_shim.h as a shared library, around the CUDA source
@@ -10,6 +10,7 @@
  *     points to the k-th); NULL, or what went wrong: a thread wrote past the
  *     shared memory the launch asked for, or it asked for more than the
  *     stand-in has;
+ *   (join.cu: launch_join_pairs only)
  *   layout(n, hot_rows, threads, shared_words)
  *     count_items's stack: every thread writes every word of its stack, each
  *     a different value; NULL if each reads back its own, every shared word
@@ -33,10 +34,13 @@ static const qword UNTOUCHED = (qword)0x5a5a5a5a5a5a5a5aULL;
 /* Each GPU thread of the block on a CPU thread of its own, all at once. */
 template <typename Body> static void run_block(int threads, Body body) {
     std::vector<std::thread> running;
+    block_barrier barrier;
+    barrier.threads = threads;
     for (int t = 0; t < threads; t++)
-        running.emplace_back([t, threads, &body] {
+        running.emplace_back([t, threads, &body, &barrier] {
             threadIdx.x = (unsigned)t;
             blockDim.x = (unsigned)threads;
+            block_sync = &barrier;
             body(t);
         });
     for (auto &thread : running)
@@ -62,6 +66,15 @@ template <typename Kernel> static const char *launch(int blocks, int threads, lo
 
 template <typename T> static T arg(void **args, int k) { return *static_cast<T *>(args[k]); }
 
+#ifdef NQUEENS_JOIN_CU
+extern "C" const char *launch_join_pairs(int blocks, int threads, long long shared_bytes, void **args) {
+    return launch(blocks, threads, shared_bytes, [args] {
+        join_pairs(arg<int>(args, 0), arg<const qword *>(args, 1), arg<const qword *>(args, 2),
+                   arg<const qword *>(args, 3), arg<qword *>(args, 4), arg<qword *>(args, 5), arg<qword *>(args, 6),
+                   arg<int *>(args, 7));
+    });
+}
+#else
 extern "C" const char *launch_count_items(int blocks, int threads, long long shared_bytes, void **args) {
     return launch(blocks, threads, shared_bytes, [args] {
         count_items(arg<int>(args, 0), arg<int>(args, 1), arg<int>(args, 2), arg<const int *>(args, 3),
@@ -117,3 +130,4 @@ extern "C" const char *layout(int n, int hot_rows, int threads, long long shared
         return "the hot rows are not all in shared memory";
     return nullptr;
 }
+#endif

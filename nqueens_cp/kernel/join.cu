@@ -1,0 +1,173 @@
+/* join.cu: the join of a count by quarters on a GPU (issue 66), compiled by
+ * NVRTC through CuPy (nqueens_cp/counting/gpu_join.py).  The host lists the
+ * halves (join.c's join_list: keys, and pairs of ranges of keys to join);
+ * this kernel counts, for each pair of ranges (a job), the pairs of keys
+ * with no bit in common, the way join.c's bucket join does, in shapes a GPU
+ * likes:
+ *
+ * 1. A job is a block's: the block takes the next job from one atomic
+ *    counter (the host orders them longest first), so one long job does not
+ *    hold up a launch of short ones, and the job's numbers are shared.
+ * 2. The telling bits.  The keys of both ranges are sampled (the first
+ *    JOIN_SAMPLE of each) and, bit by bit, counted; the bits that most pairs
+ *    have both set are chosen, greedily, as many as leave the shorter
+ *    range's buckets about JOIN_BUCKET_KEYS keys (at most JOIN_ID_BITS_MAX).
+ *    A key's id is its chosen bits, packed.
+ * 3. Buckets.  Both ranges are sorted by id into `sorted` (a counting sort:
+ *    a histogram in shared memory, its prefix sums, a scatter through the
+ *    same counters), the shorter range's bucket ends kept in shared memory.
+ * 4. The join.  Each thread takes keys of the longer range, in id order (a
+ *    warp's lanes mostly share an id, so they read the same buckets: one
+ *    load serves the warp), and for a key of id x tests it against the
+ *    buckets whose ids are the subsets of x's complement: a bucket with a
+ *    bit of x cannot hold a key apart from it.  A key's tests are counted in
+ *    32 bits (a range holds fewer than 2^31 keys), the job's in 64.
+ *
+ * found[j] is job j's pairs apart (unweighted: the host multiplies by the
+ * job's weight); tests[0] adds the pairs tested.  tests/c/gpu_on_cpu.cpp
+ * runs this file on CPU threads against NumPy's pair by pair count. */
+#define NQUEENS_JOIN_CU 1
+
+typedef unsigned long long qword;
+
+#ifndef JOIN_ID_BITS_MAX
+#define JOIN_ID_BITS_MAX 10 /* buckets of a job: 2^10 at most (their ends: 4 KB of shared memory a range) */
+#endif
+#ifndef JOIN_BUCKET_KEYS
+#define JOIN_BUCKET_KEYS 32 /* the shorter range's keys a bucket, about (a warp's worth) */
+#endif
+#ifndef JOIN_SAMPLE
+#define JOIN_SAMPLE 1024 /* keys of each range whose bits are counted to choose the telling bits */
+#endif
+#define JOIN_JOB 5 /* a job's words (join.h's JOIN_LIST_JOB): east start, length, west start, length, weight */
+
+/* The block's shared memory, in 32-bit words (counting/gpu_join.py's Shape.shared_bytes says the same). */
+#define SHARED_SUMS 0                               /* two 64-bit sums: pairs apart, pairs tested */
+#define SHARED_COUNTS 4                             /* 2 x 64: each bit's keys, sampled, in either range */
+#define SHARED_BITS 132                             /* the chosen bits, JOIN_ID_BITS_MAX at most */
+#define SHARED_K (SHARED_BITS + JOIN_ID_BITS_MAX)   /* how many were chosen */
+#define SHARED_TAKEN (SHARED_K + 1)                 /* the job the block took */
+#define SHARED_ENDS (SHARED_TAKEN + 1)              /* 2 x (2^JOIN_ID_BITS_MAX + 1) bucket counters */
+
+/* The id of a key: its k chosen bits, packed. */
+static __device__ __forceinline__ unsigned id_of(qword key, const unsigned *bits, int k) {
+    unsigned id = 0;
+    for (int i = 0; i < k; i++)
+        id |= (unsigned)(key >> bits[i] & 1) << i;
+    return id;
+}
+
+/* The keys from[0 .. count) sorted by id into to[], through ends[0 .. 2^k]:
+ * on return ends[b] is where bucket b ends (and b + 1 starts). */
+static __device__ __forceinline__ void bucketed(const qword *from, qword *to, unsigned count, unsigned *ends,
+                                                const unsigned *bits, int k) {
+    unsigned buckets = 1u << k;
+    for (unsigned i = threadIdx.x; i <= buckets; i += blockDim.x)
+        ends[i] = 0;
+    __syncthreads();
+    for (unsigned i = threadIdx.x; i < count; i += blockDim.x)
+        atomicAdd(&ends[id_of(from[i], bits, k) + 1], 1u);
+    __syncthreads();
+    if (threadIdx.x == 0) /* ends[b]: where bucket b starts */
+        for (unsigned b = 1; b <= buckets; b++)
+            ends[b] += ends[b - 1];
+    __syncthreads();
+    for (unsigned i = threadIdx.x; i < count; i += blockDim.x) {
+        qword key = from[i];
+        to[atomicAdd(&ends[id_of(key, bits, k)], 1u)] = key;
+    }
+    __syncthreads();
+}
+
+/* Each bit's keys among the first JOIN_SAMPLE of from[0 .. count), into counts[0 .. 63]. */
+static __device__ __forceinline__ void bits_counted(const qword *from, unsigned count, unsigned *counts) {
+    unsigned sampled = count < JOIN_SAMPLE ? count : JOIN_SAMPLE;
+    for (unsigned i = threadIdx.x; i < sampled; i += blockDim.x)
+        for (qword key = from[i]; key; key &= key - 1)
+            atomicAdd(&counts[__ffsll((long long)key) - 1], 1u);
+}
+
+/* The telling bits of a job (thread 0): as many as leave about
+ * JOIN_BUCKET_KEYS of the shorter range's `short_keys` keys a bucket, each
+ * in turn the bit that most sampled pairs have both set, none that no pair
+ * has. */
+static __device__ void telling_bits(const unsigned *counts, unsigned short_keys, unsigned *bits, unsigned *k) {
+    int wanted = 0;
+    while (wanted < JOIN_ID_BITS_MAX && (short_keys >> wanted) > JOIN_BUCKET_KEYS)
+        wanted++;
+    qword taken = 0;
+    int chosen = 0;
+    for (; chosen < wanted; chosen++) {
+        qword best = 0;
+        int at = -1;
+        for (int b = 0; b < 64; b++) {
+            qword both = (qword)counts[b] * counts[64 + b];
+            if (!(taken >> b & 1) && both > best)
+                best = both, at = b;
+        }
+        if (at < 0)
+            break;
+        taken |= 1ULL << at;
+        bits[chosen] = (unsigned)at;
+    }
+    *k = (unsigned)chosen;
+}
+
+extern "C" __global__ void join_pairs(int jobs, const qword *job, const qword *at, const qword *keys, qword *sorted,
+                                      qword *found, qword *tests, int *next) {
+    extern __shared__ qword shared[];
+    unsigned *words = (unsigned *)shared;
+    unsigned *counts = words + SHARED_COUNTS, *bits = words + SHARED_BITS;
+    qword *sums = (qword *)(words + SHARED_SUMS);
+    unsigned *long_ends = words + SHARED_ENDS, *short_ends = long_ends + (1 << JOIN_ID_BITS_MAX) + 1;
+    for (;;) {
+        if (threadIdx.x == 0)
+            words[SHARED_TAKEN] = (unsigned)atomicAdd(next, 1);
+        for (unsigned i = threadIdx.x; i < 128; i += blockDim.x)
+            counts[i] = 0;
+        if (threadIdx.x < 2)
+            sums[threadIdx.x] = 0;
+        __syncthreads();
+        int j = (int)words[SHARED_TAKEN];
+        if (j >= jobs)
+            return;
+        const qword *w = job + (long long)j * JOIN_JOB;
+        /* the longer range the threads', the shorter bucketed */
+        int swap = w[1] < w[3];
+        const qword *along = keys + w[swap ? 2 : 0], *across = keys + w[swap ? 0 : 2];
+        unsigned n_along = (unsigned)w[swap ? 3 : 1], n_across = (unsigned)w[swap ? 1 : 3];
+        qword *sorted_along = sorted + at[j], *sorted_across = sorted_along + n_along;
+        bits_counted(along, n_along, counts);
+        bits_counted(across, n_across, counts + 64);
+        __syncthreads();
+        if (threadIdx.x == 0)
+            telling_bits(counts, n_across, bits, &words[SHARED_K]);
+        __syncthreads();
+        int k = (int)words[SHARED_K];
+        unsigned mask = (1u << k) - 1;
+        bucketed(along, sorted_along, n_along, long_ends, bits, k);
+        bucketed(across, sorted_across, n_across, short_ends, bits, k);
+        qword apart = 0, tried = 0;
+        for (unsigned i = threadIdx.x; i < n_along; i += blockDim.x) {
+            qword key = sorted_along[i];
+            unsigned free_ids = ~id_of(key, bits, k) & mask, c = 0, t = 0;
+            for (unsigned y = free_ids;; y = (y - 1) & free_ids) { /* every subset of the free ids */
+                unsigned from = y ? short_ends[y - 1] : 0, to = short_ends[y];
+                t += to - from;
+                for (unsigned b = from; b < to; b++)
+                    c += (key & sorted_across[b]) == 0;
+                if (!y)
+                    break;
+            }
+            apart += c, tried += t;
+        }
+        atomicAdd(&sums[0], apart);
+        atomicAdd(&sums[1], tried);
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            found[j] = sums[0];
+            atomicAdd(tests, sums[1]);
+        }
+        __syncthreads(); /* (before thread 0 takes the next job into words[SHARED_TAKEN]) */
+    }
+}

@@ -1,0 +1,203 @@
+"""The count by quarters with its join on a GPU (issue 66): the host's listing
+(join.c's join_list) held to the CPU's count and to NumPy's pair by pair
+join; the device's join (join.cu's join_pairs) run on CPU threads through
+the CuPy stand-in, held to NumPy's count job by job and, through the
+engine's whole path, to the published totals; its shared memory reckoned
+to the word.  On a GPU, every count by quarters up to 16 (skipped, saying
+why, without one)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import numpy
+import pytest
+from test_gpu import launches_recorded, standin, standin_builds  # noqa: F401 (fixtures)
+
+import nqueens_cp as nq
+from nqueens_cp import FUNDAMENTAL, TOTAL, kernel
+from nqueens_cp.counting import gpu, gpu_join, join
+from nqueens_cp.engines.gpu import GpuEngine
+
+needs_c = pytest.mark.skipif(not kernel.compiled(), reason="the compiled kernel was not built here")
+# Small buckets and whole warps, so that small N goes through ids of every width, and the stand-in's
+# CPU threads (one a GPU thread) stay few.
+SMALL = gpu_join.Shape(threads=32, blocks_per_sm=2, id_bits=3, bucket_keys=2, sample=16)
+
+
+def joined_by_numpy(keys: numpy.ndarray, jobs: numpy.ndarray) -> int:
+    """The boards of listed jobs, pair by pair: each job's pairs of keys with no bit in common, times its weight."""
+    total = 0
+    for start, length, other, other_length, weight in (tuple(int(v) for v in job) for job in jobs):
+        east, west = keys[start:start + length], keys[other:other + other_length]
+        total += weight * int(((east[:, None] & west[None, :]) == 0).sum())
+    return total
+
+
+def listed(n: int, part: join.Part, room: int, jobs_room: int) -> tuple[int, int, int, int]:
+    """A part listed in batches of ``room`` keys and ``jobs_room`` jobs, each joined by NumPy:
+    (boards, row sets, halves, batches)."""
+    boards = row_sets = halves = batches = 0
+    first = part.first
+    while first < part.last:
+        keys, jobs = numpy.zeros(room, dtype=numpy.uint64), numpy.zeros(jobs_room * kernel.JOB_WORDS, dtype=numpy.uint64)
+        found = kernel.join_list(n, part.x, part.y, first, part.last, keys, jobs)
+        assert first < found.next <= part.last  # every batch goes on
+        rows = jobs[:found.jobs * kernel.JOB_WORDS].reshape(-1, kernel.JOB_WORDS)
+        assert (rows[:, 0] + rows[:, 1] <= found.keys).all() and (rows[:, 2] + rows[:, 3] <= found.keys).all()
+        assert (rows[:, 1] > 0).all() and (rows[:, 3] > 0).all()  # (no empty range is a job)
+        boards += joined_by_numpy(keys, rows)
+        row_sets, halves, batches = row_sets + found.row_sets, halves + found.halves, batches + 1
+        first = found.next
+    return boards * part.weight, row_sets, halves, batches
+
+
+@needs_c
+@pytest.mark.parametrize("n", range(2, 14))
+def test_the_halves_listed_for_another_joiner_give_the_cpus_count_part_by_part(n: int) -> None:
+    """Every part of the count, listed in batches small enough that most row sets
+    start a batch of their own, joined by NumPy: the CPU join's boards and row
+    sets part by part, the halves it lists when it lists each once, and the
+    published total (an even N's long-diagonal groups and weights included)."""
+    total = batches = 0
+    for part in join.parts(n, 7):
+        boards, row_sets, halves, made = listed(n, part, room=1 << 10, jobs_room=8)
+        compiled = kernel.join_count(n, part.x, part.y, part.first, part.last, 1 << 20)
+        assert (boards, row_sets, halves) == (compiled.boards * part.weight, compiled.row_sets, compiled.halves), part
+        total, batches = total + boards, batches + made
+    assert total == TOTAL[n]
+    if n >= 10:
+        assert batches > len(join.parts(n, 7))  # (the batches were cut where the room ran out)
+
+
+@needs_c
+def test_a_row_set_whose_halves_do_not_fit_the_room_is_refused_and_too_little_room_for_jobs_too() -> None:
+    """Row sets that fit go out batch by batch; the first that does not fit an
+    empty room is refused (its halves are never cut between batches)."""
+    part, first, batches = join.parts(12, 1)[0], 0, 0
+    with pytest.raises(ValueError, match="a row set's halves need more than the 16 keys given"):
+        while first < part.last:
+            found = kernel.join_list(12, part.x, part.y, first, part.last, numpy.zeros(16, dtype=numpy.uint64),
+                                     numpy.zeros(40, dtype=numpy.uint64))
+            first, batches = found.next, batches + 1
+    assert first < part.last
+    with pytest.raises(ValueError, match="too little room"):
+        kernel.join_list(12, part.x, part.y, part.first, part.last, numpy.zeros(1 << 16, dtype=numpy.uint64),
+                         numpy.zeros(19, dtype=numpy.uint64))
+    with pytest.raises(ValueError, match="64-bit words"):
+        kernel.join_list(12, part.x, part.y, part.first, part.last, bytearray(64), numpy.zeros(40, dtype=numpy.uint64))
+
+
+@pytest.fixture
+def joiner(standin: Any, monkeypatch: pytest.MonkeyPatch) -> Any:  # noqa: F811 (the fixture, imported)
+    """The CuPy stand-in, join.cu compiled afresh for it."""
+    monkeypatch.setattr(gpu_join, "_compiled", {})
+    return standin
+
+
+def random_jobs(seed: int, lengths: list[tuple[int, int]], density: float) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """Keys of 42 bits, each set with probability ``density``, and jobs over them of these lengths, weights 1 to 4."""
+    rng = numpy.random.default_rng(seed)
+    count = sum(a + b for a, b in lengths)
+    bits = rng.random((count, 42)) < density
+    keys = (bits.astype(numpy.uint64) << numpy.arange(42, dtype=numpy.uint64)).sum(axis=1, dtype=numpy.uint64)
+    jobs, at = [], 0
+    for a, b in lengths:
+        jobs.append((at, a, at + a, b, int(rng.integers(1, 5))))
+        at += a + b
+    return keys, numpy.array(jobs, dtype=numpy.uint64).reshape(-1, kernel.JOB_WORDS)
+
+
+@pytest.mark.parametrize("shape", [SMALL, gpu_join.Shape(threads=64, blocks_per_sm=1, id_bits=0),
+                                   gpu_join.Shape(threads=32, blocks_per_sm=4)], ids=["small", "no-id", "default-ids"])
+def test_join_pairs_counts_each_jobs_pairs_apart_as_numpy_does(joiner: Any, shape: gpu_join.Shape) -> None:
+    """Jobs of every kind (one key a side, the longer range east or west, a range
+    shorter than a bucket, long ranges that fill every id bit), on keys dense
+    and sparse: the weighted count is NumPy's; with no id bits every pair is
+    tested, with them fewer."""
+    lengths = [(1, 1), (1, 300), (300, 1), (5, 7), (700, 650), (90, 2000), (2000, 90), (1, 1), (64, 64)]
+    for seed, density in ((1, 0.12), (2, 0.3), (3, 0.0)):
+        keys, jobs = random_jobs(seed, lengths, density)
+        boards, tests = gpu_join.join_batch(keys, jobs, shape)()
+        assert boards == joined_by_numpy(keys, jobs), (seed, density)
+        every = sum(a * b for a, b in lengths)
+        assert tests == every if shape.id_bits == 0 or density == 0 else tests < every
+
+
+def test_a_launch_asks_for_exactly_the_shared_memory_its_ids_need(joiner: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job long enough to fill every bit of the id writes the last bucket
+    counter: the layout the host reckons is enough, and a word less is not."""
+    shape = gpu_join.Shape(threads=32, blocks_per_sm=1, id_bits=2, bucket_keys=1)
+    keys, jobs = random_jobs(4, [(40, 40)], 0.3)
+    assert gpu_join.join_batch(keys, jobs, shape)()[0] == joined_by_numpy(keys, jobs)
+    # (the stand-in reckons shared memory in 8-byte words: one less)
+    monkeypatch.setattr(gpu_join.Shape, "shared_bytes", lambda self: 4 * (4 + 128 + self.id_bits + 2 +
+                                                                           2 * ((1 << self.id_bits) + 1)) - 8)
+    with pytest.raises(RuntimeError, match="join_pairs: a thread wrote past the block's shared memory"):
+        gpu_join.join_batch(keys, jobs, shape)()
+
+
+@pytest.mark.parametrize("n", [4, 6, 7, 9, 10])
+def test_a_part_on_the_device_gives_the_cpus_numbers(joiner: Any, n: int) -> None:
+    """count_part on the device, in batches of a few row sets (its room grown
+    where one row set's halves need more): the CPU's boards and row sets."""
+    for part in join.parts(n, 5):
+        found = gpu_join.count_part(n, part, SMALL, room=64, jobs_room=4)
+        assert found[:2] == join.count_part(n, part)[:2], part
+
+
+@pytest.mark.parametrize("n", [2, 5, 8, 11, 12])
+def test_a_whole_count_by_quarters_on_the_gpu_through_the_cupy_standin(joiner: Any, n: int,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's whole path (plan, parts, listing, launches of join_pairs,
+    checks by S180 and S90) with only CuPy standing in: the published counts,
+    each part's join a launch of its own."""
+    monkeypatch.setattr(gpu_join, "SHAPE", SMALL)
+    launched = launches_recorded(monkeypatch)
+    found = nq.execution.run.counted(n, engine="gpu", method="quarters", jobs=1)
+    assert (found.count, found.stats["fundamental"], found.stats["method"]) == (TOTAL[n], FUNDAMENTAL[n], "quarters")
+    assert set(launched) == ({"join_pairs"} if TOTAL[n] else set())  # (N = 2: no pair of halves to join)
+
+
+def test_the_gpu_engine_counts_by_quarters_only_when_asked(joiner: Any, cli) -> None:
+    """Until a device says where its join beats its walk, the default stays the walk."""
+    assert GpuEngine.counts_quarters and GpuEngine.quarters_from is None
+    assert nq.engine_class("bitmask").quarters_from == join.FROM_N
+    plan = nq.execution.plan.plan(18, engine="gpu", counting=True)
+    assert plan.strategy.kind == "classes"
+    assert nq.execution.plan.plan(18, engine="gpu", counting=True, method="quarters").strategy.kind == "quarters"
+    code, out, err = cli("count", "18", "--engine", "gpu", "--memory", "4G")
+    assert (code, out) == (2, "")
+    assert err.strip().splitlines()[-1] == ("nqueens-cp count: error: --memory bounds a count by joining quarters, and "
+                                            "here engine gpu counts by quarters only when asked (--method quarters)")
+
+
+def test_join_cu_is_valid_cuda_cpp_and_compiles_where_nvcc_is(tmp_path: Path) -> None:
+    """g++ compiles join.cu with the CUDA shim always; nvcc, where installed, to PTX with the kernel in it."""
+    compiler = shutil.which("g++")
+    if compiler is None:
+        pytest.skip("no g++ here")
+    shim = Path(__file__).resolve().parent / "c" / "cuda_shim.h"
+    source = gpu.KERNEL_DIR / "join.cu"
+    result = subprocess.run([compiler, "-std=c++17", "-fsyntax-only", "-Wall", "-Werror", "-include", str(shim),
+                             "-x", "c++", str(source)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        pytest.skip("nvcc is not installed (CUDA toolkit); CuPy compiles join.cu with NVRTC at run time")
+    result = subprocess.run([nvcc, "-ptx", str(source), "-o", str(tmp_path / "join.ptx")], capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert ".entry join_pairs" in (tmp_path / "join.ptx").read_text()
+
+
+@pytest.mark.parametrize("n", range(4, 17))
+def test_on_a_gpu_every_count_by_quarters_is_exact(n: int) -> None:
+    reason = GpuEngine.unavailable_reason()
+    if reason:
+        pytest.skip(f"engine gpu {reason}")
+    found = nq.execution.run.counted(n, engine="gpu", method="quarters")
+    assert found.count == TOTAL[n] and found.stats["fundamental"] == FUNDAMENTAL[n]
