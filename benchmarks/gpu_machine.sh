@@ -18,7 +18,12 @@
 #    count_plain with and without the look-ahead in each of its shapes
 #    beside the items to class (issue 66: which pays); N = 4..18 against
 #    A000170 and A002562, then N = 19, 20 and 21 end to end, each left out
-#    if it would end past SECONDS from the start (default 420).
+#    if it would end past half of SECONDS from the start (default 420);
+# 6. benchmarks/gpu_join.py: counts by quarters with the join on the device,
+#    N = 4..16, against the published ones; the join of a sample of N = 20's
+#    parts in each of its shapes beside one CPU core; N = 19 to 21 end to
+#    end, the join beside the walk, each left out if it would end past
+#    SECONDS.
 #
 # Everything printed is also in OUT/log.
 set -uo pipefail
@@ -57,13 +62,30 @@ print("GPU, count_plain looking ahead and count_items", ahead)
 assert ahead == want, "count_plain's totals (looking ahead, as the CPU does) differ from the CPU kernel's"
 PY
 
+echo "== the join of quarters on the device, N = 8 and 9, in this process"
+python3 - <<'PY' || exit 1
+from nqueens_cp.counting import gpu_join, join
+for n, want in ((8, 92), (9, 352)):
+    found = sum(gpu_join.count_part(n, part)[0] for part in join.parts(n))
+    print(f"GPU join of quarters, N = {n}:", found, "published", want)
+    assert found == want, "the GPU's join differs from the published count"
+PY
+
 echo "== would the join of quarters pay: its pair tests on this GPU (benchmarks/gpu_pairs.py)"
 timeout 60 python3 benchmarks/gpu_pairs.py
 
-echo "== tests/test_gpu.py"
-timeout 200 python3 -m pytest -q -p no:cacheprovider tests/test_gpu.py -k "not experimental" 2>&1 | tail -25
+echo "== tests/test_gpu.py and tests/test_gpu_join.py"
+timeout 200 python3 -m pytest -q -p no:cacheprovider tests/test_gpu.py tests/test_gpu_join.py -k "not experimental" \
+    2>&1 | tail -25
 
-echo "== benchmarks/gpu.py ($((budget - SECONDS)) s left)"
-timeout $((budget - SECONDS + 30)) python3 benchmarks/gpu.py --exact 4-18 --shapes 19 --sizes 19-21 --cpu-max 0 \
-    --repeat 1 --budget $((budget - SECONDS))
-echo "== done in $SECONDS s, benchmarks/gpu.py exit $?"
+half=$((budget / 2 - SECONDS))
+((half < 60)) && half=60  # (the walk's sweep at 19 needs about a minute whatever is left)
+echo "== benchmarks/gpu.py ($((budget - SECONDS)) s left, $half s of them its own)"
+timeout $((half + 30)) python3 benchmarks/gpu.py --exact 4-18 --shapes 19 --sizes 19-21 --cpu-max 0 --repeat 1 \
+    --budget $half
+echo "== benchmarks/gpu.py exit $? at $SECONDS s; benchmarks/gpu_join.py ($((budget - SECONDS)) s left)"
+left=$((budget - SECONDS))
+((left < 60)) && left=60
+timeout $((left + 30)) python3 benchmarks/gpu_join.py --exact 4-16 --n 20 --parts 8 --sizes 19-21 \
+    --budget $left
+echo "== done in $SECONDS s, benchmarks/gpu_join.py exit $?"
