@@ -135,7 +135,7 @@ def test_a_launch_asks_for_exactly_the_shared_memory_its_ids_need(joiner: Any, m
     assert gpu_join.join_batch(keys, jobs, shape)()[0] == joined_by_numpy(keys, jobs)
     # (the stand-in reckons shared memory in 8-byte words: one less)
     monkeypatch.setattr(gpu_join.Shape, "shared_bytes", lambda self: 4 * (4 + 128 + self.id_bits + 2 +
-                                                                           2 * ((1 << self.id_bits) + 1)) - 8)
+                                                                           (1 << self.id_bits) + 1) - 8)
     with pytest.raises(RuntimeError, match="join_pairs: a thread wrote past the block's shared memory"):
         gpu_join.join_batch(keys, jobs, shape)()
 

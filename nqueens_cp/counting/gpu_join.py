@@ -48,8 +48,8 @@ class Shape:
 
     threads: int = 256
     blocks_per_sm: int = 8
-    id_bits: int = 10
-    bucket_keys: int = 32
+    id_bits: int = 12
+    bucket_keys: int = 8
     sample: int = 1024
 
     def __post_init__(self) -> None:
@@ -67,9 +67,9 @@ class Shape:
 
     def shared_bytes(self) -> int:
         """join.cu's SHARED_* layout: two 64-bit sums, 2 x 64 bit counts, the
-        chosen bits, their number, the job taken, and each range's bucket
-        counters (2^id_bits + 1), in 32-bit words."""
-        return 4 * (4 + 128 + self.id_bits + 2 + 2 * ((1 << self.id_bits) + 1))
+        chosen bits, their number, the job taken, and the bucket counters
+        (2^id_bits + 1), in 32-bit words."""
+        return 4 * (4 + 128 + self.id_bits + 2 + (1 << self.id_bits) + 1)
 
 
 SHAPE = Shape()

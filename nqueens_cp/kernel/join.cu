@@ -15,7 +15,8 @@
  *    A key's id is its chosen bits, packed.
  * 3. Buckets.  Both ranges are sorted by id into `sorted` (a counting sort:
  *    a histogram in shared memory, its prefix sums, a scatter through the
- *    same counters), the shorter range's bucket ends kept in shared memory.
+ *    same counters), the longer first, so that the shorter range's bucket
+ *    ends are what the counters hold after.
  * 4. The join.  Each thread takes keys of the longer range, in id order (a
  *    warp's lanes mostly share an id, so they read the same buckets: one
  *    load serves the warp), and for a key of id x tests it against the
@@ -31,10 +32,10 @@
 typedef unsigned long long qword;
 
 #ifndef JOIN_ID_BITS_MAX
-#define JOIN_ID_BITS_MAX 10 /* buckets of a job: 2^10 at most (their ends: 4 KB of shared memory a range) */
+#define JOIN_ID_BITS_MAX 12 /* buckets of a job: 2^12 at most (their ends: 16 KB of shared memory) */
 #endif
 #ifndef JOIN_BUCKET_KEYS
-#define JOIN_BUCKET_KEYS 32 /* the shorter range's keys a bucket, about (a warp's worth) */
+#define JOIN_BUCKET_KEYS 8 /* the shorter range's keys a bucket, about */
 #endif
 #ifndef JOIN_SAMPLE
 #define JOIN_SAMPLE 1024 /* keys of each range whose bits are counted to choose the telling bits */
@@ -47,7 +48,7 @@ typedef unsigned long long qword;
 #define SHARED_BITS 132                             /* the chosen bits, JOIN_ID_BITS_MAX at most */
 #define SHARED_K (SHARED_BITS + JOIN_ID_BITS_MAX)   /* how many were chosen */
 #define SHARED_TAKEN (SHARED_K + 1)                 /* the job the block took */
-#define SHARED_ENDS (SHARED_TAKEN + 1)              /* 2 x (2^JOIN_ID_BITS_MAX + 1) bucket counters */
+#define SHARED_ENDS (SHARED_TAKEN + 1)              /* 2^JOIN_ID_BITS_MAX + 1 bucket counters */
 
 /* The id of a key: its k chosen bits, packed. */
 static __device__ __forceinline__ unsigned id_of(qword key, const unsigned *bits, int k) {
@@ -119,7 +120,7 @@ extern "C" __global__ void join_pairs(int jobs, const qword *job, const qword *a
     unsigned *words = (unsigned *)shared;
     unsigned *counts = words + SHARED_COUNTS, *bits = words + SHARED_BITS;
     qword *sums = (qword *)(words + SHARED_SUMS);
-    unsigned *long_ends = words + SHARED_ENDS, *short_ends = long_ends + (1 << JOIN_ID_BITS_MAX) + 1;
+    unsigned *ends = words + SHARED_ENDS;
     for (;;) {
         if (threadIdx.x == 0)
             words[SHARED_TAKEN] = (unsigned)atomicAdd(next, 1);
@@ -145,14 +146,14 @@ extern "C" __global__ void join_pairs(int jobs, const qword *job, const qword *a
         __syncthreads();
         int k = (int)words[SHARED_K];
         unsigned mask = (1u << k) - 1;
-        bucketed(along, sorted_along, n_along, long_ends, bits, k);
-        bucketed(across, sorted_across, n_across, short_ends, bits, k);
+        bucketed(along, sorted_along, n_along, ends, bits, k); /* (its buckets' ends not kept: only its order) */
+        bucketed(across, sorted_across, n_across, ends, bits, k);
         qword apart = 0, tried = 0;
         for (unsigned i = threadIdx.x; i < n_along; i += blockDim.x) {
             qword key = sorted_along[i];
             unsigned free_ids = ~id_of(key, bits, k) & mask, c = 0, t = 0;
             for (unsigned y = free_ids;; y = (y - 1) & free_ids) { /* every subset of the free ids */
-                unsigned from = y ? short_ends[y - 1] : 0, to = short_ends[y];
+                unsigned from = y ? ends[y - 1] : 0, to = ends[y];
                 t += to - from;
                 for (unsigned b = from; b < to; b++)
                     c += (key & sorted_across[b]) == 0;
