@@ -1,0 +1,100 @@
+"""What the device's join of quarters (nqueens_cp/kernel/join.cu) would do,
+reckoned on the CPU, for choosing its ids and buckets before a device
+measures them (issue 66): over a sample of a count's parts, listed as the
+device gets them (kernel.join_list), each job's telling bits chosen as
+join.cu chooses them (greedy, from the first `sample` keys of each range),
+and with NumPy, exactly, the pair tests the kernel makes (each key of the
+longer range against the buckets of the shorter whose ids are subsets of
+its complement) and the buckets it visits; beside every pair, and the pair
+tests of the CPU's join_count of the same parts.
+
+    python benchmarks/gpu_join_model.py [--n 21] [--parts 3] [--shapes 10:32,12:16,12:8,13:4]
+
+Each shape is id bits:keys a bucket.  The model's cost is the pair tests
+plus four for each bucket visited (a visit reads two counters and runs a
+loop; a guess, which the device will replace).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy
+
+from nqueens_cp import kernel
+from nqueens_cp.counting import gpu_join, join
+
+VISIT = 4  # a bucket visited, in pair tests (a guess)
+
+
+def chosen_bits(longer: numpy.ndarray, shorter: numpy.ndarray, shape: gpu_join.Shape) -> list[int]:
+    """join.cu's telling_bits: as many as leave about bucket_keys keys of the
+    shorter range a bucket, each the bit most sampled pairs have both set."""
+    shifts = numpy.arange(64, dtype=numpy.uint64)
+    counts = [((side[:shape.sample, None] >> shifts) & numpy.uint64(1)).sum(axis=0).astype(float)
+              for side in (longer, shorter)]
+    wanted = 0
+    while wanted < shape.id_bits and (len(shorter) >> wanted) > shape.bucket_keys:
+        wanted += 1
+    both = counts[0] * counts[1]
+    return [int(b) for b in numpy.argsort(-both, kind="stable")[:wanted] if both[b] > 0]
+
+
+def ids(keys: numpy.ndarray, bits: list[int]) -> numpy.ndarray:
+    found = numpy.zeros(len(keys), dtype=numpy.int64)
+    for place, bit in enumerate(bits):
+        found |= ((keys >> numpy.uint64(bit)) & numpy.uint64(1)).astype(numpy.int64) << place
+    return found
+
+
+def job_costs(longer: numpy.ndarray, shorter: numpy.ndarray, shape: gpu_join.Shape) -> tuple[int, int]:
+    """(pair tests, buckets visited) of one job."""
+    bits = chosen_bits(longer, shorter, shape)
+    k = len(bits)
+    along = numpy.bincount(ids(longer, bits), minlength=1 << k)
+    within = numpy.bincount(ids(shorter, bits), minlength=1 << k).astype(numpy.int64)
+    every = numpy.arange(1 << k)
+    for i in range(k):  # within[x]: the shorter range's keys whose ids are subsets of x
+        has = (every >> i & 1) == 1
+        within[has] += within[every[has] ^ (1 << i)]
+    free = ((1 << k) - 1) ^ every  # each id's complement
+    visits = 2 ** numpy.array([bin(int(f)).count("1") for f in free])
+    return int((along * within[free]).sum()), int((along * visits).sum())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, default=21)
+    parser.add_argument("--parts", type=int, default=3)
+    parser.add_argument("--shapes", default="10:32,12:16,12:8,13:4")
+    args = parser.parse_args()
+    shapes = [gpu_join.Shape(id_bits=int(a), bucket_keys=int(b))
+              for a, b in (text.split(":") for text in args.shapes.split(","))]
+    every = join.parts(args.n)
+    sample = [every[i * len(every) // args.parts] for i in range(args.parts)]
+    tests = [0] * len(shapes)
+    visits = [0] * len(shapes)
+    pairs = cpu = 0
+    for part in sample:
+        first = part.first
+        while first < part.last:
+            keys = numpy.empty(gpu_join.ROOM, dtype=numpy.uint64)
+            jobs = numpy.empty(gpu_join.JOBS * kernel.JOB_WORDS, dtype=numpy.uint64)
+            listed = kernel.join_list(args.n, part.x, part.y, first, part.last, keys, jobs)
+            for start, length, other, other_length, _ in jobs[:listed.jobs * kernel.JOB_WORDS].reshape(-1, 5):
+                east, west = keys[start:start + length], keys[other:other + other_length]
+                longer, shorter = (east, west) if len(east) >= len(west) else (west, east)
+                pairs += len(east) * len(west)
+                for i, shape in enumerate(shapes):
+                    t, v = job_costs(longer, shorter, shape)
+                    tests[i], visits[i] = tests[i] + t, visits[i] + v
+            first = listed.next
+        cpu += join.count_part(args.n, part)[3]
+    print(f"N={args.n}, {args.parts} parts of {len(every)}: {pairs:.3e} pairs; the CPU's join_count tested {cpu:.3e}")
+    for shape, t, v in zip(shapes, tests, visits):
+        print(f"  ids of {shape.id_bits} bits, {shape.bucket_keys} keys a bucket: {t:.3e} pair tests "
+              f"({t / cpu:.2f}x the CPU's), {v:.3e} buckets visited, cost {t + VISIT * v:.3e}")
+
+
+if __name__ == "__main__":
+    main()
