@@ -68,13 +68,13 @@ GROWTH = 8.0  # a size's time over the size before, until two sizes are measured
 def shapes(n: int) -> list:
     """The launch shapes the sweep tries at n: for 64-bit words the default
     and the best runners-up of issue 54's first sweep; for 32-bit words (up
-    to N = 32) the default, then more hot rows, larger and smaller blocks,
-    and more blocks an SM."""
+    to N = 32) the default, then issue 54's run 3 (half the hot rows, twice
+    the blocks), larger and smaller blocks, and more blocks an SM."""
     from nqueens_cp.counting.gpu import SHAPES, Shape, word_bits
 
     tried = [SHAPES[64], Shape(64, 12, 8)]
     if word_bits(n) == 32:
-        tried += [SHAPES[32], Shape(128, 24, 4, 4), Shape(256, 12, 4, 4), Shape(64, 12, 16, 4), Shape(128, 8, 12, 4)]
+        tried += [SHAPES[32], Shape(128, 12, 8, 4), Shape(256, 12, 4, 4), Shape(64, 12, 16, 4), Shape(128, 8, 12, 4)]
     return tried
 
 

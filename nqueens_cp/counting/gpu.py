@@ -261,10 +261,12 @@ def count_sub_boards(n: int, chunk: list[SubBoard], progress: Callable[[int, int
     order = biggest_first(items, depth(n))
     to_class = numpy.frombuffer(items.classify, dtype=numpy.uint8)[order] != 0
     word_bytes = (shape or SHAPES[word_bits(n)]).word_bytes
-    if plain is None or plain.block(n, levels(items), word_bytes) == 0:  # (past N = 36 in 64-bit words)
+    deep = levels(items)
+    if plain is None or plain.block(n, deep, word_bytes) == 0:  # (past N = 36 in 64-bit words)
         runs = [(launcher(items, shape), order)]
     else:
-        runs = [(plain_launcher(items, plain, word_bytes), order[~to_class]), (launcher(items, shape), order[to_class])]
+        runs = [(plain_launcher(items, plain, word_bytes, deep), order[~to_class]),
+                (launcher(items, shape), order[to_class])]
     found, done = [0] * 5, 0
     for launch, taken in runs:
         for start in range(0, len(taken), ITEMS_PER_LAUNCH):
@@ -303,17 +305,19 @@ def _on_device(items: Items, bits: int) -> tuple[Any, Any]:
     return items.sent[bits]
 
 
-def plain_launcher(items: Items, shape: Plain = PLAIN, word_bytes: int | None = None) -> Callable[[Order], list[int]]:
+def plain_launcher(items: Items, shape: Plain = PLAIN, word_bytes: int | None = None,
+                   deep: int | None = None) -> Callable[[Order], list[int]]:
     """Launches of ``count_plain`` on ``items`` (those of the order given,
     none of them to class), sent to the device now, in words of
-    ``word_bytes`` (default: those of :func:`word_bits`)."""
+    ``word_bytes`` (default: those of :func:`word_bits`), each thread's
+    stack ``deep`` entries (default :func:`levels` of the items, a pass over them)."""
     bits = 8 * word_bytes if word_bytes else word_bits(items.n)
     if bits == 32 and items.n > WORD32_MAX_N:
         raise ValueError(f"N={items.n} does not fit 32-bit words")
     import cupy
     import numpy
 
-    deep = levels(items)
+    deep = levels(items) if deep is None else deep
     threads = shape.block(items.n, deep, bits // 8)
     if threads == 0:
         raise ValueError(f"N={items.n}: a thread of count_plain needs more than a 48 KiB block holds for one warp")
