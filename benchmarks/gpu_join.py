@@ -37,14 +37,17 @@ from nqueens_cp.known import FUNDAMENTAL, TOTAL
 
 def shapes() -> list:
     """The default, then smaller and larger blocks, more blocks an SM, ids of
-    fewer and more bits, buckets of fewer and more keys.  (The default's ids
-    and buckets are a model's, not yet a device's: at N = 21, over a sample
-    of parts, 12 bits and 8 keys made the fewest pair tests plus four for
-    each bucket a key visits: 1.59e11 against 1.94e11 for 10 and 32.)"""
+    fewer and more bits, buckets of fewer and more keys, and a warp a bucket
+    (join.cu's JOIN_WARP_BUCKETS) in two shapes.  (The default's ids
+    and buckets are a model's, not yet a device's: benchmarks/gpu_join_model.py's
+    warp steps over samples of parts, within 16 % of the fewest at N = 20,
+    21 and 22, where each other shape tried was 20 % or more past it at
+    one N at least.)"""
     from nqueens_cp.counting.gpu_join import SHAPE, Shape
 
     return [SHAPE, Shape(threads=128), Shape(threads=512, blocks_per_sm=4), Shape(blocks_per_sm=4),
-            Shape(id_bits=10, bucket_keys=32), Shape(bucket_keys=16), Shape(id_bits=13, bucket_keys=4)]
+            Shape(id_bits=12, bucket_keys=8), Shape(id_bits=11, bucket_keys=16), Shape(id_bits=9, bucket_keys=64),
+            Shape(id_bits=8, bucket_keys=32, warp_buckets=True), Shape(id_bits=9, bucket_keys=16, warp_buckets=True)]
 
 
 def exact(ns: list[int]) -> bool:

@@ -111,8 +111,13 @@ def random_jobs(seed: int, lengths: list[tuple[int, int]], density: float) -> tu
     return keys, numpy.array(jobs, dtype=numpy.uint64).reshape(-1, kernel.JOB_WORDS)
 
 
+WARPS = gpu_join.Shape(threads=64, blocks_per_sm=2, id_bits=4, bucket_keys=4, sample=16, warp_buckets=True)
+
+
 @pytest.mark.parametrize("shape", [SMALL, gpu_join.Shape(threads=64, blocks_per_sm=1, id_bits=0),
-                                   gpu_join.Shape(threads=32, blocks_per_sm=4)], ids=["small", "no-id", "default-ids"])
+                                   gpu_join.Shape(threads=32, blocks_per_sm=4), WARPS,
+                                   gpu_join.Shape(threads=64, blocks_per_sm=4, bucket_keys=32, warp_buckets=True)],
+                         ids=["small", "no-id", "default-ids", "warps", "warps-default-ids"])
 def test_join_pairs_counts_each_jobs_pairs_apart_as_numpy_does(joiner: Any, shape: gpu_join.Shape) -> None:
     """Jobs of every kind (one key a side, the longer range east or west, a range
     shorter than a bucket, long ranges that fill every id bit), on keys dense
@@ -127,15 +132,16 @@ def test_join_pairs_counts_each_jobs_pairs_apart_as_numpy_does(joiner: Any, shap
         assert tests == every if shape.id_bits == 0 or density == 0 else tests < every
 
 
-def test_a_launch_asks_for_exactly_the_shared_memory_its_ids_need(joiner: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("warp_buckets", [False, True])
+def test_a_launch_asks_for_exactly_the_shared_memory_its_ids_need(joiner: Any, monkeypatch: pytest.MonkeyPatch,
+                                                                  warp_buckets: bool) -> None:
     """A job long enough to fill every bit of the id writes the last bucket
     counter: the layout the host reckons is enough, and a word less is not."""
-    shape = gpu_join.Shape(threads=32, blocks_per_sm=1, id_bits=2, bucket_keys=1)
+    shape = gpu_join.Shape(threads=32, blocks_per_sm=1, id_bits=2, bucket_keys=1, warp_buckets=warp_buckets)
     keys, jobs = random_jobs(4, [(40, 40)], 0.3)
     assert gpu_join.join_batch(keys, jobs, shape)()[0] == joined_by_numpy(keys, jobs)
-    # (the stand-in reckons shared memory in 8-byte words: one less)
-    monkeypatch.setattr(gpu_join.Shape, "shared_bytes", lambda self: 4 * (4 + 128 + self.id_bits + 2 +
-                                                                           (1 << self.id_bits) + 1) - 8)
+    reckoned = gpu_join.Shape.shared_bytes
+    monkeypatch.setattr(gpu_join.Shape, "shared_bytes", lambda self: reckoned(self) - 8)  # (the stand-in's words: 8 bytes)
     with pytest.raises(RuntimeError, match="join_pairs: a thread wrote past the block's shared memory"):
         gpu_join.join_batch(keys, jobs, shape)()
 
@@ -145,8 +151,9 @@ def test_a_part_on_the_device_gives_the_cpus_numbers(joiner: Any, n: int) -> Non
     """count_part on the device, in batches of a few row sets (its room grown
     where one row set's halves need more): the CPU's boards and row sets."""
     for part in join.parts(n, 5):
-        found = gpu_join.count_part(n, part, SMALL, room=64, jobs_room=4)
-        assert found[:2] == join.count_part(n, part)[:2], part
+        want = join.count_part(n, part)[:2]
+        assert gpu_join.count_part(n, part, SMALL, room=64, jobs_room=4)[:2] == want, part
+        assert gpu_join.count_part(n, part, WARPS, room=256, jobs_room=16)[:2] == want, part
 
 
 @pytest.mark.parametrize("n", [2, 5, 8, 10, 11])

@@ -43,14 +43,17 @@ JOBS = 1 << 16  # pairs of ranges a batch lists, at most
 class Shape:
     """How ``join_pairs`` is compiled and launched: ``threads`` a block,
     ``blocks_per_sm`` blocks an SM, buckets of up to ``id_bits`` bits of id
-    holding about ``bucket_keys`` keys of the shorter range, the telling
-    bits chosen from ``sample`` keys of each range."""
+    holding about ``bucket_keys`` keys of the shorter range (with
+    ``warp_buckets``, of the longer range, whose buckets a warp takes
+    whole: join.cu's JOIN_WARP_BUCKETS), the telling bits chosen from
+    ``sample`` keys of each range."""
 
     threads: int = 256
     blocks_per_sm: int = 8
-    id_bits: int = 12
-    bucket_keys: int = 8
+    id_bits: int = 10
+    bucket_keys: int = 32
     sample: int = 1024
+    warp_buckets: bool = False
 
     def __post_init__(self) -> None:
         if self.threads <= 0 or self.threads % 32 or self.blocks_per_sm < 1 or not 0 <= self.id_bits <= 16 or \
@@ -63,13 +66,13 @@ class Shape:
 
     def defines(self) -> tuple[str, ...]:
         return (f"-DJOIN_ID_BITS_MAX={self.id_bits}", f"-DJOIN_BUCKET_KEYS={self.bucket_keys}",
-                f"-DJOIN_SAMPLE={self.sample}")
+                f"-DJOIN_SAMPLE={self.sample}") + ("-DJOIN_WARP_BUCKETS",) * self.warp_buckets
 
     def shared_bytes(self) -> int:
         """join.cu's SHARED_* layout: two 64-bit sums, 2 x 64 bit counts, the
         chosen bits, their number, the job taken, and the bucket counters
-        (2^id_bits + 1), in 32-bit words."""
-        return 4 * (4 + 128 + self.id_bits + 2 + (1 << self.id_bits) + 1)
+        (2^id_bits + 1; with ``warp_buckets`` both ranges'), in 32-bit words."""
+        return 4 * (4 + 128 + self.id_bits + 2 + (1 + self.warp_buckets) * ((1 << self.id_bits) + 1))
 
 
 SHAPE = Shape()

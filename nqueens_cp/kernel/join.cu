@@ -17,12 +17,21 @@
  *    a histogram in shared memory, its prefix sums, a scatter through the
  *    same counters), the longer first, so that the shorter range's bucket
  *    ends are what the counters hold after.
- * 4. The join.  Each thread takes keys of the longer range, in id order (a
- *    warp's lanes mostly share an id, so they read the same buckets: one
- *    load serves the warp), and for a key of id x tests it against the
- *    buckets whose ids are the subsets of x's complement: a bucket with a
- *    bit of x cannot hold a key apart from it.  A key's tests are counted in
- *    32 bits (a range holds fewer than 2^31 keys), the job's in 64.
+ * 4. The join.  A key of the longer range with id x is tested against the
+ *    buckets of the shorter whose ids are the subsets of x's complement: a
+ *    bucket with a bit of x cannot hold a key apart from it.  Two ways, for
+ *    a device to choose between (neither has met one yet):
+ *    - a thread a key (the default): each thread takes keys of the longer
+ *      range in id order.  Where lanes of a warp hold keys of different
+ *      ids, their loops differ, and the warp runs them one after another;
+ *    - a warp a bucket (JOIN_WARP_BUCKETS): each warp takes buckets of the
+ *      longer range, 32 keys at a time, a lane a key, so every lane runs
+ *      the same loop over the same buckets of the shorter range (one load
+ *      serves the warp); lanes past a bucket's end idle.  Its ids are as
+ *      many bits as leave about JOIN_BUCKET_KEYS keys of the longer range a
+ *      bucket, and both ranges' bucket ends are kept.
+ *    A key's tests are counted in 32 bits (a range holds fewer than 2^31
+ *    keys), the job's in 64.
  *
  * found[j] is job j's pairs apart (unweighted: the host multiplies by the
  * job's weight); tests[0] adds the pairs tested.  tests/c/gpu_on_cpu.cpp
@@ -32,13 +41,18 @@
 typedef unsigned long long qword;
 
 #ifndef JOIN_ID_BITS_MAX
-#define JOIN_ID_BITS_MAX 12 /* buckets of a job: 2^12 at most (their ends: 16 KB of shared memory) */
+#define JOIN_ID_BITS_MAX 10 /* buckets of a job: 2^10 at most (their ends: 4 KB of shared memory) */
 #endif
 #ifndef JOIN_BUCKET_KEYS
-#define JOIN_BUCKET_KEYS 8 /* the shorter range's keys a bucket, about */
+#define JOIN_BUCKET_KEYS 32 /* the shorter range's keys a bucket, about (JOIN_WARP_BUCKETS: the longer's) */
 #endif
 #ifndef JOIN_SAMPLE
 #define JOIN_SAMPLE 1024 /* keys of each range whose bits are counted to choose the telling bits */
+#endif
+#ifdef JOIN_WARP_BUCKETS
+#define JOIN_ENDS 2 /* bucket counters kept: the longer range's and the shorter's */
+#else
+#define JOIN_ENDS 1 /* the shorter range's only */
 #endif
 #define JOIN_JOB 5 /* a job's words (join.h's JOIN_LIST_JOB): east start, length, west start, length, weight */
 
@@ -48,7 +62,7 @@ typedef unsigned long long qword;
 #define SHARED_BITS 132                             /* the chosen bits, JOIN_ID_BITS_MAX at most */
 #define SHARED_K (SHARED_BITS + JOIN_ID_BITS_MAX)   /* how many were chosen */
 #define SHARED_TAKEN (SHARED_K + 1)                 /* the job the block took */
-#define SHARED_ENDS (SHARED_TAKEN + 1)              /* 2^JOIN_ID_BITS_MAX + 1 bucket counters */
+#define SHARED_ENDS (SHARED_TAKEN + 1)              /* JOIN_ENDS x (2^JOIN_ID_BITS_MAX + 1) bucket counters */
 
 /* The id of a key: its k chosen bits, packed. */
 static __device__ __forceinline__ unsigned id_of(qword key, const unsigned *bits, int k) {
@@ -56,6 +70,24 @@ static __device__ __forceinline__ unsigned id_of(qword key, const unsigned *bits
     for (int i = 0; i < k; i++)
         id |= (unsigned)(key >> bits[i] & 1) << i;
     return id;
+}
+
+/* A key of the longer range tested against the buckets of the shorter
+ * (`across`, ends[] where each ends) whose ids are subsets of `free_ids`
+ * (those of its id's complement): the pairs apart into *apart, the pairs
+ * tested into *tried. */
+static __device__ __forceinline__ void tested(qword key, unsigned free_ids, const qword *across, const unsigned *ends,
+                                              unsigned *apart, unsigned *tried) {
+    unsigned c = 0, t = 0;
+    for (unsigned y = free_ids;; y = (y - 1) & free_ids) { /* every subset of the free ids */
+        unsigned from = y ? ends[y - 1] : 0, to = ends[y];
+        t += to - from;
+        for (unsigned b = from; b < to; b++)
+            c += (key & across[b]) == 0;
+        if (!y)
+            break;
+    }
+    *apart = c, *tried = t;
 }
 
 /* The keys from[0 .. count) sorted by id into to[], through ends[0 .. 2^k]:
@@ -89,12 +121,12 @@ static __device__ __forceinline__ void bits_counted(const qword *from, unsigned 
 }
 
 /* The telling bits of a job (thread 0): as many as leave about
- * JOIN_BUCKET_KEYS of the shorter range's `short_keys` keys a bucket, each
- * in turn the bit that most sampled pairs have both set, none that no pair
- * has. */
-static __device__ void telling_bits(const unsigned *counts, unsigned short_keys, unsigned *bits, unsigned *k) {
+ * JOIN_BUCKET_KEYS of a range's `keys` keys a bucket (the shorter range's;
+ * with JOIN_WARP_BUCKETS the longer's), each in turn the bit that most
+ * sampled pairs have both set, none that no pair has. */
+static __device__ void telling_bits(const unsigned *counts, unsigned keys, unsigned *bits, unsigned *k) {
     int wanted = 0;
-    while (wanted < JOIN_ID_BITS_MAX && (short_keys >> wanted) > JOIN_BUCKET_KEYS)
+    while (wanted < JOIN_ID_BITS_MAX && (keys >> wanted) > JOIN_BUCKET_KEYS)
         wanted++;
     qword taken = 0;
     int chosen = 0;
@@ -142,26 +174,33 @@ extern "C" __global__ void join_pairs(int jobs, const qword *job, const qword *a
         bits_counted(across, n_across, counts + 64);
         __syncthreads();
         if (threadIdx.x == 0)
-            telling_bits(counts, n_across, bits, &words[SHARED_K]);
+            telling_bits(counts, JOIN_ENDS == 2 ? n_along : n_across, bits, &words[SHARED_K]);
         __syncthreads();
         int k = (int)words[SHARED_K];
-        unsigned mask = (1u << k) - 1;
-        bucketed(along, sorted_along, n_along, ends, bits, k); /* (its buckets' ends not kept: only its order) */
-        bucketed(across, sorted_across, n_across, ends, bits, k);
+        unsigned mask = (1u << k) - 1, c, t;
+        /* the longer range first: without JOIN_WARP_BUCKETS the counters then hold the shorter's ends */
+        unsigned *across_ends = ends + (JOIN_ENDS - 1) * ((1 << JOIN_ID_BITS_MAX) + 1);
+        bucketed(along, sorted_along, n_along, ends, bits, k);
+        bucketed(across, sorted_across, n_across, across_ends, bits, k);
         qword apart = 0, tried = 0;
-        for (unsigned i = threadIdx.x; i < n_along; i += blockDim.x) {
-            qword key = sorted_along[i];
-            unsigned free_ids = ~id_of(key, bits, k) & mask, c = 0, t = 0;
-            for (unsigned y = free_ids;; y = (y - 1) & free_ids) { /* every subset of the free ids */
-                unsigned from = y ? ends[y - 1] : 0, to = ends[y];
-                t += to - from;
-                for (unsigned b = from; b < to; b++)
-                    c += (key & sorted_across[b]) == 0;
-                if (!y)
-                    break;
+#ifdef JOIN_WARP_BUCKETS
+        unsigned lane = threadIdx.x % 32, warps = blockDim.x / 32;
+        for (unsigned x = threadIdx.x / 32; x <= mask; x += warps) { /* a warp a bucket of the longer range */
+            unsigned last = ends[x];
+            for (unsigned i = (x ? ends[x - 1] : 0) + lane; i < last + lane; i += 32) {
+                int mine = i < last; /* (the warp's lanes run the loop together, those past the bucket idle) */
+                tested(mine ? sorted_along[i] : 0, ~x & mask, sorted_across, across_ends, &c, &t);
+                if (mine)
+                    apart += c, tried += t;
             }
+        }
+#else
+        for (unsigned i = threadIdx.x; i < n_along; i += blockDim.x) { /* a thread a key of the longer range */
+            qword key = sorted_along[i];
+            tested(key, ~id_of(key, bits, k) & mask, sorted_across, across_ends, &c, &t);
             apart += c, tried += t;
         }
+#endif
         atomicAdd(&sums[0], apart);
         atomicAdd(&sums[1], tried);
         __syncthreads();
