@@ -208,3 +208,18 @@ def test_on_a_gpu_every_count_by_quarters_is_exact(n: int) -> None:
         pytest.skip(f"engine gpu {reason}")
     found = nq.execution.run.counted(n, engine="gpu", method="quarters")
     assert found.count == TOTAL[n] and found.stats["fundamental"] == FUNDAMENTAL[n]
+
+
+def test_a_count_by_quarters_on_the_gpu_budgets_the_hosts_side_of_the_device_join(joiner: Any) -> None:
+    """--memory holds the processes to what they hold: for the device's join,
+    its listing room and jobs (134 MB a process), not the CPU join's lists."""
+    engine = nq.engine_class("gpu")("queens")
+    assert engine.quarters_working_bytes(20, join.CAP) == gpu_join.host_bytes() > 8 * gpu_join.ROOM
+    plan = nq.execution.plan.plan(20, engine="gpu", counting=True, method="quarters", jobs=2)
+    assert plan.budget.working == gpu_join.host_bytes() and plan.budget.processes == 2
+    table = join.table_bytes(20)
+    with pytest.raises(nq.InvalidInputError, match="more than the .* of --memory"):
+        nq.execution.plan.plan(20, engine="gpu", counting=True, method="quarters", jobs=2,
+                               memory=2 * (table + gpu_join.host_bytes()) - 1)
+    assert nq.execution.plan.plan(20, engine="bitmask", counting=True, method="quarters", jobs=2,
+                                  memory=2 * (table + gpu_join.host_bytes()) - 1).budget is not None

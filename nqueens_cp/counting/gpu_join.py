@@ -76,6 +76,16 @@ class Shape:
 
 
 SHAPE = Shape()
+
+
+def host_bytes(room: int = ROOM, jobs_room: int = JOBS) -> int:
+    """What :func:`count_part` holds on the host besides the quarters' table:
+    the keys listed, the jobs, the jobs reordered for a launch and their
+    counts back (a room grown for a row set's halves, up to MAX_ROOM keys,
+    is not foreseen here)."""
+    from ..kernel import JOB_WORDS
+
+    return 8 * room + 2 * 8 * JOB_WORDS * jobs_room + 3 * 8 * jobs_room
 _compiled: dict[Shape, Any] = {}  # join.cu of each shape, compiled once a process
 
 

@@ -215,10 +215,14 @@ class Budget(NamedTuple):
         return self.processes * (self.table + self.working)
 
 
-def budget(n: int, processes: int, memory: int | None = None) -> Budget:
+def budget(n: int, processes: int, memory: int | None = None,
+           working: Callable[[int, int], int] = working_bytes) -> Budget:
     """The memory a count of n by quarters on ``processes`` processes needs,
     with the largest lists of halves that fit ``memory`` (default: half of
-    this machine's); InvalidInputError where even the smallest do not."""
+    this machine's); InvalidInputError where even the smallest do not.
+    ``working(n, cap)``: what a process holds besides the table (default
+    :func:`working_bytes`, the CPU's join; an engine's own, its
+    ``quarters_working_bytes``)."""
     limit = machine_memory() if memory is None else memory
     physical = machine.physical_memory()
     if memory is not None and physical is not None and memory > physical:
@@ -228,18 +232,18 @@ def budget(n: int, processes: int, memory: int | None = None) -> Budget:
     each = machine.address_space_left()
     table = table_bytes(n)
     cap = CAP
-    while cap > MIN_CAP and (processes * (table + working_bytes(n, cap)) > limit
-                             or each is not None and table + working_bytes(n, cap) > each):
+    while cap > MIN_CAP and (processes * (table + working(n, cap)) > limit
+                             or each is not None and table + working(n, cap) > each):
         cap //= 2
-    found = Budget(cap, processes, table, working_bytes(n, cap), limit)
+    found = Budget(cap, processes, table, working(n, cap), limit)
     if each is not None and found.table + found.working > each:
         raise InvalidInputError(
             f"counting N={n} by quarters needs {size_text(found.table + found.working)} in each process (the "
             f"quarters' table of {size_text(table)} and {size_text(found.working)} of halves), more than the "
             f"{size_text(each)} its address-space limit leaves (ulimit -v); --method walk needs almost none")
     if found.total > limit:
-        fewer = f"; {limit // (table + working_bytes(n, MIN_CAP))} processes would fit" \
-            if table + working_bytes(n, MIN_CAP) <= limit else ""
+        fewer = f"; {limit // (table + working(n, MIN_CAP))} processes would fit" \
+            if table + working(n, MIN_CAP) <= limit else ""
         raise InvalidInputError(
             f"counting N={n} by quarters needs {size_text(found.total)} ({processes} processes, each holding the "
             f"quarters' table of {size_text(table)} and {size_text(found.working)} of halves), more than the "

@@ -80,6 +80,11 @@ class Engine(Capabilities):
         compiled join on this CPU, halves listed ``cap`` keys at a time."""
         return join.count_part(n, part, cap)
 
+    def quarters_working_bytes(self, n: int, cap: int) -> int:
+        """What a process of a count by quarters holds besides the quarters'
+        table, its lists ``cap`` keys each (:func:`join.budget` reads it)."""
+        return join.working_bytes(n, cap)
+
     def task_size(self, n: int) -> int | None:
         """Sub-boards to a task of a count by classes of N (None: the CPU's
         measured best, execution/execute.py)."""

@@ -84,6 +84,12 @@ class GpuEngine(Engine):
 
         return gpu_join.count_part(n, part)
 
+    def quarters_working_bytes(self, n: int, cap: int) -> int:
+        """The host's side of a part joined on the device (whatever ``cap``)."""
+        from ..counting import gpu_join
+
+        return gpu_join.host_bytes()
+
     @classmethod
     def unavailable_reason(cls) -> str | None:
         import glob

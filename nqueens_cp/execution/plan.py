@@ -243,7 +243,7 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
                "quarters)" if method == "auto" and n < start else
                "the count walks the board (pre-placed queens, blocked squares, a variant or symmetry breaking)")
         raise InvalidInputError(f"--memory bounds a count by joining quarters, and here {why}")
-    budget = join.budget(n, workers, allowed) if quarters else None
+    budget = join.budget(n, workers, allowed, chosen.quarters_working_bytes) if quarters else None
     cores = default_jobs()
     if workers > cores and executor is None and split:
         notes.append(f"jobs={workers} is more than the {cores} cores here: at most one process per "
