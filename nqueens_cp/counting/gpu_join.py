@@ -154,7 +154,7 @@ def count_part(n: int, part: Part, shape: Shape | None = None, room: int = ROOM,
     while first < part.last:
         try:
             listed = kernel.join_list(n, part.x, part.y, first, part.last, keys, jobs)
-        except ValueError:  # the first row set's halves alone do not fit
+        except BufferError:  # the first row set's halves alone do not fit
             if len(keys) >= MAX_ROOM:
                 raise NQueensError(f"N={n}: a row set's halves need more than {MAX_ROOM:,} keys") from None
             keys = numpy.empty(4 * len(keys), dtype=numpy.uint64)

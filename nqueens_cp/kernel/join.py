@@ -96,8 +96,9 @@ def join_list(n: int, x: int, y: int, first: int, last: int, keys: Any, jobs: An
     say), as many row sets as fit, for a joiner elsewhere (a GPU's,
     :mod:`nqueens_cp.counting.gpu_join`): the boards are the sum, over the
     pairs of ranges, of their weight times the pairs of keys with no bit in
-    common (join.h's join_list).  Compiled only; ValueError where the first
-    row set's halves do not fit ``keys``."""
+    common (join.h's join_list).  Compiled only; BufferError where the first
+    row set's halves do not fit ``keys`` (a larger buffer lists it),
+    ValueError for buffers too small for any row set or not of 64-bit words."""
     search = loader.chosen(n, True, JOIN_MAX_N)
     if search is None:
         raise NQueensError("listing halves for another joiner needs the compiled kernel (pip install -e . builds it)")

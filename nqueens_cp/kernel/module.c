@@ -463,7 +463,7 @@ static PyObject *py_join_count(PyObject *self, PyObject *args) {
 
 /* join_list(n, x, y, first, last, keys, jobs) -> (keys written, pairs of ranges written, the rank to go on
  * from, row sets, halves, ns building the table (0 when it was built before), ns listing): join.h's join_list
- * into two writable buffers of 64-bit words; ValueError where the first row set's halves do not fit `keys` */
+ * into two writable buffers of 64-bit words; BufferError where the first row set's halves do not fit `keys` */
 static PyObject *py_join_list(PyObject *self, PyObject *args) {
     int n, x, y;
     unsigned long long first, last;
@@ -494,7 +494,7 @@ static PyObject *py_join_list(PyObject *self, PyObject *args) {
                         (uint64_t)jobs.len / sizeof(uint64_t), &next, &made, out);
     Py_END_ALLOW_THREADS
     if (written == -2)
-        PyErr_Format(PyExc_ValueError, "join_list: a row set's halves need more than the %zd keys given",
+        PyErr_Format(PyExc_BufferError, "join_list: a row set's halves need more than the %zd keys given",
                      keys.len / (Py_ssize_t)sizeof(uint64_t));
     else if (written < 0)
         PyErr_Format(PyExc_ValueError, "join_list: too little room (%zd keys, %zd words of jobs) or no memory",
