@@ -207,7 +207,7 @@ def test_on_a_gpu_every_count_by_quarters_is_exact(n: int) -> None:
     reason = GpuEngine.unavailable_reason()
     if reason:
         pytest.skip(f"engine gpu {reason}")
-    found = nq.execution.run.counted(n, engine="gpu", method="quarters")
+    found = nq.execution.run.counted(n, engine="gpu", method="quarters", jobs=2)  # (two workers: each starts CUDA)
     assert found.count == TOTAL[n] and found.stats["fundamental"] == FUNDAMENTAL[n]
 
 
