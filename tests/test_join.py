@@ -137,7 +137,7 @@ def test_the_memory_is_said_before_the_work_and_refused_above_the_limit(cli) -> 
     assert code == 2 and out == "" and err.count("\n") == 1 and "needs 6.2 MB (2 processes" in err
     # An option that does not apply is refused, as every other (it was silently ignored)
     for argv, why in ((["--method", "walk"], "--method walk walks the board"),
-                      (["-e", "cpsat"], "engine cpsat does not count by quarters (bitmask does)"),
+                      (["-e", "cpsat"], "engine cpsat does not count by quarters (bitmask and gpu do)"),
                       (["--place", "0:1"], "the count walks the board (pre-placed queens")):
         assert cli("count", 16, "--memory", "1M", *argv)[:2] == (2, "")
         assert cli("count", 16, "--memory", "1M", *argv)[2].startswith(

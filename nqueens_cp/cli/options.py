@@ -244,11 +244,15 @@ def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
     if not limit:
         p.add_argument("--checkpoint", metavar="FILE",
                        help="record finished tasks in FILE as they finish; the same command run again resumes "
-                       "from it (bitmask, plain N)")
+                       f"from it ({' and '.join(names(counts_classes=True))}, plain N)")
+        joining = [engine_class(name) for name in names(counts_quarters=True)]
+        by_default = "; ".join(f"{e.name} from N = {e.quarters_from}, where it starts to win" if e.quarters_from
+                               else f"{e.name} only when asked" for e in joining)
         p.add_argument("--method", default="auto", choices=("auto", "walk", "quarters"),
-                       help="how bitmask counts plain N: 'quarters' lists each quarter's placements once and joins "
-                       "them (4x the walk's speed at N = 18, 7x at 20: docs/counting.md); 'walk' backtracks by symmetry classes; "
-                       "'auto' (default) joins quarters from N = 16, where it starts to win")
+                       help=f"how {' and '.join(e.name for e in joining)} count plain N: 'quarters' lists each "
+                       "quarter's placements once and joins them (on a CPU 4x the walk's speed at N = 18, 7x at 20: "
+                       "docs/counting.md); 'walk' backtracks by symmetry classes; 'auto' (default) joins quarters "
+                       f"where the engine does by default ({by_default})")
         p.add_argument("--memory", metavar="SIZE",
                        help="the most a count by quarters may hold, all processes together (e.g. 4G, 512M; default "
                        "half of this machine's memory): the need is computed before the work, lists of halves are "

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import stopping
 from ..counting import classes, join
-from ..engines import DEFAULT_ENGINE, Engine, get_engine
+from ..engines import DEFAULT_ENGINE, Engine, get_engine, names
 from ..errors import InvalidInputError
 from ..model.position import Position
 from ..model.question import Question, question
@@ -236,7 +236,8 @@ def plan(n: int, engine: str | Engine = DEFAULT_ENGINE, fixed: Mapping[int, int]
     allowed = _memory(memory)  # (checked whatever counts: a mistake is one even where it would not matter)
     if allowed is not None and not quarters:  # (it was ignored: an option that does not apply is refused)
         why = ("--method walk walks the board" if method == "walk" else
-               f"engine {chosen.name} does not count by quarters (bitmask does)" if not chosen.counts_quarters else
+               f"engine {chosen.name} does not count by quarters ({' and '.join(names(counts_quarters=True))} do)"
+               if not chosen.counts_quarters else
                "a listing walks the board" if not counting else
                f"engine {chosen.name} counts by quarters only when asked (--method quarters)" if start is None else
                f"N={n} is counted by walking the board (by quarters from N={start}, or with --method "
@@ -337,7 +338,7 @@ def _quarters(n: int, engine: Engine, placed: Any, method: str, limit: int | Non
         raise InvalidInputError(f"method takes one of {', '.join(METHODS)}, got {method!r}")
     if method == "walk" or limit is not None:
         return False
-    why = (f"engine {engine.name} does not (bitmask does)" if not engine.counts_quarters else
+    why = (f"engine {engine.name} does not ({' and '.join(names(counts_quarters=True))} do)" if not engine.counts_quarters else
            "there are pre-placed queens or blocked squares" if placed else
            "symmetry breaking is on" if engine.symmetry_breaking else
            f"the question is {engine.variant.title}" if not engine.variant.is_plain or not every else
