@@ -5,7 +5,8 @@
    against its S180 and S90 searches too);
 2. at --n N, --parts parts evenly apart over the count's: their halves
    listed once on the host (timed), then joined on the device in each shape
-   of shapes() (threads a block, blocks an SM, id bits, keys a bucket), each
+   of shapes() (threads a block, blocks an SM, id bits, keys a bucket; the
+   shapes that list on the device list there too, in their time), each
    checked against the CPU's boards of the same parts, and by the CPU's
    join_count on one core of this machine: the device's join time against
    the core's, side by side, with the pair tests each did;
@@ -37,8 +38,9 @@ from nqueens_cp.known import FUNDAMENTAL, TOTAL
 
 def shapes() -> list:
     """The default, then smaller and larger blocks, more blocks an SM, ids of
-    fewer and more bits, buckets of fewer and more keys, and a warp a bucket
-    (join.cu's JOIN_WARP_BUCKETS) in two shapes.  (The default's ids
+    fewer and more bits, buckets of fewer and more keys, a warp a bucket
+    (join.cu's JOIN_WARP_BUCKETS) in two shapes, and the listing on the
+    device with the default join and a warp a bucket.  (The default's ids
     and buckets are a model's, not yet a device's: benchmarks/gpu_join_model.py's
     warp steps over samples of parts, within 16 % of the fewest at N = 20,
     21 and 22, where each other shape tried was 20 % or more past it at
@@ -47,7 +49,8 @@ def shapes() -> list:
 
     return [SHAPE, Shape(threads=128), Shape(threads=512, blocks_per_sm=4), Shape(blocks_per_sm=4),
             Shape(id_bits=12, bucket_keys=8), Shape(id_bits=11, bucket_keys=16), Shape(id_bits=9, bucket_keys=64),
-            Shape(id_bits=8, bucket_keys=32, warp_buckets=True), Shape(id_bits=9, bucket_keys=16, warp_buckets=True)]
+            Shape(id_bits=8, bucket_keys=32, warp_buckets=True), Shape(id_bits=9, bucket_keys=16, warp_buckets=True),
+            Shape(listing="device"), Shape(id_bits=8, bucket_keys=32, warp_buckets=True, listing="device")]
 
 
 def exact(ns: list[int]) -> bool:
@@ -97,9 +100,14 @@ def parts_side_by_side(n: int, count: int) -> bool:
         gpu_join.join_batch(*batches[0][:2], shape)()  # (compiled, and the device warm)
         start = time.perf_counter()
         boards = tests = 0
-        for keys, jobs, weight in batches:
-            found, tested = gpu_join.join_batch(keys, jobs, shape)()
-            boards, tests = boards + found * weight, tests + tested
+        if shape.listing == "device":  # listed there too: the whole part, the host making the tasks
+            for part in sample:
+                found = gpu_join.count_part(n, part, shape)
+                boards, tests = boards + found[0], tests + found[3]
+        else:  # the join alone, of the halves listed above
+            for keys, jobs, weight in batches:
+                found, tested = gpu_join.join_batch(keys, jobs, shape)()
+                boards, tests = boards + found * weight, tests + tested
         seconds = time.perf_counter() - start
         right &= boards == want
         print(f"  {shape}: {seconds:.3f} s, {seconds / cpu_seconds:.3f}x one core's, {tests / seconds / 1e9:.0f} pair "

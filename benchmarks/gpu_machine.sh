@@ -62,13 +62,15 @@ print("GPU, count_plain looking ahead and count_items", ahead)
 assert ahead == want, "count_plain's totals (looking ahead, as the CPU does) differ from the CPU kernel's"
 PY
 
-echo "== the join of quarters on the device, N = 8 and 9, in this process"
+echo "== the join of quarters on the device, N = 8 and 9, its halves listed on the host and on the device"
 python3 - <<'PY' || exit 1
 from nqueens_cp.counting import gpu_join, join
 for n, want in ((8, 92), (9, 352)):
-    found = sum(gpu_join.count_part(n, part)[0] for part in join.parts(n))
-    print(f"GPU join of quarters, N = {n}:", found, "published", want)
-    assert found == want, "the GPU's join differs from the published count"
+    for listing in ("host", "device"):
+        shape = gpu_join.Shape(listing=listing)
+        found = sum(gpu_join.count_part(n, part, shape)[0] for part in join.parts(n))
+        print(f"GPU join of quarters, N = {n}, halves listed on the {listing}:", found, "published", want)
+        assert found == want, "the GPU's join differs from the published count"
 PY
 
 echo "== would the join of quarters pay: its pair tests on this GPU (benchmarks/gpu_pairs.py)"

@@ -157,6 +157,39 @@ def test_a_part_on_the_device_gives_the_cpus_numbers(joiner: Any, n: int) -> Non
         assert gpu_join.count_part(n, part, WARPS, room=256, jobs_room=16)[:2] == want, part
 
 
+DEVICE = gpu_join.Shape(threads=32, blocks_per_sm=2, id_bits=3, bucket_keys=2, sample=16, listing="device")
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 7, 8, 9, 10])
+def test_the_halves_listed_on_the_device_give_the_cpus_numbers(joiner: Any, n: int) -> None:
+    """The listing on the device (join.c's tasks, list_halves counting then
+    writing each task's keys, the lists laid out by the host from the
+    counts), in batches of a few row sets and a task room grown where one
+    row set needs more: the CPU's boards and row sets part by part, and the
+    halves the host lists where it lists both of a row set's (it lists no
+    west half where the east has none)."""
+    for part in join.parts(n, 5):
+        found = gpu_join.count_part(n, part, DEVICE, tasks_room=2 if n < 9 else 64)
+        want = join.count_part(n, part)
+        assert found[:2] == want[:2], part
+        assert found[2] >= want[2]
+
+
+def test_the_lists_laid_out_from_the_counts_hold_each_tasks_keys_of_each_group_in_order() -> None:
+    """Two row sets (lists 0 to 3), tasks of lists 0, 0, 1, 3: each list's groups
+    one after another, the lists too, each task's keys after its list's tasks before."""
+    tasks = numpy.array([[0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 1], [0, 0, 0, 0, 3]], dtype=numpy.uint32)
+    counts = numpy.array([[2, 1, 0], [3, 0, 1], [4, 0, 0], [1, 1, 1]], dtype=numpy.uint64)
+    at, starts, sizes = gpu_join.layout(tasks, counts, 4)
+    assert sizes.tolist() == [[5, 1, 1], [4, 0, 0], [0, 0, 0], [1, 1, 1]]
+    assert starts.tolist() == [[0, 5, 6], [7, 11, 11], [11, 11, 11], [11, 12, 13]]
+    assert at.tolist() == [[0, 5, 6], [2, 6, 6], [7, 11, 11], [11, 12, 13]]
+    jobs = gpu_join.jobs_of(starts, sizes, numpy.array([1, 2], dtype=numpy.uint64), even=True)
+    # row set 0 (weight 1): east none (0, 5) x west none and one (7, 4); east one (5, 1) x west none (7, 4);
+    # east two (6, 1) x west none, counted twice; row set 1: its east is empty
+    assert sorted(map(tuple, jobs.tolist())) == [(0, 5, 7, 4, 1), (5, 1, 7, 4, 1), (6, 1, 7, 4, 2)]
+
+
 @pytest.mark.parametrize("n", [2, 5, 8, 10, 11])
 def test_a_whole_count_by_quarters_on_the_gpu_through_the_cupy_standin(joiner: Any, n: int,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
@@ -168,6 +201,12 @@ def test_a_whole_count_by_quarters_on_the_gpu_through_the_cupy_standin(joiner: A
     found = nq.execution.run.counted(n, engine="gpu", method="quarters", jobs=1)
     assert (found.count, found.stats["fundamental"], found.stats["method"]) == (TOTAL[n], FUNDAMENTAL[n], "quarters")
     assert set(launched) == ({"join_pairs"} if TOTAL[n] else set())  # (N = 2: no pair of halves to join)
+    if n in (5, 10):  # the listing on the device, the same way
+        monkeypatch.setattr(gpu_join, "SHAPE", DEVICE)
+        launched.clear()
+        found = nq.execution.run.counted(n, engine="gpu", method="quarters", jobs=1)
+        assert (found.count, found.stats["fundamental"]) == (TOTAL[n], FUNDAMENTAL[n])
+        assert set(launched) == {"list_halves", "join_pairs"}
 
 
 def test_the_gpu_engine_counts_by_quarters_only_when_asked(joiner: Any, cli) -> None:

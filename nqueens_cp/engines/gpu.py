@@ -13,7 +13,7 @@ engine is marked experimental until a GPU gives the same (issue 66).
 
 With ``method="quarters"`` (``--method quarters``) it counts by joining
 quarters instead: the parts and numbers of :mod:`nqueens_cp.counting.join`,
-their halves listed on the host and joined on the device
+their halves listed on the host (or the device) and joined on the device
 (:mod:`nqueens_cp.counting.gpu_join`, issue 66); only when asked, until a
 device has measured where it beats the walk.
 """

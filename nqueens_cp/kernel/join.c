@@ -1310,3 +1310,56 @@ int64_t join_list(const struct join_table *t, int n, int x, int y, uint64_t firs
     *jobs_made = jobs_used / JOIN_LIST_JOB;
     return (int64_t)used;
 }
+
+int64_t join_tasks(const struct join_table *t, int n, int x, int y, uint64_t first, uint64_t last, uint32_t *tasks,
+                   uint64_t tasks_room, uint64_t *weights, uint64_t weights_room, uint64_t *next,
+                   uint64_t *row_sets) {
+    struct middle m;
+    *next = first, *row_sets = 0;
+    int64_t ranks = ranks_within(n, x, y, t, &m, first, &last);
+    if (ranks <= 0)
+        return ranks;
+    *next = last;
+    int h = n / 2, free_rows = __builtin_popcount(m.rows), east_cols = __builtin_popcount(m.east);
+    uint32_t positions[32], north = (1u << h) - 1;
+    int f = 0;
+    for (uint32_t r = m.rows; r; r &= r - 1)
+        positions[f++] = r & -r;
+    uint64_t used = 0;
+    uint32_t compact = unrank(first, free_rows, east_cols);
+    for (uint64_t rank = first; rank < last; rank++, compact = next_combination(compact, free_rows)) {
+        uint32_t east = east_rows(compact, positions, f);
+        uint64_t weight = orbit_weight(&m, h, east);
+        if (!weight)
+            continue;
+        uint64_t made = used;
+        int fits = *row_sets < weights_room;
+        for (int side = 0; side < 2 && fits; side++) { /* the east half's tasks, then the west half's */
+            uint32_t rows = side ? m.rows ^ east : east, cols = side ? m.west : m.east;
+            uint32_t rows_n = rows & north, rows_s = rows >> h;
+            for (uint32_t c = t->columns_start[rows_n]; c < t->columns_start[rows_n + 1]; c++) {
+                uint32_t up = t->columns[c], nb = rows_n | up << h, sb = rows_s | (cols ^ up) << h;
+                if (up & ~cols || t->start[sb] == t->start[sb + 1])
+                    continue; /* not the half's columns, or no south placement to join */
+                if (made + 1 > tasks_room / JOIN_TASK) {
+                    fits = 0;
+                    break;
+                }
+                uint32_t *task = tasks + made * JOIN_TASK;
+                task[0] = t->start[nb], task[1] = t->start[nb + 1] - t->start[nb];
+                task[2] = t->start[sb], task[3] = t->start[sb + 1] - t->start[sb];
+                task[4] = (uint32_t)(2 * *row_sets + side);
+                made++;
+            }
+        }
+        if (!fits) {
+            *next = rank;
+            if (!*row_sets)
+                return -2; /* not even one row set's tasks fit */
+            break;
+        }
+        weights[(*row_sets)++] = weight;
+        used = made;
+    }
+    return (int64_t)used;
+}

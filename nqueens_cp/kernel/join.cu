@@ -211,3 +211,79 @@ extern "C" __global__ void join_pairs(int jobs, const qword *job, const qword *a
         __syncthreads(); /* (before thread 0 takes the next job into words[SHARED_TAKEN]) */
     }
 }
+
+/* --- The listing of halves on the device ------------------------------------------
+ *
+ * join.c's join_tasks gives, for each row set of a batch, a task for each
+ * choice of its halves' north columns: the north quarter's placements
+ * (entries of the quarters' table, in the square's own coordinates) to be
+ * joined with the south quarter's on the other columns.  list_halves runs
+ * every pair of a task, a thread a north placement: both moved onto the
+ * board (the side's quarter offsets, geometry[]), left out where either
+ * meets the middle queens of an odd N or they share a diagonal, else kept
+ * as a key (join.c's key_of: the window's diagonals and anti-diagonals) in
+ * its group (an even N's long diagonals: on neither, one, both; join.c's
+ * 2b.).  Twice over: first (write 0) each task's keys of each group are
+ * counted into counts[3 t + g]; the host lays the lists out from them and
+ * sets at[3 t + g] to where task t's keys of group g go; then (write 1)
+ * they are written there.
+ *
+ * geometry: low, span (the window), then for the east and the west half
+ * the north quarter's diagonal and anti-diagonal shifts and the south's;
+ * masks: the middle queens' diagonals and anti-diagonals, and the long
+ * diagonals' bits of a key (0 for an odd N). */
+#define TASK 5 /* join.h's JOIN_TASK: north start, north count, south start, south count, list (2 r + side) */
+
+/* The task whose north placements hold index i: the last t with starts[t] <= i. */
+static __device__ __forceinline__ int task_of(const qword *starts, int tasks, qword i) {
+    int low = 0, high = tasks - 1;
+    while (low < high) {
+        int middle = (low + high + 1) / 2;
+        if (starts[middle] <= i)
+            low = middle;
+        else
+            high = middle - 1;
+    }
+    return low;
+}
+
+extern "C" __global__ void list_halves(int tasks, int write, const unsigned *task, const qword *starts,
+                                       const qword *table, const int *geometry, const qword *masks,
+                                       unsigned *counts, qword *at, qword *keys) {
+    const int low = geometry[0], span = geometry[1];
+    const qword window = (1ULL << span) - 1, middle_diag = masks[0], middle_anti = masks[1], long_diag = masks[2],
+                long_anti = masks[3];
+    const qword total = starts[tasks];
+    for (qword i = (qword)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (qword)gridDim.x * blockDim.x) {
+        int t = task_of(starts, tasks, i);
+        const unsigned *w = task + (long long)t * TASK;
+        const int *shift = geometry + 2 + 4 * (int)(w[4] & 1);
+        qword e = table[w[0] + (i - starts[t])];
+        qword dn = (e & 0xffffffffULL) << shift[0], an = (e >> 32) << shift[1];
+        if ((dn & middle_diag) | (an & middle_anti))
+            continue; /* the north placement meets the middle queens */
+        unsigned made[3] = {0, 0, 0};
+        qword *to[3] = {keys, keys, keys};
+        for (int pass = 0; pass <= write; pass++) { /* counted; to write, room taken and the keys written */
+            for (unsigned s = 0; s < w[3]; s++) {
+                qword f = table[w[2] + s];
+                qword ds = (f & 0xffffffffULL) << shift[2], as = (f >> 32) << shift[3];
+                if ((ds & middle_diag) | (as & middle_anti) | (dn & ds) | (an & as))
+                    continue;
+                qword d = dn | ds, a = an | as, key = (d >> low & window) | (a >> low & window) << span;
+                int group = ((key & long_diag) != 0) + ((key & long_anti) != 0);
+                if (pass == 0)
+                    made[group]++;
+                else
+                    *to[group]++ = key;
+            }
+            if (pass == 0 && write)
+                for (int g = 0; g < 3; g++)
+                    to[g] = keys + (made[g] ? atomicAdd(&at[3LL * t + g], (qword)made[g]) : 0);
+        }
+        if (!write)
+            for (int g = 0; g < 3; g++)
+                if (made[g])
+                    atomicAdd(&counts[3LL * t + g], made[g]);
+    }
+}

@@ -96,6 +96,25 @@ int64_t join_list(const struct join_table *t, int n, int x, int y, uint64_t firs
                   uint64_t room, uint64_t *jobs, uint64_t jobs_room, uint64_t *next, uint64_t *jobs_made,
                   uint64_t out[JOIN_VALUES]);
 
+/* What listing the halves of the row sets of ranks first .. last-1 on a
+ * device takes (nqueens_cp/kernel/join.cu's list_halves, with the table's
+ * placements there): for each row set joined (the least of its orbit), its
+ * weight in weights[], and for its east half, then its west half, a task
+ * for each choice of the north quarter's columns, JOIN_TASK words each in
+ * tasks[]: the north quarter's placements (where they start in t's
+ * entries, how many), the south quarter's, and the list they make (2 r for
+ * row set r's east half, 2 r + 1 for its west).  The placements are the
+ * table's own (for an odd N the device leaves out those that meet the
+ * middle queens).  Stops before a row set whose tasks would pass
+ * `tasks_room` words or whose weight would pass `weights_room`: *next the
+ * rank to go on from, *row_sets the row sets written.  Returns the tasks
+ * written; -1 when the arguments are wrong; -2 when not even the first row
+ * set's tasks fit. */
+#define JOIN_TASK 5
+int64_t join_tasks(const struct join_table *t, int n, int x, int y, uint64_t first, uint64_t last, uint32_t *tasks,
+                   uint64_t tasks_room, uint64_t *weights, uint64_t weights_room, uint64_t *next,
+                   uint64_t *row_sets);
+
 /* The 64-bit words of room a list of `cap` keys of n keeps for its dense buckets (join.c). */
 uint64_t join_dense_words(int n, uint64_t cap);
 

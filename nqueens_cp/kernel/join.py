@@ -105,6 +105,44 @@ def join_list(n: int, x: int, y: int, first: int, last: int, keys: Any, jobs: An
     return Listed(*search.join_list(n, x, y, first, last, keys, jobs))
 
 
+class Tasks(NamedTuple):
+    """What :func:`join_tasks` wrote and where it stopped: the tasks
+    (TASK_WORDS 32-bit words each), the rank to go on from, the row sets
+    (their weights written), nanoseconds building the quarters' table."""
+
+    tasks: int
+    next: int
+    row_sets: int
+    ns_table: int
+
+
+TASK_WORDS = 5  # a task of listing on a device: north start, north count, south start, south count, list (join.h)
+
+
+def join_tasks(n: int, x: int, y: int, first: int, last: int, tasks: Any, weights: Any) -> Tasks:
+    """The tasks of listing the halves of the row sets of ranks first .. last-1
+    on a device (join.h's join_tasks; :mod:`nqueens_cp.counting.gpu_join`):
+    into ``tasks`` (32-bit words) a task for each choice of a half's north
+    columns, into ``weights`` (64-bit) each row set's orbit weight, as many
+    row sets as fit.  Compiled only; BufferError where the first row set's
+    tasks do not fit."""
+    search = loader.chosen(n, True, JOIN_MAX_N)
+    if search is None:
+        raise NQueensError("listing halves on a device needs the compiled kernel (pip install -e . builds it)")
+    return Tasks(*search.join_tasks(n, x, y, first, last, tasks, weights))
+
+
+def join_table_entries(h: int, out: Any) -> int:
+    """The quarters' table of h x h squares: its placements (diagonals in the
+    low 32 bits, anti-diagonals in the high, in the square's coordinates)
+    copied into ``out`` (exactly as many 64-bit words); the nanoseconds its
+    building took (0: built before, in this process).  Compiled only."""
+    search = loader.chosen(2 * h, True, JOIN_MAX_N)
+    if search is None:
+        raise NQueensError("the quarters' table for a device needs the compiled kernel (pip install -e . builds it)")
+    return search.join_table_entries(h, out)
+
+
 def join_row_sets(n: int, x: int, y: int) -> int:
     """How many row sets :func:`join_count` of these middle queens goes
     through (its ranks' bound); 0 where there are no such middle queens."""

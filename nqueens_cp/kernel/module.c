@@ -510,6 +510,80 @@ done:
     return result;
 }
 
+/* The quarters' table of h, built once a process (as join_count's): 0, or -1 with an exception set. */
+static struct join_table *table_of(int h, uint64_t *built) {
+    struct join_table *t = &join_tables[h];
+    *built = 0;
+    if (t->start == NULL) {
+        if (join_table_build(t, h)) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        *built = t->ns_built;
+    }
+    return t;
+}
+
+/* join_tasks(n, x, y, first, last, tasks, weights) -> (tasks written, the rank to go on from, row sets,
+ * ns building the table): join.h's join_tasks into a writable buffer of 32-bit words and one of 64-bit
+ * words; BufferError where the first row set's tasks do not fit */
+static PyObject *py_join_tasks(PyObject *self, PyObject *args) {
+    int n, x, y;
+    unsigned long long first, last;
+    Py_buffer tasks, weights;
+    if (!PyArg_ParseTuple(args, "iiiKKw*w*", &n, &x, &y, &first, &last, &tasks, &weights))
+        return NULL;
+    PyObject *result = NULL;
+    uint64_t built, next = 0, row_sets = 0;
+    struct join_table *t;
+    if (tasks.itemsize != (Py_ssize_t)sizeof(uint32_t) || weights.itemsize != (Py_ssize_t)sizeof(uint64_t))
+        PyErr_SetString(PyExc_ValueError, "join_tasks: tasks are a buffer of 32-bit words, weights of 64-bit ones");
+    else if (n < 2 || n > JOIN_MAX_N || !join_row_sets(n, x, y))
+        PyErr_Format(PyExc_ValueError, "no count by quarters of n=%d with middle queens (%d, %d)", n, x, y);
+    else if ((t = table_of(n / 2, &built)) != NULL) {
+        int64_t written;
+        Py_BEGIN_ALLOW_THREADS
+        written = join_tasks(t, n, x, y, first, last, tasks.buf, (uint64_t)tasks.len / sizeof(uint32_t),
+                             weights.buf, (uint64_t)weights.len / sizeof(uint64_t), &next, &row_sets);
+        Py_END_ALLOW_THREADS
+        if (written == -2)
+            PyErr_SetString(PyExc_BufferError, "join_tasks: a row set's tasks need more room than given");
+        else if (written < 0)
+            PyErr_SetString(PyExc_ValueError, "join_tasks: wrong arguments");
+        else
+            result = Py_BuildValue("(KKKK)", (unsigned long long)written, (unsigned long long)next,
+                                   (unsigned long long)row_sets, (unsigned long long)built);
+    }
+    PyBuffer_Release(&tasks);
+    PyBuffer_Release(&weights);
+    return result;
+}
+
+/* join_table_entries(h, out) -> ns building the table: its placements copied into `out`, a writable buffer of
+ * exactly as many 64-bit words (the device's copy, join_tasks's tasks index it) */
+static PyObject *py_join_table_entries(PyObject *self, PyObject *args) {
+    int h;
+    Py_buffer out;
+    if (!PyArg_ParseTuple(args, "iw*", &h, &out))
+        return NULL;
+    PyObject *result = NULL;
+    uint64_t built;
+    struct join_table *t;
+    if (h < 1 || h > JOIN_MAX_H)
+        PyErr_Format(PyExc_ValueError, "no quarters' table of h=%d (1..%d)", h, JOIN_MAX_H);
+    else if ((t = table_of(h, &built)) != NULL) {
+        if (out.len != (Py_ssize_t)(t->size * sizeof(uint64_t)))
+            PyErr_Format(PyExc_ValueError, "join_table_entries: %llu words of 8 bytes expected, got %zd bytes",
+                         (unsigned long long)t->size, out.len);
+        else {
+            memcpy(out.buf, t->entry, t->size * sizeof(uint64_t));
+            result = PyLong_FromUnsignedLongLong(built);
+        }
+    }
+    PyBuffer_Release(&out);
+    return result;
+}
+
 /* join_costs(n, parts, samples, a_half) -> what join_count of each part (x, y, first, last) costs,
  * about (join.h), from a table of the bucket sizes alone, made for the call and freed */
 static PyObject *py_join_costs(PyObject *self, PyObject *args) {
@@ -594,6 +668,8 @@ static PyMethodDef methods[] = {
     {"expand", py_expand, METH_VARARGS, "Boards split into work items, rows 0 .. depth-1 fixed (search.c)."},
     {"join_count", py_join_count, METH_VARARGS, "Count the boards of some row sets by joining quarters (join.c)."},
     {"join_list", py_join_list, METH_VARARGS, "List the halves of some row sets for another joiner (join.c)."},
+    {"join_tasks", py_join_tasks, METH_VARARGS, "The tasks of listing some row sets' halves on a device (join.c)."},
+    {"join_table_entries", py_join_table_entries, METH_VARARGS, "The quarters' table's placements, copied (join.c)."},
     {"join_table_size", py_join_table_size, METH_VARARGS, "The quarters' table's size, counted (join.c)."},
     {"join_costs", py_join_costs, METH_VARARGS, "What each part of a count by quarters costs, about (join.c)."},
     {"join_dense_words", py_join_dense_words, METH_VARARGS, "The room a list keeps for its dense buckets (join.c)."},

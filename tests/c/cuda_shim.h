@@ -18,7 +18,7 @@
 struct dim3 {
     unsigned x, y, z;
 };
-static thread_local dim3 threadIdx, blockDim;
+static thread_local dim3 threadIdx, blockDim, blockIdx, gridDim;
 
 /* __syncthreads: every thread of the block waits here until all have come
  * (gpu_on_cpu.cpp's run_block makes one for each block's threads). */

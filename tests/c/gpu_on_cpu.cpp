@@ -10,7 +10,7 @@
  *     points to the k-th); NULL, or what went wrong: a thread wrote past the
  *     shared memory the launch asked for, or it asked for more than the
  *     stand-in has;
- *   (join.cu: launch_join_pairs only)
+ *   (join.cu: launch_join_pairs and launch_list_halves only)
  *   layout(n, hot_rows, threads, shared_words)
  *     count_items's stack: every thread writes every word of its stack, each
  *     a different value; NULL if each reads back its own, every shared word
@@ -32,14 +32,16 @@ alignas(64) qword shared[SHARED_MAX];
 static const qword UNTOUCHED = (qword)0x5a5a5a5a5a5a5a5aULL;
 
 /* Each GPU thread of the block on a CPU thread of its own, all at once. */
-template <typename Body> static void run_block(int threads, Body body) {
+template <typename Body> static void run_block(int threads, Body body, int block = 0, int blocks = 1) {
     std::vector<std::thread> running;
     block_barrier barrier;
     barrier.threads = threads;
     for (int t = 0; t < threads; t++)
-        running.emplace_back([t, threads, &body, &barrier] {
+        running.emplace_back([t, threads, block, blocks, &body, &barrier] {
             threadIdx.x = (unsigned)t;
             blockDim.x = (unsigned)threads;
+            blockIdx.x = (unsigned)block;
+            gridDim.x = (unsigned)blocks;
             block_sync = &barrier;
             body(t);
         });
@@ -56,7 +58,7 @@ template <typename Kernel> static const char *launch(int blocks, int threads, lo
     for (int b = 0; b < blocks; b++) {
         for (long long i = 0; i < SHARED_MAX; i++)
             shared[i] = UNTOUCHED;
-        run_block(threads, [&](int) { kernel(); });
+        run_block(threads, [&](int) { kernel(); }, b, blocks);
         for (long long i = words; i < SHARED_MAX; i++)
             if (shared[i] != UNTOUCHED)
                 return "a thread wrote past the block's shared memory";
@@ -67,6 +69,14 @@ template <typename Kernel> static const char *launch(int blocks, int threads, lo
 template <typename T> static T arg(void **args, int k) { return *static_cast<T *>(args[k]); }
 
 #ifdef NQUEENS_JOIN_CU
+extern "C" const char *launch_list_halves(int blocks, int threads, long long shared_bytes, void **args) {
+    return launch(blocks, threads, shared_bytes, [args] {
+        list_halves(arg<int>(args, 0), arg<int>(args, 1), arg<const unsigned *>(args, 2), arg<const qword *>(args, 3),
+                    arg<const qword *>(args, 4), arg<const int *>(args, 5), arg<const qword *>(args, 6),
+                    arg<unsigned *>(args, 7), arg<qword *>(args, 8), arg<qword *>(args, 9));
+    });
+}
+
 extern "C" const char *launch_join_pairs(int blocks, int threads, long long shared_bytes, void **args) {
     return launch(blocks, threads, shared_bytes, [args] {
         join_pairs(arg<int>(args, 0), arg<const qword *>(args, 1), arg<const qword *>(args, 2),
