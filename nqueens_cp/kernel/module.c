@@ -434,6 +434,22 @@ static PyObject *py_repair_advance(PyObject *self, PyObject *args) {
  * table half made; counted with it released. */
 static struct join_table join_tables[JOIN_MAX_H + 1];
 
+/* The quarters' table of h (for join_count, join_list, join_tasks and the device's copy), built by the first
+ * call that needs it: the table, with the nanoseconds its building took in *built (0: built before), or NULL
+ * with an exception set. */
+static struct join_table *table_of(int h, uint64_t *built) {
+    struct join_table *t = &join_tables[h];
+    *built = 0;
+    if (t->start == NULL) {
+        if (join_table_build(t, h)) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        *built = t->ns_built;
+    }
+    return t;
+}
+
 /* join_count(n, x, y, first, last, cap, direct, small, bucket) -> (count, row sets, halves, tests,
  * ns building the table (0 when it was built before), ns listing halves, ns joining) */
 static PyObject *py_join_count(PyObject *self, PyObject *args) {
@@ -443,13 +459,10 @@ static PyObject *py_join_count(PyObject *self, PyObject *args) {
         return NULL;
     if (n < 2 || n > JOIN_MAX_N || !join_row_sets(n, x, y))
         return PyErr_Format(PyExc_ValueError, "no count by quarters of n=%d with middle queens (%d, %d)", n, x, y);
-    struct join_table *t = &join_tables[n / 2];
-    uint64_t built = 0, out[JOIN_VALUES] = {0};
-    if (t->start == NULL) {
-        if (join_table_build(t, n / 2))
-            return PyErr_NoMemory();
-        built = t->ns_built;
-    }
+    uint64_t built, out[JOIN_VALUES] = {0};
+    struct join_table *t = table_of(n / 2, &built);
+    if (t == NULL)
+        return NULL;
     Py_BEGIN_ALLOW_THREADS
     rc = join_count(t, n, x, y, first, last, cap, direct, small, bucket, out);
     Py_END_ALLOW_THREADS
@@ -479,15 +492,10 @@ static PyObject *py_join_list(PyObject *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "no count by quarters of n=%d with middle queens (%d, %d)", n, x, y);
         goto done;
     }
-    struct join_table *t = &join_tables[n / 2];
-    uint64_t built = 0, out[JOIN_VALUES] = {0}, next = 0, made = 0;
-    if (t->start == NULL) {
-        if (join_table_build(t, n / 2)) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        built = t->ns_built;
-    }
+    uint64_t built, out[JOIN_VALUES] = {0}, next = 0, made = 0;
+    struct join_table *t = table_of(n / 2, &built);
+    if (t == NULL)
+        goto done;
     int64_t written;
     Py_BEGIN_ALLOW_THREADS
     written = join_list(t, n, x, y, first, last, keys.buf, (uint64_t)keys.len / sizeof(uint64_t), jobs.buf,
@@ -508,20 +516,6 @@ done:
     PyBuffer_Release(&keys);
     PyBuffer_Release(&jobs);
     return result;
-}
-
-/* The quarters' table of h, built once a process (as join_count's): 0, or -1 with an exception set. */
-static struct join_table *table_of(int h, uint64_t *built) {
-    struct join_table *t = &join_tables[h];
-    *built = 0;
-    if (t->start == NULL) {
-        if (join_table_build(t, h)) {
-            PyErr_NoMemory();
-            return NULL;
-        }
-        *built = t->ns_built;
-    }
-    return t;
 }
 
 /* join_tasks(n, x, y, first, last, tasks, weights) -> (tasks written, the rank to go on from, row sets,
