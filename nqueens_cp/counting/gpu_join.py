@@ -98,6 +98,8 @@ def host_bytes(room: int = ROOM, jobs_room: int = JOBS) -> int:
     from ..kernel import JOB_WORDS
 
     return 8 * room + 2 * 8 * JOB_WORDS * jobs_room + 3 * 8 * jobs_room
+
+
 _compiled: dict[tuple[str, ...], Any] = {}  # join.cu of each shape's defines, compiled once a process
 
 
@@ -109,7 +111,7 @@ def _function(shape: Shape, name: str = "join_pairs") -> Any:
         from .gpu import KERNEL_DIR
 
         source = (KERNEL_DIR / "join.cu").read_text(encoding="utf-8")
-        _compiled[key] = cupy.RawModule(code=source, options=("--std=c++17", *shape.defines()))
+        _compiled[key] = cupy.RawModule(code=source, options=("--std=c++17", *key))
     return _compiled[key].get_function(name)
 
 
