@@ -238,7 +238,8 @@ def test_join_cu_is_valid_cuda_cpp_and_compiles_where_nvcc_is(tmp_path: Path) ->
     result = subprocess.run([nvcc, "-ptx", str(source), "-o", str(tmp_path / "join.ptx")], capture_output=True,
                             text=True, timeout=300)
     assert result.returncode == 0, result.stderr
-    assert ".entry join_pairs" in (tmp_path / "join.ptx").read_text()
+    ptx = (tmp_path / "join.ptx").read_text()
+    assert ".entry join_pairs" in ptx and ".entry list_halves" in ptx
 
 
 @pytest.mark.parametrize("n", range(4, 17))
