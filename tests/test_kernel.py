@@ -381,7 +381,12 @@ def test_the_package_installs_and_counts_on_a_machine_without_a_c_compiler(tmp_p
         pytest.skip("no 'false' program to stand in for a broken compiler")
     wheels = tmp_path / "wheels"
     env = {**os.environ, "CC": "false", "LDSHARED": "false"}
-    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
+    # the sources alone: a checkout's own build/ (a wheel built there before) or in-place
+    # module would otherwise be packed as they are
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "*.so",
+                                                                "__pycache__", ".*_cache", ".hypothesis"))
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(source)],
                            capture_output=True, text=True, env=env, timeout=300)
     if build.returncode and "Could not find a version that satisfies" in build.stderr:
         pytest.skip(f"no package index to fetch the build requirements from: {build.stderr.strip()[-200:]}")
