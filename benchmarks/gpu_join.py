@@ -53,6 +53,11 @@ def shapes() -> list:
             Shape(listing="device"), Shape(id_bits=8, bucket_keys=32, warp_buckets=True, listing="device")]
 
 
+def per(a: float, b: float) -> float:
+    """a / b, or NaN where b is 0 (a sample with nothing to test, a time below the clock's tick)."""
+    return a / b if b else float("nan")
+
+
 def exact(ns: list[int]) -> bool:
     import nqueens_cp as nq
 
@@ -93,7 +98,7 @@ def parts_side_by_side(n: int, count: int) -> bool:
     cpu_seconds = time.perf_counter() - start
     want, cpu_tests = sum(v[0] for v in cpu), sum(v[3] for v in cpu)
     print(f"  {count} parts of {len(every)} at N={n}: {len(batches)} batches, listed in {listing:.2f} s on one core; "
-          f"joined by one CPU core in {cpu_seconds:.2f} s ({cpu_tests / cpu_seconds / 1e9:.1f} pair tests a ns, "
+          f"joined by one CPU core in {cpu_seconds:.2f} s ({per(cpu_tests, cpu_seconds) / 1e9:.1f} pair tests a ns, "
           f"listing included)", flush=True)
     right = True
     for shape in shapes():
@@ -110,8 +115,8 @@ def parts_side_by_side(n: int, count: int) -> bool:
                 boards, tests = boards + found * weight, tests + tested
         seconds = time.perf_counter() - start
         right &= boards == want
-        print(f"  {shape}: {seconds:.3f} s, {seconds / cpu_seconds:.3f}x one core's, {tests / seconds / 1e9:.0f} pair "
-              f"tests a ns ({tests / cpu_tests:.2f}x the CPU's tests)  {'ok' if boards == want else 'WRONG'}",
+        print(f"  {shape}: {seconds:.3f} s, {per(seconds, cpu_seconds):.3f}x one core's, {per(tests, seconds) / 1e9:.0f} "
+              f"pair tests a ns ({per(tests, cpu_tests):.2f}x the CPU's tests)  {'ok' if boards == want else 'WRONG'}",
               flush=True)
     return right
 

@@ -264,3 +264,26 @@ def test_a_count_by_quarters_on_the_gpu_budgets_the_hosts_side_of_the_device_joi
                                memory=2 * (table + gpu_join.host_bytes()) - 1)
     assert nq.execution.plan.plan(20, engine="bitmask", counting=True, method="quarters", jobs=2,
                                   memory=2 * (table + gpu_join.host_bytes()) - 1).budget is not None
+
+
+def test_the_device_benchmark_runs_its_checks_and_timings_through_the_standin(joiner: Any, monkeypatch: pytest.MonkeyPatch,
+                                                                              capsys: pytest.CaptureFixture) -> None:
+    """benchmarks/gpu_join.py is what a lent device's few minutes run: its counts
+    and its side-by-side timings go through the stand-in here first, both
+    listings (its end-to-end runs are processes of their own, which the
+    stand-in does not reach)."""
+    import importlib.util
+
+    benchmarks = Path(__file__).resolve().parent.parent / "benchmarks"
+    monkeypatch.syspath_prepend(str(benchmarks))
+    spec = importlib.util.spec_from_file_location("bench_gpu_join", benchmarks / "gpu_join.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert len(bench.shapes()) >= 9 and {shape.listing for shape in bench.shapes()} == {"host", "device"}
+    monkeypatch.setattr(bench, "shapes", lambda: [SMALL, WARPS, DEVICE])
+    monkeypatch.setattr(gpu_join, "SHAPE", SMALL)
+    assert bench.exact([4, 7])
+    assert bench.parts_side_by_side(10, 2)
+    out = capsys.readouterr().out
+    assert out.count("  ok") == 5 and "WRONG" not in out
