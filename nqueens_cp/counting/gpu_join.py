@@ -227,17 +227,11 @@ def geometry(n: int, x: int, y: int) -> tuple[list[int], list[int]]:
     diagonals as key bits."""
     from ..kernel import twin_join
 
-    h = n // 2
-    low, span = n - h, 2 * h - 1
-
-    def at(row0: int, col0: int) -> list[int]:  # join.c's quarter_at
-        return [col0 - row0 + n - h, row0 + col0]
-
+    g = twin_join.geometry(n)
     middle = twin_join.middle(n, x, y)
     assert middle is not None, (n, x, y)
-    longest = [0, 0] if n % 2 else [1 << (n - 1 - low), 1 << (n - 1 - low + span)]
-    return [low, span, *at(0, n - h), *at(n - h, n - h), *at(0, 0), *at(n - h, 0)], \
-        [middle.diag, middle.anti, *longest]
+    diag = g.longest & -g.longest  # (the lower of the two long diagonals' bits: the diagonal's)
+    return [g.low, g.span, *g.ne, *g.se, *g.nw, *g.sw], [middle.diag, middle.anti, diag, g.longest ^ diag]
 
 
 def layout(tasks: Any, counts: Any, lists: int) -> tuple[Any, Any, Any]:

@@ -321,6 +321,26 @@ def _orbit_weight(m: Middle, h: int, east: int) -> int:
     return 0 if v < east or hh < east or vh < east else len({east, v, hh, vh})
 
 
+class Geometry(NamedTuple):
+    """Where a board of n puts its quarters (join.c's quarter_at and longest_of)."""
+
+    low: int  # the window: diagonals low .. low + span - 1 of both kinds, a key's bits
+    span: int
+    nw: tuple[int, int]  # each quarter's shift of its placements' (diagonals, anti-diagonals) onto the board
+    ne: tuple[int, int]
+    sw: tuple[int, int]
+    se: tuple[int, int]
+    longest: int  # an even n's two longest diagonals as key bits (join.c's 2b.); 0 for an odd n
+
+
+def geometry(n: int) -> Geometry:
+    h = n // 2
+    low, span = n - h, 2 * h - 1
+    nw, ne, sw, se = ((col0 - row0 + n - h, row0 + col0) for row0, col0 in ((0, 0), (0, n - h), (n - h, 0),
+                                                                           (n - h, n - h)))
+    return Geometry(low, span, nw, ne, sw, se, 0 if n % 2 else 1 << (n - 1 - low) | 1 << (n - 1 - low + span))
+
+
 def join_count(t: Table, n: int, x: int, y: int, first: int, last: int, cap: int, direct: int = DIRECT,
                small: int = SMALL, bucket: int = BUCKET, dense_list: int = DENSE_LIST) -> tuple[int, int, int, int]:
     """(boards, row sets, halves, pair tests) of the row sets of ranks first ..
@@ -334,16 +354,13 @@ def join_count(t: Table, n: int, x: int, y: int, first: int, last: int, cap: int
     cap = max(cap, t.largest)
     free_rows, east_cols = bin(m.rows).count("1"), bin(m.east).count("1")
     last = min(last, _binomial(free_rows, east_cols))
-    low, span = n - h, 2 * h - 1
-    nw, ne, sw, se = ((col0 - row0 + n - h, row0 + col0) for row0, col0 in ((0, 0), (0, n - h), (n - h, 0),
-                                                                           (n - h, n - h)))
+    low, span, nw, ne, sw, se, longest = geometry(n)
     # each quarter's table: for an odd N, those of its placements clear of the middle queens (join.c's 2c.)
     tnw, tne, tsw, tse = (_filtered(t, at, m.diag, m.anti) for at in (nw, ne, sw, se)) if n % 2 else (t, t, t, t)
     positions = [1 << i for i in range(2 * h) if m.rows >> i & 1]
     north = (1 << h) - 1
-    # for an even N the two longest diagonals are the id's top bits (join.c's 2b.: only pairs with no queen east
-    # on them are joined)
-    longest = 0 if n % 2 else 1 << (n - 1 - low) | 1 << (n - 1 - low + span)
+    # for an even N the two longest diagonals (longest) are the id's top bits (join.c's 2b.: only pairs with no
+    # queen east on them are joined)
     total = sets = halves = 0
     tests = [0]
     compact = _unrank(first, free_rows, east_cols) if first < last else 0
