@@ -200,6 +200,7 @@ def test_a_whole_count_by_quarters_on_the_gpu_through_the_cupy_standin(joiner: A
     launched = launches_recorded(monkeypatch)
     found = nq.execution.run.counted(n, engine="gpu", method="quarters", jobs=1)
     assert (found.count, found.stats["fundamental"], found.stats["method"]) == (TOTAL[n], FUNDAMENTAL[n], "quarters")
+    assert "halves_cap" not in found.stats and found.stats["memory_bytes"] > 0  # (the CPU join's cap)
     assert set(launched) == ({"join_pairs"} if TOTAL[n] else set())  # (N = 2: no pair of halves to join)
     if n in (5, 10):  # the listing on the device, the same way
         monkeypatch.setattr(gpu_join, "SHAPE", DEVICE)
@@ -258,6 +259,8 @@ def test_a_count_by_quarters_on_the_gpu_budgets_the_hosts_side_of_the_device_joi
     assert engine.quarters_working_bytes(20, join.CAP) == gpu_join.host_bytes() > 8 * gpu_join.ROOM
     plan = nq.execution.plan.plan(20, engine="gpu", counting=True, method="quarters", jobs=2)
     assert plan.budget.working == gpu_join.host_bytes() and plan.budget.processes == 2
+    assert not plan.budget.capped  # so its --stats show no halves_cap, which the device never reads
+    assert nq.execution.plan.plan(20, engine="bitmask", counting=True, method="quarters", jobs=2).budget.capped
     table = join.table_bytes(20)
     with pytest.raises(nq.InvalidInputError, match="more than the .* of --memory"):
         nq.execution.plan.plan(20, engine="gpu", counting=True, method="quarters", jobs=2,

@@ -178,6 +178,7 @@ def test_the_count_says_how_it_counted(cli) -> None:
     stats = dict(pair.split("=", 1) for pair in err.split("stats: ", 1)[1].split())
     assert stats["method"] == "quarters" and int(stats["fundamental"]) == FUNDAMENTAL[16]
     assert int(stats["row_sets"]) > 0 and int(stats["halves"]) > 0 and int(stats["table_bytes"]) > 0
+    assert int(stats["halves_cap"]) == join.CAP  # the CPU's lists, what --memory bounds
     code, out, err = cli("count", 14, "--stats", "--method", "quarters")
     assert code == 0 and out == f"{TOTAL[14]}\n" and "method=quarters" in err
     code, out, err = cli("count", 16, "--stats", "--method", "walk")

@@ -209,6 +209,7 @@ class Budget(NamedTuple):
     table: int  # bytes, in each process
     working: int  # bytes, in each process
     limit: int  # the memory allowed, in bytes
+    capped: bool = True  # the engine's join reads ``cap`` (the device's lists do not)
 
     @property
     def total(self) -> int:
@@ -235,7 +236,7 @@ def budget(n: int, processes: int, memory: int | None = None,
     while cap > MIN_CAP and (processes * (table + working(n, cap)) > limit
                              or each is not None and table + working(n, cap) > each):
         cap //= 2
-    found = Budget(cap, processes, table, working(n, cap), limit)
+    found = Budget(cap, processes, table, working(n, cap), limit, capped=working(n, CAP) != working(n, MIN_CAP))
     if each is not None and found.table + found.working > each:
         raise InvalidInputError(
             f"counting N={n} by quarters needs {size_text(found.table + found.working)} in each process (the "
@@ -268,13 +269,14 @@ class Result(NamedTuple):
         return 1 if self.n == 1 else (self.total + self.half_turn + 2 * self.quarter_turn) // 8
 
     def stats(self, budget: Budget) -> dict[str, Any]:
+        """What ``--stats`` shows: ``halves_cap`` only where the join read it."""
         _, row_sets, halves, tests, ns_table, ns_halves, ns_join = self.values
         return {"method": "quarters", "total": self.total, "fundamental": self.fundamental,
                 "half_turn_symmetric": self.half_turn, "quarter_turn_symmetric": self.quarter_turn,
                 "row_sets": row_sets, "halves": halves, "pair_tests": tests,
                 "table_seconds": round(ns_table / 1e9, 3), "listing_seconds": round(ns_halves / 1e9, 3),
                 "joining_seconds": round(ns_join / 1e9, 3), "table_bytes": budget.table,
-                "halves_cap": budget.cap, "memory_bytes": budget.total}
+                **({"halves_cap": budget.cap} if budget.capped else {}), "memory_bytes": budget.total}
 
 
 Runner = Callable[[Work], tuple[tuple[int, ...], Side]]
