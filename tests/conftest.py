@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing.util
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -135,6 +136,30 @@ def leaves_signals_as_found():
     before = _signal_state()
     yield
     assert _signal_state() == before, "the test left this process's signal handlers or mask changed"
+
+
+# --- the soaks -----------------------------------------------------------------------
+# A table of every engine against every case costs the suite most where it says least:
+# the suite's own run holds each engine to a draw of the cases (each engine its own draw,
+# so that between them the engines hold every case) and the whole table waits behind the
+# marker `soak` (pyproject's addopts leave it out).  `python benchmarks/soak.py` runs the
+# soaks with NQUEENS_SOAK=K: the marked tables, and K times the property tests' draws
+# (tests/test_members.py), drawn afresh.
+SOAK = int(os.environ.get("NQUEENS_SOAK", "1"))
+soak = pytest.mark.soak
+
+
+def drawn(cases: list, budget: int, key: str, keys: list[str]) -> list:
+    """About ``budget`` of ``cases`` for ``key``, one of ``keys`` (the engines of a
+    table), in their order: the cases dealt round the keys first, so that between
+    them the keys hold every case, then the hand filled by a draw seeded by the
+    key; every case in a soak."""
+    if SOAK > 1 or budget >= len(cases):
+        return list(cases)
+    hand = set(range(keys.index(key), len(cases), len(keys)))
+    rest = [index for index in range(len(cases)) if index not in hand]
+    hand |= set(random.Random(key).sample(rest, max(0, budget - len(hand))))
+    return [case for index, case in enumerate(cases) if index in hand]
 
 
 def usable(name: str) -> str:

@@ -13,14 +13,14 @@ every path a user can take: count, solutions as exact sets, ``unique``
 translated where the question keeps those), two processes, a Dask cluster,
 certify and verify, and the DIMACS file through picosat and ``decode``.
 
-The suite runs a fixed seed and a few hundred examples; ``NQUEENS_SOAK=K``
-runs K times as many (a soak, run before an issue on symmetry is resolved).
+The suite runs a fixed seed and a few hundred examples; ``python
+benchmarks/soak.py --factor K`` runs K times as many, drawn afresh (a soak,
+run before an issue on symmetry is resolved).
 """
 
 from __future__ import annotations
 
 import operator
-import os
 from functools import lru_cache
 from unittest import mock
 
@@ -29,19 +29,18 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import nqueens_cp as nq
-from conftest import program, run_program
+from conftest import SOAK, program, run_program
 from nqueens_cp import engine_class, names
 from nqueens_cp.execution import plan as planning
 from nqueens_cp.model.question import question
 from nqueens_cp.model.symmetry import SQUARE_MAPS, kept
 from nqueens_cp.model.variants import COLUMNS, Lines, Variant, family
 
-SOAK = int(os.environ.get("NQUEENS_SOAK", "1"))
-
-
 def examples(count: int) -> settings:
-    """A fixed seed (derandomized), ``count`` examples (times the soak's factor)."""
-    return settings(max_examples=count * SOAK, derandomize=True, deadline=None, database=None,
+    """``count`` examples from a fixed seed (derandomized); in a soak, K times as
+    many, drawn afresh (a failure prints the seed that gives it again:
+    ``--hypothesis-seed``)."""
+    return settings(max_examples=count * SOAK, derandomize=SOAK == 1, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

@@ -384,6 +384,32 @@ def test_every_benchmark_imports() -> None:
     assert len(scripts) >= 20
 
 
+def test_the_soaks_are_left_out_of_the_suites_run_and_run_by_the_soak_command() -> None:
+    """The tables marked soak wait for benchmarks/soak.py (pyproject's addopts leave them
+    out), and the files whose draws grow with its factor are found in their text: a file
+    that reads SOAK without the command knowing would soak nothing."""
+    import importlib.util
+    import shlex
+
+    text = (ROOT / "pyproject.toml").read_text()  # (tomllib comes with Python 3.11; the package takes 3.10)
+    words = shlex.split(re.search(r'^addopts = "(.*)"$', text, re.M).group(1))
+    assert words[words.index("-m") + 1] == "not soak" and re.search(r'^markers = \["soak: ', text, re.M)
+    spec = importlib.util.spec_from_file_location("bench_soak", ROOT / "benchmarks" / "soak.py")
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    reading = {f"tests/{path.name}" for path in (ROOT / "tests").glob("test_*.py")
+               if "from conftest import" in path.read_text() and re.search(r"\bSOAK\b", path.read_text())}
+    assert set(module.factor_files()) == reading >= {"tests/test_members.py", "tests/test_blocked.py"}
+    (_, marked), (_, drawn) = module.commands(3, "2", [])
+    assert marked[-2:] == ["-m", "soak"] and drawn[-len(reading) - 2:] == ["-m", "not soak", *sorted(reading)]
+    soaked = [path.name for path in (ROOT / "tests").glob("test_*.py") if re.search(r"\bsoak\b", path.read_text())]
+    assert "test_variants.py" in soaked  # (a table marked soak, which only the command runs)
+
+
 def _imports(path: Path, module: str) -> list[str]:
     """The nqueens_cp modules ``module`` (at ``path``) imports, at the top or inside a function; not those
     imported for type checking only (``if TYPE_CHECKING:``)."""
