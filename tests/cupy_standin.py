@@ -9,12 +9,16 @@ a launch runs the kernel there on CPU threads, one a GPU thread, the blocks
 in turn, each over a fresh stand-in for its shared memory, and fails if a
 thread writes past what the launch asked for.  The arrays are NumPy's.  The
 test's fixture puts this module in ``sys.modules`` as ``cupy`` and names the
-folder for its builds (:data:`build_dir`)."""
+folder for its builds (:data:`build_dir`).  With ``NQUEENS_STANDIN_SANITIZE=thread``
+(and ThreadSanitizer's runtime preloaded) the kernels are built under
+ThreadSanitizer, which then reports any two GPU threads of a block that
+touch one word with no ``__syncthreads`` or atomic between them."""
 
 from __future__ import annotations
 
 import ctypes
 import hashlib
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -68,7 +72,8 @@ def _flags(options: tuple[str, ...]) -> list[str]:
 
 def library(code: str, options: tuple[str, ...] = ()) -> ctypes.CDLL:
     """The CUDA source ``code`` with ``options`` built around gpu_on_cpu.cpp, once a process."""
-    key = hashlib.sha256(repr((code, options)).encode()).hexdigest()[:16]
+    sanitize = os.environ.get("NQUEENS_STANDIN_SANITIZE")
+    key = hashlib.sha256(repr((code, options, sanitize)).encode()).hexdigest()[:16]
     if key not in _built:
         if build_dir is None:
             raise RuntimeError("the CuPy stand-in has no build folder (the test's fixture sets cupy_standin.build_dir)")
@@ -77,7 +82,8 @@ def library(code: str, options: tuple[str, ...] = ()) -> ctypes.CDLL:
             raise RuntimeError("no C++ compiler here (g++ or clang++)")
         source, built = build_dir / f"kernel-{key}.cu", build_dir / f"gpu_on_cpu-{key}.so"
         source.write_text(code, encoding="utf-8")
-        result = subprocess.run([compiler, "-std=c++17", "-O2", "-Wall", "-Werror", "-shared", "-fPIC", "-pthread",
+        checked = [f"-fsanitize={sanitize}", "-g"] if sanitize else []
+        result = subprocess.run([compiler, "-std=c++17", "-O2", *checked, "-Wall", "-Werror", "-shared", "-fPIC", "-pthread",
                                  "-include", str(HERE / "cuda_shim.h"), f"-DKERNEL_SOURCE=\"{source}\"",
                                  *_flags(options), str(HERE / "gpu_on_cpu.cpp"), "-o", str(built)],
                                 capture_output=True, text=True, timeout=300)

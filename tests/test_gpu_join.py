@@ -175,6 +175,43 @@ def test_the_halves_listed_on_the_device_give_the_cpus_numbers(joiner: Any, n: i
         assert found[2] >= want[2]
 
 
+def test_the_blocks_threads_share_their_memory_with_no_data_race() -> None:
+    """join_pairs, both ways of sharing the work, and list_halves, built under
+    ThreadSanitizer and run by their tests above in a process of their own:
+    two GPU threads of a block that touch one word with neither a
+    __syncthreads nor an atomic between them fail it, every time, where a
+    device would show it now and then.  Each of join_pairs' __syncthreads
+    taken out in turn fails it; the one before the telling bits are chosen
+    failed no other test (bits chosen from half-counted samples still count
+    right, but differ from run to run)."""
+    import os
+    import sys
+
+    from test_kernel import _address_space_limit
+
+    compiler = shutil.which("g++") or shutil.which("clang++")
+    if compiler is None:
+        pytest.skip("no C++ compiler here to build the kernels under ThreadSanitizer")
+    runtime = subprocess.run([compiler, "-print-file-name=libtsan.so"], capture_output=True, text=True).stdout.strip()
+    if not os.path.isabs(runtime):
+        pytest.skip(f"{Path(compiler).name} has no ThreadSanitizer runtime here (libtsan)")
+    if _address_space_limit() is not None:  # (its shadow memory is reserved at start, as AddressSanitizer's)
+        pytest.skip("an address-space limit is set (ulimit -v), and ThreadSanitizer cannot start under one")
+    here = Path(__file__).resolve()
+    tests = [f"{here}::test_join_pairs_counts_each_jobs_pairs_apart_as_numpy_does[{shape}]"
+             for shape in ("default-ids", "warps-default-ids")]
+    tests.append(f"{here}::test_the_halves_listed_on_the_device_give_the_cpus_numbers[7]")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *tests],
+                         cwd=here.parent.parent, capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "NQUEENS_STANDIN_SANITIZE": "thread", "LD_PRELOAD": runtime,
+                              "TSAN_OPTIONS": "halt_on_error=1 exitcode=66"})
+    said = run.stdout + run.stderr
+    if "FATAL: ThreadSanitizer" in said and "memory" in said:  # (a kernel whose address space layout it cannot take)
+        pytest.skip(f"ThreadSanitizer cannot start on this machine: {said.strip().splitlines()[0][:200]}")
+    assert run.returncode == 0 and "ThreadSanitizer" not in said, said[-3000:]
+    assert f"{len(tests)} passed" in run.stdout
+
+
 def test_the_lists_laid_out_from_the_counts_hold_each_tasks_keys_of_each_group_in_order() -> None:
     """Two row sets (lists 0 to 3), tasks of lists 0, 0, 1, 3: each list's groups
     one after another, the lists too, each task's keys after its list's tasks before."""

@@ -31,22 +31,44 @@ static const long long SHARED_MAX = 1 << 16; /* words: more than any GPU gives a
 alignas(64) qword shared[SHARED_MAX];
 static const qword UNTOUCHED = (qword)0x5a5a5a5a5a5a5a5aULL;
 
-/* Each GPU thread of the block on a CPU thread of its own, all at once. */
-template <typename Body> static void run_block(int threads, Body body, int block = 0, int blocks = 1) {
+/* Each GPU thread on a CPU thread of its own, all of a block's at once, the
+ * blocks one after another on the same threads (made once a launch: making
+ * them again for each block was a third of the stand-in's time); after each
+ * block `after` runs on thread 0 while the others wait, and what it says is
+ * wrong ends the launch. */
+template <typename Body, typename After>
+static const char *run_blocks(int threads, int blocks, Body body, After after) {
     std::vector<std::thread> running;
     block_barrier barrier;
     barrier.threads = threads;
+    const char *wrong = nullptr;
     for (int t = 0; t < threads; t++)
-        running.emplace_back([t, threads, block, blocks, &body, &barrier] {
+        running.emplace_back([t, threads, blocks, &body, &after, &barrier, &wrong] {
             threadIdx.x = (unsigned)t;
             blockDim.x = (unsigned)threads;
-            blockIdx.x = (unsigned)block;
             gridDim.x = (unsigned)blocks;
             block_sync = &barrier;
-            body(t);
+            for (int b = 0; b < blocks && !wrong; b++) {
+                blockIdx.x = (unsigned)b;
+                body(t);
+                barrier.wait();
+                if (t == 0)
+                    wrong = after();
+                barrier.wait();
+            }
         });
     for (auto &thread : running)
         thread.join();
+    return wrong;
+}
+
+template <typename Body> static void run_block(int threads, Body body) {
+    run_blocks(threads, 1, body, [] { return (const char *)nullptr; });
+}
+
+static void untouched() {
+    for (long long i = 0; i < SHARED_MAX; i++)
+        shared[i] = UNTOUCHED;
 }
 
 /* A launch: each block in turn, its shared memory a fresh array; nothing may
@@ -55,15 +77,14 @@ template <typename Kernel> static const char *launch(int blocks, int threads, lo
     long long words = (shared_bytes + (long long)sizeof(qword) - 1) / (long long)sizeof(qword);
     if (words > SHARED_MAX)
         return "more shared memory than this stand-in has";
-    for (int b = 0; b < blocks; b++) {
-        for (long long i = 0; i < SHARED_MAX; i++)
-            shared[i] = UNTOUCHED;
-        run_block(threads, [&](int) { kernel(); }, b, blocks);
+    untouched();
+    return run_blocks(threads, blocks, [&](int) { kernel(); }, [words]() -> const char * {
         for (long long i = words; i < SHARED_MAX; i++)
             if (shared[i] != UNTOUCHED)
                 return "a thread wrote past the block's shared memory";
-    }
-    return nullptr;
+        untouched();
+        return nullptr;
+    });
 }
 
 template <typename T> static T arg(void **args, int k) { return *static_cast<T *>(args[k]); }
@@ -104,8 +125,7 @@ extern "C" const char *launch_count_plain(int blocks, int threads, long long sha
 extern "C" const char *layout(int n, int hot_rows, int threads, long long shared_words) {
     if (shared_words > SHARED_MAX)
         return "more shared memory than this stand-in has";
-    for (long long i = 0; i < SHARED_MAX; i++)
-        shared[i] = UNTOUCHED;
+    untouched();
     /* word w of row r of thread t holds 1 + (t * QUEENS_MAX_N + r) * ROW_WORDS + w */
     std::vector<std::vector<qword>> colds(threads, std::vector<qword>(QUEENS_MAX_N * ROW_WORDS));
     std::vector<int> wrong(threads);
