@@ -1104,6 +1104,14 @@ struct lister {
     uint32_t positions[32]; /* the free rows' bits, in order */
 };
 
+/* The free rows' bits, each alone, in order (east_rows reads them); how many. */
+static int free_positions(uint32_t rows, uint32_t positions[32]) {
+    int f = 0;
+    for (uint32_t r = rows; r; r &= r - 1)
+        positions[f++] = r & -r;
+    return f;
+}
+
 static void lister_close(struct lister *l) {
     free(l->room);
     while (l->quarters > 0)
@@ -1133,9 +1141,7 @@ static int lister_open(struct lister *l, const struct join_table *t, int n, cons
             }
         l->tnw = &l->filtered[0], l->tne = &l->filtered[1], l->tsw = &l->filtered[2], l->tse = &l->filtered[3];
     }
-    l->f = 0;
-    for (uint32_t r = m->rows; r; r &= r - 1)
-        l->positions[l->f++] = r & -r;
+    l->f = free_positions(m->rows, l->positions);
     return 0;
 }
 
@@ -1322,9 +1328,7 @@ int64_t join_tasks(const struct join_table *t, int n, int x, int y, uint64_t fir
     *next = last;
     int h = n / 2, free_rows = __builtin_popcount(m.rows), east_cols = __builtin_popcount(m.east);
     uint32_t positions[32], north = (1u << h) - 1;
-    int f = 0;
-    for (uint32_t r = m.rows; r; r &= r - 1)
-        positions[f++] = r & -r;
+    int f = free_positions(m.rows, positions);
     uint64_t used = 0;
     uint32_t compact = unrank(first, free_rows, east_cols);
     for (uint64_t rank = first; rank < last; rank++, compact = next_combination(compact, free_rows)) {
