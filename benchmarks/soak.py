@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -27,9 +28,9 @@ from common import PYTHON, ROOT
 
 
 def factor_files() -> list[str]:
-    """The test files that read the soak's factor, found in their text."""
+    """The test files that read the soak's factor (import SOAK from conftest), found in their text."""
     return sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tests").glob("test_*.py")
-                  if re.search(r"\bSOAK\b", path.read_text()))
+                  if re.search(r"^from conftest import [^\n]*\bSOAK\b", path.read_text(), re.M))
 
 
 def commands(factor: int, jobs: str, extra: list[str]) -> list[tuple[str, list[str]]]:
@@ -50,7 +51,7 @@ def main() -> int:
     environment = {**os.environ, "NQUEENS_SOAK": str(args.factor)}
     failed = 0
     for what, command in commands(args.factor, args.jobs, args.extra):
-        print(f"## {what}: NQUEENS_SOAK={args.factor} {' '.join(command[1:])}", flush=True)
+        print(f"## {what}: NQUEENS_SOAK={args.factor} python {shlex.join(command[1:])}", flush=True)
         if args.dry_run:
             continue
         start = time.perf_counter()
