@@ -96,8 +96,9 @@ def test_the_oracle_backtracker_gives_the_brute_force_sets(name):
 def counting_rows() -> list:
     """Every engine that counts the family.  The rest of the field's enumerating engines
     are the soak's (`benchmarks/soak.py`): the crosscheck below holds their exact sets to
-    the published counts at the same N but rooks' 7 (5,040 boards), and those rows were
-    half this table's time (SMT's semi-queens alone 2.5 s)."""
+    the published counts at the same N but three (the torus's and the semi-queens' 10,
+    which have none, and rooks' 7, 5,040 boards; the core engines count those here), and
+    those rows were half this table's time (SMT's semi-queens alone 2.5 s)."""
     core = preset("core")
     return [pytest.param(engine_name, marks=soak if engine_class(engine_name).enumerates and engine_name not in core
                          else ()) for engine_name in names(counts=True, variant="toroidal")]
