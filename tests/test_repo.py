@@ -384,6 +384,16 @@ def test_every_benchmark_imports() -> None:
     assert len(scripts) >= 20
 
 
+def test_the_device_script_parses_and_its_tests_run_without_pytest_xdist() -> None:
+    """benchmarks/gpu_machine.sh is run once on a lent GPU machine, whose minutes are few and
+    which may lack pytest-xdist (pyproject's addopts ask for -n): a fault found there costs them."""
+    script = ROOT / "benchmarks" / "gpu_machine.sh"
+    parsed = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True, timeout=60)
+    assert parsed.returncode == 0, parsed.stderr
+    line = next(line for line in script.read_text().splitlines() if "-m pytest" in line)
+    assert " -o addopts= " in line
+
+
 def test_the_soaks_are_left_out_of_the_suites_run_and_run_by_the_soak_command() -> None:
     """The tables marked soak wait for benchmarks/soak.py (pyproject's addopts leave them
     out), and the files whose draws grow with its factor are found in their text: a file
