@@ -86,7 +86,9 @@ def library(code: str, options: tuple[str, ...] = ()) -> ctypes.CDLL:
         result = subprocess.run([compiler, "-std=c++17", "-O2", *checked, "-Wall", "-Werror", "-shared", "-fPIC", "-pthread",
                                  "-include", str(HERE / "cuda_shim.h"), f"-DKERNEL_SOURCE=\"{source}\"",
                                  *_flags(options), str(HERE / "gpu_on_cpu.cpp"), "-o", str(built)],
-                                capture_output=True, text=True, timeout=300)
+                                capture_output=True, text=True, timeout=300,
+                                # (not the compiler under the sanitizer's runtime, preloaded for this process)
+                                env={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"})
         if result.returncode:
             raise RuntimeError(f"gpu.cu did not build for the CPU: {result.stderr}")
         _built[key] = ctypes.CDLL(str(built))
