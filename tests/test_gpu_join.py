@@ -204,7 +204,9 @@ def test_the_blocks_threads_share_their_memory_with_no_data_race() -> None:
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-o", "addopts=", "-p", "no:cacheprovider", *tests],
                          cwd=here.parent.parent, capture_output=True, text=True, timeout=600,
                          env={**os.environ, "NQUEENS_STANDIN_SANITIZE": "thread", "LD_PRELOAD": runtime,
-                              "TSAN_OPTIONS": "halt_on_error=1 exitcode=66"})
+                              # (every race reported, then exit 66 at the end: halting at the first
+                              # skipped the inner run's clean-up and left its temporary folder)
+                              "TSAN_OPTIONS": "exitcode=66"})
     said = run.stdout + run.stderr
     if "FATAL: ThreadSanitizer" in said and "memory" in said:  # (a kernel whose address space layout it cannot take)
         pytest.skip(f"ThreadSanitizer cannot start on this machine: {said.strip().splitlines()[0][:200]}")
