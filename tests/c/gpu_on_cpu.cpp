@@ -32,10 +32,9 @@ alignas(64) qword shared[SHARED_MAX];
 static const qword UNTOUCHED = (qword)0x5a5a5a5a5a5a5a5aULL;
 
 /* Each GPU thread on a CPU thread of its own, all of a block's at once, the
- * blocks one after another on the same threads (made once a launch: making
- * them again for each block was a third of the stand-in's time); after each
- * block `after` runs on thread 0 while the others wait, and what it says is
- * wrong ends the launch. */
+ * blocks one after another on the same threads (made once a launch, not
+ * once a block); after each block `after` runs on thread 0 while the others
+ * wait, and what it says is wrong ends the launch. */
 template <typename Body, typename After>
 static const char *run_blocks(int threads, int blocks, Body body, After after) {
     std::vector<std::thread> running;
