@@ -168,12 +168,13 @@ def working_bytes(n: int, cap: int) -> int:
     """What a process's count takes besides the table: two lists of halves
     and their buckets (44 bytes a key of room; the buckets' starts, ids of up
     to 16 bits, and where each dense bucket's words begin; the bucketing's
-    places to write, for each of its four stretches of a list: join.c's
-    bucket_bytes), the longer list's dense words (:func:`dense_words`), the
+    places to write, for each of its four stretches of a list, one room for
+    both lists), the longer list's dense words (:func:`dense_words`), the
     south's placements."""
     _, largest = TABLES[n // 2]
-    starts = ((1 << 16) * (1 + 4) + 1) * 4
-    return cap * 44 + 8 * dense_words(n, cap) + 6 * (largest + 1) * 8 + 2 * starts + (1 << 16) * 8
+    places = 4 * (1 << 16) * 4
+    return (cap * 44 + 8 * dense_words(n, cap) + 6 * (largest + 1) * 8 + 2 * ((1 << 16) + 1) * 4 + (1 << 16) * 8
+            + places)
 
 
 def machine_memory() -> int:

@@ -547,7 +547,8 @@ PICKED(tested32, uint32_t)
 struct buckets {
     uint64_t *key;
     uint32_t *low;       /* each key's first 32 bits */
-    uint32_t *start;     /* (1 << JOIN_MAX_ID_BITS) + 1, then bucketed's room (bucket_bytes) */
+    uint32_t *start;     /* (1 << JOIN_MAX_ID_BITS) + 1, then room for an id a key (bucketed's) */
+    uint32_t *places;    /* bucketed's places to write (BUCKET_WAYS << JOIN_MAX_ID_BITS), shared by both lists */
     uint64_t *sums;      /* the dense buckets' words */
     uint64_t *at;        /* (1 << JOIN_MAX_ID_BITS) */
     uint64_t room;       /* the words sums holds */
@@ -555,20 +556,6 @@ struct buckets {
 };
 #define NOT_DENSE UINT64_MAX
 #define BUCKET_WAYS 4 /* (bucketed's stretches) */
-
-/* What b->start's memory holds for `cap` keys: the starts, then bucketed's
- * places to write, a stretch's for each bucket, then each key's id. */
-static size_t bucket_bytes(uint64_t cap) {
-    return (((size_t)1 << JOIN_MAX_ID_BITS) * (1 + BUCKET_WAYS) + 1) * sizeof(uint32_t) + cap * sizeof(uint16_t);
-}
-
-static uint32_t *bucket_places(const struct buckets *b) {
-    return b->start + ((size_t)1 << JOIN_MAX_ID_BITS) + 1;
-}
-
-static uint16_t *bucket_ids(const struct buckets *b) {
-    return (uint16_t *)(bucket_places(b) + ((size_t)BUCKET_WAYS << JOIN_MAX_ID_BITS));
-}
 
 static void buckets_free(struct buckets *b) {
     free(b->key), free(b->low), free(b->start), free(b->sums), free(b->at);
@@ -620,8 +607,8 @@ static int telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint6
         const int shift = b->others;                                                                          \
         uint32_t *restrict start = b->start, *restrict low = b->low;                                          \
         uint64_t *restrict key = b->key;                                                                      \
-        uint32_t *restrict at = bucket_places(b); /* [way * buckets + id] */                                  \
-        uint16_t *restrict ids = bucket_ids(b);                                                               \
+        uint32_t *restrict at = b->places; /* [way * buckets + id] */                                         \
+        uint16_t *restrict ids = (uint16_t *)(start + buckets + 1); /* (room left after start: join_count) */ \
         const uint64_t stretch = count / BUCKET_WAYS, last = (BUCKET_WAYS - 1) * (uint64_t)buckets;           \
         memset(at, 0, BUCKET_WAYS * buckets * sizeof *at);                                                    \
         for (uint64_t i = 0; i < stretch; i++)                                                                \
@@ -1253,19 +1240,20 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
         cap = t->largest; /* a list is cut between north placements: the south's all fit */
     int free_rows = __builtin_popcount(m.rows), east_cols = __builtin_popcount(m.east);
     uint64_t *p = malloc((cap + 8) * sizeof *p), *q = malloc((cap + 8) * sizeof *q); /* (8: south_joined) */
-    size_t starts = bucket_bytes(cap);
+    size_t starts = (((size_t)1 << JOIN_MAX_ID_BITS) + 1) * sizeof(uint32_t) + cap * sizeof(uint16_t);
+    uint32_t *places = malloc(((size_t)BUCKET_WAYS << JOIN_MAX_ID_BITS) * sizeof *places);
     size_t dense = join_dense_words(n, cap) * sizeof(uint64_t), ats = ((size_t)1 << JOIN_MAX_ID_BITS) * sizeof(uint64_t);
-    struct buckets bp = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(uint32_t)), malloc(starts), NULL, NULL, 0,
-                         0, 0}, /* (never dense) */
-                   bq = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(uint32_t)), malloc(starts),
+    struct buckets bp = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(uint32_t)), malloc(starts), places, NULL,
+                         NULL, 0, 0, 0}, /* (never dense) */
+                   bq = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(uint32_t)), malloc(starts), places,
                          aligned_alloc(64, dense), malloc(ats), dense / sizeof(uint64_t), 0, 0};
     struct lister l;
     uint64_t began = nanoseconds();
     int listing = lister_open(&l, t, n, &m);
     out[JOIN_NS_HALVES] += nanoseconds() - began;
-    if (!p || !q || !bp.key || !bp.low || !bp.start || !bq.key || !bq.low || !bq.sums || !bq.at || !bq.start ||
-        listing) {
-        free(p), free(q), buckets_free(&bp), buckets_free(&bq);
+    if (!p || !q || !places || !bp.key || !bp.low || !bp.start || !bq.key || !bq.low || !bq.sums || !bq.at ||
+        !bq.start || listing) {
+        free(p), free(q), free(places), buckets_free(&bp), buckets_free(&bq);
         if (!listing)
             lister_close(&l);
         return -1;
@@ -1300,7 +1288,7 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
         out[JOIN_NS_HALVES] += listed;
         out[JOIN_COUNT] += weight * found;
     }
-    free(p), free(q), buckets_free(&bp), buckets_free(&bq);
+    free(p), free(q), free(places), buckets_free(&bp), buckets_free(&bq);
     lister_close(&l);
     return 0;
 }
