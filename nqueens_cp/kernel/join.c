@@ -669,11 +669,11 @@ BUCKETED(bucketed_by_tables, , id_of(x, id), others_of(x, other), const uint16_t
 #ifdef HAND_WRITTEN
 /* ... or each in one instruction, BMI2's pext (every CPU with AVX-512 has it):
  * the telling bits (`told`), and the others (`others`), gathered in their
- * order; an even N's long diagonals (`diag`, `anti`) on top of the id (bits
- * `top` and `top` - 1). */
+ * order; an even N's long diagonals (`longest`) on top of the id, in theirs
+ * (from bit `top`: the diagonal's, then the anti-diagonal's). */
 BUCKETED(bucketed_by_pext, __attribute__((target("bmi2"))),
-         (uint16_t)(_pext_u64(x, told) | (uint64_t)((x & diag) != 0) << top | (uint64_t)((x & anti) != 0) << (top - 1)),
-         _pext_u64(x, others), uint64_t told, uint64_t others, uint64_t diag, uint64_t anti, int top)
+         (uint16_t)(_pext_u64(x, told) | _pext_u64(x, longest) << top), _pext_u64(x, others), uint64_t told,
+         uint64_t others, uint64_t longest, int top)
 #endif
 
 /* --- the dense buckets -------------------------------------------------------------- */
@@ -941,8 +941,8 @@ static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, 
         p = q, np = nq, q = t, nq = nt;
     }
     struct buckets *bp = &j->bp, *bq = &j->bq;
-    /* the id: an even N's long diagonals on top (the diagonal's, then the anti-diagonal's), below them
-     * the telling bits in the key's order */
+    /* the id: an even N's long diagonals on top (the anti-diagonal's, then the diagonal's: their order in
+     * the key), below them the telling bits in the key's order */
     int order[64], place[64], forced = 0; /* the id's bits, forced first; each key bit's place in the id */
     if (longest)
         order[forced++] = __builtin_ctzll(diag), order[forced++] = 63 - __builtin_clzll(longest);
@@ -964,15 +964,15 @@ static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, 
         if (told >> b & 1)
             place[b] = at++;
     if (longest)
-        place[order[0]] = k - 1, place[order[1]] = k - 2;
+        place[order[0]] = k - 2, place[order[1]] = k - 1;
     bp->others = bq->others = j->width - k;
     uint64_t chosen = told | longest;
 #ifdef HAND_WRITTEN
     if (has_avx512()) {
         uint64_t others = (j->width == 64 ? ~(uint64_t)0 : ((uint64_t)1 << j->width) - 1) & ~chosen;
-        int top = longest ? k - 1 : 1; /* (no long diagonals: diag and anti are 0) */
-        bucketed_by_pext(p, np, k, bp, told, others, diag, longest ^ diag, top);
-        bucketed_by_pext(q, nq, k, bq, told, others, diag, longest ^ diag, top);
+        int top = longest ? k - 2 : 0; /* (no long diagonals: longest is 0) */
+        bucketed_by_pext(p, np, k, bp, told, others, longest, top);
+        bucketed_by_pext(q, nq, k, bq, told, others, longest, top);
     } else
 #endif
     {
@@ -995,9 +995,10 @@ static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, 
     dense_build(bq, k, np >= JOIN_DENSE_LIST ? DENSE_MIN : UINT64_MAX);
     if (!longest)
         return join(bp, 0, bq, 0, k, j->small, j->tests);
-    /* the groups: ids with the diagonal's bit (on top) and the anti-diagonal's (below it) */
+    /* the groups: ids with the anti-diagonal's bit (on top) and the diagonal's (below it); 2b.'s sum is
+     * the same with the two swapped */
     int level = k - 2;
-    uint32_t anti = 1u << level, both = 3u << level, one_diag = 2u << level;
+    uint32_t one_diag = 1u << level, both = 3u << level, anti = 2u << level;
     uint64_t small = j->small, *tests = j->tests;
     return join(bp, 0, bq, 0, level, small, tests) + join(bp, 0, bq, anti, level, small, tests) +
            join(bp, 0, bq, one_diag, level, small, tests) + join(bp, anti, bq, 0, level, small, tests) +

@@ -292,13 +292,13 @@ def _joined(p: list[int], q: list[int], width: int, longest: int, direct: int, s
     else:
         told_bits = min(ID_BITS, MAX_ID_BITS - len(forced))
     told = _telling_bits(p, q, width, forced, told_bits)[len(forced):]
-    chosen = sorted(told) + forced[::-1]  # the id: the telling bits in the key's order, the long diagonals on top
+    chosen = sorted(told) + forced  # the id: the telling bits in the key's order, the long diagonals on top
     bp, bq = _bucketed(p, chosen), _bucketed(q, chosen)
     k = len(chosen)
     if not longest:
         return _join(bp, 0, bq, 0, k, small, tests)
-    level = k - 2  # the groups: ids with the diagonal's bit (on top), the anti-diagonal's (below it)
-    anti, one_diag, both = 1 << level, 2 << level, 3 << level
+    level = k - 2  # the groups: ids with the anti-diagonal's bit (on top), the diagonal's (below it)
+    one_diag, anti, both = 1 << level, 2 << level, 3 << level
     return (_join(bp, 0, bq, 0, level, small, tests) + _join(bp, 0, bq, anti, level, small, tests)
             + _join(bp, 0, bq, one_diag, level, small, tests) + _join(bp, anti, bq, 0, level, small, tests)
             + _join(bp, one_diag, bq, 0, level, small, tests)
