@@ -795,43 +795,64 @@ TARGETS static uint64_t dense_portable(const uint64_t *x, uint64_t nx, const uin
 
 #ifdef HAND_WRITTEN
 /* The same with AVX-512, a batch's eight words (512 pair tests) at once: a
- * key is `chunks` loads ORed, unrolled for each count of chunks, and a
- * popcount of the eight words (VPOPCNTDQ). */
-#define DENSE_OR(c) meet = _mm512_or_si512(meet, sum512[(c) * DENSE_VALUES + (key >> ((c) * DENSE_CHUNK) & (DENSE_VALUES - 1))])
-#define DENSE_AVX512(chunks, ...)                                                                             \
-    __attribute__((target("avx512f,avx512vpopcntdq"))) static __m512i dense_avx512_##chunks(                 \
-        const uint64_t *x, uint64_t nx, const __m512i *sum512, __m512i sum) {                                 \
-        for (uint64_t i = 0; i < nx; i++) {                                                                   \
-            uint64_t key = x[i];                                                                              \
-            __m512i meet = sum512[key & (DENSE_VALUES - 1)];                                                  \
-            __VA_ARGS__;                                                                                      \
-            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(_mm512_ternarylogic_epi64(meet, meet, meet, 0x55))); \
-        }                                                                                                     \
-        return sum;                                                                                           \
-    }
-DENSE_AVX512(1, (void)0)
-DENSE_AVX512(2, DENSE_OR(1))
-DENSE_AVX512(3, DENSE_OR(1); DENSE_OR(2))
-DENSE_AVX512(4, DENSE_OR(1); DENSE_OR(2); DENSE_OR(3))
-DENSE_AVX512(5, DENSE_OR(1); DENSE_OR(2); DENSE_OR(3); DENSE_OR(4))
-DENSE_AVX512(6, DENSE_OR(1); DENSE_OR(2); DENSE_OR(3); DENSE_OR(4); DENSE_OR(5))
-DENSE_AVX512(7, DENSE_OR(1); DENSE_OR(2); DENSE_OR(3); DENSE_OR(4); DENSE_OR(5); DENSE_OR(6))
-DENSE_AVX512(8, DENSE_OR(1); DENSE_OR(2); DENSE_OR(3); DENSE_OR(4); DENSE_OR(5); DENSE_OR(6); DENSE_OR(7))
-DENSE_AVX512(9, DENSE_OR(1); DENSE_OR(2); DENSE_OR(3); DENSE_OR(4); DENSE_OR(5); DENSE_OR(6); DENSE_OR(7); DENSE_OR(8))
-DENSE_AVX512(10, DENSE_OR(1); DENSE_OR(2); DENSE_OR(3); DENSE_OR(4); DENSE_OR(5); DENSE_OR(6); DENSE_OR(7);
-             DENSE_OR(8); DENSE_OR(9))
+ * key is `chunks` loads ORed (the loop unrolled for each count of chunks)
+ * and a popcount of the eight words (VPOPCNTDQ), of those that meet (the
+ * others are the lanes less those).  Two batches of a bucket are taken
+ * together where there are two: each key's offsets into the sums, a
+ * shift and a mask a chunk, are worked out once for both. */
+#define DENSE_TARGET __attribute__((target("avx512f,avx512vpopcntdq")))
+static inline __attribute__((always_inline)) DENSE_TARGET __m512i dense_meet(uint64_t key, const __m512i *sums,
+                                                                             int chunks) {
+    __m512i meet = sums[key & (DENSE_VALUES - 1)];
+    for (int c = 1; c < chunks; c++)
+        meet = _mm512_or_si512(meet, sums[c * DENSE_VALUES + (key >> (c * DENSE_CHUNK) & (DENSE_VALUES - 1))]);
+    return meet;
+}
 
-__attribute__((target("avx512f,avx512vpopcntdq"))) static uint64_t dense_avx512(const uint64_t *x, uint64_t nx,
-                                                                                const uint64_t *sums, uint64_t count,
-                                                                                int chunks) {
-    static __m512i (*const loop[])(const uint64_t *, uint64_t, const __m512i *, __m512i) = {
-        NULL, dense_avx512_1, dense_avx512_2, dense_avx512_3, dense_avx512_4, dense_avx512_5,
-        dense_avx512_6, dense_avx512_7, dense_avx512_8, dense_avx512_9, dense_avx512_10};
-    uint64_t batch = (uint64_t)chunks * DENSE_VALUES * DENSE_BATCH;
-    __m512i sum = _mm512_setzero_si512();
-    for (uint64_t lane0 = 0; lane0 < count; lane0 += 64 * DENSE_BATCH, sums += batch)
-        sum = loop[chunks](x, nx, (const __m512i *)sums, sum);
-    return (uint64_t)_mm512_reduce_add_epi64(sum);
+#define DENSE_AVX512(chunks)                                                                                  \
+    DENSE_TARGET static __m512i dense_one_##chunks(const uint64_t *x, uint64_t nx, const __m512i *a,          \
+                                                   __m512i met) {                                             \
+        for (uint64_t i = 0; i < nx; i++)                                                                     \
+            met = _mm512_add_epi64(met, _mm512_popcnt_epi64(dense_meet(x[i], a, chunks)));                    \
+        return met;                                                                                           \
+    }                                                                                                         \
+    DENSE_TARGET static __m512i dense_two_##chunks(const uint64_t *x, uint64_t nx, const __m512i *a,          \
+                                                   const __m512i *b, __m512i met) {                           \
+        for (uint64_t i = 0; i < nx; i++) {                                                                   \
+            __m512i both = _mm512_add_epi64(_mm512_popcnt_epi64(dense_meet(x[i], a, chunks)),                 \
+                                            _mm512_popcnt_epi64(dense_meet(x[i], b, chunks)));                \
+            met = _mm512_add_epi64(met, both);                                                                \
+        }                                                                                                     \
+        return met;                                                                                           \
+    }
+DENSE_AVX512(1)
+DENSE_AVX512(2)
+DENSE_AVX512(3)
+DENSE_AVX512(4)
+DENSE_AVX512(5)
+DENSE_AVX512(6)
+DENSE_AVX512(7)
+DENSE_AVX512(8)
+DENSE_AVX512(9)
+DENSE_AVX512(10)
+
+DENSE_TARGET static uint64_t dense_avx512(const uint64_t *x, uint64_t nx, const uint64_t *sums, uint64_t count,
+                                          int chunks) {
+    static __m512i (*const one[])(const uint64_t *, uint64_t, const __m512i *, __m512i) = {
+        NULL, dense_one_1, dense_one_2, dense_one_3, dense_one_4, dense_one_5,
+        dense_one_6, dense_one_7, dense_one_8, dense_one_9, dense_one_10};
+    static __m512i (*const two[])(const uint64_t *, uint64_t, const __m512i *, const __m512i *, __m512i) = {
+        NULL, dense_two_1, dense_two_2, dense_two_3, dense_two_4, dense_two_5,
+        dense_two_6, dense_two_7, dense_two_8, dense_two_9, dense_two_10};
+    const uint64_t lanes = 64 * DENSE_BATCH, words = (uint64_t)chunks * DENSE_VALUES; /* a batch's, in 512 bits */
+    const __m512i *at = (const __m512i *)sums;
+    uint64_t batches = (count + lanes - 1) / lanes, b = 0;
+    __m512i met = _mm512_setzero_si512();
+    for (; b + 2 <= batches; b += 2)
+        met = two[chunks](x, nx, at + b * words, at + (b + 1) * words, met);
+    if (b < batches)
+        met = one[chunks](x, nx, at + b * words, met);
+    return nx * batches * lanes - (uint64_t)_mm512_reduce_add_epi64(met);
 }
 
 static int has_vpopcnt(void) {
@@ -908,6 +929,14 @@ static void grouped(uint64_t *keys, uint64_t count, uint64_t longest, uint64_t d
     memcpy(keys, scratch, count * sizeof *keys);
 }
 
+/* The bits some key of keys[0 .. count) takes. */
+TARGETS static uint64_t taken(const uint64_t *keys, uint64_t count) {
+    uint64_t any = 0;
+    for (uint64_t i = 0; i < count; i++)
+        any |= keys[i];
+    return any;
+}
+
 /* Tested pair by pair, counting the tests. */
 static uint64_t tested_counted(struct joiner *j, const uint64_t *p, uint64_t np, const uint64_t *q, uint64_t nq) {
     *j->tests += np * nq;
@@ -965,11 +994,14 @@ static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, 
             place[b] = at++;
     if (longest)
         place[order[0]] = k - 2, place[order[1]] = k - 1;
-    bp->others = bq->others = j->width - k;
-    uint64_t chosen = told | longest;
+    /* The others: the bits outside the id that keys of both lists take.  A bit that one list never takes
+     * cannot meet, and is left out (at N = 20 most joins have two such of their 38, the diagonals at the
+     * window's two ends: the 32 others of six bits of id become 30, five chunks of dense words, not six) */
+    uint64_t chosen = told | longest, window = j->width == 64 ? ~(uint64_t)0 : ((uint64_t)1 << j->width) - 1;
+    uint64_t others = window & ~chosen & taken(p, np) & taken(q, nq);
+    bp->others = bq->others = __builtin_popcountll(others);
 #ifdef HAND_WRITTEN
     if (has_avx512()) {
-        uint64_t others = (j->width == 64 ? ~(uint64_t)0 : ((uint64_t)1 << j->width) - 1) & ~chosen;
         int top = longest ? k - 2 : 0; /* (no long diagonals: longest is 0) */
         bucketed_by_pext(p, np, k, bp, told, others, longest, top);
         bucketed_by_pext(q, nq, k, bq, told, others, longest, top);
@@ -978,7 +1010,7 @@ static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, 
     {
         uint64_t to[64]; /* each bit's place in the id, or among the others */
         for (int b = 0, other = 0; b < 64; b++)
-            to[b] = chosen >> b & 1 ? (uint64_t)1 << place[b] : b < j->width ? (uint64_t)1 << other++ : 0;
+            to[b] = chosen >> b & 1 ? (uint64_t)1 << place[b] : others >> b & 1 ? (uint64_t)1 << other++ : 0;
         for (int byte = 0; byte < 8; byte++) { /* each byte's bits of the id, and of the others */
             id[byte][0] = 0, other[byte][0] = 0;
             for (int v = 1; v < 256; v++) {
