@@ -134,7 +134,7 @@ def test_the_memory_is_said_before_the_work_and_refused_above_the_limit(cli) -> 
     with pytest.raises(InvalidInputError, match=r"needs .* more than the .* of --memory; .* processes would fit"):
         join.budget(24, 8, 16 << 30)
     code, out, err = cli("count", 16, "--memory", "1M")
-    assert code == 2 and out == "" and err.count("\n") == 1 and "needs 8.2 MB (2 processes" in err
+    assert code == 2 and out == "" and err.count("\n") == 1 and "needs 8.6 MB (2 processes" in err
     # An option that does not apply is refused, as every other (it was silently ignored)
     for argv, why in ((["--method", "walk"], "--method walk walks the board"),
                       (["-e", "cpsat"], "engine cpsat does not count by quarters (bitmask and gpu do)"),

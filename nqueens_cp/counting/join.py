@@ -169,12 +169,12 @@ def working_bytes(n: int, cap: int) -> int:
     and their buckets (44 bytes a key of room; the buckets' starts, ids of up
     to 16 bits, and where each dense bucket's words begin; the bucketing's
     places to write, for each of its four stretches of a list, one room for
-    both lists), the longer list's dense words (:func:`dense_words`), the
-    south's placements."""
+    both lists; the dense leaves put off, 12 bytes each), the longer list's
+    dense words (:func:`dense_words`), the south's placements."""
     _, largest = TABLES[n // 2]
-    places = 4 * (1 << 16) * 4
+    places, leaves = 4 * (1 << 16) * 4, 16384 * 12
     return (cap * 44 + 8 * dense_words(n, cap) + 6 * (largest + 1) * 8 + 2 * ((1 << 16) + 1) * 4 + (1 << 16) * 8
-            + places)
+            + places + leaves)
 
 
 def machine_memory() -> int:

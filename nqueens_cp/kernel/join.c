@@ -556,6 +556,7 @@ struct buckets {
 };
 #define NOT_DENSE UINT64_MAX
 #define BUCKET_WAYS 4 /* (bucketed's stretches) */
+#define JOIN_LEAVES 16384 /* dense leaves put off at once (struct leaves; their sorts in `places`) */
 
 static void buckets_free(struct buckets *b) {
     free(b->key), free(b->low), free(b->start), free(b->sums), free(b->at);
@@ -797,9 +798,9 @@ TARGETS static uint64_t dense_portable(const uint64_t *x, uint64_t nx, const uin
 /* The same with AVX-512, a batch's eight words (512 pair tests) at once: a
  * key is `chunks` loads ORed (the loop unrolled for each count of chunks)
  * and a popcount of the eight words (VPOPCNTDQ), of those that meet (the
- * others are the lanes less those).  Two batches of a bucket are taken
- * together where there are two: each key's offsets into the sums, a
- * shift and a mask a chunk, are worked out once for both. */
+ * others are the lanes less those): `dense_one`.  `dense_two` takes two
+ * batches at once: each key's offsets into the sums, a shift and a mask a
+ * chunk, are worked out once for both (leaves_joined, below, picks). */
 #define DENSE_TARGET __attribute__((target("avx512f,avx512vpopcntdq")))
 static inline __attribute__((always_inline)) DENSE_TARGET __m512i dense_meet(uint64_t key, const __m512i *sums,
                                                                              int chunks) {
@@ -836,25 +837,6 @@ DENSE_AVX512(8)
 DENSE_AVX512(9)
 DENSE_AVX512(10)
 
-DENSE_TARGET static uint64_t dense_avx512(const uint64_t *x, uint64_t nx, const uint64_t *sums, uint64_t count,
-                                          int chunks) {
-    static __m512i (*const one[])(const uint64_t *, uint64_t, const __m512i *, __m512i) = {
-        NULL, dense_one_1, dense_one_2, dense_one_3, dense_one_4, dense_one_5,
-        dense_one_6, dense_one_7, dense_one_8, dense_one_9, dense_one_10};
-    static __m512i (*const two[])(const uint64_t *, uint64_t, const __m512i *, const __m512i *, __m512i) = {
-        NULL, dense_two_1, dense_two_2, dense_two_3, dense_two_4, dense_two_5,
-        dense_two_6, dense_two_7, dense_two_8, dense_two_9, dense_two_10};
-    const uint64_t lanes = 64 * DENSE_BATCH, words = (uint64_t)chunks * DENSE_VALUES; /* a batch's, in 512 bits */
-    const __m512i *at = (const __m512i *)sums;
-    uint64_t batches = (count + lanes - 1) / lanes, b = 0;
-    __m512i met = _mm512_setzero_si512();
-    for (; b + 2 <= batches; b += 2)
-        met = two[chunks](x, nx, at + b * words, at + (b + 1) * words, met);
-    if (b < batches)
-        met = one[chunks](x, nx, at + b * words, met);
-    return nx * batches * lanes - (uint64_t)_mm512_reduce_add_epi64(met);
-}
-
 static int has_vpopcnt(void) {
     static int has = -1; /* (threads that race here write the same value) */
     if (has < 0) {
@@ -872,12 +854,24 @@ static uint64_t dense(const struct buckets *p, uint32_t a, const struct buckets 
     uint64_t p0 = p->start[a], np = p->start[a + 1] - p0, q0 = q->start[b], nq = q->start[b + 1] - q0;
     if (q->at[b] == NOT_DENSE)
         return p->others <= 32 ? tested32(p->low + p0, np, q->low + q0, nq) : tested(p->key + p0, np, q->key + q0, nq);
-#ifdef HAND_WRITTEN
-    if (has_vpopcnt())
-        return dense_avx512(p->key + p0, np, q->sums + q->at[b], nq, q->chunks);
-#endif
     return dense_portable(p->key + p0, np, q->sums + q->at[b], nq, q->chunks);
 }
+/* Where the AVX-512 loop joins a dense bucket, `join` puts the leaf off, and
+ * the leaves are joined later q's bucket by bucket (`leaves_joined`): that
+ * is the join's state besides its buckets. */
+struct leaves {
+    uint64_t small, *tests;
+    uint32_t weight;     /* what the pairs of the leaves the join is at count for (2b. above: 1 or 2) */
+    int k;               /* the ids' bits */
+    uint64_t found;      /* what the leaves joined so far found, weighed */
+    uint32_t (*leaf)[3]; /* the leaves put off: (p's bucket, q's bucket, weight) */
+    uint64_t count, room;
+    uint32_t *order;     /* (1 << k) + 1 + 2 room: leaves_joined's counting sorts */
+};
+
+#ifdef HAND_WRITTEN
+DENSE_TARGET static uint64_t leaves_joined(const struct buckets *p, const struct buckets *q, struct leaves *L);
+#endif
 
 /* Pairs of P's buckets pa .. pa + 2^level - 1 x Q's qa .. with no bit in
  * common: split both on their id's top bit; of (without, with) x (without,
@@ -885,24 +879,141 @@ static uint64_t dense(const struct buckets *p, uint32_t a, const struct buckets 
  * the bits below.  One bucket each (their ids apart), or no more than
  * `small` keys on either side: their keys tested, where only their first
  * others + level bits can meet (above them no pair left has a bit in
- * common), few pairs one by one, the others against dense blocks. */
+ * common), few pairs one by one, the others against dense blocks (put off,
+ * where the AVX-512 loop joins them, until L's room is full or the join
+ * ends: what they find is in L->found, not in what this returns). */
+
 static uint64_t join(const struct buckets *p, uint32_t pa, const struct buckets *q, uint32_t qa, int level,
-                     uint64_t small, uint64_t *tests) {
+                     struct leaves *L) {
     uint32_t size = 1u << level;
     uint64_t p0 = p->start[pa], np = p->start[pa + size] - p0, q0 = q->start[qa], nq = q->start[qa + size] - q0;
     if (!np || !nq)
         return 0;
-    if (!level || np * nq <= small) {
-        *tests += np * nq;
+    if (!level || np * nq <= L->small) {
+        *L->tests += np * nq;
         if (level)
             return p->others + level <= 32 ? tested32(p->low + p0, np, q->low + q0, nq)
                                            : tested(p->key + p0, np, q->key + q0, nq);
+#ifdef HAND_WRITTEN
+        if (q->at[qa] != NOT_DENSE && has_vpopcnt()) {
+            L->leaf[L->count][0] = pa, L->leaf[L->count][1] = qa, L->leaf[L->count++][2] = L->weight;
+            if (L->count == L->room)
+                L->found += leaves_joined(p, q, L);
+            return 0;
+        }
+#endif
         return dense(p, pa, q, qa);
     }
     uint32_t half = size / 2;
-    return join(p, pa, q, qa, level - 1, small, tests) + join(p, pa, q, qa + half, level - 1, small, tests) +
-           join(p, pa + half, q, qa, level - 1, small, tests);
+    return join(p, pa, q, qa, level - 1, L) + join(p, pa, q, qa + half, level - 1, L) +
+           join(p, pa + half, q, qa, level - 1, L);
 }
+
+#ifdef HAND_WRITTEN
+/* The leaves of one q bucket, in order of their p buckets: sorted[i .. end). */
+struct run {
+    uint64_t i, end, batches;
+    const __m512i *sums;
+};
+
+/* A leaf's p keys, its p bucket, and the weight of its pairs less one. */
+struct leaf_keys {
+    const uint64_t *key;
+    uint64_t count;
+    uint32_t bucket, w;
+};
+
+static inline struct leaf_keys leaf_keys(const struct buckets *p, const struct leaves *L, uint32_t leaf) {
+    uint32_t a = L->leaf[leaf][0];
+    return (struct leaf_keys){p->key + p->start[a], p->start[a + 1] - p->start[a], a, L->leaf[leaf][2] - 1};
+}
+
+static struct run run_at(const struct buckets *q, const struct leaves *L, const uint32_t *sorted, uint64_t i) {
+    uint32_t b = L->leaf[sorted[i]][1];
+    uint64_t end = i, lanes = 64 * DENSE_BATCH;
+    while (end < L->count && L->leaf[sorted[end]][1] == b)
+        end++;
+    uint64_t batches = (q->start[b + 1] - q->start[b] + lanes - 1) / lanes;
+    return (struct run){i, end, batches, (const __m512i *)(q->sums + q->at[b])};
+}
+
+/* The leaves put off, q's bucket by bucket: each bucket's batches two at a
+ * time against every p bucket that meets it, while their words are in the
+ * cache (joined leaf by leaf, a bucket's words were read again from farther
+ * for each p bucket that met it); a bucket's last batch, where it has an
+ * odd number, with the next such bucket's for the p buckets that meet both
+ * (most: a bucket and the next differ in few bits of their ids).  The pairs
+ * the leaves found, weighed. */
+DENSE_TARGET static uint64_t leaves_joined(const struct buckets *p, const struct buckets *q, struct leaves *L) {
+    static __m512i (*const one[])(const uint64_t *, uint64_t, const __m512i *, __m512i) = {
+        NULL, dense_one_1, dense_one_2, dense_one_3, dense_one_4, dense_one_5,
+        dense_one_6, dense_one_7, dense_one_8, dense_one_9, dense_one_10};
+    static __m512i (*const two[])(const uint64_t *, uint64_t, const __m512i *, const __m512i *, __m512i) = {
+        NULL, dense_two_1, dense_two_2, dense_two_3, dense_two_4, dense_two_5,
+        dense_two_6, dense_two_7, dense_two_8, dense_two_9, dense_two_10};
+    uint32_t buckets = 1u << L->k, *at = L->order, *by_p = at + buckets + 1, *sorted = by_p + L->room;
+    for (int by = 0; by < 2; by++) { /* a counting sort by p's bucket, then by q's (kept in p's order) */
+        const uint32_t *from = by ? by_p : NULL;
+        uint32_t *to = by ? sorted : by_p;
+        memset(at, 0, (buckets + 1) * sizeof *at);
+        for (uint64_t i = 0; i < L->count; i++)
+            at[L->leaf[from ? from[i] : i][by] + 1]++;
+        for (uint32_t b = 0; b < buckets; b++)
+            at[b + 1] += at[b];
+        for (uint64_t i = 0; i < L->count; i++) {
+            uint32_t leaf = from ? from[i] : (uint32_t)i;
+            to[at[L->leaf[leaf][by]]++] = leaf;
+        }
+    }
+    const int chunks = q->chunks;
+    const uint64_t lanes = 64 * DENSE_BATCH, words = (uint64_t)chunks * DENSE_VALUES; /* a batch's, in 512 bits */
+    __m512i met[2] = {_mm512_setzero_si512(), _mm512_setzero_si512()}; /* the leaves of weight 1, of 2 */
+    uint64_t tested[2] = {0, 0};                                         /* their lanes */
+    for (uint64_t i = 0; i < L->count;) {
+        struct run r = run_at(q, L, sorted, i), s = {0, 0, 0, NULL};
+        if (r.batches % 2 && r.end < L->count) /* the next bucket with an odd number of batches, if next */
+            s = run_at(q, L, sorted, r.end);
+        int paired = s.batches % 2;
+        for (int side = 0; side < 1 + paired; side++) { /* each bucket's batches two at a time */
+            struct run u = side ? s : r;
+            for (uint64_t t = 0; t + 1 < u.batches; t += 2)
+                for (uint64_t j = u.i; j < u.end; j++) {
+                    struct leaf_keys x = leaf_keys(p, L, sorted[j]);
+                    met[x.w] = two[chunks](x.key, x.count, u.sums + t * words, u.sums + (t + 1) * words, met[x.w]);
+                    tested[x.w] += 2 * x.count * lanes;
+                }
+        }
+        if (r.batches % 2) { /* the last batches: the two lists of leaves merged by their p buckets */
+            const __m512i *last = r.sums + (r.batches - 1) * words;
+            const __m512i *other = paired ? s.sums + (s.batches - 1) * words : NULL;
+            for (uint64_t j = r.i, k = s.i; j < r.end || (paired && k < s.end);) {
+                struct leaf_keys x = {NULL, 0, UINT32_MAX, 0}, y = x;
+                if (j < r.end)
+                    x = leaf_keys(p, L, sorted[j]);
+                if (paired && k < s.end)
+                    y = leaf_keys(p, L, sorted[k]);
+                if (x.bucket == y.bucket && x.w == y.w) { /* (never both past the end: the loop's test) */
+                    met[x.w] = two[chunks](x.key, x.count, last, other, met[x.w]);
+                    tested[x.w] += 2 * x.count * lanes;
+                    j++, k++;
+                } else if (x.bucket <= y.bucket) {
+                    met[x.w] = one[chunks](x.key, x.count, last, met[x.w]);
+                    tested[x.w] += x.count * lanes;
+                    j++;
+                } else {
+                    met[y.w] = one[chunks](y.key, y.count, other, met[y.w]);
+                    tested[y.w] += y.count * lanes;
+                    k++;
+                }
+            }
+        }
+        i = paired ? s.end : r.end;
+    }
+    L->count = 0;
+    return tested[0] - (uint64_t)_mm512_reduce_add_epi64(met[0]) +
+           2 * (tested[1] - (uint64_t)_mm512_reduce_add_epi64(met[1]));
+}
+#endif
 
 /* What a join of two lists needs besides them: the buckets' room, how to cut
  * it (join.h), and the tally of pair tests. */
@@ -911,6 +1022,7 @@ struct joiner {
     int width;        /* the keys' bits: 2 span */
     uint64_t longest; /* an even N's two longest diagonals, as key bits (2b. above); 0 for an odd N */
     uint64_t direct, small, bucket, *tests;
+    struct leaves leaves;
 };
 
 /* The keys in three groups, in their order within each (a stable counting
@@ -1025,17 +1137,26 @@ static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, 
     /* q, the longer list, kept dense where the shorter is long enough to pay for it (only there are the
      * buckets cut to about `bucket` keys; with JOIN_ID_BITS they may be large, but few keys meet them) */
     dense_build(bq, k, np >= JOIN_DENSE_LIST ? DENSE_MIN : UINT64_MAX);
+    struct leaves *L = &j->leaves;
+    L->weight = 1, L->k = k, L->found = 0;
+    uint64_t found;
     if (!longest)
-        return join(bp, 0, bq, 0, k, j->small, j->tests);
-    /* the groups: ids with the anti-diagonal's bit (on top) and the diagonal's (below it); 2b.'s sum is
-     * the same with the two swapped */
-    int level = k - 2;
-    uint32_t one_diag = 1u << level, both = 3u << level, anti = 2u << level;
-    uint64_t small = j->small, *tests = j->tests;
-    return join(bp, 0, bq, 0, level, small, tests) + join(bp, 0, bq, anti, level, small, tests) +
-           join(bp, 0, bq, one_diag, level, small, tests) + join(bp, anti, bq, 0, level, small, tests) +
-           join(bp, one_diag, bq, 0, level, small, tests) +
-           2 * (join(bp, 0, bq, both, level, small, tests) + join(bp, both, bq, 0, level, small, tests));
+        found = join(bp, 0, bq, 0, k, L);
+    else {
+        /* the groups: ids with the anti-diagonal's bit (on top) and the diagonal's (below it); 2b.'s sum is
+         * the same with the two swapped */
+        int level = k - 2;
+        uint32_t one_diag = 1u << level, both = 3u << level, anti = 2u << level;
+        found = join(bp, 0, bq, 0, level, L) + join(bp, 0, bq, anti, level, L) + join(bp, 0, bq, one_diag, level, L) +
+                join(bp, anti, bq, 0, level, L) + join(bp, one_diag, bq, 0, level, L);
+        L->weight = 2;
+        found += 2 * (join(bp, 0, bq, both, level, L) + join(bp, both, bq, 0, level, L));
+    }
+#ifdef HAND_WRITTEN
+    if (L->count)
+        L->found += leaves_joined(bp, bq, L);
+#endif
+    return found + L->found;
 }
 
 /* --- the row sets ----------------------------------------------------------------- */
@@ -1275,6 +1396,7 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
     uint64_t *p = malloc((cap + 8) * sizeof *p), *q = malloc((cap + 8) * sizeof *q); /* (8: south_joined) */
     size_t starts = (((size_t)1 << JOIN_MAX_ID_BITS) + 1) * sizeof(uint32_t) + cap * sizeof(uint16_t);
     uint32_t *places = malloc(((size_t)BUCKET_WAYS << JOIN_MAX_ID_BITS) * sizeof *places);
+    uint32_t (*leaf)[3] = malloc(JOIN_LEAVES * sizeof *leaf);
     size_t dense = join_dense_words(n, cap) * sizeof(uint64_t), ats = ((size_t)1 << JOIN_MAX_ID_BITS) * sizeof(uint64_t);
     struct buckets bp = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(uint32_t)), malloc(starts), places, NULL,
                          NULL, 0, 0, 0}, /* (never dense) */
@@ -1284,16 +1406,17 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
     uint64_t began = nanoseconds();
     int listing = lister_open(&l, t, n, &m);
     out[JOIN_NS_HALVES] += nanoseconds() - began;
-    if (!p || !q || !places || !bp.key || !bp.low || !bp.start || !bq.key || !bq.low || !bq.sums || !bq.at ||
+    if (!p || !q || !places || !leaf || !bp.key || !bp.low || !bp.start || !bq.key || !bq.low || !bq.sums || !bq.at ||
         !bq.start || listing) {
-        free(p), free(q), free(places), buckets_free(&bp), buckets_free(&bq);
+        free(p), free(q), free(places), free(leaf), buckets_free(&bp), buckets_free(&bq);
         if (!listing)
             lister_close(&l);
         return -1;
     }
     /* For an even N the two longest diagonals are the id's top bits (2b. above: only pairs with no queen
      * east on them are joined) */
-    struct joiner j = {bp, bq, 2 * l.span, longest_of(&l, n), direct, small, bucket, &out[JOIN_TESTS]};
+    struct joiner j = {bp, bq, 2 * l.span, longest_of(&l, n), direct, small, bucket, &out[JOIN_TESTS],
+                       {small, &out[JOIN_TESTS], 1, 0, 0, leaf, 0, JOIN_LEAVES, places}};
     uint32_t compact = unrank(first, free_rows, east_cols);
     for (uint64_t rank = first; rank < last; rank++, compact = next_combination(compact, free_rows)) {
         uint32_t east = east_rows(compact, l.positions, l.f);
@@ -1321,7 +1444,7 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
         out[JOIN_NS_HALVES] += listed;
         out[JOIN_COUNT] += weight * found;
     }
-    free(p), free(q), free(places), buckets_free(&bp), buckets_free(&bq);
+    free(p), free(q), free(places), free(leaf), buckets_free(&bp), buckets_free(&bq);
     lister_close(&l);
     return 0;
 }
