@@ -50,8 +50,11 @@
  *    of the bucket's key i, and for each chunk of 6 bits the OR of the rows
  *    of each of its 64 values.  A key of the other list meets the keys of
  *    the OR of its chunks' sums; a popcount counts the others: 512 pair
- *    tests in one OR a chunk (`dense`), where testing them one by one takes
- *    64 instructions or more.
+ *    tests in one OR a chunk, where testing them one by one takes 64
+ *    instructions or more.  The bits tested are those outside the id that
+ *    keys of both lists take.  The leaves that meet dense buckets are put
+ *    off and joined a q bucket at a time, two batches a key
+ *    (`leaves_joined`).
  *
  * The listing of a half is cut into pieces of at most `cap` keys (the
  * memory the caller allows); every piece of east halves is joined with
