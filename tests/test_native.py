@@ -4,6 +4,7 @@ consumer stops, its errors raised on the caller's thread."""
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 
@@ -95,3 +96,35 @@ def test_one_call_is_stopped_past_its_deadline_and_returns_what_it_has() -> None
 
     assert native.call(solve, stop.set, "fake", deadline=time.monotonic() + 0.1, grace=0.0) == \
         "stopped with the best found"
+
+
+def test_a_ctrl_c_while_the_solver_thread_starts_stops_the_solver(monkeypatch) -> None:
+    """A Ctrl-C that landed while Thread.start() waited for the new thread raised there, before
+    the stream's try: the solver ran on unstopped, CP-SAT's statistics then raised 'solve() has not
+    been called' in place of the KeyboardInterrupt, and at exit its running threads aborted the
+    process ('terminate called without an active exception', once in CI)."""
+    started = threading.Thread.start
+
+    def start_then_ctrl_c(thread: threading.Thread) -> None:
+        started(thread)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(threading.Thread, "start", start_then_ctrl_c)
+    for kind in ("stream", "call"):
+        solver = FakeSolver(10**8)
+        with pytest.raises(KeyboardInterrupt):
+            if kind == "stream":
+                next(native.stream(solver.solve, solver.stop, "fake"))
+            else:
+                native.call(functools.partial(solver.solve, Nowhere()), solver.stop, "fake")
+        assert solver.stop_asked.is_set() and solver.thread is not None and not solver.thread.is_alive(), kind
+
+
+class Nowhere:
+    """Where a call's boards go (a call has no handover: no one reads them)."""
+
+    def add(self, board) -> None:
+        pass
+
+    def flush(self) -> None:
+        pass

@@ -111,13 +111,12 @@ class CpSatEngine(Engine):
         try:
             run = yield from native.stream(solve, solver.stop_search, "CP-SAT")
         finally:
-            stats.update(
-                variables=len(model.proto.variables),
-                constraints=len(model.proto.constraints),
-                branches=solver.num_branches,
-                conflicts=solver.num_conflicts,
-                solver_time=solver.wall_time,
-            )
+            stats.update(variables=len(model.proto.variables), constraints=len(model.proto.constraints))
+            try:
+                stats.update(branches=solver.num_branches, conflicts=solver.num_conflicts,
+                             solver_time=solver.wall_time)
+            except RuntimeError:  # no response: stopped before its solve began, or one left running past patience
+                pass  # (raised here, it would have taken the place of the Ctrl-C that stopped it)
         stats["status"] = solver.status_name(run.result)
         if run.result == cp_model.MODEL_INVALID:
             raise NQueensError("CP-SAT rejected the model as invalid")

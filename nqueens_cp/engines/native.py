@@ -78,8 +78,8 @@ def call(solve: Callable[[], Any], stop: Callable[[], None], name: str, deadline
     clock in every phase is stopped then), or until a signal ends the wait;
     stopped, it returns what it has."""
     run = Run(solve, name)
-    run.thread.start()
-    try:
+    try:  # (the start inside: see stream)
+        run.thread.start()
         run.thread.join(None if deadline is None else max(deadline + grace - time.monotonic(), 0.0))
     finally:  # past the deadline, or a signal came: stopped before anything goes on
         run.stop(stop, patience=float("inf"))
@@ -97,8 +97,8 @@ def stream(solve: Callable[[Any], Any], stop: Callable[[], None], name: str,
 
     handover = Handover()
     run = Run(lambda: solve(handover), name, handover)
-    run.thread.start()
-    try:
+    try:  # the start inside: a Ctrl-C that lands while start() waits for the thread must stop it too
+        run.thread.start()
         yield from handover.receive(deadline)
     finally:
         handover.cancel()
