@@ -210,6 +210,34 @@ def test_help_does_not_import_solver_packages() -> None:
     assert out.strip() == "[]"
 
 
+def test_every_engines_data_is_read_without_a_package_outside_the_standard_library() -> None:
+    """Issue 64's lazy CLI: each engine module is the module that imports
+    nothing: its class (capabilities, options, summary, availability) loads
+    with only the standard library and nqueens_cp, its solver package imported
+    inside the methods that search.  Every engine's --help, `engines` and the
+    main help read them without paying for OR-Tools, python-sat, clingo, Z3,
+    CuPy or Dask."""
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; before = set(sys.modules)\n"
+        "from nqueens_cp.engines import engine_class, names\n"
+        "from nqueens_cp.cli.main import main\n"
+        "import contextlib, io, json\n"
+        "data = [(c.capabilities(), c.summary, [o.name for o in c.options], c.unavailable_reason())\n"
+        "        for c in map(engine_class, names())]\n"
+        "with contextlib.redirect_stdout(io.StringIO()): main(['engines'])\n"
+        "with contextlib.redirect_stdout(io.StringIO()): main(['--help'])\n"
+        "print(json.dumps([len(data), sorted({m.split('.')[0] for m in set(sys.modules) - before}"
+        " - set(sys.stdlib_module_names))]))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded, outside = json.loads(run.stdout)
+    assert loaded == len(nq.names()) and outside == ["nqueens_cp"], outside
+
+
 BAD_INPUT = [
     (["enumerate", "0"], "argument N: must be a positive integer, got '0'"),
     (["enumerate", "-3"], "argument N: must be a positive integer, got '-3'"),
