@@ -566,6 +566,31 @@ static void buckets_free(struct buckets *b) {
     free(b->key), free(b->low), free(b->start), free(b->sums), free(b->at);
 }
 
+/* How many of the keys keys[0], keys[step], keys[2 step], ... take each of
+ * the low `width` bits, added into counts[]: seven bits of a key at a time,
+ * spread to the low seven bytes of a word by one multiplication (bit i to
+ * byte i: the eight shifted copies that the product adds up do not overlap,
+ * so nothing carries) and added to that chunk's word of byte-wide counters,
+ * emptied into counts[] before any can pass 255.  The loop it replaced took
+ * each key's bits one by one into one counter a bit: every increment waited
+ * for the last one's store to be read back (about 15 % of `count 19`, whose
+ * lists are short and many). */
+static void bits_counted(const uint64_t *keys, uint64_t count, uint64_t step, int width, uint64_t counts[64]) {
+    uint64_t lanes[10] = {0}; /* (10 chunks of seven bits cover 64) */
+    int chunks = (width + 6) / 7, held = 0;
+    for (uint64_t i = 0; i < count; i += step) {
+        for (int c = 0; c < chunks; c++)
+            lanes[c] += ((keys[i] >> 7 * c & 0x7f) * 0x0002040810204081u) & 0x0101010101010101u;
+        if (++held == 255 || i + step >= count) {
+            for (int c = 0; c < chunks; c++)
+                for (int b = 0; b < 7 && 7 * c + b < 64; b++)
+                    counts[7 * c + b] += lanes[c] >> 8 * b & 0xff;
+            memset(lanes, 0, sizeof lanes);
+            held = 0;
+        }
+    }
+}
+
 /* After the `forced` bits of order[], the `k` bits of the window that most
  * pairs of p x q have in common (from a sample of each: a bit most pairs
  * share is one whose split cuts most pairs), from the most telling down;
@@ -575,12 +600,8 @@ static int telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint6
     uint64_t in_p[64] = {0}, in_q[64] = {0}, chosen = 0;
     for (int i = 0; i < forced; i++)
         chosen |= (uint64_t)1 << order[i];
-    for (uint64_t i = 0; i < np; i += 1 + np / 512)
-        for (uint64_t x = p[i]; x; x &= x - 1)
-            in_p[__builtin_ctzll(x)]++;
-    for (uint64_t i = 0; i < nq; i += 1 + nq / 512)
-        for (uint64_t x = q[i]; x; x &= x - 1)
-            in_q[__builtin_ctzll(x)]++;
+    bits_counted(p, np, 1 + np / 512, width, in_p);
+    bits_counted(q, nq, 1 + nq / 512, width, in_q);
     for (int taken = forced; taken < forced + k; taken++) {
         int best = -1;
         for (int b = 0; b < width; b++)
