@@ -566,8 +566,8 @@ static void buckets_free(struct buckets *b) {
     free(b->key), free(b->low), free(b->start), free(b->sums), free(b->at);
 }
 
-/* How many of the keys keys[0], keys[step], keys[2 step], ... take each of
- * the low `width` bits, added into counts[]: seven bits of a key at a time,
+/* How many of the keys keys[0], keys[step], keys[2 step], ... take each
+ * bit, added into counts[]: seven bits of a key at a time,
  * spread to the low seven bytes of a word by one multiplication (bit i to
  * byte i: the eight shifted copies that the product adds up do not overlap,
  * so nothing carries) and added to that chunk's word of byte-wide counters,
@@ -575,15 +575,17 @@ static void buckets_free(struct buckets *b) {
  * each key's bits one by one into one counter a bit: every increment waited
  * for the last one's store to be read back (about 15 % of `count 19`, whose
  * lists are short and many). */
-static void bits_counted(const uint64_t *keys, uint64_t count, uint64_t step, int width, uint64_t counts[64]) {
-    uint64_t lanes[10] = {0}; /* (10 chunks of seven bits cover 64) */
-    int chunks = (width + 6) / 7, held = 0;
+static void bits_counted(const uint64_t *keys, uint64_t count, uint64_t step, uint64_t counts[64]) {
+    /* the window's bits, 46 at most: a number of chunks known here keeps the lanes in registers */
+    enum { chunks = (2 * (2 * JOIN_MAX_H - 1) + 6) / 7 };
+    uint64_t lanes[chunks] = {0};
+    int held = 0;
     for (uint64_t i = 0; i < count; i += step) {
         for (int c = 0; c < chunks; c++)
             lanes[c] += ((keys[i] >> 7 * c & 0x7f) * 0x0002040810204081u) & 0x0101010101010101u;
         if (++held == 255 || i + step >= count) {
             for (int c = 0; c < chunks; c++)
-                for (int b = 0; b < 7 && 7 * c + b < 64; b++)
+                for (int b = 0; b < 7; b++)
                     counts[7 * c + b] += lanes[c] >> 8 * b & 0xff;
             memset(lanes, 0, sizeof lanes);
             held = 0;
@@ -600,8 +602,8 @@ static int telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint6
     uint64_t in_p[64] = {0}, in_q[64] = {0}, chosen = 0;
     for (int i = 0; i < forced; i++)
         chosen |= (uint64_t)1 << order[i];
-    bits_counted(p, np, 1 + np / 512, width, in_p);
-    bits_counted(q, nq, 1 + nq / 512, width, in_q);
+    bits_counted(p, np, 1 + np / 512, in_p);
+    bits_counted(q, nq, 1 + nq / 512, in_q);
     for (int taken = forced; taken < forced + k; taken++) {
         int best = -1;
         for (int b = 0; b < width; b++)
