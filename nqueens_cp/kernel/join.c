@@ -350,6 +350,38 @@ __attribute__((target("avx512f"))) static uint64_t south_joined_avx512(uint64_t 
     return made;
 }
 #define SOUTH_JOINED(...) (has_avx512() ? south_joined_avx512(__VA_ARGS__) : south_joined(__VA_ARGS__))
+
+/* The north placements entry[*at .. n1) each with the `count` south
+ * placements, where they are eight at most (most choices of an odd N's
+ * columns: 86 % of the north placements at N = 19 meet eight south ones or
+ * fewer, 65 % four or fewer): the south's lines and keys are loaded into one
+ * register each once for the choice, not once for each north placement, and
+ * there is no call a north placement.  It stops at the first north
+ * placement whose keys might not fit in `room`; *at is where it stopped.
+ * (N = 19: the listing 0.87x the time of south_joined's loop a placement;
+ * N = 21 0.91x; N = 20, whose choices meet more, the same.) */
+__attribute__((target("avx512f"))) static uint64_t few_joined_avx512(const uint64_t *entry, uint64_t *at, uint64_t n1,
+                                                                     int north_diag, int north_anti, int low, int span,
+                                                                     uint64_t window, const uint64_t *sdiag,
+                                                                     const uint64_t *santi, const uint64_t *skey,
+                                                                     uint64_t count, uint64_t *out, uint64_t room) {
+    const __mmask8 in = (__mmask8)((1u << count) - 1);
+    const __m512i d = _mm512_maskz_loadu_epi64(in, sdiag), a = _mm512_maskz_loadu_epi64(in, santi),
+                  k = _mm512_maskz_loadu_epi64(in, skey);
+    uint64_t made = 0, i = *at;
+    for (; i < n1 && room - made >= count; i++) {
+        uint64_t e = entry[i];
+        uint64_t dn = (e & 0xffffffffu) << north_diag, an = (e >> 32) << north_anti;
+        __mmask8 apart = _mm512_mask_testn_epi64_mask( /* apart: no diagonal in common, nor anti-diagonal */
+            _mm512_mask_testn_epi64_mask(in, d, _mm512_set1_epi64((long long)dn)), a, _mm512_set1_epi64((long long)an));
+        __m512i keys = _mm512_or_si512(k, _mm512_set1_epi64((long long)key_of(dn, an, low, span, window)));
+        _mm512_storeu_si512(out + made, _mm512_maskz_compress_epi64(apart, keys));
+        made += (uint64_t)__builtin_popcount(apart);
+    }
+    *at = i;
+    return made;
+}
+#define FEW_JOINED 8 /* (south placements at most: one register's keys) */
 #else
 #define SOUTH_JOINED(...) south_joined(__VA_ARGS__)
 #endif
@@ -423,15 +455,23 @@ TARGETS static uint64_t half_next(struct half *g, uint64_t *restrict out, uint64
             }
             s->count = count;
         }
-        for (; i < n1; i++) {
-            if (room - made < count) {
-                g->i = i;
-                return made; /* resumes at this north placement */
+#ifdef FEW_JOINED
+        if (count <= FEW_JOINED && has_avx512())
+            made += few_joined_avx512(entry, &i, n1, north_diag, north_anti, low, span, window, sdiag, santi, skey,
+                                      count, out + made, room - made);
+        else
+#endif
+            for (; i < n1; i++) {
+                if (room - made < count)
+                    break;
+                uint64_t e = entry[i];
+                uint64_t dn = (e & 0xffffffffu) << north_diag, an = (e >> 32) << north_anti;
+                uint64_t kn = key_of(dn, an, low, span, window);
+                made += SOUTH_JOINED(kn, dn, an, sdiag, santi, skey, count, out + made);
             }
-            uint64_t e = entry[i];
-            uint64_t dn = (e & 0xffffffffu) << north_diag, an = (e >> 32) << north_anti;
-            uint64_t kn = key_of(dn, an, low, span, window);
-            made += SOUTH_JOINED(kn, dn, an, sdiag, santi, skey, count, out + made);
+        if (i < n1) {
+            g->i = i;
+            return made; /* resumes at this north placement */
         }
         g->choice++;
     }
