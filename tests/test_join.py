@@ -6,6 +6,7 @@ the work, and refusals in one line."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -286,3 +287,29 @@ def test_a_time_of_one_unit_is_said_in_the_singular() -> None:
 
     assert [duration(math.log10(seconds)) for seconds in (1, 30, 3600, 5400, 1.2 * 86400, 400 * 86400)] == [
         "about 1 second", "about 30 seconds", "about 1 hour", "about 2 hours", "about 1 day", "about 1 year"]
+
+
+def test_the_compiled_telling_bits_are_the_twins_over_every_bit_of_the_widest_window() -> None:
+    """join.c counts its sample's bits seven a key at a time, in byte-wide
+    counters emptied every 255 keys (bits_counted): over windows as wide as
+    N = 25's (46 bits), each bit taken with its own odds, lists shorter and
+    longer than the sample's 512 keys and the counters' 255, with and
+    without forced bits, it chooses the twin's bits in the twin's order.
+    (The joins above reach windows of 22 bits only.)"""
+    rng = random.Random(65)
+    for width in (6, 22, 38, 46):
+        for long_p, long_q in ((1, 3), (200, 700), (255, 256), (300, 5_000), (1_000, 1_000)):
+            odds = [rng.random() for _ in range(width)]
+            p, q = ([sum(1 << b for b in range(width) if rng.random() < odds[b] * rng.random()) for _ in range(size)]
+                    for size in (long_p, long_q))
+            if long_p == 255:  # a bit in every key: its counter fills to the brim before each emptying
+                p, q = [x | 1 << (width // 2) for x in p], [x | 1 << (width // 2) for x in q]
+            for forced in ([], [width - 1, 0]):
+                k = min(8, width - len(forced))
+                compiled = kernel.join_telling_bits(p, q, width, forced, k)
+                assert compiled == kernel.join_telling_bits(p, q, width, forced, k, compiled=False), (width, long_p, long_q)
+                assert compiled[:len(forced)] == forced and len(compiled) == len(set(compiled))
+    with pytest.raises(ValueError, match="bad arguments"):
+        kernel.join_telling_bits([1], [1], 47, [], 1)  # wider than any window
+    with pytest.raises(ValueError, match="bad arguments"):
+        kernel.join_telling_bits([1], [1], 8, [8], 1)  # a forced bit outside the window

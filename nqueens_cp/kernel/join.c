@@ -607,27 +607,30 @@ static void buckets_free(struct buckets *b) {
 }
 
 /* How many of the keys keys[0], keys[step], keys[2 step], ... take each
- * bit, added into counts[]: seven bits of a key at a time,
- * spread to the low seven bytes of a word by one multiplication (bit i to
- * byte i: the eight shifted copies that the product adds up do not overlap,
- * so nothing carries) and added to that chunk's word of byte-wide counters,
- * emptied into counts[] before any can pass 255.  The loop it replaced took
- * each key's bits one by one into one counter a bit: every increment waited
- * for the last one's store to be read back (about 15 % of `count 19`, whose
- * lists are short and many). */
-static void bits_counted(const uint64_t *keys, uint64_t count, uint64_t step, uint64_t counts[64]) {
-    /* the window's bits, 46 at most: a number of chunks known here keeps the lanes in registers */
-    enum { chunks = (2 * (2 * JOIN_MAX_H - 1) + 6) / 7 };
-    uint64_t lanes[chunks] = {0};
+ * bit, added into counts[]: a key's bits seven at a time, each chunk spread
+ * to the low seven bytes of a word by one multiplication (bit i to byte i:
+ * the eight shifted copies that the product adds up do not overlap, so
+ * nothing carries) and added to that chunk's word of byte-wide counters,
+ * emptied into counts[] before any can pass 255.  The eight chunks (56 bits,
+ * the window's 46 at most) are the eight lanes of one vector: a key is a
+ * shift, two ands, a multiplication and an add (the compiler's vectors, as
+ * the batches' words below).  The loop it replaced took each key's bits one
+ * by one into one counter a bit, and every increment waited for the last
+ * one's store to be read back: 15 % of an N = 19 slice, whose lists are
+ * short and many; seven chunks one after another in scalar words, 7 %. */
+typedef uint64_t chunk_words __attribute__((vector_size(64)));
+TARGETS static void bits_counted(const uint64_t *keys, uint64_t count, uint64_t step, uint64_t counts[64]) {
+    const chunk_words shifts = {0, 7, 14, 21, 28, 35, 42, 49};
+    chunk_words lanes = {0};
     int held = 0;
     for (uint64_t i = 0; i < count; i += step) {
-        for (int c = 0; c < chunks; c++)
-            lanes[c] += ((keys[i] >> 7 * c & 0x7f) * 0x0002040810204081u) & 0x0101010101010101u;
+        chunk_words chunks = ((chunk_words){0} + keys[i]) >> shifts & 0x7f;
+        lanes += (chunks * 0x0002040810204081u) & 0x0101010101010101u;
         if (++held == 255 || i + step >= count) {
-            for (int c = 0; c < chunks; c++)
+            for (int c = 0; c < 8; c++)
                 for (int b = 0; b < 7; b++)
                     counts[7 * c + b] += lanes[c] >> 8 * b & 0xff;
-            memset(lanes, 0, sizeof lanes);
+            lanes = (chunk_words){0};
             held = 0;
         }
     }
@@ -655,6 +658,16 @@ static int telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint6
         order[taken] = best;
     }
     return forced + k;
+}
+
+int join_telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint64_t nq, int width, int forced, int k,
+                      int order[64]) {
+    if (width < 1 || width > 2 * (2 * JOIN_MAX_H - 1) || forced < 0 || k < 0 || forced + k > 64)
+        return -1; /* (a window of 46 bits at most: bits_counted counts 56) */
+    for (int i = 0; i < forced; i++)
+        if (order[i] < 0 || order[i] >= width)
+            return -1;
+    return telling_bits(p, np, q, nq, width, forced, k, order);
 }
 
 /* keys[0 .. count) into b by their id (the k chosen bits of a key, in their

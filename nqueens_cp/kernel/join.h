@@ -126,6 +126,14 @@ uint64_t join_dense_words(int n, uint64_t cap);
 double join_cost(const struct join_table *t, int n, int x, int y, uint64_t first, uint64_t last, uint64_t samples,
                  double a_half);
 
+/* The bits of a key window `width` bits wide (46 at most, N = 25's) that
+ * the join of lists p and q splits them on (its id): after the `forced` first bits of order[], the
+ * k that most pairs of p x q have in common, by a sample of each (at most
+ * 512 keys, evenly apart), the most telling first.  How many bits order[]
+ * holds; -1 when the arguments are wrong. */
+int join_telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint64_t nq, int width, int forced, int k,
+                      int order[64]);
+
 /* How many row sets join_count of (n, x, y) has to go through: the rank bound. */
 uint64_t join_row_sets(int n, int x, int y);
 

@@ -149,6 +149,19 @@ def join_row_sets(n: int, x: int, y: int) -> int:
     return twin_join.row_sets(n, x, y)
 
 
+def join_telling_bits(p: list[int], q: list[int], width: int, forced: list[int], k: int,
+                      compiled: bool = True) -> list[int]:
+    """The bits of keys ``width`` bits wide (46 at most) that the join of
+    the lists p and q splits them on (its id): the ``forced`` ones, then the
+    ``k`` that most pairs of p x q have in common, by a sample of each, the
+    most telling first (join.h's join_telling_bits; compiled=False: the
+    twin's)."""
+    search = loader.chosen(1, compiled)  # (no board: any N's window)
+    if search is None:
+        return twin_join.telling_bits(p, q, width, forced, k)
+    return search.join_telling_bits(p, q, width, forced, k)
+
+
 def join_table_size(h: int, compiled: bool = True) -> tuple[int, int]:
     """(placements, placements in the largest bucket) of the quarters' table
     of h x h squares, counted (compiled: 4^h counters, nothing kept)."""

@@ -627,6 +627,55 @@ static PyObject *py_join_costs(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* A sequence of ints (each below 2^64) as a new array of `*count` words, or NULL with an exception set. */
+static uint64_t *ints_of(PyObject *sequence, uint64_t *count) {
+    PyObject *seq = PySequence_Fast(sequence, "expected a sequence of ints");
+    if (!seq)
+        return NULL;
+    Py_ssize_t length = PySequence_Fast_GET_SIZE(seq);
+    uint64_t *words = malloc((length ? length : 1) * sizeof *words);
+    if (!words) {
+        Py_DECREF(seq);
+        return (uint64_t *)PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < length; i++) {
+        words[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (PyErr_Occurred()) {
+            free(words);
+            Py_DECREF(seq);
+            return NULL;
+        }
+    }
+    Py_DECREF(seq);
+    *count = (uint64_t)length;
+    return words;
+}
+
+/* join_telling_bits(p, q, width, forced, k) -> the bits the join of keys p and q splits them on (join.h) */
+static PyObject *py_join_telling_bits(PyObject *self, PyObject *args) {
+    PyObject *ps, *qs, *fs;
+    int width, k, order[64];
+    uint64_t np = 0, nq = 0, nf = 0;
+    if (!PyArg_ParseTuple(args, "OOiOi", &ps, &qs, &width, &fs, &k))
+        return NULL;
+    uint64_t *p = ints_of(ps, &np), *q = p ? ints_of(qs, &nq) : NULL, *f = q ? ints_of(fs, &nf) : NULL;
+    int read = f != NULL, got = -1;
+    if (read && nf <= 64) {
+        for (uint64_t i = 0; i < nf; i++)
+            order[i] = f[i] < 64 ? (int)f[i] : 64; /* (64: out of any window, refused) */
+        got = join_telling_bits(p, np, q, nq, width, (int)nf, k, order);
+    }
+    free(p), free(q), free(f);
+    if (!read)
+        return NULL;
+    if (got < 0)
+        return PyErr_Format(PyExc_ValueError, "bad arguments: width %d, %d forced bits, k %d", width, (int)nf, k);
+    PyObject *out = PyList_New(got);
+    for (int i = 0; out && i < got; i++)
+        PyList_SET_ITEM(out, i, PyLong_FromLong(order[i]));
+    return out;
+}
+
 /* join_dense_words(n, cap) -> the words of room a list of cap keys keeps for its dense buckets */
 static PyObject *py_join_dense_words(PyObject *self, PyObject *args) {
     int n;
@@ -666,6 +715,7 @@ static PyMethodDef methods[] = {
     {"join_table_entries", py_join_table_entries, METH_VARARGS, "The quarters' table's placements, copied (join.c)."},
     {"join_table_size", py_join_table_size, METH_VARARGS, "The quarters' table's size, counted (join.c)."},
     {"join_costs", py_join_costs, METH_VARARGS, "What each part of a count by quarters costs, about (join.c)."},
+    {"join_telling_bits", py_join_telling_bits, METH_VARARGS, "The bits a join splits two lists of keys on (join.c)."},
     {"join_dense_words", py_join_dense_words, METH_VARARGS, "The room a list keeps for its dense buckets (join.c)."},
     {"decide_new", py_decide_new, METH_VARARGS, "A decision search of one board (decide.c)."},
     {"decide_advance", py_decide_advance, METH_VARARGS, "Search on: (state, nodes, run)."},

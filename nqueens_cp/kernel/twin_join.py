@@ -196,7 +196,7 @@ def _tested(p: list[int], q: list[int]) -> int:
     return sum(1 for x in q for y in p if not x & y)
 
 
-def _telling_bits(p: list[int], q: list[int], width: int, forced: list[int], k: int) -> list[int]:
+def telling_bits(p: list[int], q: list[int], width: int, forced: list[int], k: int) -> list[int]:
     """After the forced bits, the k bits most pairs of p x q have in common, by
     a sample of each, from the most telling down."""
     in_p, in_q = [0] * 64, [0] * 64
@@ -291,7 +291,7 @@ def _joined(p: list[int], q: list[int], width: int, longest: int, direct: int, s
             told_bits += 1
     else:
         told_bits = min(ID_BITS, MAX_ID_BITS - len(forced))
-    told = _telling_bits(p, q, width, forced, told_bits)[len(forced):]
+    told = telling_bits(p, q, width, forced, told_bits)[len(forced):]
     chosen = sorted(told) + forced  # the id: the telling bits in the key's order, the long diagonals on top
     bp, bq = _bucketed(p, chosen), _bucketed(q, chosen)
     k = len(chosen)
