@@ -38,6 +38,19 @@ def test_the_compiled_search_is_built_wherever_there_is_a_compiler() -> None:
     assert kernel.kind() == "c"
 
 
+def test_the_compiled_search_is_no_older_than_its_sources() -> None:
+    """A rebuild (pip install -e .) whose compile fails keeps the module built
+    before, the extension being optional, and says so only in pip's output:
+    the suite would then test the code before the edit.  So the module must
+    be newer than every C source and header it is built from."""
+    if not kernel.compiled():
+        pytest.skip("the compiled search is not built here: the twin runs")
+    built = Path(kernel._module().__file__).stat().st_mtime
+    stale = sorted(path.name for path in SOURCES.glob("*.[ch]") if path.stat().st_mtime > built)
+    assert not stale, (f"the compiled module is older than {', '.join(stale)}: rebuild it (pip install -e .), "
+                       "and if it stays older, read the compiler's errors (pip install -e . -v)")
+
+
 def _random_masks(rng: random.Random, n: int) -> list[int]:
     full = (1 << n) - 1
     return [full & ~(rng.getrandbits(n) & rng.getrandbits(n)) for _ in range(n)]
