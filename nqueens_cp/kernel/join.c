@@ -82,6 +82,18 @@ static uint64_t nanoseconds(void) {
 
 /* --- the quarters' table ------------------------------------------------------------ */
 
+/* The bucket of the placements on these rows and columns of a quarter
+ * (join.h).  The rows on top: a half's listing reads, for its north rows,
+ * one choice of columns after another, each with the south's rows and the
+ * other columns, so the starts and placements it reads next are near the
+ * last ones.  With the columns on top (as before 2026-11-28) each choice's
+ * start was 4 << h bytes from the last, and the listing waited on most of
+ * them: with the rows on top it takes 0.71x the time at N = 20, 0.77x at
+ * 19 and 0.78x at 21 (slices, one core), the lists the same. */
+static inline uint32_t join_bucket(uint32_t rows, uint32_t cols, int h) {
+    return rows << h | cols;
+}
+
 struct placer {
     int h;
     uint32_t *count; /* per bucket: how many (first pass), where the next goes (second) */
@@ -93,7 +105,7 @@ struct placer {
 static void place(struct placer *p, int i, uint32_t rows, uint32_t cols, uint32_t diag, uint32_t anti) {
     int h = p->h;
     if (i == h) {
-        uint32_t bucket = rows | cols << h;
+        uint32_t bucket = join_bucket(rows, cols, h);
         if (p->entry)
             p->entry[p->count[bucket]++] = (uint64_t)diag | (uint64_t)anti << 32;
         else if (p->count)
@@ -140,7 +152,7 @@ static int table_columns(struct join_table *t) {
     for (uint32_t rows = 0; rows < rows_sets; rows++) {
         t->columns_start[rows] = listed;
         for (uint32_t cols = 0; cols < rows_sets; cols++)
-            if (t->start[(rows | cols << h) + 1] > t->start[rows | cols << h])
+            if (t->start[join_bucket(rows, cols, h) + 1] > t->start[join_bucket(rows, cols, h)])
                 t->columns[listed++] = cols;
     }
     t->columns_start[rows_sets] = listed;
@@ -400,7 +412,7 @@ static inline void fetch_ahead(const struct join_table *tn, const struct join_ta
                                uint32_t last, uint32_t rows_n, uint32_t rows_s, uint32_t cols) {
     const int h = tn->h;
     for (uint32_t seen = 0; choice < last && seen < 2; choice++) {
-        uint32_t up = tn->columns[choice], nb = rows_n | up << h, sb = rows_s | (cols ^ up) << h;
+        uint32_t up = tn->columns[choice], nb = join_bucket(rows_n, up, h), sb = join_bucket(rows_s, cols ^ up, h);
         if (up & ~cols)
             continue; /* not the half's columns */
         if (seen++) {
@@ -438,7 +450,7 @@ TARGETS static uint64_t half_next(struct half *g, uint64_t *restrict out, uint64
             break;
         }
         uint32_t up = tn->columns[g->choice], down = cols ^ up;
-        uint32_t nb = rows_n | up << h, sb = rows_s | down << h;
+        uint32_t nb = join_bucket(rows_n, up, h), sb = join_bucket(rows_s, down, h);
         if (up & ~cols || south_start[sb] == south_start[sb + 1]) {
             g->choice++; /* not the half's columns, or no south placement to join */
             continue;
@@ -1363,7 +1375,8 @@ static double halves_bound(const struct join_table *t, uint32_t rows_n, uint32_t
     int h = t->h;
     double found = 0;
     for (uint32_t c = t->columns_start[rows_n]; c < t->columns_start[rows_n + 1]; c++) {
-        uint32_t up = t->columns[c], down = cols ^ up, nb = rows_n | up << h, sb = rows_s | down << h;
+        uint32_t up = t->columns[c], down = cols ^ up, nb = join_bucket(rows_n, up, h),
+                 sb = join_bucket(rows_s, down, h);
         if (!(up & ~cols))
             found += (double)(t->start[nb + 1] - t->start[nb]) * (double)(t->start[sb + 1] - t->start[sb]);
     }
@@ -1651,7 +1664,7 @@ int64_t join_tasks(const struct join_table *t, int n, int x, int y, uint64_t fir
             uint32_t rows = side ? m.rows ^ east : east, cols = side ? m.west : m.east;
             uint32_t rows_n = rows & north, rows_s = rows >> h;
             for (uint32_t c = t->columns_start[rows_n]; c < t->columns_start[rows_n + 1]; c++) {
-                uint32_t up = t->columns[c], nb = rows_n | up << h, sb = rows_s | (cols ^ up) << h;
+                uint32_t up = t->columns[c], nb = join_bucket(rows_n, up, h), sb = join_bucket(rows_s, cols ^ up, h);
                 if (up & ~cols || t->start[sb] == t->start[sb + 1])
                     continue; /* not the half's columns, or no south placement to join */
                 if (made + 1 > tasks_room / JOIN_TASK) {

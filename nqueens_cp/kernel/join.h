@@ -30,10 +30,13 @@
 #define JOIN_ID_BITS 8 /* ... else the telling bits its buckets are put in by */
 
 /* Every placement of non-attacking queens on an h x h square (a quarter),
- * bucketed by (rows used | columns used << h): bucket b's placements are
+ * bucketed by (rows used << h | columns used): bucket b's placements are
  * entry[start[b] .. start[b + 1]), each its diagonals (j - i + h - 1) in the
  * low 32 bits and anti-diagonals (i + j) in the high 32, for a queen on row
- * i, column j of the square.  One table serves all four quarters. */
+ * i, column j of the square.  One table serves all four quarters.  The rows
+ * are the bucket's high bits, so that the buckets of one set of rows, which
+ * a listing reads one choice of columns after another, lie side by side
+ * (join.c's join_bucket). */
 struct join_table {
     int h;
     uint32_t *start;
