@@ -179,9 +179,7 @@ def test_a_count_stopped_by_its_time_limit_leaves_nothing_running_on_the_users_c
         # Dask's handshake, broken by the scheduler telling every client of a key it forgot that instant (the
         # line above failed so once, in CI, with an AssertionError from inside Dask): the client that tripped
         # is closed and another tries; a scheduler that breaks it every time is one line
-        from distributed import Client as DaskClient
-
-        real, tripped = DaskClient._ensure_connected, []
+        real, tripped = Client._ensure_connected, []
 
         async def trips_once(self, timeout=None):
             if not tripped:
@@ -189,7 +187,7 @@ def test_a_count_stopped_by_its_time_limit_leaves_nothing_running_on_the_users_c
                 raise AssertionError
             return await real(self, timeout=timeout)
 
-        monkeypatch.setattr(DaskClient, "_ensure_connected", trips_once)
+        monkeypatch.setattr(Client, "_ensure_connected", trips_once)
         assert nq.count(10, executor=cluster.scheduler_address) == TOTAL[10]
         assert len(tripped) == 1 and tripped[0].status == "closed"
 
@@ -197,7 +195,7 @@ def test_a_count_stopped_by_its_time_limit_leaves_nothing_running_on_the_users_c
             tripped.append(self)
             raise AssertionError
 
-        monkeypatch.setattr(DaskClient, "_ensure_connected", trips)
+        monkeypatch.setattr(Client, "_ensure_connected", trips)
         with pytest.raises(NQueensError, match=f"at {cluster.scheduler_address} broke Dask's handshake 3 times"):
             nq.count(10, executor=cluster.scheduler_address)
         assert len(tripped) == 4 and all(made.status == "closed" for made in tripped)

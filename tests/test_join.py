@@ -289,6 +289,7 @@ def test_a_time_of_one_unit_is_said_in_the_singular() -> None:
         "about 1 second", "about 30 seconds", "about 1 hour", "about 2 hours", "about 1 day", "about 1 year"]
 
 
+@needs_c
 def test_the_compiled_telling_bits_are_the_twins_over_every_bit_of_the_widest_window() -> None:
     """join.c counts its sample's bits seven a key at a time, in byte-wide
     counters emptied every 255 keys (bits_counted): over windows as wide as
