@@ -121,7 +121,7 @@ def in_child(fn: Any, args: tuple[Any, ...], seconds: float | None) -> Any:
 # it reads its orders until its parent's end of the pipe closes.
 _WATCHDOG = r"""
 import os, shutil, signal, sys
-sessions, folders, done = [], [], False
+sessions, folders, markers, done = [], [], [], False
 pending = b""
 while True:
     try:
@@ -140,6 +140,8 @@ while True:
             sessions.append(int(value))
         elif order == "folder":
             folders.append(value)
+        elif order == "marker":
+            markers.append(value.encode("utf-8", "surrogateescape"))
         elif order == "done":
             done = True
 if not done:
@@ -149,8 +151,17 @@ if not done:
                 try:
                     if os.getsid(int(name)) in sessions:
                         os.kill(int(name), signal.SIGKILL)
+                        continue
                 except OSError:
-                    pass
+                    continue
+                if markers:
+                    try:
+                        with open(f"/proc/{name}/environ", "rb") as handle:
+                            entries = handle.read().split(b"\0")
+                        if any(marker in entries for marker in markers):
+                            os.kill(int(name), signal.SIGKILL)
+                    except OSError:
+                        pass
     for folder in folders:
         shutil.rmtree(folder, ignore_errors=True)
 """
@@ -170,6 +181,11 @@ class Watchdog:
     def folder(self, path: str) -> None:
         """Remove ``path`` if this process dies."""
         self._say(f"folder {path}")
+
+    def marker(self, entry: str) -> None:
+        """Kill every process whose environment holds ``entry`` (``NAME=VALUE``)
+        if this process dies: what a sandbox started, also what left its session."""
+        self._say(f"marker {entry}")
 
     def _say(self, line: str) -> None:
         try:

@@ -307,7 +307,7 @@ def test_other_members_and_declared_ones(models: Path) -> None:
 ])
 def test_a_broken_python_model_is_one_line(cli, models: Path, name: str, said: str) -> None:
     code, out, err = cli("check", f"{models}/m.py:{name}", "4")
-    assert code == 1 and out == "" and said in err.splitlines()[-1]
+    assert code == 4 and out == "" and said in err.splitlines()[-1]
     if name == "raises":  # the user's traceback, not ours
         assert 'm.py", line' in err and "nqueens_cp" not in err
     else:
@@ -317,31 +317,31 @@ def test_a_broken_python_model_is_one_line(cli, models: Path, name: str, said: s
 def test_syntax_errors_are_the_tools_own_message(cli, tmp_path: Path) -> None:
     (tmp_path / "s.py").write_text("def f(n)\n    return 1\n")
     code, _, err = cli("check", f"{tmp_path}/s.py:f", "4")
-    assert code == 1 and "s.py, line 1" in err and "Traceback" not in err
+    assert code == 4 and "s.py, line 1" in err and "Traceback" not in err
     program("minizinc", "Debian: apt install minizinc flatzinc")
     (tmp_path / "s.mzn").write_text("int: n;\narray[1..n] of var 1..n: q\nconstraint q[1] = 1;\n")
     code, _, err = cli("check", f"{tmp_path}/s.mzn", "4")
-    assert code == 1 and "s.mzn:3" in err.splitlines()[-1] and "syntax error" in err
+    assert code == 4 and "s.mzn:3" in err.splitlines()[-1] and "syntax error" in err
 
 
 def test_a_clingo_syntax_error_and_a_minizinc_model_without_n(cli, tmp_path: Path) -> None:
     pytest.importorskip("clingo", reason="clingo is not installed")
     (tmp_path / "s.lp").write_text("{ queen(I,1..n) } = 1 :- I = 1..n.\n:- queen(I,J), queen(K,J) I != K.\n")
     code, _, err = cli("check", f"{tmp_path}/s.lp", "4")
-    assert code == 1 and err.count("\n") == 1 and "s.lp:2:" in err and "syntax error" in err
+    assert code == 4 and err.count("\n") == 1 and "s.lp:2:" in err and "syntax error" in err
     program("minizinc", "Debian: apt install minizinc flatzinc")
     (tmp_path / "size.mzn").write_text("int: size;\narray[1..size] of var 1..size: q;\n")
     code, _, err = cli("check", f"{tmp_path}/size.mzn", "4")
-    assert code == 1 and "declares no 'int: n;'" in err and err.count("\n") == 1
+    assert code == 4 and "declares no 'int: n;'" in err and err.count("\n") == 1
 
 
 def test_a_variable_that_is_not_there(cli, tmp_path: Path) -> None:
     program("minizinc", "Debian: apt install minizinc flatzinc")
     code, _, err = cli("check", f"{MISTAKES}/off_by_one.mzn", "4", "--var", "x")
-    assert code == 1 and "has no decision variable x (its variables: q)" in err
+    assert code == 4 and "has no decision variable x (its variables: q)" in err
     pytest.importorskip("clingo", reason="clingo is not installed")
     code, _, err = cli("check", f"{MODELS}/nqueens-08.lp", "4", "--var", "piece/2")
-    assert code == 1 and "no atom piece/2" in err
+    assert code == 4 and "no atom piece/2" in err
 
 
 def test_values_off_the_board_are_not_boards(models: Path) -> None:
@@ -384,7 +384,7 @@ def test_usage_mistakes_exit_2(cli, argv: list[str], said: str) -> None:
 
 def test_a_missing_file_is_a_failure_of_one_line(cli, tmp_path: Path) -> None:
     code, _, err = cli("check", f"{tmp_path}/none-{{n}}.cnf", "4")
-    assert code == 1 and "cannot read" in err and len(err.splitlines()) == 1
+    assert code == 4 and "cannot read" in err and len(err.splitlines()) == 1
 
 
 def test_the_api_refuses_bad_arguments_with_its_own_error(models: Path) -> None:
@@ -435,5 +435,5 @@ def test_a_cpsat_model_exported_as_protobuf_text(models: Path, tmp_path: Path) -
 def test_a_model_that_imports_what_this_python_lacks_is_one_line(cli, tmp_path: Path) -> None:
     (tmp_path / "needs.py").write_text("import no_such_package_for_nqueens\n\ndef f(n):\n    return None\n")
     code, out, err = cli("check", f"{tmp_path}/needs.py:f", "4")
-    assert code == 1 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert code == 4 and out == "" and err.count("\n") == 1 and "Traceback" not in err
     assert "imports no_such_package_for_nqueens, which the Python running the check" in err and sys.executable in err

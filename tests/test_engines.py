@@ -247,10 +247,10 @@ def test_a_stop_the_moment_minizincs_folder_is_made_leaves_no_folder(monkeypatch
     caught one)."""
     import os
 
-    from nqueens_cp.engines import minizinc
+    from nqueens_cp import processes
 
     usable("minizinc")
-    real, made = minizinc._make_folder, []
+    real, made = processes.make_folder, []
 
     def interrupted(path: str) -> None:
         real(path)
@@ -259,7 +259,7 @@ def test_a_stop_the_moment_minizincs_folder_is_made_leaves_no_folder(monkeypatch
         # not taken by the main thread once in a whole-suite run under load (under study)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(minizinc, "_make_folder", interrupted)
+    monkeypatch.setattr(processes, "make_folder", interrupted)
     with pytest.raises(KeyboardInterrupt):
         list(get_engine("minizinc").search(6))
     assert made and not os.path.exists(made[0])

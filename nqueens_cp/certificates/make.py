@@ -190,7 +190,7 @@ def _certify_whole(work: Path, n: int, variant: Variant, placed: Any, encoding: 
     """One certificate into ``work``: the enumeration, its boards and its proof."""
     from pysat.solvers import Solver
 
-    from ..engines.sat import _run_solver
+    from ..engines.sat import run_solver
     from ..model.cnf import encode
     from ..model.dimacs import write_dimacs_file
 
@@ -202,7 +202,7 @@ def _certify_whole(work: Path, n: int, variant: Variant, placed: Any, encoding: 
     with open(work / BOARDS, "w", encoding="ascii") as boards, \
             Solver(name=SOLVER, bootstrap_with=cnf.clauses, with_proof=True) as solver:
         solver.configure(PROOF_SAFE)
-        while _run_solver(solver, deadline):
+        while run_solver(solver, deadline):
             true_cells = [v for v in solver.get_model()[:cells] if v > 0]
             board = tuple((v - 1) % n for v in true_cells)
             boards.write(" ".join(map(str, board)) + "\n")

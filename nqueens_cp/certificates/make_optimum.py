@@ -43,7 +43,7 @@ def certify_optimum(n: int, directory: str | os.PathLike[str], variant: str | Va
     from pysat.solvers import Solver
 
     from ..engines import get_engine
-    from ..engines.sat import _run_solver
+    from ..engines.sat import run_solver
     from ..execution import execute
     from ..model.domination import fewer
 
@@ -63,7 +63,7 @@ def certify_optimum(n: int, directory: str | os.PathLike[str], variant: str | Va
         (work / WITNESS).write_text("".join(f"{r} {c}\n" for r, c in found.queens), encoding="ascii")
         write_cnf(work / FORMULA, n, variant, size - 1, nvars, clauses)
         with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
-            if _run_solver(solver, deadline):
+            if run_solver(solver, deadline):
                 raise NQueensError(f"engine {engine} said {size} queens are the fewest for {variant.title} of "
                                    f"N = {n}, but {size - 1} do: a defect of the engine")
             copy_proof(solver, work / PROOF)

@@ -59,11 +59,11 @@ class CnfInstance(Instance):
         return Solver(name=SOLVER, bootstrap_with=clauses)
 
     def solutions(self, deadline: float | None) -> Iterator[tuple[Any, ...]]:
-        from ..engines.sat import _run_solver
+        from ..engines.sat import run_solver
 
         cells = self.cells
         with self._solver(self.clauses) as solver:
-            while _run_solver(solver, deadline):
+            while run_solver(solver, deadline):
                 model = solver.get_model()
                 value = _values(model)
                 yield tuple((r, c) for r, c, v in cells if value(v))

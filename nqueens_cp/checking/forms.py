@@ -39,11 +39,15 @@ class ModelError(NQueensError):
     """The user's model is wrong in a way that stops the check (it does not
     load, returns the wrong shape, names a variable it lacks).  ``detail`` is
     what the user's own tool said at length (their traceback, MiniZinc's
-    messages), printed above the one line."""
+    messages), printed above the one line; ``memory`` that the model ran out
+    of memory; ``output`` what the model printed (bounded), where it ran in
+    a process of its own."""
 
-    def __init__(self, message: str, detail: str = "") -> None:
+    def __init__(self, message: str, detail: str = "", *, memory: bool = False, output: str = "") -> None:
         super().__init__(message)
         self.detail = detail
+        self.memory = memory
+        self.output = output
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from .. import stopping
+from .. import processes, stopping
 from ..errors import EngineUnavailableError, TimeLimitReached
 from .forms import COLUMNS, SQUARES, Determined, Instance, ModelError, Reason, UserModel, source_line
 
@@ -115,11 +115,9 @@ class MiniZincInstance(Instance):
                     self.indices = [(numbers[0], numbers[1]), (numbers[2], numbers[3])]
 
     def solutions(self, deadline: float | None) -> Iterator[tuple[Any, ...]]:
-        from ..engines.minizinc import _kill, _own_folder
-
         started: dict[str, Any] = {}
-        with stopping.registered(lambda: _stop(started)), stopping.watchdog() as guard, \
-                _own_folder(started, guard) as folder:
+        with stopping.registered(lambda: processes.stop(started)), stopping.watchdog() as guard, \
+                processes.own_folder(started, guard, "nqueens-mzn-") as folder:
             probe = os.path.join(folder, "probe.mzn")
             with open(probe, "w", encoding="utf-8") as handle:
                 handle.write(self._probe())
@@ -142,7 +140,7 @@ class MiniZincInstance(Instance):
                             yield raw
                 finally:
                     if process.poll() is None:
-                        _kill(process)
+                        processes.kill(process)
                     process.wait()
                     process.stdout.close()  # type: ignore[union-attr]
                 errors.seek(0)
@@ -193,9 +191,7 @@ class MiniZincInstance(Instance):
         finally:
             handover.cancel()
             if process.poll() is None:
-                from ..engines.minizinc import _kill
-
-                _kill(process)
+                processes.kill(process)
             reader.join()
 
     def _board(self, solution: dict[str, Any]) -> tuple[Any, ...]:
@@ -281,8 +277,6 @@ def _first_error(said: list[str]) -> str:
 def _run(words: list[str], deadline: float | None, folder: str | None = None) -> tuple[int, str, str]:
     """One MiniZinc run, waited for (until ``deadline`` and a grace); killed with its solver however it ends.
     Its own temporary files (mznfile*) go into ``folder``, or one made for the run."""
-    from ..engines.minizinc import _kill
-
     if folder is None:
         from .. import scratch
 
@@ -298,12 +292,6 @@ def _run(words: list[str], deadline: float | None, folder: str | None = None) ->
         raise TimeLimitReached from None
     finally:
         if process.poll() is None:
-            _kill(process)
+            processes.kill(process)
             process.communicate()
     return process.returncode, out, err
-
-
-def _stop(started: dict[str, Any]) -> None:
-    from ..engines.minizinc import _stop as stop
-
-    stop(started)

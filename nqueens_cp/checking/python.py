@@ -71,6 +71,9 @@ class PythonModel(UserModel):
                 result = self.function(n)
         except ImportError as error:
             raise ModelError(_missing(f"{self.name}({n})", error)) from None
+        except MemoryError as error:
+            raise ModelError(f"{self.name}({n}) ran out of memory (MemoryError)", user_traceback(error, self.path),
+                             memory=True) from None
         except (Exception, SystemExit) as error:  # noqa: BLE001 - the user's code, shown as theirs
             raise ModelError(f"{self.name}({n}) raised {_said(error)}", user_traceback(error, self.path)) from None
         if not isinstance(result, (tuple, list)) or len(result) != 2:

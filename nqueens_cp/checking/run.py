@@ -16,16 +16,18 @@ from __future__ import annotations
 
 import bisect
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 from ..model.board import Solution, pack
+from ..model.attacks import attack_text, not_board_text
 from ..model.question import Question, question
 from ..model.variants import Square, Variant
 from .forms import COLUMNS, Determined, Instance, ModelError, Reason, UserModel
-from .reading import load
+from .isolate import Limits, isolated, parse_size
+from .reading import form_of, load
 
 SHOW = 3  # the smallest boards of each kind kept per N (--show)
 PROGRESS_SECONDS = 0.5  # between two progress lines on a terminal
@@ -88,6 +90,8 @@ class CheckReport:
     variant: str
     rows: list[NCheck] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    output: str = ""  # what the model printed, bounded (its first and last few KB), where it ran isolated
+    form: str = ""  # the form it was read in (checking.reading.FORMS)
 
     @property
     def ok(self) -> bool:
@@ -98,8 +102,14 @@ class CheckReport:
         return next((row for row in self.rows if not row.agrees), None)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"model": self.model, "tool": self.tool, "variant": self.variant, "ok": self.ok,
-                "rows": [row.to_dict() for row in self.rows], "notes": self.notes}
+        return {"model": self.model, "tool": self.tool, "form": self.form, "variant": self.variant, "ok": self.ok,
+                "rows": [row.to_dict() for row in self.rows], "notes": self.notes, "output": self.output}
+
+    def _repr_html_(self) -> str:
+        """The check as a page in a notebook (the page ``check --html`` writes)."""
+        from .page import check_page
+
+        return check_page(self)
 
 
 class _Smallest:
@@ -153,8 +163,9 @@ def _sizes(spec: Any) -> list[int]:
 
 
 def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str | None = None,
-          generator: str | None = None, data: str | None = None, base: int | None = None, every: bool = False, show: int = SHOW,
-          time_limit: float | None = None, progress: Callable[[str], None] | None = None,
+          generator: str | None = None, data: str | None = None, base: int | None = None, every: bool = False,
+          show: int = SHOW, time_limit: float | None = None, memory: Any = None, network: bool = False,
+          isolate: bool = True, progress: Callable[[str], None] | None = None,
           rows: Callable[[NCheck], None] | None = None, notify: Callable[[str], None] | None = None) -> CheckReport:
     """Check a user's model against the reference for each N of ``spec``, in
     order, stopping at the first N that differs (``every``: check them all).
@@ -166,7 +177,15 @@ def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str 
     MiniZinc model more data than ``n``; ``base`` says the
     columns are 0- or 1-based where the model cannot tell.  ``rows`` is
     called with each N as it is checked; ``time_limit`` covers the whole
-    check (TimeLimitReached, the N checked by then reported)."""
+    check, the model's import included (TimeLimitReached, the N checked by
+    then reported).
+
+    The model runs in a process of its own (:mod:`.isolate`), under
+    ``memory`` (bytes or '2G'; None: 2 GiB; 'none': no limit) and without
+    network unless ``network``; nothing it does reaches this process or the
+    verdict, and a failure of it (a raise, an exit, a crash, out of memory)
+    is a ModelError.  ``isolate=False`` runs it here instead, to debug it
+    with pdb: never for grading, since its code then reaches everything."""
     sizes = _sizes(spec)
     if base not in (None, 0, 1):
         raise InvalidInputError(f"base: the model's first column is 0 or 1, got {base!r}")
@@ -175,36 +194,58 @@ def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str 
     from ..engines.search import check_time_limit
 
     check_time_limit(time_limit)
+    limits = Limits(parse_size(memory), bool(network))
+    form = form_of(model, generator)  # (a mistake in the model's name: before any work)
+    if data is not None and form.name != "minizinc":
+        raise InvalidInputError("--data gives a MiniZinc model more data: the model is not a .mzn file")
     first = question(1, variant=variant)  # (the member checked once, before the model is read)
-    user = load(model, var, generator, data)
-    report = CheckReport(user.name, user.tool, str(first.variant))
     deadline = None if time_limit is None else time.monotonic() + time_limit
+    sandbox = None
+    user: UserModel
+    try:
+        if isolate:
+            sandbox, user = isolated(model, var, generator, data, limits, deadline)
+        else:
+            user = load(model, var, generator, data)
+    except TimeLimitReached:
+        raise TimeLimitReached(f"the time limit of {time_limit:g} s came while the model was read, before any N "
+                               "was checked") from None
+    report = CheckReport(user.name, user.tool, str(first.variant), form=form.name)
 
     def said(note: str) -> None:
         report.notes.append(note)
         if notify:
             notify(note)
 
+    if sandbox is not None and not network and not getattr(user, "network_cut", True):
+        said("this machine lets no unprivileged process cut its network (no network namespace): the model could "
+             "reach the network")
+
     state = {"base": base}
-    for n in sizes:
-        try:
-            row = _check_one(user, question(n, variant=first.variant), state, show, deadline, progress, said)
-        except TimeLimitReached:
-            if time_limit is None:  # (a solver that stopped on its own, unfinished: not a limit of ours)
-                raise ModelError(f"{user.tool} stopped before its search of N={n} was complete") from None
-            raise TimeLimitReached(f"the time limit of {time_limit:g} s came at N={n}, before every N was checked") \
-                from None
-        except NQueensError:
-            raise
-        except Exception as error:  # noqa: BLE001 - the user's tool failed on the user's model: said in one line
-            text = str(error).strip().splitlines()
-            raise ModelError(f"{user.tool} failed on {report.model} at N={n}: {type(error).__name__}"
-                             + (f": {text[0]}" if text else "")) from error
-        report.rows.append(row)
-        if rows:
-            rows(row)
-        if not row.agrees and not every:
-            break
+    try:
+        for n in sizes:
+            try:
+                row = _check_one(user, question(n, variant=first.variant), state, show, deadline, progress, said)
+            except TimeLimitReached:
+                if time_limit is None:  # (a solver that stopped on its own, unfinished: not a limit of ours)
+                    raise ModelError(f"{user.tool} stopped before its search of N={n} was complete") from None
+                raise TimeLimitReached(f"the time limit of {time_limit:g} s came at N={n}, before every N was "
+                                       "checked") from None
+            except NQueensError:
+                raise
+            except Exception as error:  # noqa: BLE001 - the user's tool failed on the user's model: said in one line
+                text = str(error).strip().splitlines()
+                raise ModelError(f"{user.tool} failed on {report.model} at N={n}: {type(error).__name__}"
+                                 + (f": {text[0]}" if text else "")) from error
+            report.rows.append(row)
+            if rows:
+                rows(row)
+            if not row.agrees and not every:
+                break
+    finally:
+        if sandbox is not None:
+            sandbox.close()
+            report.output = sandbox.output()
     return report
 
 
@@ -276,8 +317,8 @@ def _check_one(user: UserModel, asked: Question, state: dict[str, Any], show: in
                                f"boards that the reference ({reference_engine(asked.variant)}) does not list")
         missing_count = reference - hits
         why = instance.why(_raw(missing.kept[0], instance.kind, base or 0), deadline) if missing.kept else None
-        attack = (_attack(asked, extra.kept[0]) if extra.kept else
-                  _not_board(wrong.kept[0], n) if wrong.kept else None)
+        attack = (attack_text(asked, extra.kept[0]) if extra.kept else
+                  not_board_text(wrong.kept[0], n) if wrong.kept else None)
         determined = instance.determined(first_raw, deadline) if first_raw is not None else None
     finally:
         instance.close()
@@ -342,39 +383,3 @@ def _reference(asked: Question, valid: set[int], show: int, deadline: float | No
         if search.timed_out:
             raise TimeLimitReached
     return reference, hits, missing
-
-
-_LINE_WORDS = {0: "column", -1: "diagonal (c - r)", 1: "anti-diagonal (c + r)"}
-
-
-def line_between(variant: Variant, n: int, a: Square, b: Square) -> str:
-    """The line (or offset) of the member along which pieces on ``a`` and ``b`` attack each other."""
-    dr, dc = b[0] - a[0], b[1] - a[1]
-    if dr == 0:
-        return "row"
-    for line in variant.families:
-        if line.joins(n, dr, dc):
-            return ("wrapped " if line.wraps and line.slope else "") + _LINE_WORDS[line.slope]
-    return f"offset ({abs(dr)}, {dc if dr > 0 else -dc})"
-
-
-def _attack(asked: Question, board: Solution) -> str:
-    squares = list(enumerate(board))
-    pair = asked.variant.attacking_pair(asked.n, squares)
-    if pair is None:  # (not reached: the validator refused it, and it refuses only attacks)
-        return "the question's validator refuses it"
-    a, b = pair
-    line = line_between(asked.variant, asked.n, a, b)
-    return f"the queens at {a[0]}:{a[1]} and {b[0]}:{b[1]} attack each other along {'an' if line[0] in 'aeiou' else 'a'} {line}"
-
-
-def _not_board(squares: Iterable[Square], n: int) -> str:
-    placed = list(squares)
-    for r, c in placed:
-        if not (0 <= r < n and 0 <= c < n):
-            return f"a queen at {r}:{c} is off the {n}x{n} board"
-    per_row = {r: sum(1 for q, _ in placed if q == r) for r in range(n)}
-    for r, k in per_row.items():
-        if k != 1:
-            return f"row {r} has {'no queen' if not k else f'{k} queens'}"
-    return "not one queen a row"

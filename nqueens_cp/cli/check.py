@@ -8,24 +8,10 @@ from typing import Any
 
 from ..errors import InvalidInputError
 from .options import PROG, RESULT_FORMATS, add_format, add_variant, positive_float, whole
-from .terminal import EXIT_FAILURE, EXIT_OK, CtrlC, Progress, say
+from .terminal import EXIT_FAILURE, EXIT_MODEL, EXIT_OK, CtrlC, Progress, finish, say
 
-EPILOG = """\
-forms of MODEL (docs/checking.md):
-  PATH.py:FUNC     FUNC(n) returns (model, board): the model an OR-Tools CpModel, a CPMpy
-                   Model or a PySAT CNF; the board a list of n integer variables (the
-                   column of each row's queen, 0- or 1-based) or an n x n grid of 0/1
-                   variables (for a CNF, the cells' variable ids)
-  PATH.mzn         MiniZinc, n given as data (-D n=N), solved by Gecode; the board is the
-                   array --var (default q): n ints, or n x n of 0/1 or bool
-  PATH.lp          clingo, n given as a constant (-c n=N); the board is the predicate
-                   --var (default queen/2): queen(ROW, COLUMN)
-  PATH-{n}.cnf     one DIMACS file per N ({n:02} pads); the cell of row r, column c is
-                   variable r*N + c + 1 unless the file has 'c q ROW COL VAR' lines
-  PATH-{n}.pbtxt   a CP-SAT model exported as protobuf text, one file per N; the board is
-                   the variables q0 .. q{n-1} (--var another prefix)
-  --generator CMD  no MODEL: CMD with {n} replaced writes each N's DIMACS CNF to stdout
-
+EPILOG_TEMPLATE = """\
+{forms}
 what it reports, for each N in order (stopping at the first that differs unless --all):
   agrees or DIFFERS, the model's distinct boards against the reference's (the hand-written
   search, every board through the question's validator), the times; at an N that differs,
@@ -51,9 +37,14 @@ what it reports, for each N in order (stopping at the first that differs unless 
   column off the board: their squares), not_boards_count, attack (why the first extra
   board is refused), undetermined, reference_seconds, base (the model's first column).
 
-exit codes: 0 every N agrees; 1 an N differs, or the model cannot be read (its own tool's
-message, with file and line); 2 a usage mistake; 3 the time limit came first (the N
-checked by then printed); 130 Ctrl-C.
+the model runs in a process of its own, in a scratch folder, with a clean environment, no
+network and the limits above: nothing it does (an exit, a crash, a print, a patch of this
+tool, a process left behind) reaches the check or its verdict; its output is captured.
+
+exit codes: 0 every N agrees; 1 an N differs; 2 a usage mistake; 3 the time limit came
+first (the N checked by then printed); 4 the model failed: it cannot be read (its own
+tool's message, with file and line), it raised or exited, crashed, or ran out of memory;
+130 Ctrl-C of the check itself.
 
 examples:
   nqueens-cp check models/mistakes/no_anti_diagonal.py:model 1-8
@@ -64,6 +55,20 @@ examples:
   nqueens-cp check my_torus.py:build 1-13 --variant toroidal --all"""
 
 
+def forms_help() -> str:
+    """The forms of MODEL, from their registry (checking.reading.FORMS): one paragraph each."""
+    import textwrap
+
+    from ..checking.reading import FORMS
+
+    lines = ["forms of MODEL (docs/checking.md):"]
+    for form in FORMS:
+        body = textwrap.wrap(form.help + (f" (needs {form.needs})" if form.needs else ""), 70)
+        lines.append(f"  {form.pattern:<16} {body[0]}")
+        lines.extend(f"  {'':<16} {line}" for line in body[1:])
+    return "\n".join(lines)
+
+
 def add_check(sub: Any) -> None:
     p = sub.add_parser(
         "check", help="check a model you wrote against the reference: exact sets, the first N that differs, why",
@@ -71,7 +76,7 @@ def add_check(sub: Any) -> None:
         description="Check a model someone wrote (CP-SAT, CPMpy, PySAT, MiniZinc, clingo, DIMACS) against the "
         "reference: for each N, every solution of the model is read by its own tool, turned into a board and "
         "compared with the reference's exact set of boards.",
-        epilog=EPILOG,
+        epilog=EPILOG_TEMPLATE.replace("{forms}", forms_help()),
     )
     p.add_argument("words", nargs="+", metavar="MODEL SPEC",
                    help="the model (see below; none with --generator), then the sizes: N, a range 1-10 or a "
@@ -91,7 +96,19 @@ def add_check(sub: Any) -> None:
     p.add_argument("--show", type=whole, default=3, metavar="K",
                    help="the smallest missing and extra boards kept per N (default 3)")
     p.add_argument("--time-limit", type=positive_float, metavar="SEC",
-                   help="stop after SEC seconds in all: exit 3, the N checked by then printed")
+                   help="stop after SEC seconds in all, the model's import included: exit 3, the N checked by then "
+                   "printed")
+    p.add_argument("--memory", metavar="SIZE", default=None,
+                   help="the model's memory, e.g. 2G (default) or 512M, or 'none': an address-space limit "
+                   "(RLIMIT_AS) on its process and all it starts, with 256 MiB more for its solver's threads' "
+                   "stacks; past it the model fails (exit 4)")
+    p.add_argument("--network", action="store_true", help="let the model reach the network (cut by default, in a "
+                   "network namespace of its own, where the machine allows it)")
+    p.add_argument("--in-process", action="store_true", dest="in_process",
+                   help="run the model's code in this process, to debug it (pdb): unsafe for grading, since an "
+                   "os._exit or a monkeypatch of it then reaches the check and its verdict")
+    p.add_argument("-v", "--verbose", action="store_true", help="show what the model printed (captured, its first "
+                   "and last 4 KB) after the check")
     add_format(p, RESULT_FORMATS, " (json: one object per N, the contract above)")
     p.set_defaults(handler=_cmd_check)
 
@@ -120,18 +137,31 @@ def _cmd_check(args: argparse.Namespace) -> int:
     try:
         report = check(model, specs, variant=args.variant, var=args.var, generator=args.generator, data=args.data,
                        base=args.base, every=args.every, show=args.show, time_limit=args.time_limit,
+                       memory=args.memory, network=args.network, isolate=not args.in_process,
                        progress=progress.text if progress else None, rows=row_done,
                        notify=lambda note: say(f"{PROG} check: note: {note}"))
-    except ModelError as error:
+    except ModelError as error:  # the model failed, not the check: its own exit code
         if progress:
             progress.clear()
+        finish(EXIT_OK, f"{PROG} check")
         if error.detail and error.detail.strip() != str(error):
             say(error.detail.rstrip())
-        raise
+        if args.verbose and error.output:
+            say(_output_text(error.output))
+        say(f"{PROG} check: {error}")
+        return EXIT_MODEL
     if progress:
         progress.clear()
+    if report.output:
+        say(_output_text(report.output) if args.verbose else
+            f"{PROG} check: note: the model printed {len(report.output.splitlines())} lines (--verbose shows them)")
     say(summary_text(report))
     return EXIT_OK if report.ok else EXIT_FAILURE
+
+
+def _output_text(output: str) -> str:
+    lines = output.rstrip("\n").splitlines()
+    return "the model's output:\n" + "\n".join(f"  | {line}" for line in lines)
 
 
 def add(sub: Any) -> None:

@@ -18,6 +18,7 @@ EXIT_OK = 0
 EXIT_FAILURE = 1  # a check failed, a file is bad or unwritable, a solver failed; solve: proven none
 EXIT_USAGE = 2  # the command line is wrong
 EXIT_UNKNOWN = 3  # solve, count: the time limit came before an answer
+EXIT_MODEL = 4  # check: the user's model failed (it does not load, raised, exited, crashed, ran out of memory)
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
 EXIT_TERMINATED = 143  # SIGTERM (128 + SIGTERM)
 EXIT_HUNG_UP = 129  # SIGHUP (128 + SIGHUP): the terminal closed

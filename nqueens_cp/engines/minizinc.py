@@ -18,14 +18,12 @@ the engine runs the model exactly as the tutorial writes it.
 from __future__ import annotations
 
 import os
-import signal
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from .. import stopping
+from .. import processes, stopping
 from ..errors import NQueensError, TimeLimitReached
 from ..model import formats
 from ..model.board import Solution
@@ -37,7 +35,6 @@ if TYPE_CHECKING:
 
 _STAT = "%%%mzn-stat: "
 _GRACE_SECONDS = 2.0  # after MiniZinc's own time limit, before the process is killed
-_GONE_SECONDS = 10.0  # for a killed MiniZinc and its solver to end (a SIGKILL; a bound, not a wait)
 
 
 class MiniZincEngine(Engine):
@@ -64,8 +61,8 @@ class MiniZincEngine(Engine):
         import subprocess  # here, not at the top: listing the engines should not import it (start-up)
 
         started: dict[str, Any] = {}
-        with stopping.registered(lambda: _stop(started)), stopping.watchdog() as guard, \
-                _own_folder(started, guard) as folder:
+        with stopping.registered(lambda: processes.stop(started)), stopping.watchdog() as guard, \
+                processes.own_folder(started, guard, "nqueens-mzn-") as folder:
             model, data = os.path.join(folder, "nqueens.mzn"), os.path.join(folder, "nqueens.dzn")
             for path, name in ((model, "mzn"), (data, "dzn")):
                 with open(path, "w", encoding="utf-8") as handle:
@@ -95,8 +92,8 @@ class MiniZincEngine(Engine):
         import subprocess
 
         started: dict[str, Any] = {}
-        with stopping.registered(lambda: _stop(started)), stopping.watchdog() as guard, \
-                _own_folder(started, guard) as folder:
+        with stopping.registered(lambda: processes.stop(started)), stopping.watchdog() as guard, \
+                processes.own_folder(started, guard, "nqueens-mzn-") as folder:
             paths = [os.path.join(folder, "dominate.mzn"), os.path.join(folder, "dominate.dzn")]
             for path, name in zip(paths, ("mzn", "dzn")):
                 with open(path, "w", encoding="utf-8") as handle:
@@ -115,7 +112,7 @@ class MiniZincEngine(Engine):
                 return None, False, 1, f"no answer within {time_limit:g} s (MiniZinc killed)"
             finally:
                 if process.poll() is None:  # (the time limit, Ctrl-C)
-                    _kill(process)
+                    processes.kill(process)
                     process.communicate()
         if process.returncode != 0 or "=====ERROR=====" in out:
             said = [line for line in err.splitlines() if line.strip()]
@@ -160,7 +157,7 @@ class MiniZincEngine(Engine):
             handover.cancel()
             if process.poll() is None:
                 stopped = True
-                _kill(process)
+                processes.kill(process)
             process.wait()
             reader.join()
             process.stdout.close()  # type: ignore[union-attr]
@@ -177,100 +174,6 @@ class MiniZincEngine(Engine):
             if deadline is not None:
                 raise TimeLimitReached  # MiniZinc's --time-limit came first
             raise NQueensError("minizinc stopped before its search was complete")
-
-
-@contextmanager
-def _own_folder(started: dict[str, Any], guard: stopping.Watchdog) -> Iterator[str]:
-    """A temporary folder for one MiniZinc run, removed however the run ends
-    (by ``guard``'s watchdog if this process dies).
-    Its name is in ``started`` before the folder exists, so a stop at any
-    moment (a KeyboardInterrupt here, or a pool's SIGTERM, whose clean-up is
-    :func:`_stop`) finds it.  With TemporaryDirectory a stop just after the
-    folder was made and before its name was kept left it behind, empty (the
-    suite's leftover check caught one); holding the signals while it is made
-    does not do, as another thread may take them."""
-    import shutil
-
-    from .. import scratch
-
-    try:
-        name = started["folder"] = scratch.name("nqueens-mzn-")
-        guard.folder(name)
-        try:
-            _make_folder(name)
-        except FileExistsError:
-            del started["folder"]  # another's (64 random bits alike): never removed here
-            raise
-        yield name
-    finally:
-        if "folder" in started:
-            shutil.rmtree(started.pop("folder"), ignore_errors=True)
-
-
-def _make_folder(path: str) -> None:
-    os.mkdir(path, 0o700)  # (readable by this user only, as tempfile.mkdtemp's)
-
-
-def _stop(started: dict[str, Any]) -> None:
-    """A worker stopped by its pool at any point of a run (nqueens_cp.stopping): no
-    MiniZinc left running, no folder left behind."""
-    if "process" in started:
-        _kill(started["process"])
-    if "folder" in started:
-        import shutil
-
-        shutil.rmtree(started["folder"], ignore_errors=True)
-
-
-def _kill(process: subprocess.Popen) -> None:
-    """MiniZinc and the solver it started, gone when this returns.  MiniZinc puts
-    the solver (fzn-gecode) in a process group of its own, so killing MiniZinc's
-    group left Gecode running; both stay in the session MiniZinc was started in,
-    so every process of that session is killed.  A kill is delivered when the
-    process next runs, which on a busy machine can be a while after the worker
-    that sent it has exited: the worker waits for each to end (its exit, not a
-    moment: a pidfd becomes readable when the process is gone)."""
-    pids = [process.pid, *_in_session(process.pid)]
-    for pid in pids:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-    _wait_gone(pids, _GONE_SECONDS)
-
-
-def _wait_gone(pids: list[int], seconds: float) -> None:
-    """Wait until each process has ended (at most ``seconds`` in all)."""
-    import select
-    import time
-
-    if not hasattr(os, "pidfd_open"):
-        return
-    deadline = time.monotonic() + seconds
-    for pid in pids:
-        try:
-            handle = os.pidfd_open(pid)
-        except OSError:  # (gone already)
-            continue
-        try:
-            select.select([handle], [], [], max(0.0, deadline - time.monotonic()))
-        finally:
-            os.close(handle)
-
-
-def _in_session(session: int) -> list[int]:
-    """The processes of a session (Linux's /proc: field 6 of /proc/PID/stat)."""
-    found = []
-    for name in os.listdir("/proc") if os.path.isdir("/proc") else ():
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as handle:
-                    fields = handle.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue  # (gone meanwhile)
-            if len(fields) > 3 and fields[3] == str(session):
-                found.append(int(name))
-    return found
 
 
 # MiniZinc's statistics, under the names our other engines use where they mean the same

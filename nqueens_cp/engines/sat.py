@@ -93,7 +93,7 @@ class SatEngine(Engine):
             try:
                 while True:
                     solving = True
-                    if not _run_solver(solver, deadline):
+                    if not run_solver(solver, deadline):
                         break
                     solving = False
                     # Cell (r, c) is variable r*n+c+1, literal +-(r*n+c+1) at model
@@ -181,7 +181,7 @@ class SatEngine(Engine):
         deadline = None if time_limit is None else time.monotonic() + time_limit
         with Solver(name=self.solver, bootstrap_with=cnf.clauses, with_proof=True) as solver:
             try:
-                satisfiable = _run_solver(solver, deadline)
+                satisfiable = run_solver(solver, deadline)
             except TimeLimitReached:
                 return Status.UNKNOWN, None, f"no answer within {time_limit:g} s (no proof written)"
             stats.update(solver.accum_stats())
@@ -295,7 +295,7 @@ def _interruptible(name: str) -> bool:
 BUDGET_CONFLICTS = 2_000
 
 
-def _run_solver(solver: Any, deadline: float | None = None) -> bool:
+def run_solver(solver: Any, deadline: float | None = None) -> bool:
     """One call to the solver; raises TimeLimitReached past ``deadline``."""
     timer = None
     try:
