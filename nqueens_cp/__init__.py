@@ -54,10 +54,11 @@ from .model.board import Columns  # noqa: E402
 from .model.picture import Board  # noqa: E402
 
 # Loaded when first used (PEP 562): a certificate's and a check's machinery is no part of enumerate 8's start-up.
-_LAZY = {"certify": "certificates", "certify_optimum": "certificates", "verify": "certificates", "check": "checking"}
+_LAZY = {"certify": "certificates", "certify_optimum": "certificates", "verify": "certificates", "check": "checking",
+         "grade": "checking"}
 if TYPE_CHECKING:
     from .certificates import certify, certify_optimum, verify
-    from .checking import check
+    from .checking import check, grade
 
 
 def __getattr__(name: str) -> Any:
@@ -73,6 +74,6 @@ __all__ = [
     "Board", "Columns", "DEFAULT_ENGINE", "DEFAULT_SOLVE_ENGINE", "ENGINE_NAMES", "FUNDAMENTAL", "SYMMETRIES", "TOTAL", "Engine",
     "EngineUnavailableError", "InvalidInputError", "Lines", "NQueensError", "Outcome", "Question", "Search",
     "SearchFinishedError", "Solution", "Status", "TimeLimitReached", "VARIANTS", "Variant", "attacking_pair", "availability", "canonical", "check_solution",
-    "certify", "certify_optimum", "check", "count", "engine_class", "family", "get_engine", "is_solution", "names", "optimum", "orbit",
+    "certify", "certify_optimum", "check", "count", "grade", "engine_class", "family", "get_engine", "is_solution", "names", "optimum", "orbit",
     "preset", "question", "render", "solutions", "solve", "verify",
 ]

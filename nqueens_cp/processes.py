@@ -41,13 +41,15 @@ def in_session(session: int) -> list[int]:
     return found
 
 
-def marked(marker: str) -> list[int]:
-    """The processes whose environment holds ``marker`` (``NAME=VALUE``): what a
-    sandbox started, also what left its session (setsid) or its group, since
+def marked(marker: str, prefix: bool = False) -> list[int]:
+    """The processes whose environment holds ``marker`` (``NAME=VALUE``; with
+    ``prefix``, an entry that starts so): what a sandbox started, also what left its session (setsid) or its group, since
     a child inherits its parent's environment.  (This user's processes only:
     /proc/PID/environ of another's cannot be read.)"""
     wanted = marker.encode("utf-8", "surrogateescape")
     found = []
+    match = (lambda entries: any(entry.startswith(wanted) for entry in entries)) if prefix else \
+        (lambda entries: wanted in entries)
     for name in _pids():
         if int(name) == os.getpid():
             continue
@@ -56,7 +58,7 @@ def marked(marker: str) -> list[int]:
                 entries = handle.read().split(b"\0")
         except OSError:
             continue
-        if wanted in entries:
+        if match(entries):
             found.append(int(name))
     return found
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 CELL = 28  # pixels a square
 DRAW_MAX_N = 32  # wider boards are listed as columns, not drawn
+DRAWN_ROWS = 3  # the N that differ drawn on a page (the first ones); the rest in a line
 
 STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
@@ -95,7 +96,8 @@ def _row_line(row: NCheck) -> str:
 
 
 def _differs(row: NCheck) -> str:
-    n, out = row.n, [f"<h2>N = {n}: the model differs</h2>"]
+    n = row.n
+    out = [f"<h2>N = {n}: the model differs</h2>"]
     if row.extra:
         board = row.extra[0]
         out.append(_figure(enumerate(board), n, f"The smallest <b>extra</b> board, <code>{_e(list(board))}</code>: the "
@@ -132,7 +134,12 @@ def report_body(report: CheckReport) -> str:
     if report.rows:
         out.append("<table><thead><tr><th>N</th><th>verdict</th><th>boards</th><th>reference</th><th>missing</th>"
                    f"<th>extra</th><th>not boards</th><th>seconds</th></tr></thead><tbody>{rows}</tbody></table>")
-    out.extend(_differs(row) for row in report.rows if not row.agrees)
+    differing = [row for row in report.rows if not row.agrees]
+    out.extend(_differs(row) for row in differing[:DRAWN_ROWS])
+    if len(differing) > DRAWN_ROWS:
+        rest = ", ".join(f"N = {row.n} ({row.missing_count} missing, {row.extra_count} extra)"
+                         for row in differing[DRAWN_ROWS:])
+        out.append(f"<p>It differs at {rest} too: the first are drawn above.</p>")
     if report.notes:
         out.append("<h2>Notes</h2><ul>" + "".join(f"<li>{_e(note)}</li>" for note in report.notes) + "</ul>")
     out.append(output_section(report.output))

@@ -114,7 +114,7 @@ class Sandbox:
             os.mkdir(work)
             os.mkdir(tmp)
             self.output_path = os.path.join(self.folder, "output")
-            self.marker = f"{MARKER}={os.path.basename(self.folder)}"
+            self.marker = f"{MARKER}={os.path.basename(self.folder)}"  # (its name begins with this process's pid)
             self._guard.marker(self.marker)
             env = _environment(work, tmp, self.marker)
             self._start(env, work, function)
@@ -282,6 +282,17 @@ class Sandbox:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def end_every_sandbox() -> None:
+    """End every sandbox this process started and all they started (a grade
+    stopped by Ctrl-C: the checks under way in its threads then fail at
+    once).  Their folders go as each check's own clean-up runs."""
+    from .. import processes, scratch
+
+    prefix = f"{MARKER}={scratch.tagged('nqueens-model-')}"
+    for _ in range(2):
+        processes.kill_all(processes.marked(prefix, prefix=True))
 
 
 def _remove(folder: str) -> None:

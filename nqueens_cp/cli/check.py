@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import Any
 
 from ..errors import InvalidInputError
 from .options import PROG, RESULT_FORMATS, add_format, add_variant, positive_float, whole
-from .terminal import EXIT_FAILURE, EXIT_MODEL, EXIT_OK, CtrlC, Progress, finish, say
+from ..files import atomic_write_text, check_writable
+from .terminal import EXIT_FAILURE, EXIT_MODEL, EXIT_OK, EXIT_UNKNOWN, CtrlC, Progress, finish, say
+
+AUTOGRADERS = ("gradescope", "prairielearn")
 
 EPILOG_TEMPLATE = """\
 {forms}
@@ -109,12 +113,19 @@ def add_check(sub: Any) -> None:
                    "os._exit or a monkeypatch of it then reaches the check and its verdict")
     p.add_argument("-v", "--verbose", action="store_true", help="show what the model printed (captured, its first "
                    "and last 4 KB) after the check")
-    add_format(p, RESULT_FORMATS, " (json: one object per N, the contract above)")
+    add_format(p, (*RESULT_FORMATS, *AUTOGRADERS), " (json: one object per N, the contract above; gradescope "
+               "and prairielearn: the autograder's results.json, every N checked, docs/grading.md)")
+    p.add_argument("--visibility", default="visible", choices=("hidden", "after_due_date", "after_published",
+                                                               "visible"), metavar="WHEN",
+                   help="with --format gradescope: when students see each N's test (default visible)")
+    p.add_argument("--html", metavar="FILE", help="also write the check as a page a student can read (boards drawn, "
+                   "the reason, the model's output; self-contained HTML)")
     p.set_defaults(handler=_cmd_check)
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from ..checking import ModelError, check
+    from ..checking.feedback import gradescope, prairielearn, record_page
+    from ..checking.grade import grade_model
     from ..checking.report import detail_text, row_text, summary_text
     from ..studies.reporting import to_json
 
@@ -124,39 +135,47 @@ def _cmd_check(args: argparse.Namespace) -> int:
     specs = args.words if args.generator is not None else args.words[1:]
     if not specs:
         raise InvalidInputError("name the sizes to check after the model, e.g. check MODEL 1-8")
-    text = args.format == "text"
-    progress = Progress.make("check") if text else None
+    if args.html:
+        check_writable(args.html)
+    text, graded = args.format == "text", args.format in AUTOGRADERS
+    progress = Progress.make("check") if not graded else None
 
     def row_done(row: Any) -> None:
         if progress:
             progress.clear()
+        if graded:
+            return
         said = row_text(row) + ("" if row.agrees else "\n" + detail_text(row)) if text else to_json(row)
         CtrlC.write(sys.stdout, said + "\n")
         sys.stdout.flush()
 
-    try:
-        report = check(model, specs, variant=args.variant, var=args.var, generator=args.generator, data=args.data,
-                       base=args.base, every=args.every, show=args.show, time_limit=args.time_limit,
-                       memory=args.memory, network=args.network, isolate=not args.in_process,
-                       progress=progress.text if progress else None, rows=row_done,
-                       notify=lambda note: say(f"{PROG} check: note: {note}"))
-    except ModelError as error:  # the model failed, not the check: its own exit code
-        if progress:
-            progress.clear()
-        finish(EXIT_OK, f"{PROG} check")
-        if error.detail and error.detail.strip() != str(error):
-            say(error.detail.rstrip())
-        if args.verbose and error.output:
-            say(_output_text(error.output))
-        say(f"{PROG} check: {error}")
-        return EXIT_MODEL
+    record = grade_model(model, specs, variant=args.variant, var=args.var, generator=args.generator, data=args.data,
+                         base=args.base, every=args.every or graded, show=args.show, time_limit=args.time_limit,
+                         memory=args.memory, network=args.network, isolate=not args.in_process,
+                         progress=progress.text if progress else None, rows=row_done,
+                         notify=lambda note: say(f"{PROG} check: note: {note}"))
     if progress:
         progress.clear()
-    if report.output:
-        say(_output_text(report.output) if args.verbose else
-            f"{PROG} check: note: the model printed {len(report.output.splitlines())} lines (--verbose shows them)")
-    say(summary_text(report))
-    return EXIT_OK if report.ok else EXIT_FAILURE
+    if args.html:
+        atomic_write_text(args.html, record_page(record))
+    if graded:
+        result = gradescope(record, args.visibility) if args.format == "gradescope" else prairielearn(record)
+        CtrlC.write(sys.stdout, json.dumps(result, indent=2) + "\n")
+    finish(EXIT_OK, f"{PROG} check")
+    if record.verdict in ("error", "memory"):  # the model failed, not the check: its own exit code
+        if args.verbose and record.output:
+            say(_output_text(record.output))
+        say(f"{PROG} check: {record.message}" if "\n" not in record.message else
+            record.message.rstrip().rpartition("\n")[0] + f"\n{PROG} check: " + record.message.rstrip().rpartition("\n")[2])
+        return EXIT_MODEL
+    if record.verdict == "time limit":
+        say(f"{PROG} check: unknown: {record.message}")
+        return EXIT_UNKNOWN
+    if record.output and not graded:
+        say(_output_text(record.output) if args.verbose else
+            f"{PROG} check: note: the model printed {len(record.output.splitlines())} lines (--verbose shows them)")
+    say(summary_text(record.report))
+    return EXIT_OK if record.verdict == "right" else EXIT_FAILURE
 
 
 def _output_text(output: str) -> str:

@@ -28,7 +28,7 @@ from .terminal import (EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_HUNG_UP, EXIT_INTERR
 COMMANDS = {"enumerate": "search", "count": "search", "crosscheck": "crosscheck", "compare": "compare",
             "solve": "solve", "complete": "solve", "batch": "solve", "dimacs": "cnf", "decode": "cnf", "model": "cnf",
             "encodings": "cnf", "verify": "cnf", "trace": "explore", "sample": "explore", "engines": "engines",
-            "optimum": "optimum", "check": "check"}
+            "optimum": "optimum", "check": "check", "grade": "grade"}
 
 
 def _main_epilog() -> str:
@@ -53,6 +53,7 @@ examples:
   nqueens-cp count 13 --variant toroidal     4524: the diagonals wrap (and superqueens, rooks, semiqueens)
   nqueens-cp optimum 8                       5 queens dominate the board, proved
   nqueens-cp check my_model.py:build 1-8     your model against the reference: the first N that differs, why
+  nqueens-cp grade submissions/ 1-8          a class's models, each in a sandbox: verdicts, scores, pages
 
 exit codes:
   {EXIT_OK}    success (also when N has no solution, as N = 2 or 3)
