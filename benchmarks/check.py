@@ -12,6 +12,14 @@ Three sides, alternating in one process, medians of R rounds:
   model's other variables.
 
     python benchmarks/check.py [N ...] [--repeat R]
+
+With ``--isolation`` (issue 77's target: at most 1.2x, and under 0.3 s a model), two
+whole commands side by side instead: ``check model.py:model N``, the model in a process
+of its own (the default), against ``check ... --in-process``, the model run in the
+checker's process as before; each process imports what it needs (the isolated checker
+never imports OR-Tools: its model's process does).
+
+    python benchmarks/check.py 10 11 --isolation [--repeat R]
 """
 
 from __future__ import annotations
@@ -64,11 +72,44 @@ def checked(n: int) -> int:
     return report.rows[0].boards
 
 
+def isolation(sizes: list[int], repeat: int) -> None:
+    """check in its sandbox against --in-process, whole commands, alternating."""
+    import tempfile
+    from pathlib import Path
+
+    from common import Side, alternate, nqueens, report
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "model.py"
+        path.write_text("from ortools.sat.python import cp_model\n\n\n" + _source(model))
+        for n in sizes:
+            def agrees(out: str, n: int = n) -> bool:
+                return out.startswith(f"N={n:<3} agrees   {TOTAL[n]} boards")
+
+            isolated = Side(f"check {n} (isolated)", nqueens("check", f"{path}:model", str(n)), agrees)
+            in_process = Side(f"check {n} --in-process", nqueens("check", f"{path}:model", str(n), "--in-process"),
+                              agrees)
+            alternate([isolated, in_process], repeat)
+            report(f"N={n}: the model in its own process against the checker's", [isolated, in_process], in_process)
+            extra = statistics.median(isolated.times) - statistics.median(in_process.times)
+            print(f"  isolation costs {extra:+.3f} s a model (medians)")
+
+
+def _source(function) -> str:  # noqa: ANN001
+    import inspect
+
+    return inspect.getsource(function).replace("    from ortools.sat.python import cp_model\n\n", "")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sizes", type=int, nargs="*", default=[10])
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--isolation", action="store_true", help="check isolated against --in-process, whole commands")
     args = parser.parse_args()
+    if args.isolation:
+        isolation(args.sizes, args.repeat)
+        return
     checked(6)  # (imports and the kernel's loading, once, outside the timings)
     for n in args.sizes:
         sides = {"alone": alone, "plain": plain, "check": checked}

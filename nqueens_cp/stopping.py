@@ -56,10 +56,11 @@ def stop(signum: int, frame: object) -> None:
     os._exit(128 + signum)
 
 
-def die_with_parent() -> None:
+def die_with_parent(signum: int = signal.SIGKILL) -> None:
     """Ask Linux to kill this process (SIGKILL) when its parent dies, however it
     dies (SIGKILL included, which runs no clean-up): a child that searches in
-    native code for its parent must not outlive it.  Elsewhere, nothing."""
+    native code for its parent must not outlive it.  Elsewhere, nothing.
+    (``signum``: another signal instead, one this process handles to clean up.)"""
     import sys
 
     if not sys.platform.startswith("linux"):
@@ -68,11 +69,14 @@ def die_with_parent() -> None:
 
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        libc.prctl(1, signum, 0, 0, 0)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         return
     if os.getppid() == 1:  # the parent died before the request: no signal will come
-        os._exit(128 + signal.SIGKILL)
+        if signum != signal.SIGKILL:
+            os.kill(os.getpid(), signum)
+        else:
+            os._exit(128 + signal.SIGKILL)
 
 
 def in_child(fn: Any, args: tuple[Any, ...], seconds: float | None) -> Any:

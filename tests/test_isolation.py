@@ -205,13 +205,16 @@ def test_a_model_that_fills_memory_fails_within_its_limit(tmp_path: Path) -> Non
 def test_what_a_model_forks_is_ended_with_it_even_outside_its_session(tmp_path: Path) -> None:
     model_file(tmp_path, "forks", """
         import time
-        if os.fork() == 0:
-            note_pid('plain.pid')
-            time.sleep(3600)
-        if os.fork() == 0:
-            os.setsid()  # (out of the model's session: its environment's marker still names it)
-            note_pid('escaped.pid')
-            time.sleep(3600)
+        for name in ("plain", "escaped"):
+            noted, done = os.pipe()
+            if os.fork() == 0:
+                if name == "escaped":
+                    os.setsid()  # (out of the model's session: its keeper, a subreaper, still has it)
+                note_pid(name + '.pid')
+                os.close(done)
+                time.sleep(3600)
+            os.close(done)
+            os.read(noted, 1)  # (its end: the pid is written)
 
         def model(n):
             return build(n)
@@ -343,3 +346,41 @@ def test_ctrl_c_of_the_checker_is_130_and_ends_the_model(tmp_path: Path) -> None
     assert checker.returncode == 130, err
     assert err.strip().splitlines()[-1] == "nqueens-cp: interrupted"
     nothing_left(tmp_path)
+
+
+def test_the_checker_killed_outright_ends_what_the_model_forked_out_of_its_session(tmp_path: Path) -> None:
+    """A process the model forked and moved to a session of its own, with nothing exec'd that
+    would carry the sandbox's marker: its keeper, a subreaper, ends it when the checker dies."""
+    fifo = tmp_path / "started"
+    os.mkfifo(fifo)
+    model_file(tmp_path, "escapes", f"""
+        import time
+        noted, done = os.pipe()
+        if os.fork() == 0:
+            os.setsid()
+            note_pid('escaped.pid')
+            os.close(done)
+            time.sleep(3600)
+        os.close(done)
+        os.read(noted, 1)  # (its end: the pid is written)
+
+        def model(n):
+            with open({str(fifo)!r}, 'w') as f:
+                f.write('go')
+            time.sleep(3600)
+        """)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    checker = subprocess.Popen([*CLI, "check", "escapes.py:model", "4"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, cwd=tmp_path, env={**os.environ, "TMPDIR": str(scratch)})
+    try:
+        with open(fifo) as started:
+            assert started.read() == "go"
+        escaped = int((tmp_path / "escaped.pid").read_text())
+        checker.kill()
+        checker.wait()
+    finally:
+        if checker.poll() is None:
+            checker.kill()
+            checker.wait()
+    assert gone([escaped]) == []

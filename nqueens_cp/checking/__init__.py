@@ -11,7 +11,7 @@ the reason, in the model's own terms (:mod:`.report` draws them).
 from __future__ import annotations
 
 from .forms import Determined, ModelError, Reason
-from .grade import GradeReport, Graded, grade, grade_model
+from .grading import GradeReport, Graded, grade, grade_model
 from .run import CheckReport, NCheck, check
 
 __all__ = ["CheckReport", "Determined", "GradeReport", "Graded", "ModelError", "NCheck", "Reason", "check", "grade",

@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidInputError
-from .grade import Graded
 from .page import _e, output_section, page, report_body
+
+if TYPE_CHECKING:
+    from .grading import Graded
 
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 _CLASS = {"right": "right", "wrong": "wrong", "error": "error", "time limit": "time-limit", "memory": "memory"}
@@ -136,15 +138,17 @@ def gradescope(record: Graded, visibility: str = "visible") -> dict[str, Any]:
     """The record as Gradescope's results.json: a test a size, a point each."""
     if visibility not in VISIBILITIES:
         raise InvalidInputError(f"visibility: one of {', '.join(VISIBILITIES)}, got {visibility!r}")
+    lines = _test_lines(record)
     tests = [{"name": name, "score": 1.0 if passed else 0.0, "max_score": 1.0,
               "status": "passed" if passed else "failed", "output": output, "output_format": "text",
-              "visibility": visibility} for name, passed, output in _test_lines(record)]
-    summary = f"{record.verdict}: {sum(t['score'] for t in tests):g} of {len(tests)} sizes agree"
+              "visibility": visibility} for name, passed, output in lines]
+    points = float(sum(1 for _, passed, _ in lines if passed))
+    summary = f"{record.verdict}: {points:g} of {len(tests)} sizes agree"
     if record.message:
         summary += "\n\n" + record.message
     if record.output:
         summary += "\n\nWhat the model printed:\n" + record.output
-    return {"score": float(sum(t["score"] for t in tests)), "execution_time": round(record.seconds, 3),
+    return {"score": points, "execution_time": round(record.seconds, 3),
             "output": summary, "output_format": "text", "visibility": visibility, "tests": tests}
 
 
@@ -153,8 +157,10 @@ def prairielearn(record: Graded) -> dict[str, Any]:
     if not record.gradable:
         return {"gradable": False, "score": 0.0, "message": _last(record.message),
                 "format_errors": [record.message or record.verdict], "output": record.output}
+    lines = _test_lines(record)
     tests = [{"name": name, "points": 1 if passed else 0, "max_points": 1, "message": output.splitlines()[0],
-              "output": output} for name, passed, output in _test_lines(record)]
+              "output": output} for name, passed, output in lines]
+    points = sum(1 for _, passed, _ in lines if passed)
     return {"gradable": True, "score": round(record.score, 6),
-            "message": f"{record.verdict}: {sum(t['points'] for t in tests)} of {len(tests)} sizes agree"
+            "message": f"{record.verdict}: {points} of {len(tests)} sizes agree"
             + (f"; {_last(record.message)}" if record.message else ""), "output": record.output, "tests": tests}

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..errors import EngineUnavailableError, InvalidInputError, TimeLimitReached
 from .forms import ModelError
+from .zygote import zygote
 
 DEFAULT_MEMORY = 2 << 30  # the model's memory unless told: 2 GiB protects a class's machine
 THREAD_ROOM = 256 << 20  # address space beyond --memory for the solver's threads' stacks (8 MiB each)
@@ -129,13 +130,19 @@ class Sandbox:
         self._from_child, from_child = os.pipe()
         output = os.open(self.output_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
-            if function is None:
-                self._process: Any = subprocess.Popen(
+            launcher = zygote() if function is None else None
+            if launcher is not None:
+                try:
+                    self._process: Any = launcher.launch({"cwd": work, "env": env}, (to_child, from_child, output))
+                except OSError:  # (a zygote that died meanwhile: the interpreter is started as below)
+                    launcher = None
+            if function is None and launcher is None:
+                self._process = subprocess.Popen(
                     [sys.executable, "-m", "nqueens_cp.checking.child", str(to_child), str(from_child)],
                     pass_fds=(to_child, from_child), cwd=work, env=env, stdin=subprocess.DEVNULL, stdout=output,
                     stderr=output, start_new_session=True)
-            else:
-                self._process = _Forked(function, to_child, from_child, output, env, work,
+            elif function is not None:
+                self._process = _forked(function, to_child, from_child, output, env, work,
                                         (self._to_child, self._from_child))
         finally:
             for fd in (to_child, from_child, output):
@@ -315,48 +322,24 @@ def _environment(work: str, tmp: str, marker: str) -> dict[str, str]:
     return env
 
 
-class _Forked:
+def _forked(function: Callable[..., Any], to_child: int, from_child: int, output: int, env: dict[str, str],
+            work: str, parents: tuple[int, int]) -> Any:
     """A model given as a function (a notebook's, a script's): run in a fork of
-    this process, which has it already, with the same limits and answers as
-    the spawned child's."""
+    this process, which has it already, under a keeper as the zygote's
+    (:func:`.zygote.keep`), made the same model's process
+    (:func:`.zygote.become`)."""
+    from .zygote import Launched, become, keep
 
-    def __init__(self, function: Callable[..., Any], to_child: int, from_child: int, output: int,
-                 env: dict[str, str], work: str, parents: tuple[int, int]) -> None:
-        self.returncode: int | None = None
-        pid = os.fork()
-        if pid == 0:  # the child: never returns
-            try:
-                os.setsid()
-                for fd in parents:
-                    os.close(fd)
-                null = os.open(os.devnull, os.O_RDONLY)
-                os.dup2(null, 0)
-                os.dup2(output, 1)
-                os.dup2(output, 2)
-                for signum in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM)):
-                    signal.signal(signum, signal.SIG_DFL)
-                os.chdir(work)
-                os.environ.clear()
-                os.environ.update(env)
-                sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
-                sys.stdout = open(1, "w", encoding="utf-8", closefd=False, buffering=1)  # noqa: SIM115
-                sys.stderr = open(2, "w", encoding="utf-8", closefd=False, buffering=1)  # noqa: SIM115
-                from . import child
-
-                child.main([str(to_child), str(from_child)], function)
-            finally:
-                os._exit(70)
-        self.pid = pid
-
-    def poll(self) -> int | None:
-        if self.returncode is None:
-            done, status = os.waitpid(self.pid, os.WNOHANG)
-            if done:
-                self.returncode = os.waitstatus_to_exitcode(status)
-        return self.returncode
-
-    def wait(self) -> int:
-        if self.returncode is None:
-            _, status = os.waitpid(self.pid, 0)
-            self.returncode = os.waitstatus_to_exitcode(status)
-        return self.returncode
+    status_read, status_write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the keeper: never returns
+        try:
+            for fd in (*parents, status_read):
+                os.close(fd)
+            os.setsid()  # (a terminal's Ctrl-C is the checker's to handle)
+            keep(status_write, lambda: become({"cwd": work, "env": env}, to_child, from_child, output, function),
+                 (to_child, from_child, output))
+        finally:
+            os._exit(0)
+    os.close(status_write)
+    return Launched(status_read, keeper=pid)

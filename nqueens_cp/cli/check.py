@@ -125,7 +125,7 @@ def add_check(sub: Any) -> None:
 
 def _cmd_check(args: argparse.Namespace) -> int:
     from ..checking.feedback import gradescope, prairielearn, record_page
-    from ..checking.grade import grade_model
+    from ..checking.grading import grade_model
     from ..checking.report import detail_text, row_text, summary_text
     from ..studies.reporting import to_json
 

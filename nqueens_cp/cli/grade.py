@@ -67,6 +67,9 @@ def add_grade(sub: Any) -> None:
                    help="each model's memory, e.g. 2G (default) or 512M: an address-space limit, as check's")
     p.add_argument("--network", action="store_true", help="let the models reach the network (cut by default)")
     p.add_argument("--jobs", "-j", type=positive_int, metavar="N", help="submissions at a time (default: the cores)")
+    p.add_argument("--scheduler", metavar="ADDRESS", dest="executor",
+                   help="grade on a Dask cluster: its scheduler's ADDRESS (tcp://host:8786), whose workers see DIR "
+                   "at the same path, or 'local:N' for N worker processes here (pip install 'nqueens-cp[cluster]')")
     p.add_argument("--results", metavar="FILE", help="append each record to FILE (JSON Lines) as it finishes, and "
                    "resume from it: the submissions there are not graded again")
     p.add_argument("--feedback", metavar="DIR", help="write a page for each submission, and index.html, into DIR")
@@ -79,7 +82,7 @@ def add_grade(sub: Any) -> None:
 
 
 def _cmd_grade(args: argparse.Namespace) -> int:
-    from ..checking.grade import grade, scores
+    from ..checking.grading import grade, scores
     from ..files import check_writable
 
     if args.results:
@@ -98,7 +101,8 @@ def _cmd_grade(args: argparse.Namespace) -> int:
             progress.text(f"grade: {done}/{total} submissions, {progress_seconds(progress):.0f} s")
 
     report = grade(args.folder, args.spec, entry=args.entry, variant=args.variant, time_limit=args.time_limit,
-                   memory=args.memory, network=args.network, jobs=args.jobs, results=args.results,
+                   memory=args.memory, network=args.network, jobs=args.jobs, executor=args.executor,
+                   results=args.results,
                    feedback=args.feedback, show=args.show, on_record=record_done, progress=progressed)
     if progress:
         progress.clear()

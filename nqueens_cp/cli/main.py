@@ -21,8 +21,8 @@ from typing import Any
 from .. import __version__
 from ..engines import engine_class, names
 from .options import PROG, Parser
-from .terminal import (EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_HUNG_UP, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED,
-                       EXIT_UNKNOWN, EXIT_USAGE, finish, run_command, say, silence_stdout)
+from .terminal import (EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_HUNG_UP, EXIT_INTERRUPTED, EXIT_MODEL, EXIT_OK,
+                       EXIT_TERMINATED, EXIT_UNKNOWN, EXIT_USAGE, finish, run_command, say, silence_stdout)
 
 # The command on the line -> the module of its group (imported only when it runs: start-up).
 COMMANDS = {"enumerate": "search", "count": "search", "crosscheck": "crosscheck", "compare": "compare",
@@ -64,7 +64,9 @@ exit codes:
   {EXIT_USAGE}    usage error, before any work: bad N, unknown engine or format, an
        engine that cannot run here (its package or program is missing), an
        option the engine does not take, an output path that cannot be written
-  {EXIT_UNKNOWN}    solve, count: the time limit came before an answer
+  {EXIT_UNKNOWN}    solve, count, check: the time limit came before an answer
+  {EXIT_MODEL}    check: the model failed (it cannot be read, raised, exited, crashed, ran
+       out of memory)
   {EXIT_INTERRUPTED}  interrupted (Ctrl-C); the output so far is intact
   {EXIT_TERMINATED}  terminated (SIGTERM); no temporary file is left behind
   {EXIT_HUNG_UP}  hung up (SIGHUP: the terminal closed); as for SIGTERM

@@ -108,8 +108,8 @@ def grade_model(model: Any, spec: Any, *, name: str | None = None, variant: str 
             + str(error)
         output = error.output
     if report is None:
-        shown = name or (os.fspath(model) if isinstance(model, (str, os.PathLike)) else
-                         getattr(model, "__name__", "model") if model is not None else str(generator))
+        shown = str(name or (os.fspath(model) if isinstance(model, (str, os.PathLike)) else
+                             getattr(model, "__name__", "model") if model is not None else generator))
         report = CheckReport(shown, form.tool, str(variant), list(checked), form=form.name, output=output)
     agreed = sum(1 for row in checked if row.agrees)
     first_wrong = next((row.n for row in checked if not row.agrees), None)
@@ -184,9 +184,9 @@ def _in_folder(name: str, path: str, entry: str) -> Submission:
                                               [f for f in defining if f == f"{entry}.py"] or defining)[0]) + f":{entry}")
     for form in FORMS:
         if form.per_n and form.suffixes:
-            templates = {_template(f) for f in files if os.path.splitext(f)[1].lower() in form.suffixes}
-            templates.discard(None)
-            candidates.extend(os.path.join(path, t) for t in sorted(templates))  # type: ignore[arg-type]
+            templates = {t for f in files if os.path.splitext(f)[1].lower() in form.suffixes
+                         for t in [_template(f)] if t is not None}
+            candidates.extend(os.path.join(path, t) for t in sorted(templates))
         elif form.name not in ("python", "generator"):
             candidates.extend(os.path.join(path, f) for f in files if os.path.splitext(f)[1].lower() in form.suffixes)
     if len(candidates) == 1:
@@ -261,25 +261,40 @@ class GradeReport:
     resumed: list[str]
 
 
+def _graded(submission: Submission, sizes: list[int], options: dict[str, Any]) -> Graded:
+    """One submission's record (run in a thread of the grader, or on a Dask worker)."""
+    if submission.model is None:
+        return Graded(submission.name, "", "error", 0.0, None, [], 0.0, f"{submission.name}: {submission.problem}",
+                      sizes=sizes)
+    try:
+        return grade_model(submission.model, sizes, name=submission.name, **options)
+    except NQueensError as error:  # (its form's tool is missing here, say: said on its record, the rest go on)
+        return Graded(submission.name, "", "error", 0.0, None, [], 0.0, f"{submission.name}: {error}", sizes=sizes)
+
+
 def grade(folder: str | os.PathLike[str], spec: Any, *, entry: str = "model", variant: str = "queens",
           time_limit: float | None = DEFAULT_TIME_LIMIT, memory: Any = None, network: bool = False,
-          jobs: int | None = None, results: str | os.PathLike[str] | None = None,
+          jobs: int | None = None, executor: Any = None, results: str | os.PathLike[str] | None = None,
           feedback: str | os.PathLike[str] | None = None, show: int = 3,
           on_record: Callable[[Graded], None] | None = None,
           progress: Callable[[int, int], None] | None = None) -> GradeReport:
     """Grade every submission of ``folder`` at every N of ``spec`` (see the
-    module's docstring); ``feedback``: a folder that takes a page for each
-    submission and an index.  ``on_record`` is called with each record as
-    it finishes, ``progress`` with (done, all)."""
+    module's docstring), ``jobs`` at a time (default: the cores) in this
+    machine's threads, or on ``executor``: a ``concurrent.futures.Executor``,
+    a Dask ``Client``, or a Dask scheduler's address (``tcp://host:8786``,
+    ``local:N``), whose workers must see ``folder`` at the same path.
+    ``feedback``: a folder that takes a page for each submission and an
+    index.  ``on_record`` is called with each record as it finishes,
+    ``progress`` with (done, all)."""
     from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+    from contextlib import ExitStack
 
+    from ..engines.search import check_time_limit
     from .run import _sizes
     from .sandbox import parse_size
 
     sizes = _sizes(spec)
     parse_size(memory)
-    from ..engines.search import check_time_limit
-
     check_time_limit(time_limit)
     if jobs is not None and (type(jobs) is not int or jobs < 1):
         raise InvalidInputError(f"jobs: how many submissions at a time, a positive whole number, got {jobs!r}")
@@ -296,21 +311,20 @@ def grade(folder: str | os.PathLike[str], spec: Any, *, entry: str = "model", va
     total, finished = len(found), len(resumed)
     if progress:
         progress(finished, total)
+    options = {"variant": variant, "time_limit": time_limit, "memory": memory, "network": network, "show": show}
+    with ExitStack() as stack:
+        if executor is None:
+            pool: Any = stack.enter_context(ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1,
+                                                               thread_name_prefix="grade"))
+        elif isinstance(executor, str):
+            from ..execution.cluster import dask_executor
 
-    def one(submission: Submission) -> Graded:
-        if submission.model is None:
-            return Graded(submission.name, "", "error", 0.0, None, [], 0.0, f"{submission.name}: {submission.problem}",
-                          sizes=sizes)
-        try:
-            return grade_model(submission.model, sizes, name=submission.name, variant=variant,
-                               time_limit=time_limit, memory=memory, network=network, show=show)
-        except NQueensError as error:  # (its form's tool is missing here, say: said on its record, the rest go on)
-            return Graded(submission.name, "", "error", 0.0, None, [], 0.0, f"{submission.name}: {error}",
-                          sizes=sizes)
+            pool = stack.enter_context(dask_executor(executor))
+        else:
+            from ..execution.cluster import as_executor
 
-    workers = jobs or os.cpu_count() or 1
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grade") as pool:
-        pending = {pool.submit(one, s) for s in todo}
+            pool = as_executor(executor)
+        pending = {pool.submit(_graded, s, sizes, options) for s in todo}
         try:
             while pending:
                 ready, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -333,7 +347,7 @@ def grade(folder: str | os.PathLike[str], spec: Any, *, entry: str = "model", va
                 future.cancel()
             from .sandbox import end_every_sandbox
 
-            end_every_sandbox()  # (the checks under way then fail at once, and their threads end)
+            end_every_sandbox()  # (the checks under way here then fail at once, and their threads end)
             raise
     ordered = [done[s.name] for s in found]
     if feedback is not None:
