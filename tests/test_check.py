@@ -207,7 +207,8 @@ def test_a_missing_board_comes_with_the_constraint_that_excludes_it(cli, models:
     for board in row.missing:
         assert nq.is_solution(board, 6) and not model_accepts(function, 6, board, base=1)
     assert row.why is not None and not row.why.accepted
-    assert row.why.parts and '"diagonals" all_diff' in row.why.parts[0]
+    assert row.why.parts and '"diagonals" AllDifferent(q0, q1 - 1' in row.why.parts[0]
+    assert row.why.sites[0]["file"].endswith("m.py") and ".with_name(\"diagonals\")" in row.why.sites[0]["source"]
     code, out, _ = cli("check", f"{models}/m.py:one_based_off_by_one", "6")
     assert code == 1 and "smallest missing board" in out and "why:" in out and '"diagonals"' in out
 
@@ -259,7 +260,9 @@ def test_a_cnf_clause_that_excludes_a_board_is_named(tmp_path: Path) -> None:
     row = check(str(tmp_path / "bad-{n}.cnf"), n).rows[0]
     excluded = sorted(b for b in nq.solutions(n) if b[0] == 1 and b[2] == 0)
     assert not row.agrees and excluded and row.missing == excluded[:3] and row.extra == []
-    assert row.why is not None and row.why.parts[0].startswith(f"clause {len(wrong)}: -2 -11 0")
+    assert row.why is not None and f"clause {len(wrong)}: -2 -11 0  (not (row 0, column 1) or not (row 2, column 0))" \
+        in row.why.parts[0]
+    assert row.why.sites == ({"file": str(path), "line": len(wrong) + 1, "source": "-2 -11 0"},)
 
 
 def test_cpmpy_models_are_read_and_explained(models: Path) -> None:

@@ -112,7 +112,9 @@ def serve(channel: Channel, loader: Any, first: dict[str, Any] | None = None, ne
                 kind = instance.kind
                 for raw in instance.solutions(_deadline(request)):
                     channel.send({"raw": _plain(raw, kind)}, flush=False)
-                channel.send({"end": True})
+                domain = instance.domain  # (a MiniZinc model's is known once its flattening is traced)
+                channel.send({"end": True, "domain": None if domain is None else [int(domain[0]), int(domain[1])],
+                              "notes": [str(note)[:500] for note in instance.notes[:20]]})
             elif op == "why":
                 raw = _raw(request["raw"], instance.kind)
                 channel.send({"reason": instance.why(raw, _deadline(request)).to_dict()})
@@ -194,7 +196,7 @@ def main(argv: list[str], function: Any = None) -> None:
         from .reading import load
 
         return load(function if function is not None else request.get("model"), request.get("var"),
-                    request.get("generator"), request.get("data"))
+                    request.get("generator"), request.get("data"), request.get("ignore_objective") is True)
 
     try:
         serve(channel, loader, first, network)

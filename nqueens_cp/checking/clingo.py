@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
 from ..errors import EngineUnavailableError, TimeLimitReached
-from .forms import SQUARES, Determined, Instance, ModelError, Reason, UserModel
+from .forms import SQUARES, Determined, Instance, ModelError, Reason, UserModel, objective_refused
 
 _BOARD = "nqueens_check_board"
 
@@ -28,7 +29,13 @@ _BOARD = "nqueens_check_board"
 def _control(n: int, messages: list[str], *options: str) -> Any:
     import clingo
 
-    return clingo.Control(["-c", f"n={n}", *options], logger=lambda code, message: messages.append(message))
+    # (--opt-mode=ignore: a program's #minimize, where --ignore-objective let it through, leaves every answer set)
+    return clingo.Control(["-c", f"n={n}", "--opt-mode=ignore", *options],
+                          logger=lambda code, message: messages.append(message))
+
+
+def _without_comments(text: str) -> str:
+    return re.sub(r"%\*.*?\*%|%[^\n]*", "", text, flags=re.S)
 
 
 class ClingoModel(UserModel):
@@ -50,6 +57,10 @@ class ClingoModel(UserModel):
             self.text = handle.read()
 
     def instance(self, n: int) -> Instance:
+        found = re.search(r"#(minimi[sz]e|maximi[sz]e)\b|:~", _without_comments(self.text))
+        if found and not self.ignore_objective:
+            sense = "maximize" if found.group(1) and found.group(1).startswith("max") else "minimize"
+            raise objective_refused(self.path, sense)
         return ClingoInstance(self, n)
 
 
@@ -59,6 +70,7 @@ class ClingoInstance(Instance):
 
     def __init__(self, model: ClingoModel, n: int) -> None:
         self.model, self.n = model, n
+        self.notes: list[str] = []
 
     def _ground(self, program: str, *options: str) -> Any:
         messages: list[str] = []
@@ -66,6 +78,10 @@ class ClingoInstance(Instance):
         try:
             control.add("base", [], program)
             control.ground([("base", [])])
+            for message in messages:  # (clingo's own word on a mistake it can see: 'quen(I,J)', an atom no rule makes)
+                warned = message.replace("<block>", self.model.path).strip().replace("\n", " ")
+                if "does not occur in any rule head" in warned and warned not in self.notes:
+                    self.notes.append(warned)
         except RuntimeError as error:
             said = [m.replace("<block>", self.model.path).rstrip() for m in messages] or [str(error)]
             raise ModelError(f"clingo cannot read {self.model.path}: {said[0].splitlines()[0]}",
@@ -138,17 +154,20 @@ class ClingoInstance(Instance):
                           "enumeration never gave it", accepted=True)
         core = list(rules)
         for i in list(core):
-            if deadline is not None and __import__("time").monotonic() > deadline:
+            if deadline is not None and time.monotonic() > deadline:
                 raise TimeLimitReached
             trial = [j for j in core if j != i]
             if not self._satisfiable(program(trial)):
                 core = trial
+        from .sites import site
+
         parts = tuple(self._where(statements[i]) for i in core)
+        sites = tuple(site(os.path.abspath(self.model.path), statements[i].location.begin.line) for i in core)
         if len(parts) == 1:
             return Reason(f"the program's rule at {parts[0].split(': ')[0]} excludes this board (without it, the board "
-                          "is an answer set)", parts)
+                          "is an answer set)", parts, sites=sites)
         return Reason(f"no single rule excludes it; these {len(parts)} together do (a minimal set, the board given "
-                      "as facts)", parts)
+                      "as facts)", parts, sites=sites)
 
     def _where(self, statement: Any) -> str:
         begin = statement.location.begin

@@ -46,8 +46,9 @@ class CnfInstance(Instance):
     kind = SQUARES
 
     def __init__(self, clauses: list[list[int]], nvars: int, grid: list[list[int]], n: int,
-                 source: str = "the CNF") -> None:
+                 source: str = "the CNF", sites: dict[int, dict[str, Any]] | None = None) -> None:
         self.clauses, self.n, self.source = clauses, n, source
+        self.sites = sites or {}  # clause index -> where it was written (a line of the user's code or file)
         self.cells = [(r, c, v) for r, row in enumerate(grid) for c, v in enumerate(row)]
         self.nvars = max([nvars, *(v for _, _, v in self.cells)])
         if len({v for _, _, v in self.cells}) != n * n:
@@ -88,19 +89,28 @@ class CnfInstance(Instance):
                 solver.conf_budget(100_000)
                 if solver.solve_limited(assumptions=board + trial) is False:
                     core = trial
+        from .sites import named
+
         parts = tuple(self._clause(s - first) for s in core)
+        sites = tuple(self.sites.get(s - first) for s in core)
         if len(parts) == 1:
-            return Reason(f"{self.source}'s clause {core[0] - first + 1} is false for this board", parts)
+            place = f" at {named(sites[0])}" if sites[0] else ""
+            return Reason(f"{self.source}'s clause {core[0] - first + 1}{place} is false for this board", parts,
+                          sites=sites)
         return Reason(f"no single clause of {self.source} is false for this board; these {len(parts)} together "
-                      "exclude it (a minimal set, the board's cells fixed)", parts)
+                      "exclude it (a minimal set, the board's cells fixed)", parts, sites=sites)
 
     def _clause(self, index: int) -> str:
+        """The clause: its line where known, its literals, and the cells it names in words."""
+        from .sites import where
+
         clause = self.clauses[index]
-        named = {v: f"q{r},{c}" for r, c, v in self.cells}
+        named = {v: f"(row {r}, column {c})" for r, c, v in self.cells}
         shown = " ".join(f"{'-' if lit < 0 else ''}{abs(lit)}" for lit in clause[:_SHOWN])
-        cells = [f"{'-' if lit < 0 else ''}{named[abs(lit)]}" for lit in clause[:_SHOWN] if abs(lit) in named]
+        words = [f"{'not ' if lit < 0 else ''}{named.get(abs(lit), f'variable {abs(lit)}')}" for lit in clause[:_SHOWN]]
         more = " ..." if len(clause) > _SHOWN else ""
-        return f"clause {index + 1}: {shown}{more} 0" + (f"  (cells {' '.join(cells)}{more})" if cells else "")
+        place = where(self.sites.get(index))
+        return (f"{place}   " if place else "") + f"clause {index + 1}: {shown}{more} 0  ({' or '.join(words)}{more})"
 
     def determined(self, raw: tuple[Any, ...], deadline: float | None) -> Determined | None:
         board = self._assumed(raw)
@@ -130,8 +140,12 @@ def _values(model: list[int]) -> Any:
 def read_dimacs(lines: Any, n: int, source: str) -> CnfInstance:
     """A DIMACS CNF read from its lines: the clauses, and the cells from its
     ``c q`` map or as variables 1..N^2."""
+    from .sites import site
+
     nvars = declared = None
     clauses: list[list[int]] = []
+    sites: dict[int, dict[str, Any]] = {}
+    path = source if os.path.isabs(source) else ""
     cells: dict[tuple[int, int], int] = {}
     current: list[int] = []
     for number, line in enumerate(lines, 1):
@@ -157,6 +171,8 @@ def read_dimacs(lines: Any, n: int, source: str) -> CnfInstance:
             except ValueError:
                 raise ModelError(f"{source}, line {number}: {word!r} is not a literal") from None
             if lit:
+                if not current and path:
+                    sites[len(clauses)] = site(path, number, line[:120])
                 current.append(lit)
             else:
                 clauses.append(current)
@@ -175,7 +191,7 @@ def read_dimacs(lines: Any, n: int, source: str) -> CnfInstance:
                              "(the cell of row r, column c is variable r*N + c + 1, or give 'c q ROW COL VAR' lines)")
         cells = {(r, c): r * n + c + 1 for r in range(n) for c in range(n)}
     grid = [[cells[(r, c)] for c in range(n)] for r in range(n)]
-    return CnfInstance(clauses, nvars, grid, n, source)
+    return CnfInstance(clauses, nvars, grid, n, os.path.basename(source) if path else source, sites)
 
 
 class DimacsFiles(FilePerN):
@@ -191,7 +207,7 @@ class DimacsFiles(FilePerN):
 
     def instance(self, n: int) -> Instance:
         path, text = self.text(n)
-        return read_dimacs(text.splitlines(), n, os.path.basename(path))
+        return read_dimacs(text.splitlines(), n, os.path.abspath(path))
 
 
 class Generated(UserModel):

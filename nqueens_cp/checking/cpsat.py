@@ -19,20 +19,29 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..errors import TimeLimitReached
-from .forms import EXPECTED, COLUMNS, SQUARES, Determined, FilePerN, Instance, ModelError, Reason
+from .forms import EXPECTED, COLUMNS, SQUARES, Determined, FilePerN, Instance, ModelError, Reason, objective_refused
 
 CORE_SECONDS = 20.0  # the most a reason's deletion filter runs (each solve has the board fixed: milliseconds)
 
 
 class CpSatInstance(Instance):
-    def __init__(self, model: Any, rows: list[Any], n: int, name: str) -> None:
+    def __init__(self, model: Any, rows: list[Any], n: int, name: str,
+                 sites: dict[int, dict[str, Any]] | None = None, ignore_objective: bool = False) -> None:
         from ortools.sat.python import cp_model
 
         self.model, self.n, self.name = model, n, name
+        self.sites = sites or {}  # constraint index -> where the user's code added it (checking.sites)
         proto = model.proto
         if proto.has_objective() or proto.has_floating_point_objective():
-            raise ModelError(f"{name}({n}): the model has an objective (minimize or maximize): a check enumerates "
-                             "the boards of a model without one")
+            if not ignore_objective:
+                sense = "maximize" if proto.objective.scaling_factor < 0 or (
+                    proto.has_floating_point_objective() and proto.floating_point_objective.maximize) else "minimize"
+                raise objective_refused(f"{name}({n})", sense)
+            copy = cp_model.CpModel()
+            copy.proto.copy_from(proto)
+            copy.proto.clear_objective()
+            copy.proto.clear_floating_point_objective()
+            self.model, proto = copy, copy.proto
         self.proto = proto
 
         def index(value: Any, where: str) -> int:
@@ -123,6 +132,12 @@ class CpSatInstance(Instance):
 
     def why(self, raw: tuple[Any, ...], deadline: float | None) -> Reason:
         values = self._values(raw)
+        for i, value in values.items():  # (a value the variable cannot take: fixing it would drop its domain)
+            domain = list(self.proto.variables[i].domain)
+            if not any(lo <= value <= hi for lo, hi in zip(domain[::2], domain[1::2])):
+                shown = " or ".join(f"{lo}..{hi}" if lo != hi else str(lo) for lo, hi in zip(domain[::2], domain[1::2]))
+                return Reason(f"the board needs {_var(self.proto, i)} = {value}, outside its declared domain {shown}",
+                              (f"{_var(self.proto, i)} in {shown}",))
         every = range(len(self.proto.constraints))
         whole = self._status(values, every, deadline)
         if whole == "feasible":
@@ -137,18 +152,32 @@ class CpSatInstance(Instance):
             if time.monotonic() > budget:
                 break
             if self._status(values, [i], budget) == "infeasible":
-                return Reason(f"the model's constraint {describe(self.proto, i)} is false for this board",
-                              (describe(self.proto, i),))
+                return self._reason([i], "the model's constraint {} is false for this board")
         core = list(every)
         for i in list(core):
             if time.monotonic() > budget:
-                return Reason("with this board fixed the model is infeasible; these constraints, not minimised "
-                              "in the time given, include the reason", tuple(describe(self.proto, j) for j in core))
+                return self._reason(core, "with this board fixed the model is infeasible; these constraints, not "
+                                          "minimised in the time given, include the reason")
             trial = [j for j in core if j != i]
             if self._status(values, trial, budget) == "infeasible":  # (invalid: a removal broke a reference)
                 core = trial
-        return Reason(f"no single constraint excludes it; these {len(core)} together do (a minimal set, the "
-                      "board fixed)", tuple(describe(self.proto, j) for j in core))
+        return self._reason(core, f"no single constraint excludes it; these {len(core)} together do (a minimal set, "
+                                  "the board fixed)")
+
+    def _reason(self, indices: list[int], text: str) -> Reason:
+        """The constraints as the student wrote them: at their line where it is known, and as CP-SAT holds them."""
+        from .sites import named, where
+
+        parts, sites = [], []
+        for i in indices:
+            found = self.sites.get(i)
+            said = describe(self.proto, i)
+            parts.append(f"{where(found)}   [{said}]" if found else said)
+            sites.append(found)
+        if "{}" in text:
+            only = sites[0]
+            text = text.format(f"at {named(only)}" if only else describe(self.proto, indices[0]))
+        return Reason(text, tuple(parts), sites=tuple(sites))
 
     def determined(self, raw: tuple[Any, ...], deadline: float | None) -> Determined | None:
         from ortools.sat.python import cp_model
@@ -210,22 +239,56 @@ KINDS = ("all_diff", "linear", "bool_or", "bool_and", "at_most_one", "exactly_on
 _WIDTH = 160
 
 
+_FAR = 1 << 62  # a bound past this is CP-SAT's int64 end: no bound at all
+
+
+def linear_text(terms: list[tuple[str, int]], domain: list[int]) -> str:
+    """A linear constraint as a student writes it: 'q0 != 1', 'q0 < q3', '2*x + y <= 7', never int64 domains."""
+    left = " + ".join(name if c == 1 else f"{c}*{name}" for name, c in terms if c > 0) or "0"
+    moved = " + ".join(name if c == -1 else f"{-c}*{name}" for name, c in terms if c < 0)
+
+    def right(k: int) -> str:
+        if not moved:
+            return str(k)
+        return moved if k == 0 else f"{moved} + {k}" if k > 0 else f"{moved} - {-k}"
+
+    spans = list(zip(domain[::2], domain[1::2]))
+    if len(spans) == 1:
+        lo, hi = spans[0]
+        if lo == hi:
+            return f"{left} == {right(lo)}"
+        if lo <= -_FAR and hi < _FAR:
+            return f"{left} < {moved}" if moved and hi == -1 else f"{left} <= {right(hi)}"
+        if hi >= _FAR and lo > -_FAR:
+            return f"{left} > {moved}" if moved and lo == 1 else f"{left} >= {right(lo)}"
+        if lo > -_FAR and hi < _FAR:
+            return f"{right(lo)} <= {left} <= {right(hi)}" if not moved else \
+                f"{left} >= {right(lo)} and {left} <= {right(hi)}"
+        return f"{left} is any value"
+    if len(spans) == 2 and spans[0][0] <= -_FAR and spans[1][1] >= _FAR and spans[1][0] - spans[0][1] == 2:
+        return f"{left} != {right(spans[0][1] + 1)}"
+    shown = " or ".join(f"{'' if lo <= -_FAR else lo}..{'' if hi >= _FAR else hi}" if lo != hi else str(lo)
+                        for lo, hi in spans)
+    return f"{left} - ({moved}) in {shown}" if moved else f"{left} in {shown}"
+
+
 def describe(proto: Any, index: int) -> str:
-    """Constraint ``index`` of the model in words: '#2 "diagonals" all_diff(q0 - 0, q1 - 1, ...)'."""
+    """Constraint ``index`` of the model as CP-SAT holds it, in the student's notation:
+    '#2 "diagonals" AllDifferent(q0, q1 - 1, ...)', '#3 q0 != 1'."""
     ct = proto.constraints[index]
     kind = next((k for k in KINDS if getattr(ct, f"has_{k}")()), "constraint")
     body = ""
     if kind == "all_diff":
         body = ", ".join(_expression(proto, e) for e in ct.all_diff.exprs)
     elif kind == "linear":
-        terms = " + ".join(f"{c}*{_var(proto, v)}" if c != 1 else _var(proto, v)
-                           for v, c in zip(ct.linear.vars, ct.linear.coeffs)).replace("+ -", "- ")
-        domain = list(ct.linear.domain)
-        bounds = " or ".join(f"{lo}..{hi}" if lo != hi else str(lo) for lo, hi in zip(domain[::2], domain[1::2]))
-        body = f"{terms} in {bounds}"
+        text = linear_text([(_var(proto, v), c) for v, c in zip(ct.linear.vars, ct.linear.coeffs)],
+                           list(ct.linear.domain))
+        body = ""
     elif kind in ("bool_or", "bool_and", "at_most_one", "exactly_one", "bool_xor"):
         body = ", ".join(_literal(proto, lit) for lit in getattr(ct, kind).literals)
-    text = f"{kind}({body})" if body else kind
+    shown = {"all_diff": "AllDifferent", "bool_or": "BoolOr", "bool_and": "BoolAnd", "at_most_one": "AtMostOne",
+             "exactly_one": "ExactlyOne", "bool_xor": "BoolXOr"}.get(kind, kind)
+    text = text if kind == "linear" else f"{shown}({body})" if body else kind
     if len(ct.enforcement_literal):
         text = f"if {' and '.join(_literal(proto, lit) for lit in ct.enforcement_literal)}: {text}"
     named = f' "{ct.name}"' if ct.name else ""
@@ -261,10 +324,10 @@ class CpSatFiles(FilePerN):
             found = [names.get(form.format(v=v, r=r), -1) for r in range(n)]
             if -1 not in found:
                 return CpSatInstance(model, [model.get_int_var_from_proto_index(i) for i in found], n,
-                                     os.path.basename(path))
+                                     os.path.basename(path), ignore_objective=self.ignore_objective)
         grid = [[names.get(f"{v}{r}_{c}", -1) for c in range(n)] for r in range(n)]
         if all(i >= 0 for row in grid for i in row):
             return CpSatInstance(model, [[model.get_int_var_from_proto_index(i) for i in row] for row in grid], n,
-                                 os.path.basename(path))
+                                 os.path.basename(path), ignore_objective=self.ignore_objective)
         raise ModelError(f"{path} has no variables {v}0 .. {v}{n - 1} (or {v}[r], {v}_r, or a grid {v}r_c) for N = {n}; "
                          "name the board's prefix with --var")

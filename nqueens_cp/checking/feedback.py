@@ -26,7 +26,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidInputError
-from .page import _e, output_section, page, report_body
+from .page import escape, output_section, page, report_body
 
 if TYPE_CHECKING:
     from .grading import Graded
@@ -41,7 +41,7 @@ def record_page(record: Graded) -> str:
     body = [f"<p>Score <b>{record.score:.3f}</b>: the share of the sizes checked ({_sizes(record)}) at which "
             "the model's boards are exactly the reference's.</p>"]
     if record.message:
-        body.append(f"<h2>What went wrong</h2><pre class=\"message\">{_e(record.message)}</pre>")
+        body.append(f"<h2>What went wrong</h2><pre class=\"message\">{escape(record.message)}</pre>")
     if record.report is not None:
         body.append(report_body(record.report))
     else:
@@ -83,8 +83,8 @@ def write_page(folder: str | os.PathLike[str], record: Graded) -> str:
 
 def index_page(records: list[Graded]) -> str:
     rows = "".join(
-        f'<tr class="{_CLASS.get(r.verdict, "error")}"><td><a href="{_e(page_name(r.submission))}">{_e(r.submission)}'
-        f"</a></td><td>{_e(r.form)}</td><td>{_e(r.verdict)}</td><td class=\"num\">{r.score:.3f}</td>"
+        f'<tr class="{_CLASS.get(r.verdict, "error")}"><td><a href="{escape(page_name(r.submission))}">{escape(r.submission)}'
+        f"</a></td><td>{escape(r.form)}</td><td>{escape(r.verdict)}</td><td class=\"num\">{r.score:.3f}</td>"
         f"<td class=\"num\">{'' if r.first_wrong is None else r.first_wrong}</td>"
         f"<td class=\"num\">{r.seconds:.1f}</td></tr>" for r in records)
     right = sum(1 for r in records if r.verdict == "right")

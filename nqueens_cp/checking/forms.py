@@ -60,9 +60,12 @@ class Reason:
     text: str
     parts: tuple[str, ...] = ()
     accepted: bool = False  # the model accepts the board: its solver's enumeration missed it
+    # where each part was written, where known: {file, line, source} (checking.sites), else None
+    sites: tuple[dict[str, Any] | None, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "parts": list(self.parts), "accepted": self.accepted}
+        sites = list(self.sites) + [None] * (len(self.parts) - len(self.sites))
+        return {"text": self.text, "parts": list(self.parts), "accepted": self.accepted, "sites": sites}
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,7 @@ class Instance:
 
     kind = COLUMNS
     domain: tuple[int, int] | None = None  # the declared values of a column board (lowest, highest)
+    notes: list[str] = []  # what the tool said of the model that explains a mistake (clingo's warnings), once read
 
     @property
     def numbered(self) -> bool:
@@ -104,11 +108,21 @@ class Instance:
         """Free what the tool holds."""
 
 
+def objective_refused(where: str, sense: str) -> ModelError:
+    """One rule for a model with an objective, in every form: a placement question's boards are all of a
+    model's solutions, which an objective would cut short."""
+    return ModelError(f"{where}: the model has an objective ({sense}): check compares all of a model's boards, "
+                      "and an objective asks for the best one; take it out, or give --ignore-objective to check "
+                      "its feasible boards")
+
+
 class UserModel:
-    """A model as the user gave it: ``instance(n)`` reads it at N."""
+    """A model as the user gave it: ``instance(n)`` reads it at N; ``ignore_objective``: enumerate
+    the feasible boards of a model that has one (else refused, :func:`objective_refused`)."""
 
     name = "model"
     tool = ""
+    ignore_objective = False
 
     def instance(self, n: int) -> Instance:
         raise NotImplementedError

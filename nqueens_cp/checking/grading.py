@@ -73,7 +73,7 @@ def grade_model(model: Any, spec: Any, *, name: str | None = None, variant: str 
                 var: str | None = None, generator: str | None = None, data: str | None = None,
                 base: int | None = None, every: bool = True, show: int = 3,
                 time_limit: float | None = DEFAULT_TIME_LIMIT, memory: Any = None, network: bool = False,
-                isolate: bool = True, progress: Callable[[str], None] | None = None,
+                isolate: bool = True, ignore_objective: bool = False, progress: Callable[[str], None] | None = None,
                 rows: Callable[[Any], None] | None = None,
                 notify: Callable[[str], None] | None = None) -> Graded:
     """One model checked at every N of ``spec`` (``every=False``: up to the
@@ -82,9 +82,9 @@ def grade_model(model: Any, spec: Any, *, name: str | None = None, variant: str 
     is no form) raises InvalidInputError before any work; a failure of the
     checker's own (a tool missing here) raises as it is.  The other keywords
     are :func:`~nqueens_cp.checking.run.check`'s."""
-    from .run import CheckReport, NCheck, _sizes, check
+    from .run import CheckReport, NCheck, check, spec_sizes
 
-    sizes = _sizes(spec)
+    sizes = spec_sizes(spec)
     form = form_of(model, generator)
     checked: list[NCheck] = []
 
@@ -98,7 +98,8 @@ def grade_model(model: Any, spec: Any, *, name: str | None = None, variant: str 
     try:
         report = check(model, sizes, variant=variant, var=var, generator=generator, data=data, base=base,
                        every=every, show=show, time_limit=time_limit, memory=memory, network=network,
-                       isolate=isolate, progress=progress, rows=row_done, notify=notify)
+                       isolate=isolate, ignore_objective=ignore_objective, progress=progress, rows=row_done,
+                       notify=notify)
         output = report.output
     except TimeLimitReached as error:
         verdict, message = "time limit", str(error)
@@ -290,10 +291,10 @@ def grade(folder: str | os.PathLike[str], spec: Any, *, entry: str = "model", va
     from contextlib import ExitStack
 
     from ..engines.search import check_time_limit
-    from .run import _sizes
+    from .run import spec_sizes
     from .sandbox import parse_size
 
-    sizes = _sizes(spec)
+    sizes = spec_sizes(spec)
     parse_size(memory)
     check_time_limit(time_limit)
     if jobs is not None and (type(jobs) is not int or jobs < 1):

@@ -68,7 +68,9 @@ class RemoteInstance(Instance):
         self.sandbox, self.n, self.deadline = sandbox, n, deadline
         self.kind = told["kind"]
         self._numbered = bool(told.get("numbered"))
-        domain = told.get("domain")
+        self._domain(told.get("domain"))
+
+    def _domain(self, domain: Any) -> None:
         if domain is not None:
             if not (isinstance(domain, list) and len(domain) == 2 and all(_integer(v) for v in domain)):
                 raise self._malformed("a domain")
@@ -102,13 +104,18 @@ class RemoteInstance(Instance):
             answer = self.sandbox.receive(deadline)
         if answer.get("end") is not True:
             raise self._malformed("an end of its solutions")
+        self._domain(answer.get("domain"))
+        notes = answer.get("notes")
+        self.notes = [str(note)[:500] for note in notes[:20]] if isinstance(notes, list) else []
 
     def why(self, raw: tuple[Any, ...], deadline: float | None) -> Reason:
         said = self.sandbox.ask({"op": "why", "raw": self._wire(raw)}, deadline).get("reason")
         if not (isinstance(said, dict) and isinstance(said.get("text"), str) and isinstance(said.get("parts"), list)
                 and all(isinstance(p, str) for p in said["parts"])):
             raise self._malformed("a reason")
-        return Reason(said["text"][:2000], tuple(p[:2000] for p in said["parts"][:200]), said.get("accepted") is True)
+        sites = said["sites"] if isinstance(said.get("sites"), list) else []
+        return Reason(said["text"][:2000], tuple(p[:2000] for p in said["parts"][:200]), said.get("accepted") is True,
+                      tuple(_site(s) for s in sites[:200]))
 
     def determined(self, raw: tuple[Any, ...], deadline: float | None) -> Determined | None:
         answer = self.sandbox.ask({"op": "determined", "raw": self._wire(raw)}, deadline)
@@ -130,12 +137,20 @@ class RemoteInstance(Instance):
                 pass
 
 
+def _site(value: Any) -> dict[str, Any] | None:
+    """A place the model's process says a part was written: {file, line, source}, or None."""
+    if isinstance(value, dict) and isinstance(value.get("file"), str) and _integer(value.get("line")) \
+            and isinstance(value.get("source"), str):
+        return {"file": value["file"][:1000], "line": value["line"], "source": value["source"][:500]}
+    return None
+
+
 def _integer(value: Any) -> bool:
     return type(value) is int and -(1 << 62) < value < 1 << 62
 
 
 def isolated(model: Any, var: str | None, generator: str | None, data: str | None, limits: Limits,
-             deadline: float | None) -> tuple[Sandbox, IsolatedModel]:
+             deadline: float | None, ignore_objective: bool = False) -> tuple[Sandbox, IsolatedModel]:
     """The model read in a sandbox of its own: (the sandbox, to close; the model)."""
     function = model if callable(model) else None
     shown = None
@@ -145,7 +160,8 @@ def isolated(model: Any, var: str | None, generator: str | None, data: str | Non
         shown = (model, given)
     if generator is not None:
         generator = _absolute_words(generator)
-    request = {"model": model if function is None else None, "var": var, "generator": generator, "data": data}
+    request = {"model": model if function is None else None, "var": var, "generator": generator, "data": data,
+               "ignore_objective": ignore_objective}
     sandbox = Sandbox(request, limits, function)
     try:
         return sandbox, IsolatedModel(sandbox, deadline, shown)

@@ -25,7 +25,7 @@ from typing import Any
 
 from .. import processes, stopping
 from ..errors import EngineUnavailableError, TimeLimitReached
-from .forms import COLUMNS, SQUARES, Determined, Instance, ModelError, Reason, UserModel, source_line
+from .forms import COLUMNS, SQUARES, Determined, Instance, ModelError, Reason, UserModel, objective_refused, source_line
 
 _PROBE = "%%nqcp"
 _LOCATION = re.compile(r"(.+?):(\d+)\.(\d+)(?:-(\d+)(?:\.(\d+))?)?:?")
@@ -60,17 +60,45 @@ class MiniZincModel(UserModel):
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", self.var):
             raise ModelError(f"--var {self.var!r}: not a MiniZinc identifier")
 
+    def _satisfied(self) -> str:
+        """A copy of the model whose solve item is 'solve satisfy;' (its lines where they were), in the
+        process's scratch folder: --ignore-objective."""
+        if self.path != self.name:
+            return self.path  # (made at an earlier N)
+        import weakref
+
+        from .. import scratch
+
+        with open(self.path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read()
+        changed = re.sub(r"\bsolve\b[^;]*\b(minimi[sz]e|maximi[sz]e)\b[^;]*;",
+                         lambda found: "solve satisfy;" + "\n" * found.group(0).count("\n"), text)
+        folder = scratch.make("nqueens-mzn-")
+        weakref.finalize(self, shutil.rmtree, folder, ignore_errors=True)
+        copy = os.path.join(folder, os.path.basename(self.path))
+        with open(copy, "w", encoding="utf-8") as handle:
+            handle.write(changed)
+        return copy
+
     def instance(self, n: int) -> Instance:
         code, out, err = _run(["minizinc", "--model-interface-only", "-D", f"n={n};", *self.data, self.path], None)
         if code != 0:
             said = _said(err)
             if any(line.startswith("cmd:") for line in said) and "undefined identifier `n'" in err:
                 raise ModelError(f"{self.path} declares no 'int: n;': check gives each N to the model as the data n")
+            if "multiple assignment" in err:
+                raise ModelError(f"MiniZinc cannot read {self.path}: {_first_error(said)} (check gives each N to the "
+                                 "model as the data n: declare it 'int: n;', with no value)", "\n".join(said))
             raise ModelError(f"MiniZinc cannot read {self.path}: {_first_error(said)}", "\n".join(said))
         try:
             interface = json.loads(out)
         except ValueError:
             raise ModelError(f"MiniZinc's interface of {self.path} is not JSON: {out[:80]!r}") from None
+        method = interface.get("method", "sat")
+        if method != "sat":
+            if not self.ignore_objective:
+                raise objective_refused(self.path, {"min": "minimize", "max": "maximize"}.get(method, method))
+            self.path = self._satisfied()
         outputs = interface.get("output", {})
         if self.var not in outputs:
             have = ", ".join(sorted(outputs)) or "none"
@@ -144,7 +172,10 @@ class MiniZincInstance(Instance):
                     process.wait()
                     process.stdout.close()  # type: ignore[union-attr]
                 errors.seek(0)
-                said = _said(errors.read())
+                whole = errors.read()
+                said = _said(whole)
+                if not self._traced:  # (no solution came: the probe's trace tells the declared domain all the same)
+                    self._traced = whole
             if ended == "=====UNKNOWN=====" or (deadline is not None and not ended and time.monotonic() > deadline):
                 raise TimeLimitReached
             if process.returncode != 0 or ended.startswith("=====ERROR") or not ended:
@@ -235,13 +266,15 @@ class MiniZincInstance(Instance):
         if place is None:
             return Reason("MiniZinc and Gecode find no solution with this board given as data; no single "
                           "constraint is false on its own as MiniZinc flattens it (they exclude it together)")
-        where, text, call = place
-        return Reason(f"the model's constraint at {where} is false for this board" + (f" (in {call})" if call else ""),
-                      (f"{where}: {text}" if text else where,))
+        from .sites import site
 
-    def _location(self, said: list[str]) -> tuple[str, str, str] | None:
+        where, text, call, row = place
+        return Reason(f"the model's constraint at {where} is false for this board" + (f" (in {call})" if call else ""),
+                      (f"{where}: {text}" if text else where,), sites=(site(os.path.abspath(self.model.path), row, text),))
+
+    def _location(self, said: list[str]) -> tuple[str, str, str, int] | None:
         """The first place in the user's file that MiniZinc's inconsistency
-        trace names: (file:line.columns, that line's text, the call in it)."""
+        trace names: (file:line.columns, that line's text, the call in it, the line)."""
         if not any("model inconsistency detected" in line for line in said):
             return None
         real = os.path.realpath(self.model.path)
@@ -252,7 +285,7 @@ class MiniZincInstance(Instance):
                 call = said[number + 1].strip() if number + 1 < len(said) and said[number + 1].strip().startswith(
                     "in ") else ""
                 place = f"{os.path.basename(self.model.path)}:{line.strip().split(':')[-1]}"
-                return place, source_line(self.model.path, row), call[3:] if call else ""
+                return place, source_line(self.model.path, row), call[3:] if call else "", row
         return None
 
     def determined(self, raw: tuple[Any, ...], deadline: float | None) -> Determined | None:

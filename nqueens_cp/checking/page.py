@@ -17,6 +17,8 @@ import html
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .report import attack_squares
+
 if TYPE_CHECKING:
     from .run import CheckReport, NCheck
 
@@ -42,7 +44,7 @@ svg.board .attack-line { stroke: #d00000; stroke-width: 3; stroke-dasharray: 6 4
 """
 
 
-def _e(text: Any) -> str:
+def escape(text: Any) -> str:
     return html.escape(str(text), quote=True)
 
 
@@ -52,7 +54,7 @@ def board_svg(squares: Iterable[tuple[int, int]], n: int, marked: Sequence[tuple
     queens, marks = list(squares), list(marked)[:2]
     size = n * CELL
     parts = [f'<svg class="board" xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
-             f'viewBox="0 0 {size} {size}" role="img" aria-label="{_e(label)}" data-n="{n}">']
+             f'viewBox="0 0 {size} {size}" role="img" aria-label="{escape(label)}" data-n="{n}">']
     for r in range(n):
         for c in range(n):
             shade = "light" if (r + c) % 2 == 0 else "dark"
@@ -75,16 +77,9 @@ def _figure(squares: Iterable[tuple[int, int]], n: int, caption: str, marked: Se
     squares = list(squares)
     listed = " ".join(str(c) for _, c in sorted(squares))
     if n > DRAW_MAX_N:
-        return f"<figure><pre>{_e(listed)}</pre><figcaption>{caption}</figcaption></figure>"
+        return f"<figure><pre>{escape(listed)}</pre><figcaption>{caption}</figcaption></figure>"
     return (f"<figure>{board_svg(squares, n, marked, kind, listed)}<figcaption>{caption}</figcaption>"
             "</figure>")
-
-
-def _marked(attack: str | None) -> list[tuple[int, int]]:
-    """The two squares an attack sentence names ('the queens at 0:1 and 2:3 ...')."""
-    import re
-
-    return [(int(r), int(c)) for r, c in re.findall(r"(\d+):(\d+)", attack or "")][:2]
 
 
 def _row_line(row: NCheck) -> str:
@@ -100,17 +95,17 @@ def _differs(row: NCheck) -> str:
     out = [f"<h2>N = {n}: the model differs</h2>"]
     if row.extra:
         board = row.extra[0]
-        out.append(_figure(enumerate(board), n, f"The smallest <b>extra</b> board, <code>{_e(list(board))}</code>: the "
-                           f"model accepts it and the question forbids it: {_e(row.attack)}.", _marked(row.attack)))
+        out.append(_figure(enumerate(board), n, f"The smallest <b>extra</b> board, <code>{escape(list(board))}</code>: the "
+                           f"model accepts it and the question forbids it: {escape(row.attack)}.", attack_squares(row.attack)))
     elif row.not_boards:
-        out.append(_figure(row.not_boards[0], n, f"The smallest solution that is <b>no board</b>: {_e(row.attack)}."))
+        out.append(_figure(row.not_boards[0], n, f"The smallest solution that is <b>no board</b>: {escape(row.attack)}."))
     if row.missing:
         board = row.missing[0]
         why = ""
         if row.why is not None:
-            parts = "".join(f"<li><code>{_e(part)}</code></li>" for part in row.why.parts)
-            why = f" Why: {_e(row.why.text)}." + (f"<ul>{parts}</ul>" if parts else "")
-        out.append(_figure(enumerate(board), n, f"The smallest <b>missing</b> board, <code>{_e(list(board))}</code>: the "
+            parts = "".join(f"<li><code>{escape(part)}</code></li>" for part in row.why.parts)
+            why = f" Why: {escape(row.why.text)}." + (f"<ul>{parts}</ul>" if parts else "")
+        out.append(_figure(enumerate(board), n, f"The smallest <b>missing</b> board, <code>{escape(list(board))}</code>: the "
                            f"question accepts it and the model excludes it.{why}", kind="missing"))
     if row.duplicates:
         out.append(f"<p>{row.duplicates} of the model's {row.solutions} solutions repeat a board.</p>")
@@ -121,16 +116,16 @@ def page(title: str, verdict: str, verdict_class: str, body: str) -> str:
     """A whole page: the title, the verdict, the body; ASCII, every other character as a reference."""
     text = (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{_e(title)}</title><style>{STYLE}</style></head>\n<body>\n<h1>{_e(title)}</h1>\n"
-            f'<p><span class="verdict {verdict_class}">{_e(verdict)}</span></p>\n{body}\n</body></html>\n')
+            f"<title>{escape(title)}</title><style>{STYLE}</style></head>\n<body>\n<h1>{escape(title)}</h1>\n"
+            f'<p><span class="verdict {verdict_class}">{escape(verdict)}</span></p>\n{body}\n</body></html>\n')
     return text.encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
 def report_body(report: CheckReport) -> str:
     """The rows, the counterexamples, the notes and the output of a check."""
     rows = "".join(_row_line(row) for row in report.rows)
-    out = [f"<p>{_e(report.model)}, read by {_e(report.tool)}, against the reference for "
-           f"<b>{_e(report.variant)}</b>; each board goes through the question's own validator.</p>"]
+    out = [f"<p>{escape(report.model)}, read by {escape(report.tool)}, against the reference for "
+           f"<b>{escape(report.variant)}</b>; each board goes through the question's own validator.</p>"]
     if report.rows:
         out.append("<table><thead><tr><th>N</th><th>verdict</th><th>boards</th><th>reference</th><th>missing</th>"
                    f"<th>extra</th><th>not boards</th><th>seconds</th></tr></thead><tbody>{rows}</tbody></table>")
@@ -141,7 +136,7 @@ def report_body(report: CheckReport) -> str:
                          for row in differing[DRAWN_ROWS:])
         out.append(f"<p>It differs at {rest} too: the first are drawn above.</p>")
     if report.notes:
-        out.append("<h2>Notes</h2><ul>" + "".join(f"<li>{_e(note)}</li>" for note in report.notes) + "</ul>")
+        out.append("<h2>Notes</h2><ul>" + "".join(f"<li>{escape(note)}</li>" for note in report.notes) + "</ul>")
     out.append(output_section(report.output))
     return "\n".join(out)
 
@@ -149,7 +144,7 @@ def report_body(report: CheckReport) -> str:
 def output_section(output: str) -> str:
     if not output:
         return ""
-    return f"<h2>What the model printed</h2><pre class=\"output\">{_e(output)}</pre>"
+    return f"<h2>What the model printed</h2><pre class=\"output\">{escape(output)}</pre>"
 
 
 def check_page(report: CheckReport) -> str:

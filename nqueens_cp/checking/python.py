@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .forms import EXPECTED, Instance, ModelError, UserModel
+from .forms import EXPECTED, Instance, ModelError, UserModel, objective_refused
 
 class PythonModel(UserModel):
     """A Python function of n that builds the model."""
@@ -66,8 +66,10 @@ class PythonModel(UserModel):
         return made
 
     def instance(self, n: int) -> Instance:
+        from .sites import recording
+
         try:
-            with beside(self.path):
+            with beside(self.path), recording() as recorder:
                 result = self.function(n)
         except ImportError as error:
             raise ModelError(_missing(f"{self.name}({n})", error)) from None
@@ -86,16 +88,21 @@ class PythonModel(UserModel):
             if isinstance(model, cp_model.CpModel):
                 from .cpsat import CpSatInstance
 
-                return CpSatInstance(model, rows_of(board, n, self.name), n, self.name)
+                return CpSatInstance(model, rows_of(board, n, self.name), n, self.name, recorder.of(model),
+                                     self.ignore_objective)
         if module.startswith("cpmpy") and type(model).__name__ == "Model":
             from .cpmpy import CpmpyInstance
 
+            if model.has_objective():
+                if not self.ignore_objective:
+                    raise objective_refused(f"{self.name}({n})", "minimize" if model.objective_is_min else "maximize")
+                model = type(model)(model.constraints)
             return CpmpyInstance(model, rows_of(board, n, self.name), n, self.name)
         if module.startswith("pysat") and hasattr(model, "clauses"):
             from .cnf import CnfInstance, cell_grid
 
             return CnfInstance(list(model.clauses), int(model.nv), cell_grid(rows_of(board, n, self.name), n,
-                                                                             self.name), n)
+                                                                             self.name), n, sites=recorder.of(model))
         raise ModelError(f"{self.name}({n}) returned a model of type {type(model).__name__}; expected {EXPECTED}")
 
 

@@ -113,7 +113,15 @@ def form_of(model: Any, generator: str | None = None) -> Form:
     raise InvalidInputError(f"{text}: not a form check reads ({patterns()})")
 
 
-def load(model: Any, var: str | None = None, generator: str | None = None, data: str | None = None) -> UserModel:
+def load(model: Any, var: str | None = None, generator: str | None = None, data: str | None = None,
+         ignore_objective: bool = False) -> UserModel:
+    """:func:`read`, and a model with an objective enumerated for its feasible boards where asked."""
+    user = read(model, var, generator, data)
+    user.ignore_objective = ignore_objective
+    return user
+
+
+def read(model: Any, var: str | None = None, generator: str | None = None, data: str | None = None) -> UserModel:
     """The user's model from what names it (:func:`form_of`), read by its
     form's reader.  ``data`` is more MiniZinc data, beside ``n``.  A Python
     model's code runs here: call this in the model's own process

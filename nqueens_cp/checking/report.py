@@ -21,7 +21,7 @@ def draw(squares: Iterable[Square], n: int, marked: Iterable[Square] = (), inden
     return "\n".join(lines)
 
 
-def _marked(attack: str | None) -> list[Square]:
+def attack_squares(attack: str | None) -> list[Square]:
     """The two squares an attack sentence names ('the queens at 0:1 and 2:3 ...')."""
     import re
 
@@ -45,8 +45,9 @@ def row_text(row: NCheck) -> str:
                 f"{', '.join(parts)} ({times})")
     lines = [head]
     if row.duplicates:
-        lines.append(f"       {row.duplicates} of the model's {row.solutions} solutions repeat a board: the solver "
-                     "lists other variables' values too")
+        each = f" ({row.solutions // row.boards} a board)" if row.boards and row.solutions % row.boards == 0 else ""
+        lines.append(f"       {_boards(row.boards)} from {row.solutions} solutions{each}: the model's other "
+                     "variables float, so its solver lists a board once for each of their values")
     if row.determined is False:
         lines.append(f"       the board does not determine the model's other variables ({row.undetermined}): a "
                      "solution counter would overcount")
@@ -59,7 +60,7 @@ def detail_text(row: NCheck) -> str:
     if row.extra:
         out.append(f"  the smallest extra board (the model accepts it, the question forbids it): {list(row.extra[0])}")
         if n <= DRAW_MAX_N:
-            out.append(draw(enumerate(row.extra[0]), n, _marked(row.attack)))
+            out.append(draw(enumerate(row.extra[0]), n, attack_squares(row.attack)))
         out.append(f"    {row.attack}")
     elif row.not_boards:
         out.append(f"  the smallest solution that is no board: queens at "

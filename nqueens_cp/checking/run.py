@@ -139,7 +139,7 @@ class _Smallest:
         return True
 
 
-def _sizes(spec: Any) -> list[int]:
+def spec_sizes(spec: Any) -> list[int]:
     """SPEC as the library takes it: an N, the text of SPECs ('4', '1-8 10', '4-12/2'), or an iterable of
     N or of SPECs (the command line's words)."""
     words = spec.replace(",", " ").split() if isinstance(spec, str) else None
@@ -165,7 +165,7 @@ def _sizes(spec: Any) -> list[int]:
 def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str | None = None,
           generator: str | None = None, data: str | None = None, base: int | None = None, every: bool = False,
           show: int = SHOW, time_limit: float | None = None, memory: Any = None, network: bool = False,
-          isolate: bool = True, progress: Callable[[str], None] | None = None,
+          isolate: bool = True, ignore_objective: bool = False, progress: Callable[[str], None] | None = None,
           rows: Callable[[NCheck], None] | None = None, notify: Callable[[str], None] | None = None) -> CheckReport:
     """Check a user's model against the reference for each N of ``spec``, in
     order, stopping at the first N that differs (``every``: check them all).
@@ -184,9 +184,11 @@ def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str 
     ``memory`` (bytes or '2G'; None: 2 GiB; 'none': no limit) and without
     network unless ``network``; nothing it does reaches this process or the
     verdict, and a failure of it (a raise, an exit, a crash, out of memory)
-    is a ModelError.  ``isolate=False`` runs it here instead, to debug it
+    is a ModelError.  A model with an objective is refused in one line,
+    whatever its form; ``ignore_objective`` checks its feasible boards.
+    ``isolate=False`` runs it here instead, to debug it
     with pdb: never for grading, since its code then reaches everything."""
-    sizes = _sizes(spec)
+    sizes = spec_sizes(spec)
     if base not in (None, 0, 1):
         raise InvalidInputError(f"base: the model's first column is 0 or 1, got {base!r}")
     if type(show) is not int or show < 0:
@@ -204,9 +206,9 @@ def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str 
     user: UserModel
     try:
         if isolate:
-            sandbox, user = isolated(model, var, generator, data, limits, deadline)
+            sandbox, user = isolated(model, var, generator, data, limits, deadline, ignore_objective)
         else:
-            user = load(model, var, generator, data)
+            user = load(model, var, generator, data, ignore_objective)
     except TimeLimitReached:
         raise TimeLimitReached(f"the time limit of {time_limit:g} s came while the model was read, before any N "
                                "was checked") from None
@@ -307,6 +309,12 @@ def _check_one(user: UserModel, asked: Question, state: dict[str, Any], show: in
             for held in pending:
                 take(held, 0)
         seconds = time.monotonic() - started
+        for note in instance.notes:
+            notify(f"N={n}: {user.tool} says: {note}")
+        if numbered and state["base"] is None:  # (no solution to tell it from: the declared domain does, if it can)
+            told = _told(instance, (), n)
+            if told is not None:
+                state["base"] = told
         base = state["base"] if numbered else None
 
         started = time.monotonic()
@@ -316,7 +324,7 @@ def _check_one(user: UserModel, asked: Question, state: dict[str, Any], show: in
             raise NQueensError(f"internal error: at N={n} the validator accepts {len(valid) - hits} of the model's "
                                f"boards that the reference ({reference_engine(asked.variant)}) does not list")
         missing_count = reference - hits
-        why = instance.why(_raw(missing.kept[0], instance.kind, base or 0), deadline) if missing.kept else None
+        why = _why(instance, missing.kept[0], base, deadline) if missing.kept else None
         attack = (attack_text(asked, extra.kept[0]) if extra.kept else
                   not_board_text(wrong.kept[0], n) if wrong.kept else None)
         determined = instance.determined(first_raw, deadline) if first_raw is not None else None
@@ -327,6 +335,23 @@ def _check_one(user: UserModel, asked: Question, state: dict[str, Any], show: in
                   None if determined is None else determined.determined,
                   determined.example if isinstance(determined, Determined) else "", seconds, reference_seconds,
                   base, extra.held_all and wrong.held_all)
+
+
+def _why(instance: Instance, board: Solution, base: int | None, deadline: float | None) -> Reason:
+    """Why the model excludes ``board``, fed in the model's own numbering; a reason that
+    says the model accepts it is a claim, asked again before it is said, and said with
+    the numbering it assumed where the check could not tell that numbering."""
+    raw = _raw(board, instance.kind, base or 0)
+    why = instance.why(raw, deadline)
+    if not why.accepted:
+        return why
+    again = instance.why(raw, deadline)
+    if not again.accepted:
+        return again
+    if instance.numbered and base is None:
+        return Reason(f"with its columns taken as numbered from 0 (the check could not tell the model's numbering: "
+                      f"--base 1 says otherwise), {why.text}", why.parts, True, why.sites)
+    return why
 
 
 def _told(instance: Instance, raw: tuple[Any, ...], n: int) -> int | None:

@@ -108,6 +108,9 @@ def add_check(sub: Any) -> None:
                    "stacks; past it the model fails (exit 4)")
     p.add_argument("--network", action="store_true", help="let the model reach the network (cut by default, in a "
                    "network namespace of its own, where the machine allows it)")
+    p.add_argument("--ignore-objective", action="store_true", dest="ignore_objective",
+                   help="check the feasible boards of a model with an objective (minimize, maximize, #minimize), "
+                   "which is otherwise refused in one line, the same in every form")
     p.add_argument("--in-process", action="store_true", dest="in_process",
                    help="run the model's code in this process, to debug it (pdb): unsafe for grading, since an "
                    "os._exit or a monkeypatch of it then reaches the check and its verdict")
@@ -152,6 +155,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     record = grade_model(model, specs, variant=args.variant, var=args.var, generator=args.generator, data=args.data,
                          base=args.base, every=args.every or graded, show=args.show, time_limit=args.time_limit,
                          memory=args.memory, network=args.network, isolate=not args.in_process,
+                         ignore_objective=args.ignore_objective,
                          progress=progress.text if progress else None, rows=row_done,
                          notify=lambda note: say(f"{PROG} check: note: {note}"))
     if progress:
