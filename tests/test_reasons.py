@@ -170,3 +170,26 @@ def test_a_model_with_an_objective_is_refused_by_one_rule_in_every_form(tmp_path
                                 "its feasible boards")
     code, out, err = cli("check", model, "1-6", "--ignore-objective")
     assert code == 0, err
+
+
+def test_the_tools_own_words_on_a_mistake_are_passed_on(tmp_path: Path, cli) -> None:
+    pytest.importorskip("clingo")
+    typo = tmp_path / "typo.lp"
+    typo.write_text("row(1..n). col(1..n).\n{ queen(R,C) : col(C) } = 1 :- row(R).\n"
+                    ":- quen(R1,C), queen(R2,C), R1 < R2.\n")
+    code, _, err = cli("check", typo, "4")
+    assert code == 1 and "clingo says:" in err and "quen(R1,C)" in err and "does not occur in any rule head" in err
+    if shutil.which("minizinc"):
+        fixed_n = tmp_path / "eight.mzn"
+        fixed_n.write_text(ONE_BASED_MZN.replace("int: n;", "int: n = 8;"))
+        code, _, err = cli("check", fixed_n, "4")
+        assert code == 4 and "multiple assignment" in err and "declare it 'int: n;', with no value" in err
+
+
+def test_a_knights_move_is_named_and_floating_auxiliaries_are_counted(tmp_path: Path, cli) -> None:
+    row = nq.check(f"{written(tmp_path, 'pass')}:model", 6, variant="superqueens").rows[0]
+    assert "along a knight's move (" in row.attack
+    floating = tmp_path / "floating.py"
+    floating.write_text(CPSAT.format(low=0, mistake="m.NewBoolVar('spare')"))
+    code, out, _ = cli("check", f"{floating}:model", "6")
+    assert code == 0 and "4 boards from 8 solutions (2 a board): the model's other variables float" in out

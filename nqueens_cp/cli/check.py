@@ -34,7 +34,8 @@ what it reports, for each N in order (stopping at the first that differs unless 
               smallest first, at most --show (missing_count: how many in all)
   extra       boards the model gives and the question forbids, likewise (extra_count)
   why         the reason the model excludes the first missing board: {text, parts,
-              accepted}, or null
+              accepted, sites}, sites giving each part's {file, line, source} where
+              the model wrote it (or null), or null
   determined  whether a board fixes every other variable of the model (null: no board)
   seconds     the model's enumeration
   and solutions, duplicates, not_boards (solutions with a row of no queen or two, or a
