@@ -14,7 +14,8 @@ Three sides, alternating in one process, medians of R rounds:
     python benchmarks/check.py [N ...] [--repeat R]
 
 With ``--isolation`` (issue 77's target: at most 1.2x, and under 0.3 s a model), two
-whole commands side by side instead: ``check model.py:model N``, the model in a process
+whole commands side by side instead, then the same two in one process that checks model
+after model (as grade and a notebook do, the zygote started once): ``check model.py:model N``, the model in a process
 of its own (the default), against ``check ... --in-process``, the model run in the
 checker's process as before; each process imports what it needs (the isolated checker
 never imports OR-Tools: its model's process does).
@@ -90,9 +91,26 @@ def isolation(sizes: list[int], repeat: int) -> None:
             in_process = Side(f"check {n} --in-process", nqueens("check", f"{path}:model", str(n), "--in-process"),
                               agrees)
             alternate([isolated, in_process], repeat)
-            report(f"N={n}: the model in its own process against the checker's", [isolated, in_process], in_process)
+            report(f"N={n}: whole commands, the model in its own process against the checker's",
+                   [isolated, in_process], in_process)
             extra = statistics.median(isolated.times) - statistics.median(in_process.times)
-            print(f"  isolation costs {extra:+.3f} s a model (medians)")
+            print(f"  isolation costs {extra:+.3f} s a command (medians): its zygote's start")
+            warm(f"{path}:model", n, repeat)
+
+
+def warm(model: str, n: int, repeat: int) -> None:
+    """In one process that checks model after model (grade, a notebook): the zygote started once."""
+    check(model, 6)
+    check(model, 6, isolate=False)
+    times: dict[bool, list[float]] = {True: [], False: []}
+    for round_ in range(repeat):
+        for isolate in ((True, False) if round_ % 2 else (False, True)):
+            start = time.perf_counter()
+            assert check(model, n, isolate=isolate).ok
+            times[isolate].append(time.perf_counter() - start)
+    isolated, in_process = statistics.median(times[True]), statistics.median(times[False])
+    print(f"N={n}: in one process, check isolated {isolated:.3f} s against isolate=False {in_process:.3f} s: "
+          f"{isolated / in_process:.2f}x, {isolated - in_process:+.3f} s a model (medians of {repeat})")
 
 
 def _source(function) -> str:  # noqa: ANN001

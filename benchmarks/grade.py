@@ -39,10 +39,18 @@ CPMPY = '''import cpmpy as cp
 
 
 def model(n):
-    q = cp.intvar(0, n - 1, shape=n, name="q")
+    q = cp.intvar(0, n - 1, shape=(n,), name="q")
     return cp.Model(cp.AllDifferent(q), cp.AllDifferent([q[r] + r for r in range(n)]),
                     cp.AllDifferent([q[r] - r for r in range(n)])), q
 '''
+MINIZINC = """include "alldifferent.mzn";
+int: n;
+array[1..n] of var 1..n: q;
+constraint alldifferent(q);
+constraint alldifferent(i in 1..n)(q[i] + i);
+constraint alldifferent(i in 1..n)(q[i] - i);
+solve satisfy;
+"""
 PYSAT = '''from pysat.formula import CNF
 from itertools import combinations
 
@@ -71,7 +79,7 @@ def make_class(folder: Path) -> dict[str, str]:
         (folder / name).write_text(text)
         wanted[name] = verdict
 
-    for i in range(8):
+    for i in range(9):
         put(f"right_cpsat_{i}.py", CPSAT, "right")
     for i in range(3):
         put(f"right_cpmpy_{i}.py", CPMPY, "right")
@@ -88,7 +96,7 @@ def make_class(folder: Path) -> dict[str, str]:
     put("sleeps.py", "import time\n" + CPSAT.replace("def model(n):\n", "def model(n):\n    time.sleep(3600)\n"),
         "time limit")
     if shutil.which("minizinc"):
-        put("mzn.mzn", (ROOT / "models" / "nqueens-08.mzn").read_text(), "right")
+        put("mzn.mzn", MINIZINC, "right")
     else:
         put("extra_cpsat.py", CPSAT, "right")
     put("clingo.lp", (ROOT / "models" / "nqueens-08.lp").read_text(), "right")

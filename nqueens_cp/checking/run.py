@@ -196,6 +196,10 @@ def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str 
     from ..engines.search import check_time_limit
 
     check_time_limit(time_limit)
+    if isolate and not callable(model):
+        from .zygote import zygote
+
+        zygote()  # (started now, it imports the solvers while the question and the reference are made ready)
     limits = Limits(parse_size(memory), bool(network))
     form = form_of(model, generator)  # (a mistake in the model's name: before any work)
     if data is not None and form.name != "minizinc":

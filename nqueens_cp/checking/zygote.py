@@ -32,7 +32,10 @@ import sys
 import threading
 from typing import Any
 
-PRELOAD = ("ortools.sat.python.cp_model", "pysat.formula", "pysat.solvers", "clingo", "cpmpy")
+# What every model's process would import: OR-Tools (half a second: it brings pandas); the others
+# (PySAT, clingo, CPMpy) are quick or rare, imported by the models that use them (a one-off check
+# waited 0.1 s longer for its zygote with them)
+PRELOAD = ("ortools.sat.python.cp_model",)
 _lock = threading.Lock()
 _zygote: Zygote | None = None  # this process's, started at its first isolated check (as multiprocessing's forkserver)
 
