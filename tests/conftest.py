@@ -6,6 +6,7 @@ import multiprocessing.util
 import os
 import random
 import re
+import select
 import shutil
 import subprocess
 import sys
@@ -259,6 +260,24 @@ def cli(capsys):
         return code, out, err
 
     return run
+
+
+def still_running(pids: list[int], seconds: float) -> list[int]:
+    """Of ``pids``, those still running (not zombies) after waiting up to ``seconds`` for each to end."""
+    deadline = time.monotonic() + seconds
+    left = []
+    for pid in pids:
+        try:
+            handle = os.pidfd_open(pid)
+        except OSError:
+            continue
+        try:
+            ready, _, _ = select.select([handle], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                left.append(pid)
+        finally:
+            os.close(handle)
+    return left
 
 
 def run_process(*argv: str, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:

@@ -245,3 +245,80 @@ def test_the_pages_render_in_a_real_browser_with_no_console_error(graded, tmp_pa
         else:
             assert probe["boards"] == []
     shutil.rmtree(tmp_path / "profile", ignore_errors=True)
+
+
+def test_check_html_and_a_notebooks_display_are_the_same_page(tmp_path: Path, cli) -> None:
+    wrong = tmp_path / "bob.py"
+    wrong.write_text(CLASS["bob.py"][0][""])
+    code, _, err = cli("check", f"{wrong}:model", "1-4", "--html", tmp_path / "page.html")
+    assert code == 1, err
+    page = (tmp_path / "page.html").read_text()
+    assert "wrong: 25% of the sizes" in page and "N = 2: the model differs" in page
+    assert page.count("<svg") == 1  # (it stops at the first N that differs)
+    report = nq.check(f"{wrong}:model", "1-4")
+    shown = report._repr_html_()
+    assert "<svg" in shown and "the queens at 0:1 and 1:0 attack each other" in shown
+    code, _, err = cli("check", f"{wrong}:model", "1-4", "--html", tmp_path / "no" / "page.html")
+    assert code == 2 and "no directory" in err
+
+
+def test_the_forms_are_data_every_list_of_them_derives_from(cli) -> None:
+    import importlib
+
+    from nqueens_cp.checking.reading import FORMS, form_of, patterns
+
+    for form in FORMS:
+        module, _, name = form.reader.partition(":")
+        reader = getattr(importlib.import_module(module, "nqueens_cp.checking"), name)
+        assert reader.tool == form.tool, form.name
+        for suffix in form.suffixes:
+            assert form_of(f"q-{{n}}{suffix}" if form.per_n else f"q{suffix}" + (":f" if suffix == ".py" else "")) \
+                is form
+    code, shown, _ = cli("check", "--help")
+    assert code == 0 and all(form.pattern in shown for form in FORMS)
+    code, _, err = cli("check", "model.txt", "4")
+    assert code == 2 and patterns() in err
+
+
+def test_ctrl_c_stops_a_grade_keeps_its_records_and_leaves_no_model_running(tmp_path: Path) -> None:
+    import signal
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "a_quick.py").write_text(RIGHT)
+    started = tmp_path / "started"
+    os.mkfifo(started)
+    (folder / "b_slow.py").write_text("import os, time\n\n\ndef model(n):\n"
+                                      f"    with open({str(started)!r}, 'w') as said:\n"
+                                      "        said.write(str(os.getpid()))\n"
+                                      "    time.sleep(3600)\n")
+    results = tmp_path / "grades.jsonl"
+    grading = subprocess.Popen([*_cli(), "grade", str(folder), "1-5", "--jobs", "1", "--results", str(results),
+                                "--format", "jsonl"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = json.loads(grading.stdout.readline())  # (a_quick is graded; b_slow is under way)
+        assert first["submission"] == "a_quick.py" and first["verdict"] == "right"
+        with open(started) as said:  # (the slow model's process runs, and says so)
+            slow = int(said.read())
+        grading.send_signal(signal.SIGINT)
+        _, err = grading.communicate(timeout=60)
+    finally:
+        if grading.poll() is None:
+            grading.kill()
+            grading.communicate()
+    assert grading.returncode == 130 and "Traceback" not in err
+    assert [json.loads(line)["submission"] for line in results.read_text().splitlines()] == ["a_quick.py"]
+    from conftest import still_running
+
+    assert still_running([slow], 30) == []
+
+
+def test_a_class_graded_on_a_dask_cluster(tmp_path: Path) -> None:
+    pytest.importorskip("distributed", reason="a Dask cluster needs the package 'distributed'")
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "ada.py").write_text(RIGHT)
+    (folder / "bob.py").write_text(CLASS["bob.py"][0][""])
+    report = nq.grade(folder, "1-5", executor="local:2")
+    assert [(r.submission, r.verdict, r.first_wrong) for r in report.records] == [("ada.py", "right", None),
+                                                                                 ("bob.py", "wrong", 2)]

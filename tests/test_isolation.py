@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import signal
 import socket
 import subprocess
@@ -25,7 +24,7 @@ import pytest
 import nqueens_cp as nq
 from nqueens_cp.checking import ModelError
 
-from conftest import CLI
+from conftest import CLI, still_running
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "pidfd_open") or not os.path.isdir("/proc"),
                                 reason="waits on pidfds and reads Linux's /proc")
@@ -68,18 +67,7 @@ def pids_noted(tmp_path: Path) -> list[int]:
 
 def gone(pids: list[int], seconds: float = WITHIN) -> list[int]:
     """Of ``pids``, those still running after waiting up to ``seconds`` for each to end."""
-    deadline, left = time.monotonic() + seconds, []
-    for pid in pids:
-        try:
-            handle = os.pidfd_open(pid)
-        except OSError:
-            continue
-        try:
-            if not select.select([handle], [], [], max(0.0, deadline - time.monotonic()))[0]:
-                left.append(pid)
-        finally:
-            os.close(handle)
-    return left
+    return still_running(pids, seconds)
 
 
 def run_check(tmp_path: Path, *argv: str, timeout: float = 120) -> subprocess.CompletedProcess:

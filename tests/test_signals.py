@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CLI
+from conftest import CLI, still_running
 from nqueens_cp import engine_class, names
 from test_limits import HARD, OPTIMUM_HARD, OPTIMUM_N, processor_seconds
 
@@ -82,26 +82,6 @@ def _cpu(pids: list[int]) -> float:
     return total
 
 
-def _gone(pids: list[int], seconds: float) -> list[int]:
-    """Of ``pids``, those still running (not zombies) after waiting up to ``seconds`` for each to end."""
-    import select
-
-    deadline = time.monotonic() + seconds
-    left = []
-    for pid in pids:
-        try:
-            handle = os.pidfd_open(pid)
-        except OSError:
-            continue
-        try:
-            ready, _, _ = select.select([handle], [], [], max(0.0, deadline - time.monotonic()))
-            if not ready:
-                left.append(pid)
-        finally:
-            os.close(handle)
-    return left
-
-
 @pytest.mark.skipif(not hasattr(os, "pidfd_open") or not os.path.isdir("/proc"),
                     reason="reads the process tree from Linux's /proc and waits on pidfds")
 def test_every_engine_stops_at_ctrl_c_and_sigterm() -> None:
@@ -139,7 +119,7 @@ def test_every_engine_stops_at_ctrl_c_and_sigterm() -> None:
             if process.returncode != expected or "Traceback" in err or err.count("\n") > 2:
                 failures.append(f"{said}: {sig.name} gave exit {process.returncode} after {seconds:.1f} s: "
                                 f"{err.strip()[-300:]}")
-            left = _gone(tree, WITHIN)
+            left = still_running(tree, WITHIN)
             if left:
                 failures.append(f"{said}: processes {left} still running after {sig.name}")
     assert not failures, "\n".join(failures)
@@ -195,7 +175,7 @@ def test_a_signal_to_the_process_group_ends_it_in_one_line_and_leaves_nothing(
             process.communicate()
     assert process.returncode == code and err.endswith(f"nqueens-cp: {said}\n"), err
     assert "Traceback" not in err and err.count("\n") <= 2, err
-    assert _gone(tree, WITHIN) == []
+    assert still_running(tree, WITHIN) == []
     kept = [str(here / "F")] if "--checkpoint" in argv else []  # (a checkpoint stays: the next run resumes it)
     assert _leftovers(scratch, here) == kept
 
@@ -231,5 +211,5 @@ def test_a_parent_killed_outright_leaves_no_solver_running_and_no_folder(tmp_pat
         if process.poll() is None:
             process.kill()
             process.communicate()
-    assert _gone(tree, WITHIN) == [], "the solver's processes, and the watchdog once it has cleaned up"
+    assert still_running(tree, WITHIN) == [], "the solver's processes, and the watchdog once it has cleaned up"
     assert _leftovers(scratch, here) == []

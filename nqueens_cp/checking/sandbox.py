@@ -17,7 +17,9 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
+import weakref
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -149,6 +151,8 @@ class Sandbox:
                 os.close(fd)
         self.pid = self._process.pid
         self._guard.session(self.pid)
+        with _live_lock:
+            _live.add(self)
         try:  # readable once the process has ended (a process it forked may keep the answers' pipe open)
             self._ended = [os.pidfd_open(self.pid)]
         except (AttributeError, OSError):
@@ -291,15 +295,22 @@ class Sandbox:
         self.close()
 
 
-def end_every_sandbox() -> None:
-    """End every sandbox this process started and all they started (a grade
-    stopped by Ctrl-C: the checks under way in its threads then fail at
-    once).  Their folders go as each check's own clean-up runs."""
-    from .. import processes, scratch
+_live: weakref.WeakSet[Sandbox] = weakref.WeakSet()  # this process's sandboxes still running (end_every_sandbox)
+_live_lock = threading.Lock()
 
-    prefix = f"{MARKER}={scratch.tagged('nqueens-model-')}"
-    for _ in range(2):
-        processes.kill_all(processes.marked(prefix, prefix=True))
+
+def end_every_sandbox() -> None:
+    """Kill the model's process of every sandbox this process has running (a
+    grade stopped by Ctrl-C: the checks under way in its threads then fail
+    at once, and each one's own clean-up ends the rest and removes its
+    folder)."""
+    from .. import processes
+
+    with _live_lock:
+        running = list(_live)
+    for sandbox in running:
+        if sandbox.returncode is None:
+            processes.kill_all([sandbox.pid, *processes.in_session(sandbox.pid)])
 
 
 def _remove(folder: str) -> None:
