@@ -362,6 +362,9 @@ def test_millions_of_solutions_stream_and_every_one_is_counted(models: Path) -> 
 def test_a_model_that_never_ends_meets_the_time_limit(cli, models: Path) -> None:
     code, out, err = cli("check", f"{models}/m.py:rooks", "6", "13", "--all", "--time-limit", "1")
     assert code == 3 and "time limit" in err and "N=6" in out
+    with pytest.raises(nq.TimeLimitReached) as stopped:  # (from Python: the N checked by then, on the error)
+        check(f"{models}/m.py:rooks", [6, 13], every=True, time_limit=1)
+    assert [row.n for row in stopped.value.report.rows] == [6]
 
 
 def test_duplicates_and_undetermined_variables_are_reported(models: Path) -> None:

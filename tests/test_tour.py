@@ -19,6 +19,9 @@ def test_the_tour_is_stored_without_outputs() -> None:
     cells = json.loads(TOUR.read_text())["cells"]
     assert cells and all(not cell.get("outputs") and cell.get("execution_count") is None
                          for cell in cells if cell["cell_type"] == "code")
+    # every cell has its id (nbformat 4.5: without them nbformat warns MissingIDFieldWarning on each read)
+    ids = [cell.get("id") for cell in cells]
+    assert all(ids) and len(set(ids)) == len(ids)
 
 
 def test_the_tour_runs_top_to_bottom_on_a_clean_kernel(tmp_path: Path) -> None:

@@ -177,8 +177,8 @@ def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str 
     MiniZinc model more data than ``n``; ``base`` says the
     columns are 0- or 1-based where the model cannot tell.  ``rows`` is
     called with each N as it is checked; ``time_limit`` covers the whole
-    check, the model's import included (TimeLimitReached, the N checked by
-    then reported).
+    check, the model's import included (TimeLimitReached, whose ``report``
+    holds the N checked by then).
 
     The model runs in a process of its own (:mod:`.isolate`), under
     ``memory`` (bytes or '2G'; None: 2 GiB; 'none': no limit) and without
@@ -235,8 +235,10 @@ def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str 
             except TimeLimitReached:
                 if time_limit is None:  # (a solver that stopped on its own, unfinished: not a limit of ours)
                     raise ModelError(f"{user.tool} stopped before its search of N={n} was complete") from None
-                raise TimeLimitReached(f"the time limit of {time_limit:g} s came at N={n}, before every N was "
-                                       "checked") from None
+                stopped = TimeLimitReached(f"the time limit of {time_limit:g} s came at N={n}, before every N was "
+                                           "checked")
+                stopped.report = report  # type: ignore[attr-defined]  # (the N checked by then: rows= need not be given)
+                raise stopped from None
             except NQueensError:
                 raise
             except Exception as error:  # noqa: BLE001 - the user's tool failed on the user's model: said in one line
