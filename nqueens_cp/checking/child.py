@@ -123,6 +123,10 @@ def serve(channel: Channel, loader: Any, first: dict[str, Any] | None = None, ne
                 told = instance.determined(raw, _deadline(request))
                 channel.send({"determined": None if told is None else
                               {"determined": bool(told.determined), "example": str(told.example)}})
+            elif op == "optimize":
+                value, proved, raw, objective = instance.optimize(_deadline(request))
+                channel.send({"optimum": {"value": value, "proved": bool(proved), "objective": objective,
+                                          "raw": None if raw is None else _plain(raw, instance.kind)}})
             elif op == "close":
                 if instance is not None:
                     instance.close()
@@ -196,7 +200,8 @@ def main(argv: list[str], function: Any = None) -> None:
         from .reading import load
 
         return load(function if function is not None else request.get("model"), request.get("var"),
-                    request.get("generator"), request.get("data"), request.get("ignore_objective") is True)
+                    request.get("generator"), request.get("data"), request.get("ignore_objective") is True,
+                    request.get("optimizing") is True)
 
     try:
         serve(channel, loader, first, network)

@@ -26,13 +26,17 @@ CORE_SECONDS = 20.0  # the most a reason's deletion filter runs (each solve has 
 
 class CpSatInstance(Instance):
     def __init__(self, model: Any, rows: list[Any], n: int, name: str,
-                 sites: dict[int, dict[str, Any]] | None = None, ignore_objective: bool = False) -> None:
+                 sites: dict[int, dict[str, Any]] | None = None, ignore_objective: bool = False,
+                 optimizing: bool = False) -> None:
         from ortools.sat.python import cp_model
 
         self.model, self.n, self.name = model, n, name
         self.sites = sites or {}  # constraint index -> where the user's code added it (checking.sites)
         proto = model.proto
-        if proto.has_objective() or proto.has_floating_point_objective():
+        if optimizing and not (proto.has_objective() or proto.has_floating_point_objective()):
+            raise ModelError(f"{name}({n}): the model has no objective: an optimisation check asks for its best board "
+                             "(m.minimize(sum of the grid), say)")
+        if (proto.has_objective() or proto.has_floating_point_objective()) and not optimizing:
             if not ignore_objective:
                 sense = "maximize" if proto.objective.scaling_factor < 0 or (
                     proto.has_floating_point_objective() and proto.floating_point_objective.maximize) else "minimize"
@@ -178,6 +182,25 @@ class CpSatInstance(Instance):
             only = sites[0]
             text = text.format(f"at {named(only)}" if only else describe(self.proto, indices[0]))
         return Reason(text, tuple(parts), sites=tuple(sites))
+
+    def optimize(self, deadline: float | None) -> tuple[int | None, bool, tuple[Any, ...] | None, int | None]:
+        from ortools.sat.python import cp_model
+
+        solver = cp_model.CpSolver()
+        solver.parameters.catch_sigint_signal = False
+        solver.parameters.num_workers = 2  # (an optimum, unlike an enumeration, is sound on several workers)
+        if deadline is not None:
+            solver.parameters.max_time_in_seconds = max(deadline - time.monotonic(), 0.001)
+        status = solver.solve(self.model)
+        if status == cp_model.MODEL_INVALID:
+            raise ModelError(f"{self.name}({self.n}): CP-SAT rejects the model: {self.model.validate()}")
+        if status == cp_model.INFEASIBLE:
+            return None, True, None, None
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            raise TimeLimitReached
+        values = list(solver.response_proto.solution)  # (by the variables' indices, as the board holds them)
+        return (int(round(solver.objective_value)), status == cp_model.OPTIMAL, self._raw(values.__getitem__),
+                int(round(solver.objective_value)))
 
     def determined(self, raw: tuple[Any, ...], deadline: float | None) -> Determined | None:
         from ortools.sat.python import cp_model

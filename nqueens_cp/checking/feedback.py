@@ -110,6 +110,8 @@ def _test_lines(record: Graded) -> list[tuple[str, bool, str]]:
         if row is None:
             lines.append((f"N = {n}", False, f"not checked: {record.verdict}" + (f" ({_last(record.message)})"
                                                                                  if record.message else "")))
+        elif "optimum" in row:  # (an optimisation model's row)
+            lines.append((f"N = {n}", bool(row["agrees"]), _optimum(row)))
         elif row["agrees"]:
             lines.append((f"N = {n}", True, f"agrees: {row['boards']} boards, as the reference"))
         else:
@@ -120,6 +122,20 @@ def _test_lines(record: Graded) -> list[tuple[str, bool, str]]:
 def _last(message: str) -> str:
     lines = message.strip().splitlines()
     return lines[-1] if lines else ""
+
+
+def _optimum(row: dict[str, Any]) -> str:
+    proved = "proved by its solver" if row["proved"] else "not proved by its solver"
+    if row["agrees"]:
+        return f"agrees: {row['optimum']} queens, {proved}, the optimum"
+    said = [f"differs: the model's best is {row['optimum']} queens ({proved}), the optimum {row['reference']}"]
+    if row.get("attack"):
+        said.append(f"its board {row['witness']} is no answer: {row['attack']}")
+    if row.get("excluded"):
+        why = row.get("why") or {}
+        said.append(f"a board of {row['reference']} queens it excludes: {row['excluded']}"
+                    + (f": {why.get('text')}" if why else ""))
+    return "\n".join(said)
 
 
 def _differs(row: dict[str, Any]) -> str:

@@ -104,6 +104,12 @@ class Instance:
         """Whether fixing this board leaves one solution (None: cannot tell)."""
         raise NotImplementedError
 
+    def optimize(self, deadline: float | None) -> tuple[int | None, bool, tuple[Any, ...] | None, int | None]:
+        """An optimisation model's best: (its objective's value, whether its solver proved it, its board as
+        :meth:`solutions` states one, None where it has none; the objective again where known)."""
+        raise ModelError("an optimisation check (--variant domination, independent) reads CP-SAT models from Python "
+                         "so far (PATH.py:FUNC returning a CpModel with a minimize): this form cannot be")
+
     def close(self) -> None:
         """Free what the tool holds."""
 
@@ -123,6 +129,7 @@ class UserModel:
     name = "model"
     tool = ""
     ignore_objective = False
+    optimizing = False  # an optimisation question: the objective is what is checked, not refused
 
     def instance(self, n: int) -> Instance:
         raise NotImplementedError

@@ -126,6 +126,18 @@ class RemoteInstance(Instance):
             raise self._malformed("whether a board determines the model")
         return Determined(said["determined"], str(said.get("example", ""))[:500])
 
+    def optimize(self, deadline: float | None) -> tuple[int | None, bool, tuple[Any, ...] | None, int | None]:
+        said = self.sandbox.ask({"op": "optimize"}, deadline).get("optimum")
+        if not isinstance(said, dict) or not isinstance(said.get("proved"), bool):
+            raise self._malformed("an optimum")
+        value, objective = said.get("value"), said.get("objective")
+        if not all(v is None or _integer(v) for v in (value, objective)):
+            raise self._malformed("an optimum's value")
+        raw = said.get("raw")
+        if raw is not None and self.kind == SQUARES and not (isinstance(raw, list) and len(raw) <= self.n * self.n):
+            raise self._malformed("a board")
+        return value, said["proved"], None if raw is None else self._board(raw), objective
+
     def close(self) -> None:
         """Free the instance in the sandbox (quietly: a failure here follows one already raised)."""
         from ..errors import NQueensError
@@ -150,7 +162,8 @@ def _integer(value: Any) -> bool:
 
 
 def isolated(model: Any, var: str | None, generator: str | None, data: str | None, limits: Limits,
-             deadline: float | None, ignore_objective: bool = False) -> tuple[Sandbox, IsolatedModel]:
+             deadline: float | None, ignore_objective: bool = False,
+             optimizing: bool = False) -> tuple[Sandbox, IsolatedModel]:
     """The model read in a sandbox of its own: (the sandbox, to close; the model)."""
     function = model if callable(model) else None
     shown = None
@@ -161,7 +174,7 @@ def isolated(model: Any, var: str | None, generator: str | None, data: str | Non
     if generator is not None:
         generator = _absolute_words(generator)
     request = {"model": model if function is None else None, "var": var, "generator": generator, "data": data,
-               "ignore_objective": ignore_objective}
+               "ignore_objective": ignore_objective, "optimizing": optimizing}
     sandbox = Sandbox(request, limits, function)
     try:
         return sandbox, IsolatedModel(sandbox, deadline, shown)

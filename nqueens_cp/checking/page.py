@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .report import attack_squares
 
 if TYPE_CHECKING:
+    from .optimum import OptimumCheck
     from .run import CheckReport, NCheck
 
 CELL = 28  # pixels a square
@@ -121,20 +122,63 @@ def page(title: str, verdict: str, verdict_class: str, body: str) -> str:
     return text.encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
+def _optimum_line(row: OptimumCheck) -> str:
+    proved = "yes" if row.proved else "no"
+    return (f'<tr class="{"right" if row.agrees else "wrong"}"><td class="num">{row.n}</td>'
+            f'<td>{"agrees" if row.agrees else "DIFFERS"}</td><td class="num">{"" if row.optimum is None else row.optimum}'
+            f'</td><td class="num">{row.reference}</td><td>{proved}</td><td>{"yes" if row.valid else "no"}</td>'
+            f'<td class="num">{row.seconds:.3f}</td></tr>')
+
+
+def _optimum_differs(row: OptimumCheck) -> str:
+    n = row.n
+    out = [f"<h2>N = {n}: the model differs</h2>"]
+    if row.optimum is not None and not row.valid:
+        out.append(_figure(row.witness, n, f"The model's best board, <b>{row.optimum} queens</b>, is no answer: "
+                           f"{escape(row.attack)}.", attack_squares(row.attack)))
+    if row.excluded:
+        why = ""
+        if row.why is not None:
+            parts = "".join(f"<li><code>{escape(part)}</code></li>" for part in row.why.parts)
+            why = f" Why: {escape(row.why.text)}." + (f"<ul>{parts}</ul>" if parts else "")
+        out.append(_figure(row.excluded, n, f"The model's best has {row.optimum} queens; this board of "
+                           f"<b>{row.reference}</b> answers the question and the model excludes it.{why}",
+                           kind="missing"))
+    return "\n".join(out)
+
+
 def report_body(report: CheckReport) -> str:
     """The rows, the counterexamples, the notes and the output of a check."""
-    rows = "".join(_row_line(row) for row in report.rows)
+    from .optimum import OptimumCheck
+
+    if report.rows and isinstance(report.rows[0], OptimumCheck):
+        return _optimum_body(report)
+    rows = "".join(_row_line(row) for row in report.rows)  # type: ignore[arg-type]
     out = [f"<p>{escape(report.model)}, read by {escape(report.tool)}, against the reference for "
            f"<b>{escape(report.variant)}</b>; each board goes through the question's own validator.</p>"]
     if report.rows:
         out.append("<table><thead><tr><th>N</th><th>verdict</th><th>boards</th><th>reference</th><th>missing</th>"
                    f"<th>extra</th><th>not boards</th><th>seconds</th></tr></thead><tbody>{rows}</tbody></table>")
-    differing = [row for row in report.rows if not row.agrees]
+    differing: list[Any] = [row for row in report.rows if not row.agrees]
     out.extend(_differs(row) for row in differing[:DRAWN_ROWS])
     if len(differing) > DRAWN_ROWS:
         rest = ", ".join(f"N = {row.n} ({row.missing_count} missing, {row.extra_count} extra)"
                          for row in differing[DRAWN_ROWS:])
         out.append(f"<p>It differs at {rest} too: the first are drawn above.</p>")
+    if report.notes:
+        out.append("<h2>Notes</h2><ul>" + "".join(f"<li>{escape(note)}</li>" for note in report.notes) + "</ul>")
+    out.append(output_section(report.output))
+    return "\n".join(out)
+
+
+def _optimum_body(report: CheckReport) -> str:
+    rows: list[Any] = list(report.rows)
+    out = [f"<p>{escape(report.model)}, read by {escape(report.tool)}: its best board at each N against the proved "
+           f"optimum of <b>{escape(report.variant)}</b>; each board goes through the question's own validator.</p>",
+           "<table><thead><tr><th>N</th><th>verdict</th><th>its best</th><th>optimum</th><th>proved by it</th>"
+           "<th>an answer</th><th>seconds</th></tr></thead><tbody>" + "".join(_optimum_line(row) for row in rows)
+           + "</tbody></table>"]
+    out.extend(_optimum_differs(row) for row in [row for row in rows if not row.agrees][:DRAWN_ROWS])
     if report.notes:
         out.append("<h2>Notes</h2><ul>" + "".join(f"<li>{escape(note)}</li>" for note in report.notes) + "</ul>")
     out.append(output_section(report.output))

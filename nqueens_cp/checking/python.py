@@ -89,7 +89,7 @@ class PythonModel(UserModel):
                 from .cpsat import CpSatInstance
 
                 return CpSatInstance(model, rows_of(board, n, self.name), n, self.name, recorder.of(model),
-                                     self.ignore_objective)
+                                     self.ignore_objective, self.optimizing)
         if module.startswith("cpmpy") and type(model).__name__ == "Model":
             from .cpmpy import CpmpyInstance
 

@@ -114,10 +114,11 @@ def form_of(model: Any, generator: str | None = None) -> Form:
 
 
 def load(model: Any, var: str | None = None, generator: str | None = None, data: str | None = None,
-         ignore_objective: bool = False) -> UserModel:
-    """:func:`read`, and a model with an objective enumerated for its feasible boards where asked."""
+         ignore_objective: bool = False, optimizing: bool = False) -> UserModel:
+    """:func:`read`, and a model with an objective enumerated for its feasible boards where asked
+    (``ignore_objective``), or its objective what is checked (``optimizing``)."""
     user = read(model, var, generator, data)
-    user.ignore_objective = ignore_objective
+    user.ignore_objective, user.optimizing = ignore_objective, optimizing
     return user
 
 

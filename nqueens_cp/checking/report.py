@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..model.variants import Square
+from .optimum import OptimumCheck
 from .run import CheckReport, NCheck
 
 QUEEN, MARKED, EMPTY = "Q", "X", "."
@@ -32,8 +33,10 @@ def _boards(count: int) -> str:
     return f"{count} board" + ("" if count == 1 else "s")
 
 
-def row_text(row: NCheck) -> str:
+def row_text(row: NCheck | OptimumCheck) -> str:
     """One N in a few lines: the verdict, the counts, the times, the notes."""
+    if isinstance(row, OptimumCheck):
+        return optimum_line(row)
     times = f"model {row.seconds:.3f} s, reference {row.reference_seconds:.3f} s"
     if row.agrees:
         head = f"N={row.n:<3} agrees   {_boards(row.boards)}, as the reference ({times})"
@@ -54,8 +57,10 @@ def row_text(row: NCheck) -> str:
     return "\n".join(lines)
 
 
-def detail_text(row: NCheck) -> str:
+def detail_text(row: NCheck | OptimumCheck) -> str:
     """The smallest counterexamples of an N that differs, drawn, with their reasons."""
+    if isinstance(row, OptimumCheck):
+        return optimum_detail(row)
     n, out = row.n, []
     if row.extra:
         out.append(f"  the smallest extra board (the model accepts it, the question forbids it): {list(row.extra[0])}")
@@ -89,3 +94,44 @@ def summary_text(report: CheckReport) -> str:
     if len(differs) == 1:
         return f"{report.model} first differs from the reference at N={differs[0]}"
     return f"{report.model} differs from the reference at N={', '.join(map(str, differs))}"
+
+
+def _queens(count: int | None) -> str:
+    return f"{count} queen" + ("" if count == 1 else "s")
+
+
+def optimum_line(row: OptimumCheck) -> str:
+    """One N of an optimisation check in a line or two."""
+    times = f"model {row.seconds:.3f} s, reference {row.reference_seconds:.3f} s"
+    proved = "proved optimal by its solver" if row.proved else "not proved optimal by its solver"
+    if row.optimum is None:
+        return f"N={row.n:<3} DIFFERS  the model has no board; the optimum is {row.reference} ({times})"
+    if row.agrees:
+        return f"N={row.n:<3} agrees   {_queens(row.optimum)}, {proved}, the optimum ({times})"
+    if not row.valid:
+        return (f"N={row.n:<3} DIFFERS  the model's best, {_queens(row.optimum)} ({proved}), is no answer: {row.attack}; "
+                f"the optimum is {row.reference} ({times})")
+    return (f"N={row.n:<3} DIFFERS  the model's best is {_queens(row.optimum)} ({proved}); the optimum is "
+            f"{row.reference} ({times})")
+
+
+def optimum_detail(row: OptimumCheck) -> str:
+    """The boards of an N that differs: the model's, or the reference's that the model excludes, with why."""
+    out = []
+    if row.optimum is not None and not row.valid:
+        marked = [(int(r), int(c)) for r, c in _squares_named(row.attack)]
+        out.append(f"  the model's best board ({_queens(row.optimum)}): X marks {'the pair' if len(marked) == 2 else 'the square'}")
+        out.append(draw(row.witness, row.n, marked))
+    if row.excluded:
+        out.append(f"  a board of {_queens(row.reference)} the question accepts and the model excludes:")
+        out.append(draw(row.excluded, row.n))
+        if row.why is not None:
+            out.append(f"    why: {row.why.text}")
+            out.extend(f"      {part}" for part in row.why.parts)
+    return "\n".join(out)
+
+
+def _squares_named(text: str | None) -> list[tuple[str, str]]:
+    import re
+
+    return re.findall(r"(\d+):(\d+)", text or "")[:2]

@@ -25,7 +25,9 @@ from ..model.board import Solution, pack
 from ..model.attacks import attack_text, not_board_text
 from ..model.question import Question, question
 from ..model.variants import Square, Variant
-from .forms import COLUMNS, Determined, Instance, ModelError, Reason, UserModel
+from .forms import Determined, Instance, ModelError, Reason, UserModel
+from .mapping import board_of, raw_of, told_base
+from .optimum import OptimumCheck, check_optimum
 from .isolate import Limits, isolated, parse_size
 from .reading import form_of, load
 
@@ -88,7 +90,7 @@ class CheckReport:
     model: str
     tool: str
     variant: str
-    rows: list[NCheck] = field(default_factory=list)
+    rows: list[NCheck | OptimumCheck] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     output: str = ""  # what the model printed, bounded (its first and last few KB), where it ran isolated
     form: str = ""  # the form it was read in (checking.reading.FORMS)
@@ -98,7 +100,7 @@ class CheckReport:
         return all(row.agrees for row in self.rows)
 
     @property
-    def first_difference(self) -> NCheck | None:
+    def first_difference(self) -> NCheck | OptimumCheck | None:
         return next((row for row in self.rows if not row.agrees), None)
 
     def to_dict(self) -> dict[str, Any]:
@@ -166,7 +168,7 @@ def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str 
           generator: str | None = None, data: str | None = None, base: int | None = None, every: bool = False,
           show: int = SHOW, time_limit: float | None = None, memory: Any = None, network: bool = False,
           isolate: bool = True, ignore_objective: bool = False, progress: Callable[[str], None] | None = None,
-          rows: Callable[[NCheck], None] | None = None, notify: Callable[[str], None] | None = None) -> CheckReport:
+          rows: Callable[[Any], None] | None = None, notify: Callable[[str], None] | None = None) -> CheckReport:
     """Check a user's model against the reference for each N of ``spec``, in
     order, stopping at the first N that differs (``every``: check them all).
 
@@ -210,9 +212,9 @@ def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str 
     user: UserModel
     try:
         if isolate:
-            sandbox, user = isolated(model, var, generator, data, limits, deadline, ignore_objective)
+            sandbox, user = isolated(model, var, generator, data, limits, deadline, ignore_objective, first.optimum)
         else:
-            user = load(model, var, generator, data, ignore_objective)
+            user = load(model, var, generator, data, ignore_objective, first.optimum)
     except TimeLimitReached:
         raise TimeLimitReached(f"the time limit of {time_limit:g} s came while the model was read, before any N "
                                "was checked") from None
@@ -231,7 +233,9 @@ def check(model: Any, spec: Any, *, variant: str | Variant = "queens", var: str 
     try:
         for n in sizes:
             try:
-                row = _check_one(user, question(n, variant=first.variant), state, show, deadline, progress, said)
+                asked = question(n, variant=first.variant)
+                row = check_optimum(user, asked, deadline) if asked.optimum else \
+                    _check_one(user, asked, state, show, deadline, progress, said)
             except TimeLimitReached:
                 if time_limit is None:  # (a solver that stopped on its own, unfinished: not a limit of ours)
                     raise ModelError(f"{user.tool} stopped before its search of N={n} was complete") from None
@@ -271,7 +275,7 @@ def _check_one(user: UserModel, asked: Question, state: dict[str, Any], show: in
 
     def take(raw: tuple[Any, ...], base: int) -> None:
         nonlocal duplicates
-        board, squares = _board(raw, instance.kind, base if numbered else 0, n)
+        board, squares = board_of(raw, instance.kind, base if numbered else 0, n)
         if board is None:
             if not wrong.add(squares):
                 duplicates += 1
@@ -296,7 +300,7 @@ def _check_one(user: UserModel, asked: Question, state: dict[str, Any], show: in
                 take(raw, 0)
                 continue
             if state["base"] is None:
-                told = _told(instance, raw, n)
+                told = told_base(instance, raw, n)
                 if told is None and len(pending) < HELD:
                     pending.append(raw)
                     continue
@@ -318,7 +322,7 @@ def _check_one(user: UserModel, asked: Question, state: dict[str, Any], show: in
         for note in instance.notes:
             notify(f"N={n}: {user.tool} says: {note}")
         if numbered and state["base"] is None:  # (no solution to tell it from: the declared domain does, if it can)
-            told = _told(instance, (), n)
+            told = told_base(instance, (), n)
             if told is not None:
                 state["base"] = told
         base = state["base"] if numbered else None
@@ -347,7 +351,7 @@ def _why(instance: Instance, board: Solution, base: int | None, deadline: float 
     """Why the model excludes ``board``, fed in the model's own numbering; a reason that
     says the model accepts it is a claim, asked again before it is said, and said with
     the numbering it assumed where the check could not tell that numbering."""
-    raw = _raw(board, instance.kind, base or 0)
+    raw = raw_of(board, instance.kind, base or 0)
     why = instance.why(raw, deadline)
     if not why.accepted:
         return why
@@ -358,42 +362,6 @@ def _why(instance: Instance, board: Solution, base: int | None, deadline: float 
         return Reason(f"with its columns taken as numbered from 0 (the check could not tell the model's numbering: "
                       f"--base 1 says otherwise), {why.text}", why.parts, True, why.sites)
     return why
-
-
-def _told(instance: Instance, raw: tuple[Any, ...], n: int) -> int | None:
-    """The model's first column, 0 or 1: from its declared domain, else from a
-    solution with column 0 (0-based) or column n (1-based) in it; None while
-    it cannot be told."""
-    domain = instance.domain
-    if domain is not None and domain[0] in (0, 1):
-        return domain[0]
-    values = {v for square in raw for v in square} if instance.kind != COLUMNS else set(raw)
-    if 0 in values:
-        return 0
-    if n in values:
-        return 1
-    return None
-
-
-def _board(raw: tuple[Any, ...], kind: str, base: int, n: int) -> tuple[Solution | None, tuple[Square, ...]]:
-    """(the board, or None where the solution is none: a row without a queen or with two, a column off the
-    board), and its queens' squares, 0-based."""
-    if kind == COLUMNS:
-        columns = tuple(v - base for v in raw)
-        squares = tuple(enumerate(columns))
-        return (columns if all(0 <= c < n for c in columns) else None), squares
-    squares = tuple(sorted((r - base, c - base) for r, c in raw))
-    rows = [r for r, _ in squares]
-    if rows == list(range(n)) and all(0 <= c < n for _, c in squares):
-        return tuple(c for _, c in squares), squares
-    return None, squares
-
-
-def _raw(board: Solution, kind: str, base: int) -> tuple[Any, ...]:
-    """A board as the model states it (the inverse of :func:`_board`)."""
-    if kind == COLUMNS:
-        return tuple(c + base for c in board)
-    return tuple((r + base, c + base) for r, c in enumerate(board))
 
 
 def _reference(asked: Question, valid: set[int], show: int, deadline: float | None) -> tuple[int, int, _Smallest]:

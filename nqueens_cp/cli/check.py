@@ -93,7 +93,7 @@ def add_check(sub: Any) -> None:
                    "its variables' names; default q)")
     p.add_argument("--data", metavar="DZN", help="more data for a MiniZinc model than n, as MiniZinc's -D takes it "
                    "(e.g. 'placed_row = []; placed_col = [];')")
-    add_variant(p)
+    add_variant(p, both=True)
     p.add_argument("--base", type=int, choices=(0, 1), metavar="0|1",
                    help="the model's first column, where it cannot be told from its domain or its solutions")
     p.add_argument("--all", action="store_true", dest="every", help="check every N, not only up to the first "

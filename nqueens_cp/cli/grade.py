@@ -60,7 +60,7 @@ def add_grade(sub: Any) -> None:
     p.add_argument("spec", nargs="+", metavar="SPEC", help="the sizes: N, a range 1-10 or a stepped range 4-12/2")
     p.add_argument("--entry", default="model", metavar="NAME",
                    help="the function of a Python submission that returns (model, board) (default model)")
-    add_variant(p)
+    add_variant(p, both=True)
     p.add_argument("--time-limit", type=positive_float, default=60.0, metavar="SEC",
                    help="each submission's time, its import included (default 60): past it, 'time limit'")
     p.add_argument("--memory", metavar="SIZE", default=None,
