@@ -120,7 +120,7 @@ def test_an_optimisation_check_needs_an_objective_and_reads_cpsat(models: Path, 
     lp = tmp_path / "dom.lp"
     lp.write_text("q(R,C) :- R = 1..n, C = 1..n, not q(R,C).\n")
     pytest.importorskip("clingo")
-    with pytest.raises(ModelError, match="reads CP-SAT models from Python so far"):
+    with pytest.raises(ModelError, match="reads CP-SAT and CPMpy models from Python and MiniZinc models"):
         nq.check(str(lp), 4, variant="domination")
 
 
@@ -142,3 +142,36 @@ def test_an_optimisation_models_autograder_results(models: Path, cli) -> None:
     assert code == 1 and [t["status"] for t in result["tests"]] == ["passed", "failed", "failed"]
     assert result["tests"][1]["output"].startswith("differs: the model's best is 2 queens (proved by its solver), "
                                                    "the optimum 1")
+
+
+def test_a_cpmpy_domination_model(tmp_path: Path) -> None:
+    pytest.importorskip("cpmpy", reason="CPMpy is not installed (the 'cpmpy' extra)")
+    path = tmp_path / "cpm.py"
+    path.write_text("import cpmpy as cp\n\n\ndef model(n):\n    x = cp.boolvar(shape=(n, n), name='x')\n"
+                    "    m = cp.Model([cp.any([x[i, j] for i in range(n) for j in range(n) if i == r or j == c\n"
+                    "                          or i - j == r - c or i + j == r + c]) for r in range(n) for c in range(n)])\n"
+                    "    m.minimize(cp.sum([x[i, j] for i in range(n) for j in range(n)]))\n    return m, x\n")
+    report = nq.check(f"{path}:model", "1-5", variant="domination")
+    assert report.ok and [row.optimum for row in report.rows] == [1, 1, 1, 2, 3]
+
+
+MZN = """int: n;
+array[1..n, 1..n] of var 0..1: x;
+constraint forall(r in 1..n, c in 1..n)(
+  exists(i in 1..n, j in 1..n where i == r \\/ j == c \\/ i - j == r - c \\/ i + j == r + c)(x[i, j] = 1));
+solve minimize sum(x);
+"""
+
+
+def test_a_minizinc_domination_model_and_its_mistake_at_its_line(tmp_path: Path) -> None:
+    import shutil
+
+    if shutil.which("minizinc") is None:
+        pytest.skip("MiniZinc is not installed (Debian: minizinc flatzinc; .ci/run installs it)")
+    right, rows = tmp_path / "dom.mzn", tmp_path / "rows.mzn"
+    right.write_text(MZN)
+    rows.write_text(MZN.replace(" \\/ i - j == r - c \\/ i + j == r + c", ""))
+    assert nq.check(str(right), "1-5", variant="domination", var="x").ok
+    row = nq.check(str(rows), "1-5", variant="domination", var="x").first_difference
+    assert (row.n, row.optimum, row.reference, row.valid) == (2, 2, 1, True)
+    assert row.why.parts[0].startswith("rows.mzn:3.") and row.why.sites[0]["line"] == 3

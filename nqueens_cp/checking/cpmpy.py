@@ -104,6 +104,20 @@ class CpmpyInstance(Instance):
         return Reason(f"no single constraint excludes it; these {len(parts)} together do (CPMpy's MUS, the board "
                       "fixed)", parts)
 
+    def optimize(self, deadline: float | None) -> tuple[int | None, bool, tuple[Any, ...] | None, int | None]:
+        import cpmpy as cp
+
+        solver = cp.SolverLookup.get("ortools", self.model)
+        left = None if deadline is None else max(deadline - time.monotonic(), 0.001)
+        found = solver.solve(time_limit=left, catch_sigint_signal=False)
+        status = solver.status().exitstatus.name
+        if not found:
+            if status == "UNSATISFIABLE":
+                return None, True, None, None
+            raise TimeLimitReached
+        value = int(round(float(solver.objective_value())))
+        return value, status == "OPTIMAL", self._raw(), value
+
     def determined(self, raw: tuple[Any, ...], deadline: float | None) -> Determined | None:
         import cpmpy as cp
 

@@ -107,8 +107,8 @@ class Instance:
     def optimize(self, deadline: float | None) -> tuple[int | None, bool, tuple[Any, ...] | None, int | None]:
         """An optimisation model's best: (its objective's value, whether its solver proved it, its board as
         :meth:`solutions` states one, None where it has none; the objective again where known)."""
-        raise ModelError("an optimisation check (--variant domination, independent) reads CP-SAT models from Python "
-                         "so far (PATH.py:FUNC returning a CpModel with a minimize): this form cannot be")
+        raise ModelError("an optimisation check (--variant domination, independent) reads CP-SAT and CPMpy models "
+                         "from Python and MiniZinc models (solve minimize) so far: this form cannot be")
 
     def close(self) -> None:
         """Free what the tool holds."""

@@ -95,7 +95,10 @@ class MiniZincModel(UserModel):
         except ValueError:
             raise ModelError(f"MiniZinc's interface of {self.path} is not JSON: {out[:80]!r}") from None
         method = interface.get("method", "sat")
-        if method != "sat":
+        if self.optimizing and method == "sat":
+            raise ModelError(f"{self.path}: the model has no objective (solve satisfy): an optimisation check asks "
+                             "for its best board (solve minimize ...)")
+        if method != "sat" and not self.optimizing:
             if not self.ignore_objective:
                 raise objective_refused(self.path, {"min": "minimize", "max": "maximize"}.get(method, method))
             self.path = self._satisfied()
@@ -287,6 +290,35 @@ class MiniZincInstance(Instance):
                 place = f"{os.path.basename(self.model.path)}:{line.strip().split(':')[-1]}"
                 return place, source_line(self.model.path, row), call[3:] if call else "", row
         return None
+
+    def optimize(self, deadline: float | None) -> tuple[int | None, bool, tuple[Any, ...] | None, int | None]:
+        """The model's best board, solved by Gecode: the last solution MiniZinc prints, proved where it
+        ends with '=========='."""
+        from .. import scratch
+
+        with scratch.folder("nqueens-check-") as folder:
+            probe = os.path.join(folder, "probe.mzn")
+            with open(probe, "w", encoding="utf-8") as handle:
+                handle.write(self._probe())
+            words = ["minizinc", "--solver", "gecode", "--output-mode", "json", "--output-objective", "-D",
+                     f"n={self.n};", *self.model.data, self.model.path, probe]
+            if deadline is not None:
+                words[1:1] = ["--time-limit", str(max(int((deadline - time.monotonic()) * 1000), 1))]
+            code, out, err = _run(words, deadline, folder)
+        self._traced = err
+        if "=====UNSATISFIABLE=====" in out:
+            return None, True, None, None
+        found = [chunk for chunk in out.split("----------")[:-1] if chunk.strip()]
+        if code != 0 or not found:
+            if "=====UNKNOWN=====" in out or (deadline is not None and time.monotonic() > deadline):
+                raise TimeLimitReached
+            said = _said(err)
+            raise ModelError(f"MiniZinc failed on {self.model.path} at N = {self.n}: {_first_error(said)}",
+                             "\n".join(said))
+        best = json.loads(found[-1])
+        value = best.get("_objective")
+        return (None if value is None else int(value), "==========" in out, self._board(best),
+                None if value is None else int(value))
 
     def determined(self, raw: tuple[Any, ...], deadline: float | None) -> Determined | None:
         code, out, _ = self._with_board(raw, ["--all-solutions", "--num-solutions", "2", "--output-mode", "json"],

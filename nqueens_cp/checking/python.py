@@ -93,7 +93,10 @@ class PythonModel(UserModel):
         if module.startswith("cpmpy") and type(model).__name__ == "Model":
             from .cpmpy import CpmpyInstance
 
-            if model.has_objective():
+            if self.optimizing and not model.has_objective():
+                raise ModelError(f"{self.name}({n}): the model has no objective: an optimisation check asks for its "
+                                 "best board (m.minimize(sum of the grid), say)")
+            if model.has_objective() and not self.optimizing:
                 if not self.ignore_objective:
                     raise objective_refused(f"{self.name}({n})", "minimize" if model.objective_is_min else "maximize")
                 model = type(model)(model.constraints)
