@@ -443,3 +443,13 @@ def test_a_model_that_imports_what_this_python_lacks_is_one_line(cli, tmp_path: 
     code, out, err = cli("check", f"{tmp_path}/needs.py:f", "4")
     assert code == 4 and out == "" and err.count("\n") == 1 and "Traceback" not in err
     assert "imports no_such_package_for_nqueens, which the Python running the check" in err and sys.executable in err
+
+
+def test_options_go_anywhere_spec_after_an_option(cli, models: Path) -> None:
+    """check MODEL --variant toroidal 1-8 was 'unrecognized arguments: 1-8' (MODEL is optional beside
+    --generator, so argparse took the words before the option alone)."""
+    code, out, err = cli("check", f"{models}/m.py:toroidal", "--variant", "toroidal", "1-7")
+    assert code == 0, err
+    assert [line.split()[0] for line in out.splitlines()] == [f"N={n}" for n in range(1, 8)]
+    code, _, err = cli("check", f"{models}/m.py:toroidal", "--variant", "toroidal", "1-7", "--nope")
+    assert code == 2 and "unrecognized arguments: " in err and err.rstrip().split("(see")[0].rstrip().endswith("--nope")

@@ -105,9 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         words = list(sys.argv[1:] if argv is None else argv)
         parser = build_parser(words[0] if words else None)
         args, extra = parser.parse_known_args(words)
+        command = parser._subparsers._group_actions[0].choices[args.command]  # type: ignore[union-attr, index]
+        extra = _onto_the_list(command, args, extra)
         if extra:  # named with its command, as every other usage error is
-            parser._subparsers._group_actions[0].choices[args.command].error(  # type: ignore[union-attr, index]
-                f"unrecognized arguments: {' '.join(extra)}")
+            command.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exit_:  # --help, --version and usage errors
         code = exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
         return finish(code, PROG)
@@ -121,6 +122,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     with warnings.catch_warnings():  # a warning from the library is one line on stderr, like a note
         warnings.showwarning = _warning_line
         return run_command(args.handler, args, f"{PROG} {args.command}")
+
+
+def _onto_the_list(command: argparse.ArgumentParser, args: argparse.Namespace, extra: list[str]) -> list[str]:
+    """Options go anywhere: words left over after an option (check MODEL --variant toroidal 1-8) join the
+    command's list of words (MODEL SPEC), where it has one and none of them is an option; else they are
+    left over, and refused."""
+    listed = [action for action in command._actions if not action.option_strings and action.nargs in ("+", "*")]
+    if not extra or not listed or any(word.startswith("-") and not word[1:2].isdigit() for word in extra):
+        return extra
+    getattr(args, listed[-1].dest).extend(extra)
+    return []
 
 
 def _stderr_to_devnull_if_closed() -> None:
