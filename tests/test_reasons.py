@@ -93,18 +93,18 @@ solve satisfy;
 """
 
 
-@pytest.mark.parametrize("form", ["cpsat", "cpmpy", "minizinc"])
+@pytest.mark.parametrize("form", ["CP-SAT", "CPMpy", "MiniZinc"])
 def test_a_one_based_model_with_no_board_is_fed_its_boards_one_based_and_the_reason_is_true(
         tmp_path: Path, form: str) -> None:
     """q[0] == 1 (the first column, 1-based) at N = 4, where no board has it: the base comes from the declared
     domain, and the reason names that constraint (fed 0-based, the board (1, 3, 0, 2) satisfied it)."""
-    if form == "minizinc":
+    if form == "MiniZinc":
         if shutil.which("minizinc") is None:
             pytest.skip("MiniZinc is not installed (Debian: minizinc flatzinc; .ci/run installs it)")
         model = tmp_path / "one.mzn"
         model.write_text(ONE_BASED_MZN)
         name = str(model)
-    elif form == "cpmpy":
+    elif form == "CPMpy":
         pytest.importorskip("cpmpy", reason="CPMpy is not installed (the 'cpmpy' extra)")
         model = tmp_path / "one.py"
         model.write_text("import cpmpy as cp\n\n\ndef model(n):\n    q = cp.intvar(1, n, shape=(n,), name='q')\n"
@@ -116,7 +116,7 @@ def test_a_one_based_model_with_no_board_is_fed_its_boards_one_based_and_the_rea
     row = nq.check(name, 4).rows[0]
     assert row.boards == 0 and row.missing_count == 2 and row.base == 1
     assert not row.why.accepted and "1" in row.why.parts[0]
-    assert {"cpsat": "m.Add(q[0] == 1)", "cpmpy": "q[0] == 1", "minizinc": "constraint q[1] = 1;"}[form] \
+    assert {"CP-SAT": "m.Add(q[0] == 1)", "CPMpy": "q[0] == 1", "MiniZinc": "constraint q[1] = 1;"}[form] \
         in row.why.parts[0]
 
 
@@ -142,12 +142,12 @@ def test_linear_constraints_read_as_written(terms, domain, said: str) -> None:
 
 
 MAXIMIZE = {
-    "cpsat": ("student.py", CPSAT.format(low=0, mistake="m.maximize(q[0])"), "model"),
-    "cpmpy": ("student.py", "import cpmpy as cp\n\n\ndef model(n):\n    q = cp.intvar(0, n - 1, shape=(n,), name='q')\n"
+    "CP-SAT": ("student.py", CPSAT.format(low=0, mistake="m.maximize(q[0])"), "model"),
+    "CPMpy": ("student.py", "import cpmpy as cp\n\n\ndef model(n):\n    q = cp.intvar(0, n - 1, shape=(n,), name='q')\n"
               "    m = cp.Model(cp.AllDifferent(q), cp.AllDifferent([q[i] + i for i in range(n)]),\n"
               "                 cp.AllDifferent([q[i] - i for i in range(n)]))\n    m.maximize(q[0])\n"
               "    return m, q\n", "model"),
-    "minizinc": ("student.mzn", ONE_BASED_MZN.replace("constraint q[1] = 1;\n", "").replace(
+    "MiniZinc": ("student.mzn", ONE_BASED_MZN.replace("constraint q[1] = 1;\n", "").replace(
         "solve satisfy;", "solve maximize q[1];"), None),
     "clingo": ("student.lp", "row(1..n). col(1..n).\n{ queen(R,C) : col(C) } = 1 :- row(R).\n"
                ":- queen(R1,C), queen(R2,C), R1 < R2.\n:- queen(R1,C1), queen(R2,C2), R1 < R2, R2 - R1 = |C2 - C1|.\n"
@@ -157,9 +157,9 @@ MAXIMIZE = {
 
 @pytest.mark.parametrize("form", sorted(MAXIMIZE))
 def test_a_model_with_an_objective_is_refused_by_one_rule_in_every_form(tmp_path: Path, cli, form: str) -> None:
-    if form == "minizinc" and shutil.which("minizinc") is None:
+    if form == "MiniZinc" and shutil.which("minizinc") is None:
         pytest.skip("MiniZinc is not installed (Debian: minizinc flatzinc; .ci/run installs it)")
-    pytest.importorskip({"cpmpy": "cpmpy", "clingo": "clingo"}.get(form, "ortools"))
+    pytest.importorskip({"CPMpy": "cpmpy", "clingo": "clingo"}.get(form, "ortools"))
     name, text, function = MAXIMIZE[form]
     (tmp_path / name).write_text(text)
     model = str(tmp_path / name) + (f":{function}" if function else "")

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ..model.variants import Square
 from .optimum import OptimumCheck
-from .run import CheckReport, NCheck
+
+if TYPE_CHECKING:
+    from .run import CheckReport, NCheck
 
 QUEEN, MARKED, EMPTY = "Q", "X", "."
 DRAW_MAX_N = 32  # wider boards are listed as columns, not drawn
