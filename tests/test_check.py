@@ -247,6 +247,7 @@ def test_a_clingo_rule_that_excludes_a_board_is_named(tmp_path: Path) -> None:
     assert not row.agrees and row.base == 1
     assert all(nq.is_solution(b, 6) for b in row.missing) and all(not nq.is_solution(b, 6) for b in row.extra)
     assert row.why is not None and row.why.parts[0].startswith("wrong.lp:4:1:")
+    assert row.why.sites == ({"file": str(path), "line": 4, "source": ":- queen(I,J), queen(I',J'), I < I', I'-I = J'-J+1."},)
 
 
 def test_a_cnf_clause_that_excludes_a_board_is_named(tmp_path: Path) -> None:

@@ -110,8 +110,12 @@ def test_a_board_that_is_no_answer_shows_the_square_nobody_covers(models: Path, 
 
 def test_independent_domination_and_an_ordinary_domination_model_against_it(models: Path) -> None:
     assert nq.check(f"{models}:independent", "1-6", variant="independent").ok
-    row = nq.check(f"{models}:right", "1-6", variant="independent", every=True).first_difference
-    assert row is None or not row.valid  # (where its best board has two queens in attack, it is said so)
+    # gamma(Q4) = 2 < i(Q4) = 3: a domination model's best board of 2 queens has them in attack
+    row = nq.check(f"{models}:right", 4, variant="independent").rows[0]
+    assert (row.agrees, row.valid, row.optimum, row.reference) == (False, False, 2, 3)
+    assert "attack each other along" in row.attack
+    named = {(int(r), int(c)) for r, c in (word.split(":") for word in row.attack.split() if ":" in word)}
+    assert named == set(row.witness)
 
 
 def test_an_optimisation_check_needs_an_objective_and_reads_cpsat(models: Path, tmp_path: Path) -> None:

@@ -104,7 +104,6 @@ class Sandbox:
         self._to_child = self._from_child = -1
         self._ended: list[int] = []
         self.returncode: int | None = None
-        self.killed = False
         try:
             self._guard = self._stack.enter_context(stopping.watchdog())
             self.folder = scratch.name("nqueens-model-")
@@ -271,7 +270,6 @@ class Sandbox:
                 pids.discard(self.pid)
             if not pids:
                 break
-            self.killed = True
             processes.kill_all(pids)
         if self.returncode is None:
             self.returncode = self._process.wait()
