@@ -35,7 +35,7 @@ def is_stream(path: str | os.PathLike[str]) -> bool:
         return True  # a device or an open descriptor (/dev/stdout into a file too): never renamed over
     try:
         mode = os.stat(path).st_mode  # (follows links: /dev/stdout -> the pipe)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # (under a regular file: said as a usage error by the caller)
         return False
     except OSError as error:  # a symlink loop, a name too long...
         raise NQueensError(f"cannot write {path}: {error.strerror or error}") from None

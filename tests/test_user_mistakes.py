@@ -557,3 +557,20 @@ def test_a_scheduler_lost_under_a_result_being_fetched_is_the_same_one_line() ->
     assert isinstance(lost, nq.NQueensError) and not isinstance(lost, OSError)
     assert str(lost).startswith("the connection to the Dask scheduler was lost: the work stopped unfinished")
     assert _cancelled(OSError("disk full")) is None and _cancelled(ValueError("x")) is None
+
+
+@pytest.mark.parametrize("argv", [
+    ["compare", "4-5", "--plot", "{file}/x.png"],
+    ["count", "10", "--checkpoint", "{file}/c.jsonl"],
+    ["dimacs", "6", "-o", "{file}/q.cnf"],
+    ["check", "{model}", "4", "--html", "{file}/page.html"],
+], ids=["plot", "checkpoint", "dimacs", "html"])
+def test_an_output_path_under_a_regular_file_is_refused_before_any_work(cli, tmp_path, argv) -> None:
+    """Issue 79: under a regular file, the path was found only as it was written, exit 1 (an unwritable
+    folder was refused before any work, exit 2): both are now the same usage error."""
+    regular = tmp_path / "notadir"
+    regular.write_text("")
+    model = tmp_path / "m.py"
+    model.write_text("raise SystemExit('the model must not run: the path is refused first')\n")
+    code, out, err = cli(*(word.format(file=regular, model=f"{model}:f") for word in argv))
+    assert code == 2 and out == "" and f"no directory {regular}" in err and len(err.splitlines()) == 1
