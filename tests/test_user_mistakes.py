@@ -260,17 +260,22 @@ def test_a_python_session_survives_ctrl_c_in_its_first_solver_call() -> None:
     """Ctrl-C at several moments of each native engine's first call (a solver package imported
     lazily inside it: CP-SAT's 'partially initialized module pandas' in every later call before),
     then the engine called again in the same session."""
+    # The timer starts inside the try: under load its Ctrl-C once landed in timer.start(), before it.  It is
+    # sent to the main thread, as a terminal's is taken there; one that comes after the count is caught
+    # in the loop (each sleep ends at once when it lands: the loop waits for it, however late it is).
     script = """
-import os, signal, sys, threading
+import signal, sys, threading, time
 import nqueens_cp as nq
 engine, delay = sys.argv[1], float(sys.argv[2])
-timer = threading.Timer(delay, lambda: os.kill(os.getpid(), signal.SIGINT))
-timer.start()
+timer = threading.Timer(delay, signal.pthread_kill, (threading.main_thread().ident, signal.SIGINT))
 try:
+    timer.start()
     nq.count(8, engine)
-    timer.join()  # (the Ctrl-C that came after the count lands here)
+    while True:
+        time.sleep(0.05)
 except KeyboardInterrupt:
-    timer.join()
+    pass
+timer.join()
 assert nq.count(8, engine) == 92 and nq.count(6, engine) == 4
 print("ok")
 """
