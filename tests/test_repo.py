@@ -493,3 +493,24 @@ def test_no_module_of_the_package_is_over_400_lines() -> None:
     long = {str(path.relative_to(ROOT)): lines for path in sorted((ROOT / "nqueens_cp").rglob("*.py"))
             if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 400}
     assert not long, long
+
+
+def test_what_a_member_asks_is_read_through_its_properties_never_compared_by_name() -> None:
+    """Issue 79: whether a question places pieces or asks for an optimum was compared as a string in 23
+    places in 13 modules; it is data on the member (Variant.places, Variant.optimizes), and only
+    model/variants.py, where the data lives, spells the kinds."""
+    family = ROOT / "nqueens_cp" / "model" / "variants.py"
+    compared = re.compile(r"""\.question\s*[!=]=\s*["']|["'](place|optimum)["']\s*[!=]=\s*\w+\.question""")
+    found = [f"{path.relative_to(ROOT)}:{number}" for path in sorted((ROOT / "nqueens_cp").rglob("*.py"))
+             if path != family for number, line in enumerate(path.read_text().splitlines(), 1)
+             if compared.search(line)]
+    assert not found, found
+    import numpy as np
+    import pytest
+
+    from nqueens_cp import InvalidInputError
+    from nqueens_cp.model.question import question
+
+    assert question(4, variant="domination").optimum and not question(4).optimum
+    with pytest.raises(InvalidInputError, match="asks for the fewest queens"):
+        question(4, variant="domination").valid_rows(np.array([[1, 3, 0, 2]]))

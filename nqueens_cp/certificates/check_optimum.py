@@ -28,7 +28,7 @@ def check_optimum(root: Path, manifest: dict[str, Any], details: dict[str, Any],
     try:
         n, size, name, spec = record["n"], record["optimum"], record["variant"], record["family"]
         variant = get(name)
-        if variant.question != "optimum" or variant.spec != spec or type(n) is not int or n < 1 or \
+        if not variant.optimizes or variant.spec != spec or type(n) is not int or n < 1 or \
                 type(size) is not int or size < 1:
             raise ValueError("not a domination question of this package")
     except (KeyError, TypeError, ValueError, InvalidInputError) as error:

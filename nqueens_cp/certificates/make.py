@@ -80,7 +80,7 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
     from ..model.cnf import _amo, check_size
 
     variant = get(variant if variant is not None else PLAIN)
-    if variant.question != "place":
+    if not variant.places:
         raise InvalidInputError(f"{variant.title} asks for an optimum: its certificate is optimum --certificate "
                                 "(certify_optimum)")
     placed = check_placements(n, fixed, blocked)

@@ -48,7 +48,7 @@ def certify_optimum(n: int, directory: str | os.PathLike[str], variant: str | Va
     from ..model.domination import fewer
 
     variant = get(variant)
-    if variant.question != "optimum":
+    if not variant.optimizes:
         raise InvalidInputError(f"{variant.title} asks for boards of N queens: use count --certificate")
     target, parent = new_directory(directory)
     deadline = None if time_limit is None else time.monotonic() + time_limit

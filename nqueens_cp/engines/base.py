@@ -156,7 +156,7 @@ class Engine(Capabilities):
     def _own_checks(self, n: int, placed: Position, time_limit: float | None, part: bool = False,
                     limit: int | None = None, listing: bool = False) -> None:
         self.check_n(n)
-        if self.variant.question != "place":
+        if not self.variant.places:
             raise InvalidInputError(f"{self.variant.title} asks for an optimum, not for boards of N queens: "
                                     f"use optimum (nqueens_cp.optimum)")
         if self.symmetry_breaking and not self.variant.symmetric_at(n):  # (it states all 8 symmetries)

@@ -285,6 +285,6 @@ class BitmaskEngine(Engine):
         from ..kernel import DOMINATE_MAX_N
 
         super().check_n(n)
-        if self.variant.question == "optimum" and n > DOMINATE_MAX_N:
+        if self.variant.optimizes and n > DOMINATE_MAX_N:
             raise InvalidInputError(f"engine bitmask answers {self.variant} up to N = {DOMINATE_MAX_N} (the "
                                     "kernel's sets of squares are 1,024 bits); cpsat and sat state them for larger N, --time-limit bounding them")

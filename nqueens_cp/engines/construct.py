@@ -87,7 +87,7 @@ class ConstructEngine(Engine):
     @classmethod
     def cannot_express(cls, variant: Variant) -> str | None:
         """The mod-6 rule is plain N's; the modular rule needs the torus's translations."""
-        if not variant.is_plain and variant.question == "place" and not variant.translations and not variant.offsets:
+        if not variant.is_plain and variant.places and not variant.translations and not variant.offsets:
             return "line families that do not wrap (beyond plain N's), for which it has no formula"
         return super().cannot_express(variant)
 

@@ -74,7 +74,7 @@ def run(engine: Any, n: int, time_limit: float | None = None, progress: Report |
     from ..errors import InvalidInputError
     from .search import check_time_limit
 
-    if engine.variant.question != "optimum":
+    if not engine.variant.optimizes:
         raise InvalidInputError(f"{engine.variant.title} asks for boards of N queens, not an optimum: use "
                                 "enumerate, count or solve (variants with an optimum: domination, independent)")
     if type(n) is not int or n < 1:

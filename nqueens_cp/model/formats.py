@@ -51,7 +51,7 @@ def write(name: str, n: int, placed: Mapping[int, int] | None = None, variant: V
     to column, or a :class:`~nqueens_cp.model.position.Position` with blocked squares),
     or for another question of the family (``variant``)."""
     position = check_placements(n, placed)
-    if variant.question == "optimum":
+    if variant.optimizes:
         from .domination import write as write_optimum
 
         yield from write_optimum(name, n, position, variant)

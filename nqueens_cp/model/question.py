@@ -56,9 +56,13 @@ class Question(NamedTuple):
         definition, written for arrays (a property test holds the two
         together: tests/test_members.py): columns in range and distinct, each
         family's keys distinct, no offset between two pieces, the placements
-        kept."""
+        kept.  An optimum question has no boards of N pieces: asked of one,
+        it refuses (it once answered all-false, quietly)."""
         import numpy as np
 
+        if not self.variant.places:
+            raise InvalidInputError(f"{self.variant.name} asks for the fewest queens, not boards of N pieces: its "
+                                    "boards are validated by Variant.is_dominating")
         n = self.n
         ok = ((boards >= 0) & (boards < n)).all(axis=1)
         boards = np.where(ok[:, None], boards, 0)  # (a row out of range is already wrong: its keys stay small)
@@ -75,12 +79,12 @@ class Question(NamedTuple):
             ok &= boards[:, r] == c
         for r, c in self.blocked:
             ok &= boards[:, r] != c
-        return ok if self.variant.question == "place" else ok & False
+        return ok
 
     @property
     def optimum(self) -> bool:
         """Whether it asks for the fewest queens (domination), not for boards of N pieces."""
-        return self.variant.question == "optimum"
+        return self.variant.optimizes
 
     def __str__(self) -> str:
         said = [f"N={self.n}"] + ([f"variant={self.variant}"] if self.variant != variants.PLAIN else [])

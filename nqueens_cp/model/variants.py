@@ -55,6 +55,9 @@ from .lines import COLUMNS, KNIGHT, PARTS, QUEEN_LINES, SLOPES, Lines, Offset, S
 from .symmetry import kept
 
 
+PLACE_KIND, OPTIMUM_KIND = "place", "optimum"  # what a member asks (Variant.question): read through its properties
+
+
 class Variant(NamedTuple):
     """One question of the family, as data (the module's docstring says how it reads)."""
 
@@ -77,6 +80,16 @@ class Variant(NamedTuple):
     # -- derived from the data ---------------------------------------------------
 
     @property
+    def places(self) -> bool:
+        """The question places N pieces: its boards are enumerated, counted, solved."""
+        return self.question == PLACE_KIND
+
+    @property
+    def optimizes(self) -> bool:
+        """The question asks for the fewest queens (an optimum), not for boards of N pieces."""
+        return self.question == OPTIMUM_KIND
+
+    @property
     def is_plain(self) -> bool:
         """The plain question: N queens, the queens' lines, no wrapping, no offsets."""
         return not self.parts
@@ -85,7 +98,7 @@ class Variant(NamedTuple):
     def parts(self) -> frozenset[str]:
         """What an engine must express to answer this question (:data:`PARTS`)."""
         found = set()
-        if self.question == "optimum":
+        if self.optimizes:
             found.add("optimum")
         if {line.slope for line in self.families} != set(SLOPES):
             found.add("lines")
@@ -146,7 +159,7 @@ class Variant(NamedTuple):
         """Whether moving every piece one column on (around the torus) gives a
         board again: every line family wraps and there are no offsets.  A
         count then searches row 0's piece in column 0 only, N times."""
-        return self.question == "place" and not self.offsets and all(line.wraps or not line.slope
+        return self.places and not self.offsets and all(line.wraps or not line.slope
                                                                      for line in self.families)
 
     @property
@@ -189,14 +202,14 @@ class Variant(NamedTuple):
         (a board too large for a tuple, :class:`~nqueens_cp.model.board.Columns`,
         through :func:`~nqueens_cp.model.board.columns_valid`)."""
         if isinstance(solution, Columns):
-            return self.question == "place" and columns_valid(
+            return self.places and columns_valid(
                 solution, n, ((line.slope, line.wraps) for line in self.families), self.offsets)
         cols = tuple(solution)
         if set(map(type, cols)) != {int}:  # NumPy's integers taken as whole numbers; anything else is no board
             cols = as_columns(cols)  # type: ignore[assignment]
         # (Lines.key written with map over C functions, not a loop in Python: every board a user
         # sees passes here, 2 microseconds for plain N = 14; benchmarks/validation.py)
-        if cols is None or self.question != "place" or len(cols) != n or n == 0 \
+        if cols is None or not self.places or len(cols) != n or n == 0 \
                 or min(cols) < 0 or max(cols) >= n or len(set(cols)) != n:
             return False
         rows = range(n)
@@ -369,13 +382,13 @@ def from_spec(name: str, spec: str) -> Variant:
     kept = VARIANTS.get(name)
     if kept is None:
         return made
-    if kept.question != "place" or kept.spec != made.spec:
+    if not kept.places or kept.spec != made.spec:
         raise InvalidInputError(f"the family {name!r} is {kept.spec!r} here, not {spec!r}")
     return kept
 
 
-PLACE = tuple(name for name, v in VARIANTS.items() if v.question == "place")
-OPTIMUM = tuple(name for name, v in VARIANTS.items() if v.question == "optimum")
+PLACE = tuple(name for name, v in VARIANTS.items() if v.places)
+OPTIMUM = tuple(name for name, v in VARIANTS.items() if v.optimizes)
 
 
 def get(variant: str | Variant) -> Variant:

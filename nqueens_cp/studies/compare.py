@@ -65,7 +65,7 @@ def expand(chosen: Sequence[str], first: bool = False, variant: str | variants.V
     from ..engines import PRESETS, expand_presets
 
     found: list[str] = []
-    lists = not first and variants.get(variant).question == "place"
+    lists = not first and variants.get(variant).places
     for label in chosen:
         if label in PRESETS:
             found += [name for name in expand_presets([label]) if (not first or engine_class(name).solves)
@@ -89,7 +89,7 @@ def default_labels(first: bool, symmetry_breaking: bool = False, variant: str = 
     first, or the optimum of ``variant``), with its +sb label beside it when
     ``symmetry_breaking``."""
     question = variants.get(variant)
-    lists = not first and question.question == "place"
+    lists = not first and question.places
     chosen = names(enumerates=True if lists else None, available=True, group="core", variant=question.name)
     return with_symmetry_breaking(chosen, symmetry_breaking)
 
@@ -120,7 +120,7 @@ def _run_worker(n: int, label: str, first: bool, time_limit: float | None, quest
                "--ready", str(ready_w)]
     command += ["--first"] if first else []
     wait = time_limit
-    if question.question == "optimum" and time_limit is not None:
+    if question.optimizes and time_limit is not None:
         # The engine stops itself at the limit and says what it found by then.
         command += ["--time-limit", repr(time_limit)]
         wait = time_limit + STOP_GRACE_S
@@ -196,14 +196,14 @@ def _checked(labels: Sequence[str], first: bool, variant: str) -> Variant:
     if len(set(labels)) != len(labels):
         twice = next(label for label in labels if labels.count(label) > 1)
         raise InvalidInputError(f"engine {twice} is named twice")
-    if first and question.question == "optimum":
+    if first and question.optimizes:
         raise InvalidInputError(f"{question.title} asks for an optimum, not a first board: leave out --first")
     for label in labels:
         name, options = parse_label(label)
         cls = engine_class(name)
         if not cls.answers(question):
             raise InvalidInputError(cls.refusal(question))
-        if question.question == "optimum":
+        if question.optimizes:
             if options:  # +sb: the lex-leader constraints are on boards of N queens
                 raise InvalidInputError(f"{label}: symmetry breaking does not apply to an optimum (name {name})")
         elif not cls.enumerates and not cls.counts_only and not first:

@@ -218,7 +218,7 @@ def compare_plot(rows: list[dict[str, Any]], path: str, first: bool = False, var
     if time not in PLOT_TIMES:
         raise InvalidInputError(f"a plot's time is {' or '.join(PLOT_TIMES)}, got {time!r}")
     question = variants.get(variant)
-    what = "prove the optimum" if question.question == "optimum" else \
+    what = "prove the optimum" if question.optimizes else \
         "find the first solution" if first else "find every solution"
     name = "N-queens" if question == variants.PLAIN else question.title.split(" (")[0].capitalize()
     title = f"{name}: time to {what}, by engine"

@@ -26,7 +26,7 @@ def measure(n: int, label: str, first: bool = False, variant: str = "queens",
     first, or the optimum of a domination ``variant`` within ``time_limit``)."""
     name, options = parse_label(label)
     question = variants.get(variant)
-    if question.question == "optimum":
+    if question.optimizes:
         return _measure_optimum(n, name, options, question, time_limit)
     if first:
         return _measure_first(n, name, options, question)
