@@ -514,3 +514,23 @@ def test_what_a_member_asks_is_read_through_its_properties_never_compared_by_nam
     assert question(4, variant="domination").optimum and not question(4).optimum
     with pytest.raises(InvalidInputError, match="asks for the fewest queens"):
         question(4, variant="domination").valid_rows(np.array([[1, 3, 0, 2]]))
+
+
+def test_no_private_name_is_imported_across_modules() -> None:
+    """Issue 79: 19 private names were imported from another module (dimacs's _clip, _lines and _literals,
+    cnf's _amo, the minizinc engine's _kill for the checks...): a wall with a hole.  The one pair excepted
+    is the join's twin, split in two rooms by the 400-line rule: twin_join_cost.py is twin_join.py's cost
+    model, and the names it takes are the twin's own, private to the pair."""
+    import ast
+
+    excepted = {("nqueens_cp/kernel/twin_join_cost.py", "twin_join")}
+    found = []
+    for path in sorted((ROOT / "nqueens_cp").rglob("*.py")):
+        where = str(path.relative_to(ROOT))
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("nqueens_cp")):
+                private = [alias.name for alias in node.names if alias.name.startswith("_")
+                           and not alias.name.startswith("__")]
+                if private and (where, node.module) not in excepted:
+                    found.append(f"{where}:{node.lineno} {node.module}: {', '.join(private)}")
+    assert not found, found

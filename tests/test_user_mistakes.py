@@ -216,14 +216,14 @@ def test_sample_refuses_a_large_n_for_what_it_is(cli) -> None:
 
 def test_a_long_answer_line_is_read_as_a_whole_and_checked_word_by_word_only_when_wrong() -> None:
     # (decode of one 10 MB 'v' line took 41 s: each of its words went through a pattern of its own)
-    from nqueens_cp.model.dimacs import DimacsError, _literals
+    from nqueens_cp.model.dimacs import DimacsError, literals_of
 
     line = " ".join(str(v if v % 3 else -v) for v in range(1, 200_001)) + " 0"
-    assert list(_literals(line, "v")) == [*(v if v % 3 else -v for v in range(1, 200_001)), 0]
+    assert list(literals_of(line, "v")) == [*(v if v % 3 else -v for v in range(1, 200_001)), 0]
     for bad, said in (("1 2a 0", "'2a' is not a literal"), ("1 1234567890123 0", "longer than 12 digits"),
                       ("1 --2 0", "'--2' is not a literal")):
         with pytest.raises(DimacsError, match=said):
-            list(_literals(bad, "v"))
+            list(literals_of(bad, "v"))
 
 
 def test_ctrl_c_during_a_solver_import_waits_for_it_to_end(monkeypatch) -> None:

@@ -77,7 +77,7 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
     take hours (:func:`advice`)."""
     from ..execution.workers import check_jobs
     from ..execution.plan import SPLIT_MIN_N
-    from ..model.cnf import _amo, check_size
+    from ..model.cnf import amo_encoding, check_size
 
     variant = get(variant if variant is not None else PLAIN)
     if not variant.places:
@@ -85,7 +85,7 @@ def certify(n: int, directory: str | os.PathLike[str], *, variant: str | Variant
                                 "(certify_optimum)")
     placed = check_placements(n, fixed, blocked)
     jobs = check_jobs(jobs)
-    _amo(encoding)  # an unknown encoding, refused before any work
+    amo_encoding(encoding)  # an unknown encoding, refused before any work
     # (and a CNF too large to build: count 200 --certificate D built 13 million clauses a part, each part
     # deaf to its time limit until it had; 27 s for --time-limit 5)
     check_size("a certificate", n, encoding, variant=variant, advice="")

@@ -61,10 +61,10 @@ def encode(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | 
     found = list(clauses(n, encoding, fixed, symmetry_breaking, variant))
     # Every auxiliary variable appears in a clause: the largest one is the count.
     nvars = max((abs(lit) for clause in found for lit in clause), default=0)
-    return CNF(n, _amo(encoding)[0], max(nvars, n * n), found, variant)
+    return CNF(n, amo_encoding(encoding)[0], max(nvars, n * n), found, variant)
 
 
-def _amo(encoding: str):
+def amo_encoding(encoding: str):
     try:
         return encoding, ENCODINGS[encoding]
     except (KeyError, TypeError):
@@ -78,7 +78,7 @@ def clauses(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] |
     line's pairwise clauses come as one :class:`~.encodings.PairwiseClauses`
     (a writer turns them into text at once) instead of clause by clause."""
     placed = check_placements(n, fixed)
-    _, amo = _amo(encoding)
+    _, amo = amo_encoding(encoding)
     top = n * n
 
     def fresh() -> int:
@@ -116,7 +116,7 @@ def size(n: int, encoding: str = DEFAULT_ENCODING, fixed: Mapping[int, int] | No
     """(variables, clauses) of :func:`encode`, from the encodings' cost
     formulas (:data:`encodings.COSTS`), without building a clause."""
     placed = check_placements(n, fixed)
-    _amo(encoding)
+    amo_encoding(encoding)
     cost = COSTS[encoding]
     nvars, nclauses = n * n, 2 * n  # the cells; one at-least-one clause per row and column
     for k in variant.line_lengths(n):

@@ -129,7 +129,7 @@ def dimacs_text(cnf: CNF) -> str:
 
 # --- shared by the readers (.dimacs_read, .dimacs_answer) ----------------------------
 
-def _lines(source: str | Iterable[str], name: str = "input") -> Iterator[str]:
+def text_lines(source: str | Iterable[str], name: str = "input") -> Iterator[str]:
     """Lines without their ends, from a text or from an open file (streamed,
     a line of at most MAX_LINE characters: an endless one, as /dev/zero,
     would take all memory)."""
@@ -149,7 +149,7 @@ def _lines(source: str | Iterable[str], name: str = "input") -> Iterator[str]:
         yield line.rstrip("\r\n")
 
 
-def _clip(text: str, width: int = 40) -> str:
+def clipped(text: str, width: int = 40) -> str:
     return repr(text if len(text) <= width else text[:width] + "...")
 
 
@@ -173,7 +173,7 @@ _LITERAL_TEXT = re.compile(r"(?:\s*[+-]?\d{1,%d}(?![^\s]))*\s*" % MAX_DIGITS)
 _SPLIT_MAX = 1 << 24  # characters of a text of literals split at once (its words: about 10 bytes of pointer each)
 
 
-def _literals(words: list[str] | str, where: str) -> Iterator[int]:
+def literals_of(words: list[str] | str, where: str) -> Iterator[int]:
     """The literals of a list of words, or of a text (a solver's 'v' line can be
     tens of megabytes): checked whole by one pattern and converted at C speed
     where it is all literals, else read word by word to name the first bad one."""
@@ -186,6 +186,6 @@ def _literals_by_word(words: list[str] | str, where: str) -> Iterator[int]:
     found = (match.group() for match in re.finditer(r"\S+", words)) if isinstance(words, str) else iter(words)
     for word in found:
         if not re.fullmatch(r"[+-]?\d{1,%d}" % MAX_DIGITS, word):
-            raise DimacsError(f"{where}: {_clip(word)} is not a literal"
+            raise DimacsError(f"{where}: {clipped(word)} is not a literal"
                               + (f" (longer than {MAX_DIGITS} digits)" if re.fullmatch(r"[+-]?\d+", word) else ""))
         yield int(word)

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .board import Solution, attacking_pair
-from .dimacs import DimacsError, _clip, _lines, _literals
+from .dimacs import DimacsError, clipped, literals_of, text_lines
 from .dimacs_read import CnfHeader
 from .variants import PLAIN
 
@@ -40,7 +40,7 @@ def iter_models(source: str | Iterable[str], name: str = "answer", keep: int | N
     cells): a solver's answer on a CNF with millions of auxiliary variables
     is read in memory bounded by the board.
     """
-    lines = ((number, line.strip()) for number, line in enumerate(_lines(source, name), 1))
+    lines = ((number, line.strip()) for number, line in enumerate(text_lines(source, name), 1))
     first = next(((number, line) for number, line in lines if line), None)
     if first is None:
         raise DimacsError(f"{name} is empty")
@@ -64,7 +64,7 @@ def _read_minisat(lines: Iterator[tuple[int, str]], first: tuple[int, str], name
         if not line:
             continue
         start = start or index
-        for lit in _literals(line, f"{name}, line {index}"):
+        for lit in literals_of(line, f"{name}, line {index}"):
             if ended:
                 ended = False  # a literal after the 0: malformed, reported below
                 break
@@ -100,14 +100,14 @@ def _read_competition(lines: Iterable[tuple[int, str]], name: str, keep: int | N
             elif not (status == "SATISFIABLE" or re.fullmatch(r"SOLUTIONS \d+", status)):
                 if status.startswith("UNKNOWN"):
                     raise DimacsError(f"{where}: the solver gave up (s UNKNOWN): no model to decode")
-                raise DimacsError(f"{where}: unknown status line {_clip(line)}")
+                raise DimacsError(f"{where}: unknown status line {clipped(line)}")
             continue
         if line[0] != "v" or (len(line) > 1 and not line[1].isspace()):
-            raise DimacsError(f"{where}: expected a 'c', 's' or 'v' line, got {_clip(line)}")
+            raise DimacsError(f"{where}: expected a 'c', 's' or 'v' line, got {clipped(line)}")
         if unsat_line is not None:
             raise DimacsError(f"{where}: a model after the solver said UNSATISFIABLE (line {unsat_line}): "
                               "its answer contradicts itself")
-        for lit in _literals(line[1:], where):
+        for lit in literals_of(line[1:], where):
             if current is None:
                 current, start, largest = [], number, 0
             if lit == 0:

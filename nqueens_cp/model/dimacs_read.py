@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import variants
-from .dimacs import MAX_DIGITS, MAX_LINE, DimacsError, _clip, _lines, _literals
+from .dimacs import DimacsError, MAX_DIGITS, MAX_LINE, clipped, literals_of, text_lines
 from .variants import PLAIN, Variant
 from ..errors import InvalidInputError
 
@@ -49,7 +49,7 @@ def read_cnf(source: str | Iterable[str], name: str = "CNF", clauses: bool = Fal
     seen: set[tuple[int, int]] = set()
     show = None
     problem = None
-    lines = enumerate(_lines(source, name), 1)
+    lines = enumerate(text_lines(source, name), 1)
     for number, line in lines:
         where = f"{name}, line {number}"
         if match := _HEADER.fullmatch(line):
@@ -94,7 +94,7 @@ def read_cnf(source: str | Iterable[str], name: str = "CNF", clauses: bool = Fal
             problem = tuple(map(int, match.groups()))
             break
         elif line.strip() and not line.startswith("c"):
-            raise DimacsError(f"{where}: expected a comment or 'p cnf' line, got {_clip(line)}")
+            raise DimacsError(f"{where}: expected a comment or 'p cnf' line, got {clipped(line)}")
     if n is None or encoding is None:
         raise DimacsError(f"{name} is not an nqueens_cp CNF: no 'c nqueens n=<N> encoding=<NAME>' line")
     if problem is None:
@@ -130,7 +130,7 @@ def _stream_clauses(lines: Iterable[tuple[int, str]], nvars: int, nclauses: int,
     for number, line in lines:
         if not line.strip() or line.startswith("c"):
             continue
-        for lit in _literals(line.split(), f"{name}, line {number}"):
+        for lit in literals_of(line.split(), f"{name}, line {number}"):
             if abs(lit) > nvars:
                 raise DimacsError(f"{name}, line {number}: literal {lit} exceeds the declared {nvars} variables")
             if lit:
@@ -226,7 +226,7 @@ def _block_literals(text: str, line: int, nvars: int, name: str) -> Any:
     for number, each in enumerate(text.split("\n"), line + 1):
         if not each.strip() or each.startswith("c"):
             continue
-        for lit in _literals(each.split(), f"{name}, line {number}"):
+        for lit in literals_of(each.split(), f"{name}, line {number}"):
             if abs(lit) > nvars:
                 raise DimacsError(f"{name}, line {number}: literal {lit} exceeds the declared {nvars} variables")
             found.append(lit)
