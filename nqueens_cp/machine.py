@@ -40,8 +40,12 @@ def address_space_left() -> int | None:
         return None
     if soft == resource.RLIM_INFINITY:
         return None
-    mapped = _proc_kib("/proc/self/status", "VmSize:")
-    return max(soft - (mapped or 0), 0)
+    return max(soft - (mapped() or 0), 0)
+
+
+def mapped() -> int | None:
+    """The bytes of address space this process has mapped now (Linux's VmSize), or None where unknown."""
+    return _proc_kib("/proc/self/status", "VmSize:")
 
 
 def _proc_kib(path: str, field: str) -> int | None:

@@ -372,3 +372,32 @@ def test_the_checker_killed_outright_ends_what_the_model_forked_out_of_its_sessi
             checker.kill()
             checker.wait()
     assert gone([escaped]) == []
+
+
+def test_the_memory_limit_counts_from_what_the_models_process_has_mapped_as_it_starts() -> None:
+    """A limit set as if the process were empty left a forked model no room at all where the process it is
+    forked from maps much already (a solver's thread pool on many cores): every model failed, right or wrong.
+    Here this process maps 3 GiB more (reserved, never touched) before a function's model is forked."""
+    import mmap
+
+    from ortools.sat.python import cp_model
+
+    def right(n):
+        m = cp_model.CpModel()
+        q = [m.new_int_var(0, n - 1, f"q{i}") for i in range(n)]
+        m.add_all_different(q)
+        m.add_all_different([q[i] + i for i in range(n)])
+        m.add_all_different([q[i] - i for i in range(n)])
+        return m, q
+
+    def hoards(n):
+        bytearray(1 << 30)
+        return right(n)
+
+    reserved = mmap.mmap(-1, 3 << 30, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | getattr(mmap, "MAP_NORESERVE", 0))
+    try:
+        assert nq.check(right, "1-6", memory="512M").ok
+        with pytest.raises(ModelError, match="out of memory"):  # (the limit still holds what the model adds)
+            nq.check(hoards, 4, memory="512M")
+    finally:
+        reserved.close()

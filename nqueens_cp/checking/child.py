@@ -146,8 +146,11 @@ def _raw(value: list[Any], kind: str) -> tuple[Any, ...]:
 
 def confine(limits: dict[str, Any]) -> str:
     """The limits this process and all it starts run under: memory (an
-    address-space limit), file size, no core files, no network where the
-    machine allows it.  Returns whether the network is 'cut' or 'open'."""
+    address-space limit: ``memory`` and ``thread_room`` more than this process
+    has mapped already, its interpreter and the solvers the zygote imported,
+    which are no part of the model's use), file size, no core files, no
+    network where the machine allows it.  Returns whether the network is
+    'cut' or 'open'."""
     import resource
 
     def cap(which: int, value: int) -> None:
@@ -156,8 +159,12 @@ def confine(limits: dict[str, Any]) -> str:
         except (ValueError, OSError):
             pass
 
-    if limits.get("address_space"):
-        cap(resource.RLIMIT_AS, int(limits["address_space"]))
+    if limits.get("memory"):
+        from .. import machine
+
+        # (over what is mapped already: a limit set as if the process were empty once left a forked model no
+        # room at all where the solvers' libraries map more, a thread pool's stacks and buffers on many cores)
+        cap(resource.RLIMIT_AS, (machine.mapped() or 0) + int(limits["memory"]) + int(limits.get("thread_room") or 0))
     if limits.get("file_size"):
         cap(resource.RLIMIT_FSIZE, int(limits["file_size"]))
     cap(resource.RLIMIT_CORE, 0)

@@ -9,9 +9,9 @@ child (:mod:`.child`) started in a session of its own:
 - in a fresh scratch folder as its working directory (``HOME`` and
   ``TMPDIR`` too), with a clean environment (``PATH``, the locale and this
   package's own path, nothing else), stdin from /dev/null;
-- under limits: an address-space limit (``memory`` plus room for the
-  solver's threads' stacks: RLIMIT_AS, which every process it starts
-  inherits), a file-size limit, no core files, and no network where the
+- under limits: an address-space limit (``memory`` beyond what the process
+  has mapped as it starts, plus room for the solver's threads' stacks:
+  RLIMIT_AS, which every process it starts inherits), a file-size limit, no core files, and no network where the
   machine allows it without privileges (a network namespace of its own);
 - its stdout and stderr go to a file, read back bounded (the first and last
   few KB), never mixed into the checker's;

@@ -47,7 +47,7 @@ class Limits:
     network: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"address_space": None if self.memory is None else self.memory + THREAD_ROOM,
+        return {"memory": self.memory, "thread_room": THREAD_ROOM,
                 "file_size": FILE_SIZE, "network": self.network}
 
 

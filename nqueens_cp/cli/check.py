@@ -105,8 +105,9 @@ def add_check(sub: Any) -> None:
                    "printed")
     p.add_argument("--memory", metavar="SIZE", default=None,
                    help="the model's memory, e.g. 2G (default) or 512M, or 'none': an address-space limit "
-                   "(RLIMIT_AS) on its process and all it starts, with 256 MiB more for its solver's threads' "
-                   "stacks; past it the model fails (exit 4)")
+                   "(RLIMIT_AS) on its process and all it starts, SIZE beyond what its interpreter and the "
+                   "solvers' libraries map as it starts, with 256 MiB more for its solver's threads' stacks; "
+                   "past it the model fails (exit 4)")
     p.add_argument("--network", action="store_true", help="let the model reach the network (cut by default, in a "
                    "network namespace of its own, where the machine allows it)")
     p.add_argument("--ignore-objective", action="store_true", dest="ignore_objective",
