@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..errors import TimeLimitReached
-from .forms import EXPECTED, COLUMNS, SQUARES, Determined, FilePerN, Instance, ModelError, Reason, objective_refused
+from .forms import EXPECTED, COLUMNS, SQUARES, Determined, FilePerN, Instance, ModelError, Reason, objective_missing, objective_refused
 
 CORE_SECONDS = 20.0  # the most a reason's deletion filter runs (each solve has the board fixed: milliseconds)
 
@@ -34,8 +34,7 @@ class CpSatInstance(Instance):
         self.sites = sites or {}  # constraint index -> where the user's code added it (checking.sites)
         proto = model.proto
         if optimizing and not (proto.has_objective() or proto.has_floating_point_objective()):
-            raise ModelError(f"{name}({n}): the model has no objective: an optimisation check asks for its best board "
-                             "(m.minimize(sum of the grid), say)")
+            raise objective_missing(f"{name}({n})", "m.minimize(sum of the grid), say")
         if (proto.has_objective() or proto.has_floating_point_objective()) and not optimizing:
             if not ignore_objective:
                 sense = "maximize" if proto.objective.scaling_factor < 0 or (

@@ -122,6 +122,12 @@ def objective_refused(where: str, sense: str) -> ModelError:
                       "its feasible boards")
 
 
+def objective_missing(where: str, how: str) -> ModelError:
+    """The other side of the rule: an optimisation question checks a model's objective, which it lacks
+    (``how``: how the model's form states one)."""
+    return ModelError(f"{where}: the model has no objective: an optimisation check asks for its best board ({how})")
+
+
 class UserModel:
     """A model as the user gave it: ``instance(n)`` reads it at N; ``ignore_objective``: enumerate
     the feasible boards of a model that has one (else refused, :func:`objective_refused`)."""

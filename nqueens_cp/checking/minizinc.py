@@ -25,7 +25,7 @@ from typing import Any
 
 from .. import processes, stopping
 from ..errors import EngineUnavailableError, TimeLimitReached
-from .forms import COLUMNS, SQUARES, Determined, Instance, ModelError, Reason, UserModel, objective_refused, source_line
+from .forms import COLUMNS, SQUARES, Determined, Instance, ModelError, Reason, UserModel, objective_missing, objective_refused, source_line
 
 _PROBE = "%%nqcp"
 _LOCATION = re.compile(r"(.+?):(\d+)\.(\d+)(?:-(\d+)(?:\.(\d+))?)?:?")
@@ -96,8 +96,7 @@ class MiniZincModel(UserModel):
             raise ModelError(f"MiniZinc's interface of {self.path} is not JSON: {out[:80]!r}") from None
         method = interface.get("method", "sat")
         if self.optimizing and method == "sat":
-            raise ModelError(f"{self.path}: the model has no objective (solve satisfy): an optimisation check asks "
-                             "for its best board (solve minimize ...)")
+            raise objective_missing(f"{self.path} (solve satisfy)", "solve minimize ...")
         if method != "sat" and not self.optimizing:
             if not self.ignore_objective:
                 raise objective_refused(self.path, {"min": "minimize", "max": "maximize"}.get(method, method))
@@ -135,6 +134,13 @@ class MiniZincInstance(Instance):
         return (f'constraint trace("{_PROBE} " ++ show(index_set_1of2({v})) ++ " " ++ show(index_set_2of2({v})) '
                 f'++ "\\n");\n')
 
+    def _probe_file(self, folder: str) -> str:
+        """The probe (:meth:`_probe`) written as a model file in ``folder``: its path."""
+        path = os.path.join(folder, "probe.mzn")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(self._probe())
+        return path
+
     def _read_probe(self) -> None:
         for line in self._traced.splitlines():
             if line.startswith(_PROBE):
@@ -149,9 +155,7 @@ class MiniZincInstance(Instance):
         started: dict[str, Any] = {}
         with stopping.registered(lambda: processes.stop(started)), stopping.watchdog() as guard, \
                 processes.own_folder(started, guard, "nqueens-mzn-") as folder:
-            probe = os.path.join(folder, "probe.mzn")
-            with open(probe, "w", encoding="utf-8") as handle:
-                handle.write(self._probe())
+            probe = self._probe_file(folder)
             words = ["minizinc", "--solver", "gecode", "--all-solutions", "--output-mode", "json", "-D",
                      f"n={self.n};", *self.model.data, self.model.path, probe]
             if deadline is not None:
@@ -297,9 +301,7 @@ class MiniZincInstance(Instance):
         from .. import scratch
 
         with scratch.folder("nqueens-check-") as folder:
-            probe = os.path.join(folder, "probe.mzn")
-            with open(probe, "w", encoding="utf-8") as handle:
-                handle.write(self._probe())
+            probe = self._probe_file(folder)
             words = ["minizinc", "--solver", "gecode", "--output-mode", "json", "--output-objective", "-D",
                      f"n={self.n};", *self.model.data, self.model.path, probe]
             if deadline is not None:

@@ -83,6 +83,14 @@ def _figure(squares: Iterable[tuple[int, int]], n: int, caption: str, marked: Se
             "</figure>")
 
 
+def _why(reason: Any) -> str:
+    """A reason as a caption's last sentence and a list of its parts ('' for none)."""
+    if reason is None:
+        return ""
+    parts = "".join(f"<li><code>{escape(part)}</code></li>" for part in reason.parts)
+    return f" Why: {escape(reason.text)}." + (f"<ul>{parts}</ul>" if parts else "")
+
+
 def _row_line(row: NCheck) -> str:
     verdict = "agrees" if row.agrees else "DIFFERS"
     return (f'<tr class="{"right" if row.agrees else "wrong"}"><td class="num">{row.n}</td><td>{verdict}</td>'
@@ -102,10 +110,7 @@ def _differs(row: NCheck) -> str:
         out.append(_figure(row.not_boards[0], n, f"The smallest solution that is <b>no board</b>: {escape(row.attack)}."))
     if row.missing:
         board = row.missing[0]
-        why = ""
-        if row.why is not None:
-            parts = "".join(f"<li><code>{escape(part)}</code></li>" for part in row.why.parts)
-            why = f" Why: {escape(row.why.text)}." + (f"<ul>{parts}</ul>" if parts else "")
+        why = _why(row.why)
         out.append(_figure(enumerate(board), n, f"The smallest <b>missing</b> board, <code>{escape(list(board))}</code>: the "
                            f"question accepts it and the model excludes it.{why}", kind="missing"))
     if row.duplicates:
@@ -137,10 +142,7 @@ def _optimum_differs(row: OptimumCheck) -> str:
         out.append(_figure(row.witness, n, f"The model's best board, <b>{row.optimum} queens</b>, is no answer: "
                            f"{escape(row.attack)}.", attack_squares(row.attack)))
     if row.excluded:
-        why = ""
-        if row.why is not None:
-            parts = "".join(f"<li><code>{escape(part)}</code></li>" for part in row.why.parts)
-            why = f" Why: {escape(row.why.text)}." + (f"<ul>{parts}</ul>" if parts else "")
+        why = _why(row.why)
         out.append(_figure(row.excluded, n, f"The model's best has {row.optimum} queens; this board of "
                            f"<b>{row.reference}</b> answers the question and the model excludes it.{why}",
                            kind="missing"))

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .forms import EXPECTED, Instance, ModelError, UserModel, objective_refused
+from .forms import EXPECTED, Instance, ModelError, UserModel, objective_missing, objective_refused
 
 class PythonModel(UserModel):
     """A Python function of n that builds the model."""
@@ -94,8 +94,7 @@ class PythonModel(UserModel):
             from .cpmpy import CpmpyInstance
 
             if self.optimizing and not model.has_objective():
-                raise ModelError(f"{self.name}({n}): the model has no objective: an optimisation check asks for its "
-                                 "best board (m.minimize(sum of the grid), say)")
+                raise objective_missing(f"{self.name}({n})", "m.minimize(sum of the grid), say")
             if model.has_objective() and not self.optimizing:
                 if not self.ignore_objective:
                     raise objective_refused(f"{self.name}({n})", "minimize" if model.objective_is_min else "maximize")
