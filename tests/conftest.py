@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from nqueens_cp import engine_class, get_engine, names
+from nqueens_cp import engine_class, get_engine, names, scratch
 from nqueens_cp.cli.main import main
 from nqueens_cp.model.position import Position
 
@@ -32,8 +32,11 @@ ROOT = Path(__file__).resolve().parent.parent
 # The suite runs in a process a core (pytest-xdist, pyproject's addopts): each has
 # a folder of its own, side by side in the machine's temporary folder (a worker inherits
 # the TMPDIR set here by the process that started it, so the first one is passed on).
+# A run that fails keeps its folder (pytest's tmp_path, to look into); one killed keeps
+# what it had: named for its process (nqueens_cp.scratch), each is removed by the next
+# run once its process has ended.
 _MACHINE_TMP = os.environ.setdefault("NQUEENS_SUITE_MACHINE_TMP", tempfile.gettempdir())
-SUITE_TMP = tempfile.mkdtemp(prefix="nqueens-suite-", dir=_MACHINE_TMP)
+SUITE_TMP = scratch.make("nqueens-suite-", _MACHINE_TMP)
 os.environ["TMPDIR"] = tempfile.tempdir = SUITE_TMP
 
 
