@@ -11,8 +11,9 @@ the reason, in the model's own terms (:mod:`.report` draws them).
 from __future__ import annotations
 
 from .forms import Determined, ModelError, Reason
-from .grading import GradeReport, Graded, grade, grade_model
-from .run import CheckReport, NCheck, check
+from .grading import grade, grade_model
+from .records import CheckReport, GradeReport, Graded, NCheck
+from .run import check
 
 __all__ = ["CheckReport", "Determined", "GradeReport", "Graded", "ModelError", "NCheck", "Reason", "check", "grade",
            "grade_model"]

@@ -29,7 +29,7 @@ from ..errors import InvalidInputError
 from .page import escape, output_section, page, report_body
 
 if TYPE_CHECKING:
-    from .grading import Graded
+    from .records import Graded
 
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 _CLASS = {"right": "right", "wrong": "wrong", "error": "error", "time limit": "time-limit", "memory": "memory"}

@@ -24,49 +24,16 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 from .forms import ModelError
 from .reading import FORMS, form_of
+from .records import GradeReport, Graded
 
 VERDICTS = ("right", "wrong", "error", "time limit", "memory")
 DEFAULT_TIME_LIMIT = 60.0  # seconds a submission, unless told: a class's grade must end
-
-
-@dataclass
-class Graded:
-    """One submission's record."""
-
-    submission: str
-    form: str
-    verdict: str
-    score: float
-    first_wrong: int | None
-    records: list[dict[str, Any]]
-    seconds: float
-    message: str = ""
-    output: str = ""
-    sizes: list[int] = field(default_factory=list)  # SPEC's N, in order (the score's denominator)
-    report: Any = field(default=None, repr=False, compare=False)  # the CheckReport, for its page (not recorded)
-
-    @property
-    def gradable(self) -> bool:
-        """Whether the model could be read at all (an autograder's 'gradable')."""
-        return bool(self.records) or self.verdict in ("right", "wrong", "time limit")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"submission": self.submission, "form": self.form, "verdict": self.verdict,
-                "score": round(self.score, 6), "first_wrong": self.first_wrong, "records": self.records,
-                "seconds": round(self.seconds, 3), "message": self.message, "output": self.output}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Graded:
-        """A record read back from a results file (the resumed ones)."""
-        return cls(str(data["submission"]), str(data.get("form", "")), str(data["verdict"]), float(data["score"]),
-                   data.get("first_wrong"), list(data.get("records") or []), float(data.get("seconds", 0.0)),
-                   str(data.get("message", "")), str(data.get("output", "")))
 
 
 def grade_model(model: Any, spec: Any, *, name: str | None = None, variant: str = "queens",
@@ -82,7 +49,8 @@ def grade_model(model: Any, spec: Any, *, name: str | None = None, variant: str 
     is no form) raises InvalidInputError before any work; a failure of the
     checker's own (a tool missing here) raises as it is.  The other keywords
     are :func:`~nqueens_cp.checking.run.check`'s."""
-    from .run import CheckReport, NCheck, check, spec_sizes
+    from .records import CheckReport, NCheck
+    from .run import check, spec_sizes
 
     sizes = spec_sizes(spec)
     form = form_of(model, generator)
@@ -252,14 +220,6 @@ def append_result(path: str | os.PathLike[str], record: Graded) -> None:
             os.fsync(handle.fileno())
     except OSError as error:
         raise NQueensError(f"cannot write the results {os.fspath(path)}: {error.strerror or error}") from None
-
-
-@dataclass
-class GradeReport:
-    """A class graded: every submission's record, in the folder's order; ``resumed``: those read back."""
-
-    records: list[Graded]
-    resumed: list[str]
 
 
 def _graded(submission: Submission, sizes: list[int], options: dict[str, Any]) -> Graded:

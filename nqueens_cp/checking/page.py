@@ -8,7 +8,7 @@ share drawn) and the smallest missing one with the reason the model
 excludes it, the notes, and what the model printed.  Every text that came
 from the model or its tool is escaped: a model's output is data, never
 markup.  ``check --html``, ``grade --feedback`` and a notebook's display of
-a :class:`~nqueens_cp.checking.run.CheckReport` write the same page.
+a :class:`~nqueens_cp.checking.records.CheckReport` write the same page.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from .report import attack_squares
 
 if TYPE_CHECKING:
     from .optimum import OptimumCheck
-    from .run import CheckReport, NCheck
+    from .records import CheckReport, NCheck
 
 CELL = 28  # pixels a square
 DRAW_MAX_N = 32  # wider boards are listed as columns, not drawn

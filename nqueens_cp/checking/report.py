@@ -9,7 +9,7 @@ from ..model.variants import Square
 from .optimum import OptimumCheck
 
 if TYPE_CHECKING:
-    from .run import CheckReport, NCheck
+    from .records import CheckReport, NCheck
 
 QUEEN, MARKED, EMPTY = "Q", "X", "."
 DRAW_MAX_N = 32  # wider boards are listed as columns, not drawn

@@ -17,17 +17,17 @@ from __future__ import annotations
 import bisect
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidInputError, NQueensError, TimeLimitReached
 from ..model.board import Solution, pack
 from ..model.attacks import attack_text, not_board_text
 from ..model.question import Question, question
-from ..model.variants import Square, Variant
+from ..model.variants import Variant
 from .forms import Determined, Instance, ModelError, Reason, UserModel
 from .mapping import board_of, raw_of, told_base
-from .optimum import OptimumCheck, check_optimum
+from .optimum import check_optimum
+from .records import CheckReport, NCheck
 from .isolate import Limits, isolated, parse_size
 from .reading import form_of, load
 
@@ -44,74 +44,6 @@ def reference_engine(variant: Variant) -> str:
     from ..engines import engine_class
 
     return next(name for name in REFERENCES if engine_class(name).answers(variant))
-
-
-@dataclass
-class NCheck:
-    """One N: the model's boards against the reference's."""
-
-    n: int
-    agrees: bool
-    boards: int  # the model's distinct boards (one queen a row, every column on the board), right or wrong
-    reference: int  # the reference's boards
-    solutions: int  # the solutions the model's solver reported, repeats and non-boards included
-    duplicates: int  # solutions that repeat a board the solver had already given
-    missing: list[Solution]  # boards the question accepts and the model lacks, smallest first (at most --show)
-    missing_count: int
-    extra: list[Solution]  # boards the model gives and the question forbids, smallest first
-    extra_count: int
-    not_boards: list[tuple[Square, ...]]  # solutions that are no board: their queens' squares, 0-based
-    not_boards_count: int
-    why: Reason | None  # why the model excludes the smallest missing board
-    attack: str | None  # why the question forbids the smallest extra board (or the first non-board)
-    determined: bool | None  # whether a board fixes every other variable of the model
-    undetermined: str  # where it does not: a variable that takes two values
-    seconds: float  # the model's enumeration
-    reference_seconds: float
-    base: int | None  # the model's first column: 0 or 1 (None for a grid of cells)
-    held_all: bool = True  # every wrong board was held: extra_count is exact
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"n": self.n, "agrees": self.agrees, "boards": self.boards, "reference": self.reference,
-                "missing": [list(b) for b in self.missing], "missing_count": self.missing_count,
-                "extra": [list(b) for b in self.extra], "extra_count": self.extra_count,
-                "not_boards": [[list(s) for s in b] for b in self.not_boards], "not_boards_count": self.not_boards_count,
-                "why": self.why.to_dict() if self.why else None, "attack": self.attack,
-                "determined": self.determined, "undetermined": self.undetermined or None,
-                "solutions": self.solutions, "duplicates": self.duplicates,
-                "seconds": round(self.seconds, 6), "reference_seconds": round(self.reference_seconds, 6),
-                "base": self.base}
-
-
-@dataclass
-class CheckReport:
-    """A whole check: the model, the question, one :class:`NCheck` per N checked."""
-
-    model: str
-    tool: str
-    variant: str
-    rows: list[NCheck | OptimumCheck] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    output: str = ""  # what the model printed, bounded (its first and last few KB), where it ran isolated
-    form: str = ""  # the form it was read in (checking.reading.FORMS)
-
-    @property
-    def ok(self) -> bool:
-        return all(row.agrees for row in self.rows)
-
-    @property
-    def first_difference(self) -> NCheck | OptimumCheck | None:
-        return next((row for row in self.rows if not row.agrees), None)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"model": self.model, "tool": self.tool, "form": self.form, "variant": self.variant, "ok": self.ok,
-                "rows": [row.to_dict() for row in self.rows], "notes": self.notes, "output": self.output}
-
-    def _repr_html_(self) -> str:
-        """The check as a page in a notebook (the page ``check --html`` writes)."""
-        from .page import check_page
-
-        return check_page(self)
 
 
 class _Smallest:

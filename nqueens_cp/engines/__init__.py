@@ -14,8 +14,17 @@ from typing import Any
 
 from ..errors import InvalidInputError
 from .base import Engine, Option, Outcome, Status
-from .registry import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, ENGINE_NAMES, engine_class
+from .registry import DEFAULT_ENGINE, DEFAULT_SOLVE_ENGINE, ENGINE_NAMES, load
 from .search import Search
+
+
+def engine_class(name: str) -> type[Engine]:
+    """The engine class registered as ``name``, its module imported on first use."""
+    cls = load(name)
+    if not issubclass(cls, Engine):
+        raise TypeError(f"the registry's {name!r} is {cls.__name__}, which does not derive from Engine")
+    return cls
+
 
 def names(*, available: bool | None = None, option: str | None = None, counts: bool | None = None,
           variant: Any = None, **data: Any) -> list[str]:

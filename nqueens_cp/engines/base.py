@@ -9,8 +9,9 @@ methods that search (``_search``, and where they help ``_count``, ``_solve``,
 tests use is derived from these attributes; nothing else names engines.
 ``engines/TEMPLATE.py`` is a working engine to copy, run by the shared tests.
 
-The records (:class:`Outcome`, :class:`Status`) live in ``outcome.py``, the
-options in ``option.py``, the optimum's runner in ``optimum.py``, and the
+What it can do is ``capabilities.py``'s data, what it refuses and why
+``checks.py``'s; the records (:class:`Outcome`, :class:`Status`) live in
+``outcome.py``, the options in ``option.py``, the optimum's runner in ``optimum.py``, and the
 thread that runs a native solver in ``native.py``.
 """
 
@@ -26,17 +27,17 @@ from ..counting.join import Part
 from ..model import variants
 from ..model.board import Solution
 from ..model.position import Position, check_placements
-from ..model.variants import PLAIN, Variant
-from ..errors import EngineUnavailableError, InvalidInputError
-from .capabilities import Capabilities
+from ..model.variants import Variant
+from ..errors import InvalidInputError
+from .checks import Checks
 from .option import SEED, SEED_MAX, SYMMETRY_BREAKING, Option
 from .outcome import Answer, Outcome, Status, trivial_answer
-from .search import Search, check_limit, check_time_limit
+from .search import Search
 
 __all__ = ["Answer", "Engine", "Option", "Outcome", "SEED", "SEED_MAX", "SYMMETRY_BREAKING", "Status"]
 
 
-class Engine(Capabilities):
+class Engine(Checks):
     """A way of finding N-queens solutions.
 
     Subclasses that enumerate implement :meth:`_search`, a generator that
@@ -44,9 +45,6 @@ class Engine(Capabilities):
     implement :meth:`_count` when they can count faster than they enumerate.
     Subclasses that only find one solution implement :meth:`_solve`.
     """
-
-    symmetry_breaking: bool = False  # set by the option of that name, where an engine has it
-    variant: Variant = PLAIN  # the question this engine answers (set on construction)
 
     def __init__(self, variant: str | Variant = "queens", **options: Any) -> None:
         self.variant = variants.get(variant)
@@ -98,18 +96,6 @@ class Engine(Capabilities):
     def preload(self) -> None:
         """Import the solver package now, so that its cost can be timed apart from the search."""
 
-    def check_usable(self) -> None:
-        """EngineUnavailableError where the engine, or a value of its options, cannot run here."""
-        reason = self.unavailable_reason()
-        if reason:
-            raise EngineUnavailableError(f"engine '{self.name}' is unavailable: {reason}")
-        for option in self.options:
-            missing = option.missing(getattr(self, option.name))
-            if missing:
-                raise EngineUnavailableError(
-                    f"engine '{self.name}': {option.flag} {getattr(self, option.name)} needs the Python package"
-                    f"{'s' * (len(missing) > 1)} providing {' and '.join(map(repr, missing))}, not installed here")
-
     # -- the public entry points ------------------------------------------------
 
     def search(self, n: int, fixed: Mapping[int, int] | None = None, limit: int | None = None,
@@ -123,58 +109,6 @@ class Engine(Capabilities):
         """
         placed = self.check(n, fixed, limit, time_limit)
         return self._make_search(n, placed, limit, time_limit)
-
-    def check(self, n: int, fixed: Mapping[int, int] | None = None, limit: int | None = None,
-              time_limit: float | None = None, part: bool = False) -> Position:
-        """The placements, checked, as a :class:`Position` if :meth:`search` (or,
-        with ``part``, :meth:`subproblem`) would take these arguments; else
-        InvalidInputError or EngineUnavailableError saying why.  Nothing is searched."""
-        placed = check_placements(n, fixed)
-        self.check_search(n, placed, limit, time_limit, part)
-        return placed
-
-    def check_solve(self, n: int, fixed: Mapping[int, int] | None = None,
-                    time_limit: float | None = None) -> Position:
-        """The placements, checked, if :meth:`solve` would take these arguments;
-        else InvalidInputError or EngineUnavailableError saying why."""
-        placed = check_placements(n, fixed)
-        self.check_decision(n, placed, time_limit)
-        return placed
-
-    def check_search(self, n: int, placed: Position, limit: int | None, time_limit: float | None,
-                     part: bool = False) -> None:
-        """What is the engine's own to refuse in a search of a question whose
-        placements are already checked (:func:`~nqueens_cp.model.question.question`
-        checked them once): its N, its question, its limits, its options.  An
-        engine with checks of its own extends this (and :meth:`check_decision`)."""
-        self._own_checks(n, placed, time_limit, part, limit=limit, listing=True)
-
-    def check_decision(self, n: int, placed: Position, time_limit: float | None) -> None:
-        """:meth:`check_search` for a decision (:meth:`solve`)."""
-        self._own_checks(n, placed, time_limit)
-
-    def _own_checks(self, n: int, placed: Position, time_limit: float | None, part: bool = False,
-                    limit: int | None = None, listing: bool = False) -> None:
-        self.check_n(n)
-        if not self.variant.places:
-            raise InvalidInputError(f"{self.variant.title} asks for an optimum, not for boards of N queens: "
-                                    f"use optimum (nqueens_cp.optimum)")
-        if self.symmetry_breaking and not self.variant.symmetric_at(n):  # (it states all 8 symmetries)
-            raise InvalidInputError(f"symmetry breaking states the 8 symmetries of the square, and "
-                                    f"{self.variant.title} keeps only {', '.join(self.variant.symmetries_at(n))} "
-                                    f"at N={n}")
-        if listing and not self.enumerates and not self.counts_only:
-            raise InvalidInputError(f"engine {self.name} finds one solution and cannot enumerate: use solve")
-        if not listing and not self.solves:
-            raise InvalidInputError(f"engine {self.name} counts solutions without finding one: use count")
-        check_limit(limit)
-        check_time_limit(time_limit)
-        if placed and not self.takes_fixed:  # (a split search's parts too: such an engine is never split)
-            raise InvalidInputError(f"engine {self.name} {'searches' if listing else 'solves'} plain N only: it "
-                                    "cannot take pre-placed queens or blocked squares")
-        if self.symmetry_breaking and placed and not part:
-            raise InvalidInputError("symmetry breaking cannot be combined with fixed placements")
-        self.check_usable()
 
     def subproblem(self, n: int, prefix: Mapping[int, int], time_limit: float | None = None) -> Search:
         """One part of a split search: the solutions whose rows in ``prefix``
@@ -205,21 +139,6 @@ class Engine(Capabilities):
         stats: dict[str, Any] = {}
         answer = self.trivial_answer(n, placed) or self._solve(n, placed, time_limit, stats)
         return self.outcome(n, placed, answer, time.perf_counter() - start, stats)
-
-    def check_listing_options(self) -> None:
-        """Refuse an option of solve only, set, when the engine is asked to list or
-        count (the plan of a search, not the searches a solve makes of its own)."""
-        self.check_options(lambda option: not option.solve_only or option.name in self.checks_itself,
-                            "listing or counting")
-
-    def check_options(self, applies: Any, what: str) -> None:
-        """Refuse an option set to other than its default that does not apply to ``what``
-        (``applies(option)`` false): the engine would ignore it."""
-        for option in self.options:
-            if not applies(option) and getattr(self, option.name) != option.default:
-                takes = ", ".join(o.flag for o in self.options if applies(o)) or "none"
-                raise InvalidInputError(f"option {option.name} ({option.flag}) does not apply to {what} "
-                                        f"(engine {self.name}'s options there: {takes})")
 
     def optimum(self, n: int, time_limit: float | None = None, progress: Any = None) -> Any:
         """The fewest queens that answer the engine's domination question
@@ -274,20 +193,6 @@ class Engine(Capabilities):
         if search.timed_out:
             return Status.UNKNOWN, None, f"no answer within {time_limit:g} s"
         return Status.NONE, None, f"{self.name} searched every placement"
-
-    def refuses(self, n: int) -> str | None:
-        """Why this engine refuses a board of size n for its question (beyond the
-        largest N it serves), or None: what a study asks before it runs one."""
-        try:
-            self.check_n(n)
-        except InvalidInputError as error:
-            return str(error)
-        return None
-
-    def check_n(self, n: int) -> None:
-        if self.max_n is not None and n > self.max_n:
-            raise InvalidInputError(f"engine {self.name} serves N <= {self.max_n}, got N={n} "
-                                    f"({self.max_n_why or self.summary})")
 
     def stream(self, n: int, placed: Position, limit: int | None, stats: dict[str, Any],
                deadline: float | None) -> Iterator[Solution]:

@@ -105,15 +105,6 @@ class Capabilities:
         return [name for name, variant in variants.VARIANTS.items() if cls.answers(variant)]
 
     @classmethod
-    def refusal(cls, variant: Variant) -> str:
-        """Why this engine does not answer ``variant``, and which engines do (one line)."""
-        from .registry import ENGINE_NAMES, engine_class
-
-        others = [name for name in ENGINE_NAMES if engine_class(name).answers(variant)]
-        return f"engine {cls.name} does not answer {variant.title}: it cannot express {cls.cannot_express(variant)} " \
-            f"(it answers: {', '.join(cls.questions())}); engines that do: {', '.join(others) or 'none'}"
-
-    @classmethod
     def unavailable_reason(cls) -> str | None:
         """None when the engine can run here, else why not (found without importing)."""
         import importlib.util

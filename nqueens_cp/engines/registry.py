@@ -1,18 +1,21 @@
 """The registry itself: each engine's name and where its class lives, the
-defaults, and the class loaded on first use.  It imports no engine module
-(what an engine can do is its class's data, read once it is loaded): the
-engines' own rooms, capabilities.py included, may read it without a circle."""
+defaults, the class loaded on first use, and which engines answer a question.
+It imports no engine module, and knows an engine only as its
+:class:`~.capabilities.Capabilities` (what it can do is its class's data,
+read once it is loaded): ``checks.py`` reads it to name, in a refusal, the
+engines that do answer, and ``engines/__init__.py`` gives the loaded class as
+the :class:`~.base.Engine` it is.  Nothing here reaches base.py, so nothing
+goes round in a circle (tests/test_repo.py holds it, type-only imports
+included)."""
 
 from __future__ import annotations
 
 import functools
 from importlib import import_module
-from typing import TYPE_CHECKING
 
 from ..errors import InvalidInputError
-
-if TYPE_CHECKING:
-    from .base import Engine
+from ..model.variants import Variant
+from .capabilities import Capabilities
 
 # name -> "module:Class", in the order engines are listed and cross-checked.
 _REGISTRY: dict[str, str] = {
@@ -46,14 +49,23 @@ DEFAULT_ENGINE = "bitmask"
 DEFAULT_SOLVE_ENGINE = "cpsat"
 
 
-def engine_class(name: str) -> type[Engine]:
-    """The class registered as ``name``, its module imported on first use."""
+def load(name: str) -> type[Capabilities]:
+    """The class registered as ``name``, its module imported on first use
+    (:func:`nqueens_cp.engines.engine_class` gives it as the Engine it is)."""
     if not isinstance(name, str) or name not in _REGISTRY:
         raise InvalidInputError(f"unknown engine {name!r} (choose from {', '.join(ENGINE_NAMES)})")
     return _load(name)
 
 
+def answering(variant: Variant) -> list[str]:
+    """The engines, in registry order, that answer ``variant`` (a refusal names them)."""
+    return [name for name in ENGINE_NAMES if load(name).answers(variant)]
+
+
 @functools.cache
-def _load(name: str) -> type[Engine]:
+def _load(name: str) -> type[Capabilities]:
     module, cls = _REGISTRY[name].split(":")
-    return getattr(import_module(module), cls)
+    loaded = getattr(import_module(module), cls)
+    if not (isinstance(loaded, type) and issubclass(loaded, Capabilities)):
+        raise TypeError(f"the registry's {name!r} names {_REGISTRY[name]}, which is no engine class")
+    return loaded
