@@ -27,7 +27,7 @@ from nqueens_cp.model.formats import FORMATS, save, text, write
 # A question beyond plain N: a queen at 0:1, two blocked squares.
 PLACED = Position({0: 1}, [(2, 3), (5, 0)])
 def written(cli, tmp_path: Path, name: str, n: int, placed: Position | None = None) -> Path:
-    argv: list[object] = ["model", n]
+    argv: list[object] = ["export", n]
     if placed:
         argv += ["--place", ",".join(f"{r}:{c}" for r, c in placed.items()),
                  "--block", ",".join(f"{r}:{c}" for r, c in sorted(placed.blocked))]
@@ -176,10 +176,14 @@ def test_save_writes_atomically_and_refuses_an_unknown_suffix(tmp_path: Path) ->
     assert not (tmp_path / "q0.lp").exists()
 
 
-def test_model_command_writes_stdout_and_files(cli, tmp_path: Path) -> None:
-    code, out, err = cli("model", "6", "--format", "smt2")
+def test_export_writes_stdout_and_files_and_answers_to_its_old_name(cli, tmp_path: Path) -> None:
+    code, out, err = cli("export", "6", "--format", "smt2")
     assert code == 0 and out == text("smt2", 6) and err == ""
+    code, out, err = cli("model", "6", "--format", "smt2")  # (its name up to 0.2)
+    assert code == 0 and out == text("smt2", 6) and err == ""
+    code, out, err = cli("model", "--help")
+    assert code == 0 and "usage: nqueens-cp export" in out and "called model" in out
     target = tmp_path / "q.xml"
-    code, out, err = cli("model", "6", "--place", "0:1", "-o", str(target))
+    code, out, err = cli("export", "6", "--place", "0:1", "-o", str(target))
     assert code == 0 and out == "" and f"wrote {target}" in err
     assert target.read_text() == text("xml", 6, {0: 1})

@@ -12,7 +12,7 @@ SAMPLE = ROOT / "tests" / "data" / "prob079" / "diag-10-4-63.param"
 def test_an_output_under_proc_that_cannot_be_made_is_a_usage_error(cli) -> None:
     """It exited 1 after the work; other unwritable paths exit 2 before it."""
     for argv in (("count", 8, "--checkpoint", "/proc/nqueens-none"), ("dimacs", 8, "-o", "/proc/nqueens-none.cnf"),
-                 ("model", 8, "-o", "/proc/nqueens-none.lp")):
+                 ("export", 8, "-o", "/proc/nqueens-none.lp")):
         code, out, err = cli(*argv)
         assert (code, out) == (2, "") and "nothing is made under /dev or /proc" in err and err.count("\n") == 1
 
@@ -20,7 +20,7 @@ def test_an_output_under_proc_that_cannot_be_made_is_a_usage_error(cli) -> None:
 def test_a_command_does_not_overwrite_its_own_input(cli, tmp_path: Path) -> None:
     same = tmp_path / "same.param"
     shutil.copy(SAMPLE, same)
-    for command in (("dimacs", same, "-D", 8, "-o", same), ("model", same, "-D", 8, "-o", same, "-f", "lp")):
+    for command in (("dimacs", same, "-D", 8, "-o", same), ("export", same, "-D", 8, "-o", same, "-f", "lp")):
         code, out, err = cli(*command)
         assert code == 2 and "it is the input" in err and same.read_bytes() == SAMPLE.read_bytes()
     code, _, err = cli("dimacs", same, "-D", 8, "-o", tmp_path / "other.cnf")

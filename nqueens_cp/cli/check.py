@@ -131,15 +131,10 @@ def add_check(sub: Any) -> None:
 def _cmd_check(args: argparse.Namespace) -> int:
     from ..checking.feedback import gradescope, prairielearn, record_page
     from ..checking.grading import grade_model
-    from ..checking.report import detail_text, row_text, summary_text
+    from ..checking.report import detail_text, row_text
     from ..studies.reporting import to_json
 
-    if args.generator is not None and not args.words[0][:1].isdigit():
-        raise InvalidInputError(f"--generator writes the model: name no MODEL beside it ({args.words[0]}), only SPEC")
-    model = None if args.generator is not None else args.words[0]
-    specs = args.words if args.generator is not None else args.words[1:]
-    if not specs:
-        raise InvalidInputError("name the sizes to check after the model, e.g. check MODEL 1-8")
+    model, specs = _model_and_sizes(args.words, args.generator)
     if args.html:
         check_writable(args.html)
     text, graded = args.format == "text", args.format in AUTOGRADERS
@@ -168,17 +163,35 @@ def _cmd_check(args: argparse.Namespace) -> int:
         result = gradescope(record, args.visibility) if args.format == "gradescope" else prairielearn(record)
         CtrlC.write(sys.stdout, json.dumps(result, indent=2) + "\n")
     finish(EXIT_OK, f"{PROG} check")
+    return _verdict(record, args.verbose, graded)
+
+
+def _model_and_sizes(words: list[str], generator: str | None) -> tuple[str | None, list[str]]:
+    """MODEL and SPEC from the words on the line (with --generator, SPEC alone)."""
+    if generator is not None and not words[0][:1].isdigit():
+        raise InvalidInputError(f"--generator writes the model: name no MODEL beside it ({words[0]}), only SPEC")
+    model = None if generator is not None else words[0]
+    specs = words if generator is not None else words[1:]
+    if not specs:
+        raise InvalidInputError("name the sizes to check after the model, e.g. check MODEL 1-8")
+    return model, specs
+
+
+def _verdict(record: Any, verbose: bool, graded: bool) -> int:
+    """The record's last lines on stderr, and its exit code."""
+    from ..checking.report import summary_text
+
     if record.verdict in ("error", "memory"):  # the model failed, not the check: its own exit code
-        if args.verbose and record.output:
+        if verbose and record.output:
             say(_output_text(record.output))
-        say(f"{PROG} check: {record.message}" if "\n" not in record.message else
-            record.message.rstrip().rpartition("\n")[0] + f"\n{PROG} check: " + record.message.rstrip().rpartition("\n")[2])
+        said, _, last = record.message.rstrip().rpartition("\n")
+        say(f"{said}\n{PROG} check: {last}" if said else f"{PROG} check: {last}")
         return EXIT_MODEL
     if record.verdict == "time limit":
         say(f"{PROG} check: unknown: {record.message}")
         return EXIT_UNKNOWN
     if record.output and not graded:
-        say(_output_text(record.output) if args.verbose else
+        say(_output_text(record.output) if verbose else
             f"{PROG} check: note: the model printed {len(record.output.splitlines())} lines (--verbose shows them)")
     say(summary_text(record.report))
     return EXIT_OK if record.verdict == "right" else EXIT_FAILURE

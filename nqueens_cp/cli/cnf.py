@@ -1,4 +1,4 @@
-"""The command line, dimacs, decode, encodings and model: the model as an artifact, in every format."""
+"""The command line, dimacs, decode and encodings: the CNF as an artifact, and the answers read back."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import argparse
 import sys
 from typing import Any
 
-from ..errors import InvalidInputError, NQueensError
+from ..errors import NQueensError
 from .options import (PROG, RESULT_FORMATS, SOLUTION_FORMATS, add_format, add_n, add_n_or_file, add_place, add_variant, problem,
                       json_text)
-from .terminal import EXIT_FAILURE, EXIT_OK, CtrlC, Progress, check_board, emit, say, solutions_word, summarize
+from .terminal import EXIT_OK, CtrlC, Progress, check_board, emit, say, solutions_word, summarize
 
 
 def add_dimacs(sub: Any) -> None:
@@ -162,95 +162,8 @@ def _cmd_encodings(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_model(sub: Any) -> None:
-    from ..model.formats import FORMATS
-    from ..model.variants import VARIANTS
-
-    p = sub.add_parser(
-        "model", help="write the N-queens model for MiniZinc, clingo, SMT, pseudo-Boolean or XCSP3 solvers",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Write one N-queens question (N, pre-placed queens, blocked squares) as a model file that\n"
-        "another system reads, streamed: memory stays small for any N.  Rows and columns are 0-based\n"
-        "everywhere; the same arguments always give the same bytes.  Formats:\n\n"
-        + "".join(f"  {name:<5} {suffix:<6} {what}\n" for name, (suffix, what) in FORMATS.items()),
-        epilog="examples:\n"
-        "  nqueens-cp model 8 -o q8.mzn && nqueens-cp model 8 -o q8.dzn && minizinc --solver gecode -a q8.mzn q8.dzn\n"
-        "  nqueens-cp model 8 -f lp | clingo 0 -          (92 answer sets)\n"
-        "  nqueens-cp model 8 -o q8.smt2 && z3 q8.smt2\n"
-        "  nqueens-cp model 8 -o q8.opb && clasp -n 0 q8.opb\n"
-        "  nqueens-cp model 10 --place 0:1 --block 2:2 -o q.xml     (pre-placed queens, blocked squares)\n"
-        "  nqueens-cp model 7 --variant toroidal -f lp | clingo 0 -   (28 answer sets)\n"
-        "  nqueens-cp model 8 --variant domination -o d8.opb   (minimise: 5 queens; -f cnf writes WCNF)",
-    )
-    add_n_or_file(p)
-    p.add_argument("--variant", "-V", default="queens", choices=tuple(VARIANTS), metavar="NAME",
-                   help=f"the question: one of {', '.join(VARIANTS)} (default: queens; see enumerate --help and "
-                   "optimum --help)")
-    add_place(p)
-    p.add_argument("--format", "-f", choices=tuple(FORMATS), metavar="FORMAT",
-                   help=f"one of {', '.join(FORMATS)} (default: the one -o's suffix names)")
-    p.add_argument("-o", "--output", metavar="FILE", default="-",
-                   help="write here, atomically (a temporary file, then a rename; through a symlink, where it "
-                   "points); '-' or absent: stdout, which needs --format")
-    p.set_defaults(handler=_cmd_model)
-
-
-def _cmd_model(args: argparse.Namespace) -> int:
-    from ..files import check_not_input, check_writable
-    from ..model.formats import save, write
-
-    from ..model.variants import get
-
-    source = args.n if isinstance(args.n, str) else None  # (an instance file: problem() reads N from it)
-    _, placed, _ = problem(args)
-    variant = get(args.variant)
-    if args.output == "-":
-        if args.format is None:
-            raise InvalidInputError("writing to stdout needs --format (or give -o FILE with a known suffix)")
-        for piece in write(args.format, args.n, placed, variant):
-            CtrlC.write(sys.stdout, piece)
-        return EXIT_OK
-    check_writable(args.output)
-    check_not_input(args.output, source)
-    written = save(args.output, args.format, args.n, placed, variant)
-    say(f"wrote {args.output}: N={args.n}, {written}")
-    return EXIT_OK
-
-
-def add_verify(sub: Any) -> None:
-    p = sub.add_parser(
-        "verify", help="check a certificate of a count or an optimum (--certificate DIR), trusting none of it",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Check a certificate written by 'count --certificate DIR' or 'enumerate --certificate DIR':\n"
-        "the files against the manifest's hashes; the CNF made again from the question; every board\n"
-        "through the independent validator, distinct, and a model of the CNF (checked by substitution);\n"
-        "and the DRAT proof that the CNF with every board blocked has no model, by drat-trim.  Then\n"
-        "the count is exact; the symmetry classes follow from the boards (docs/certificates.md).\n"
-        "Or one written by 'optimum N --variant domination|independent --certificate DIR': the witness\n"
-        "through the variant's validator (every square covered; for independent, no queen attacking\n"
-        "another), and the DRAT proof that the CNF of one queen fewer has no model.  Then the optimum\n"
-        "is exact.",
-        epilog="exit codes: 0 certified; 1 not certified (the first thing that fails is named); 2 usage.\n"
-        "examples: nqueens-cp count 10 --certificate c10 && nqueens-cp verify c10\n"
-        "          nqueens-cp optimum 8 --certificate g8 && nqueens-cp verify g8",
-    )
-    p.add_argument("directory", metavar="DIR", help="the certificate's directory")
-    p.add_argument("--format", "-f", choices=("text", "json"), default="text", help="text (default) or json")
-    p.set_defaults(handler=_cmd_verify)
-
-
-def _cmd_verify(args: argparse.Namespace) -> int:
-    from ..certificates import verify
-
-    found = verify(args.directory)
-    CtrlC.write(sys.stdout, (json_text(found) if args.format == "json" else str(found)) + "\n")
-    return EXIT_OK if found.certified else EXIT_FAILURE
-
-
 def add(sub: Any) -> None:
     """The commands of this module, onto the main parser's subcommands."""
     add_dimacs(sub)
     add_decode(sub)
     add_encodings(sub)
-    add_model(sub)
-    add_verify(sub)

@@ -106,23 +106,28 @@ def _cmd_grade(args: argparse.Namespace) -> int:
                    feedback=args.feedback, show=args.show, on_record=record_done, progress=progressed)
     if progress:
         progress.clear()
+    _write(report, args.format)
     records = report.records
-    if streamed:
-        for record in records:
-            if record.submission in report.resumed:
-                _write_json_line(record)
-    elif args.format == "json":
-        import json
-
-        CtrlC.write(sys.stdout, json.dumps([r.to_dict() for r in records], indent=2) + "\n")
-    elif args.format == "csv":
-        _write_csv(records)
-    else:
-        _write_table(records)
     counted = ", ".join(f"{count} {verdict}" for verdict, count in scores(records).items() if count)
     resumed = f" ({len(report.resumed)} from {args.results})" if report.resumed else ""
     say(f"{len(records)} submissions graded{resumed}: {counted}")
     return EXIT_OK
+
+
+def _write(report: Any, form: str) -> None:
+    """The records on stdout in ``form`` (jsonl: those resumed, the others streamed as they came)."""
+    if form == "jsonl":
+        for record in report.records:
+            if record.submission in report.resumed:
+                _write_json_line(record)
+    elif form == "json":
+        import json
+
+        CtrlC.write(sys.stdout, json.dumps([r.to_dict() for r in report.records], indent=2) + "\n")
+    elif form == "csv":
+        _write_csv(report.records)
+    else:
+        _write_table(report.records)
 
 
 def progress_seconds(progress: Progress) -> float:

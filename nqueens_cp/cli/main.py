@@ -2,7 +2,7 @@
 
 Every command is: parse, one library call, render the result, exit code.
 Each command group is one module holding its parsers and their handlers
-(search, crosscheck, compare, solve, cnf, explore, engines); this one builds
+(search, crosscheck, compare, solve, cnf, export, verify, explore, engines, optimum, check, grade); this one builds
 the parser of the command on the line, runs it, and turns every failure into
 one line and a named exit code (cli.terminal).  Data goes to stdout,
 diagnostics to stderr.
@@ -24,10 +24,11 @@ from .options import PROG, Parser
 from .terminal import (EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_HUNG_UP, EXIT_INTERRUPTED, EXIT_MODEL, EXIT_OK,
                        EXIT_TERMINATED, EXIT_UNKNOWN, EXIT_USAGE, finish, run_command, say, silence_stdout)
 
-# The command on the line -> the module of its group (imported only when it runs: start-up).
+# The command on the line -> the module of its group (imported only when it runs: start-up);
+# model is export's old name.
 COMMANDS = {"enumerate": "search", "count": "search", "crosscheck": "crosscheck", "compare": "compare",
-            "solve": "solve", "complete": "solve", "batch": "solve", "dimacs": "cnf", "decode": "cnf", "model": "cnf",
-            "encodings": "cnf", "verify": "cnf", "trace": "explore", "sample": "explore", "engines": "engines",
+            "solve": "solve", "complete": "solve", "batch": "solve", "dimacs": "cnf", "decode": "cnf",
+            "encodings": "cnf", "export": "export", "model": "export", "verify": "verify", "trace": "explore", "sample": "explore", "engines": "engines",
             "optimum": "optimum", "check": "check", "grade": "grade"}
 
 
@@ -47,7 +48,7 @@ examples:
   nqueens-cp dimacs 8 -o q8.cnf              DIMACS CNF for any SAT solver
   clasp -n 0 q8.cnf | nqueens-cp decode q8.cnf -   the solver's models as boards
   nqueens-cp encodings 9                     at-most-one encodings compared
-  nqueens-cp model 8 -o q8.lp                the model for clingo (also .mzn .dzn .smt2 .opb .xml)
+  nqueens-cp export 8 -o q8.lp               the model for clingo (also .mzn .dzn .smt2 .opb .xml)
   nqueens-cp trace 4                         the textbook search, step by step
   nqueens-cp sample 16 -k 3 --seed 1         uniformly random solutions
   nqueens-cp count 13 --variant toroidal     4524: the diagonals wrap (and superqueens, rooks, semiqueens)
@@ -91,8 +92,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=Parser)
-    if only:  # the command's own add_COMMAND: not its group's other commands either
-        getattr(importlib.import_module(f".{only}", __package__), f"add_{command}")(sub)
+    if only:  # the command's own add_COMMAND (an old name: its module's): not its group's other commands either
+        group = importlib.import_module(f".{only}", __package__)
+        getattr(group, f"add_{command}", group.add)(sub)
     else:
         for module in dict.fromkeys(COMMANDS.values()):
             importlib.import_module(f".{module}", __package__).add(sub)

@@ -1,6 +1,6 @@
 """Answer set programming: the Potassco guide's N-queens program, grounded and solved by clingo.
 
-The program is the one ``nqueens-cp model N --format lp`` writes (one
+The program is the one ``nqueens-cp export N --format lp`` writes (one
 choice rule with bounds per row and per column, a cardinality constraint per
 diagonal; :mod:`nqueens_cp.model.formats`).  Every answer set is one board:
 only ``queen/2`` varies, so clasp's default enumeration (backtracking over

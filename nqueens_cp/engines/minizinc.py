@@ -1,6 +1,6 @@
 """Classic propagation CP: the MiniZinc tutorial's model, compiled by MiniZinc and solved by Gecode.
 
-The model and its data are the files ``nqueens-cp model N --format mzn``
+The model and its data are the files ``nqueens-cp export N --format mzn``
 and ``--format dzn`` write (:mod:`nqueens_cp.model.formats`): alldifferent
 on q[r], q[r] + r and q[r] - r, searched first-fail, smallest value first,
 as the tutorial recommends.  ``minizinc --solver gecode --all-solutions``

@@ -9,7 +9,7 @@ option:
   one per column and diagonal as pseudo-Boolean constraints, solved by Z3's
   finite-domain solver (``QF_FD``: bit-blasted to its SAT core, which keeps
   what it learned from one check to the next).
-- ``int``: the SMT-LIB 2 file that ``nqueens-cp model N --format smt2``
+- ``int``: the SMT-LIB 2 file that ``nqueens-cp export N --format smt2``
   writes (one Int per row, three ``distinct``), parsed by Z3 and solved by
   its default solver (arithmetic).
 

@@ -75,7 +75,7 @@ output [show([r * n + c + 1 | r, c in 0..n-1 where fix(x[r,c])])];
 
 
 def _dzn(n: int, variant: Variant) -> Iterator[str]:
-    yield f"% data for the {variant} model (nqueens-cp model N --variant {variant} --format mzn)\n"
+    yield f"% data for the {variant} model (nqueens-cp export N --variant {variant} --format mzn)\n"
     yield f"n = {n};\n"
 
 

@@ -131,7 +131,7 @@ def _mzn(n: int, queens: list[Placement], blocked: list[Placement], variant: Var
 
 
 def _dzn(n: int, queens: list[Placement], blocked: list[Placement], variant: Variant) -> Iterator[str]:
-    yield f"% N-queens data for the MiniZinc model (nqueens-cp model N --format mzn): {_describe(queens, blocked)}\n"
+    yield f"% N-queens data for the MiniZinc model (nqueens-cp export N --format mzn): {_describe(queens, blocked)}\n"
     yield f"n = {n};\n"
     for name, squares in (("placed", queens), ("blocked", blocked)):
         yield f"{name}_row = [{', '.join(str(r) for r, _ in squares)}];\n"
