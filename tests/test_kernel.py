@@ -329,7 +329,7 @@ def test_the_c_searches_run_clean_under_address_and_undefined_behaviour_sanitize
     build = subprocess.run([COMPILER, "-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
                             "-fno-sanitize-recover=all", *DENSE_C_FLAGS, f"-I{SOURCES}", "-o", str(binary),
                             str(ROOT / "tests" / "c" / "driver.c"), str(SOURCES / "search.c"), str(SOURCES / "decide.c"),
-                            str(SOURCES / "repair.c"), str(SOURCES / "join.c")],
+                            str(SOURCES / "repair.c"), str(SOURCES / "join.c"), str(SOURCES / "dense.c")],
                            capture_output=True, text=True)
     if build.returncode and "sanitize" in build.stderr and "unrecognized" in build.stderr:
         pytest.skip(f"this compiler has no sanitizers: {build.stderr.strip()[:200]}")
@@ -486,7 +486,7 @@ def test_a_damaged_compiled_module_falls_back_with_one_warning_instead_of_crashi
 
 
 def test_the_join_counts_the_same_on_its_portable_loop(tmp_path: Path) -> None:
-    """join.c tests its pairs with AVX-512 written by hand where the CPU has
+    """dense.c tests its pairs with AVX-512 written by hand where the CPU has
     it, else with the compiler's loops (`tested_portable`, `dense_portable`).  On a machine with
     AVX-512 the suite's other tests run the first; this build (JOIN_PORTABLE:
     nothing x86-specific, no clones either, as on another architecture) runs
@@ -496,7 +496,7 @@ def test_the_join_counts_the_same_on_its_portable_loop(tmp_path: Path) -> None:
     binary = tmp_path / "driver"
     build = subprocess.run([COMPILER, "-O2", "-DJOIN_PORTABLE", *DENSE_C_FLAGS, f"-I{SOURCES}", "-o", str(binary),
                             str(ROOT / "tests" / "c" / "driver.c"), str(SOURCES / "search.c"), str(SOURCES / "decide.c"),
-                            str(SOURCES / "repair.c"), str(SOURCES / "join.c")], capture_output=True, text=True)
+                            str(SOURCES / "repair.c"), str(SOURCES / "join.c"), str(SOURCES / "dense.c")], capture_output=True, text=True)
     assert build.returncode == 0, build.stderr
     lines, answers = _join_input()
     run = subprocess.run([str(binary)], input="".join(line + "\n" for line in lines), capture_output=True, text=True,

@@ -156,7 +156,7 @@ def table_bytes(n: int) -> int:
 
 def dense_words(n: int, cap: int) -> int:
     """The 64-bit words of room the longer list of ``cap`` keys keeps for its
-    buckets kept bit-transposed (join.c's join_dense_words, held to it by a
+    buckets kept bit-transposed (dense.c's join_dense_words, held to it by a
     test): 512 keys a batch, one and a half times the batches the list fills,
     each batch 64 sums of 6 bits of the keys' 2 (2h - 1) bits, 8 words each."""
     width = 2 * (2 * (n // 2) - 1)

@@ -35,50 +35,23 @@
  * 3. A half is kept as one 64-bit key: the diagonals and anti-diagonals it
  *    takes that the other half could take too (the window: diagonals with
  *    index C0 .. N + h - 2, C0 the first east column, both kinds).
- * 4. The join counts pairs of keys with no bit in common.  Short lists are
- *    tested pair by pair with the vector unit (`tested`).  Longer ones are
- *    put in buckets by the bits that most pairs have in common (where the
- *    shorter list has JOIN_DENSE_LIST keys or more, as many as leave the
- *    longer list's buckets about `bucket` keys, else JOIN_ID_BITS:
- *    `telling_bits`, `bucketed`), and joined bucket against bucket without testing every
- *    pair: split both on the id's top bit; a pair where both have it cannot
- *    match, so of the four ways only three are joined further (`join`),
- *    down to one bucket each (or few pairs, tested one by one).
- * 5. Dense buckets.  Where the shorter list has JOIN_DENSE_LIST keys or
- *    more, the longer list's buckets are also kept bit-transposed
- *    (`dense_build`): for each bit, a row of words whose bit i is that bit
- *    of the bucket's key i, and for each chunk of 6 bits the OR of the rows
- *    of each of its 64 values.  A key of the other list meets the keys of
- *    the OR of its chunks' sums; a popcount counts the others: 512 pair
- *    tests in one OR a chunk, where testing them one by one takes 64
- *    instructions or more.  The bits tested are those outside the id that
- *    keys of both lists take.  The leaves that meet dense buckets are put
- *    off and joined a q bucket at a time, two batches a key
- *    (`leaves_joined`).
+ * 4. The keys of an east and a west list are put in buckets by a few
+ *    telling bits (an id): the bits that most pairs have in common
+ *    (`telling_bits`), as many as leave the longer list's buckets about
+ *    `bucket` keys where the shorter list has JOIN_DENSE_LIST keys or more,
+ *    else JOIN_ID_BITS (`bucketed`); short lists are not put in buckets but
+ *    tested pair by pair (`joined`).  The buckets are joined in dense.c,
+ *    the second room of the count, which has its own opening comment
+ *    (steps 5 and 6); what the two share is dense.h.
  *
  * The listing of a half is cut into pieces of at most `cap` keys (the
  * memory the caller allows); every piece of east halves is joined with
  * every piece of west halves. */
 #include "join.h"
+#include "dense.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-/* The loops the compiler writes, cloned for x86-64's levels and picked at
- * load time (as search.c's lanes are), where GCC can; elsewhere, and in a
- * JOIN_PORTABLE build (a test's: nothing x86-specific), compiled once. */
-#if defined(__x86_64__) && defined(__linux__) && !defined(__clang__) && __GNUC__ >= 11 && !defined(JOIN_PORTABLE)
-#define TARGETS __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define TARGETS
-#endif
-
-static uint64_t nanoseconds(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-}
 
 /* --- the quarters' table ------------------------------------------------------------ */
 
@@ -339,9 +312,7 @@ static inline uint64_t south_joined(uint64_t kn, uint64_t dn, uint64_t an, const
     return made;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(JOIN_PORTABLE)
-#include <immintrin.h>
-static int has_avx512(void);
+#ifdef HAND_WRITTEN
 
 __attribute__((target("avx512f"))) static uint64_t south_joined_avx512(uint64_t kn, uint64_t dn, uint64_t an,
                                                                        const uint64_t *sdiag, const uint64_t *santi,
@@ -490,129 +461,6 @@ TARGETS static uint64_t half_next(struct half *g, uint64_t *restrict out, uint64
     return made;
 }
 
-/* --- the join --------------------------------------------------------------------- */
-
-/* Pairs of p x q with no bit in common, tested one by one: the vector unit's
- * loop, on 64-bit keys (`tested`) or on their first 32 bits (`tested32`,
- * twice the lanes: where the bits that can meet are among them), for lists
- * with few pairs and buckets too small to be kept dense (below).
- * Written once for any machine (`portable`), the compiler's vectors; and for
- * AVX-512 by hand (below), chosen at the first call where the CPU has it. */
-#define TESTED(name, key)                                                                                     \
-    TARGETS static uint64_t name(const key *p, uint64_t np, const key *q, uint64_t nq) {                     \
-        uint64_t total = 0;                                                                                   \
-        for (uint64_t i = 0; i < nq; i++) {                                                                   \
-            key x = q[i], found = 0; /* (np <= a list's cap: no overflow) */                                 \
-            for (uint64_t j = 0; j < np; j++)                                                                 \
-                found += (p[j] & x) == 0;                                                                     \
-            total += found;                                                                                   \
-        }                                                                                                     \
-        return total;                                                                                         \
-    }
-TESTED(tested_portable, uint64_t)
-TESTED(tested32_portable, uint32_t)
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(JOIN_PORTABLE) /* (JOIN_PORTABLE: a test's build) */
-#include <immintrin.h>
-
-/* The same count with AVX-512, four keys of q at a time against eight (or
- * sixteen) of p: each load of p serves four keys of q, and a test is one
- * instruction (vptestnm: "and, then is it zero", into a mask) and a masked
- * add of one to that key's lane counts, where the compiler's loop takes four
- * (and, test, a mask made a vector, a subtraction).  2 to 3x the tests a
- * nanosecond of `portable` on 64-bit keys here.  The last keys of p are a
- * masked load; the last keys of q (fewer than four) go one at a time.
- * `lanes` keys of `bits` bits fill a register; the macro writes both. */
-#define TESTED_AVX512(name, key, lanes, bits, mask_t)                                                        \
-    __attribute__((target("avx512f"))) static uint64_t name(const key *p, uint64_t np, const key *q,         \
-                                                            uint64_t nq) {                                    \
-        const uint64_t whole = np & ~(uint64_t)(lanes - 1);                                                   \
-        const mask_t tail = (mask_t)((1u << (np - whole)) - 1);                                               \
-        const __m512i one = _mm512_set1_epi##bits(1);                                                         \
-        __m512i sum = _mm512_setzero_si512(); /* per lane: at most 4 np / lanes, np <= a list's cap */       \
-        uint64_t i = 0, total = 0;                                                                            \
-        for (; i + 4 <= nq; i += 4) {                                                                         \
-            __m512i x0 = _mm512_set1_epi##bits((long long)q[i]), x1 = _mm512_set1_epi##bits((long long)q[i + 1]), \
-                    x2 = _mm512_set1_epi##bits((long long)q[i + 2]),                                          \
-                    x3 = _mm512_set1_epi##bits((long long)q[i + 3]);                                          \
-            __m512i f0 = _mm512_setzero_si512(), f1 = f0, f2 = f0, f3 = f0;                                   \
-            for (uint64_t j = 0; j < whole; j += lanes) {                                                     \
-                __m512i y = _mm512_loadu_si512(p + j);                                                        \
-                f0 = _mm512_mask_add_epi##bits(f0, _mm512_testn_epi##bits##_mask(y, x0), f0, one);            \
-                f1 = _mm512_mask_add_epi##bits(f1, _mm512_testn_epi##bits##_mask(y, x1), f1, one);            \
-                f2 = _mm512_mask_add_epi##bits(f2, _mm512_testn_epi##bits##_mask(y, x2), f2, one);            \
-                f3 = _mm512_mask_add_epi##bits(f3, _mm512_testn_epi##bits##_mask(y, x3), f3, one);            \
-            }                                                                                                 \
-            if (tail) {                                                                                       \
-                __m512i y = _mm512_maskz_loadu_epi##bits(tail, p + whole);                                    \
-                f0 = _mm512_mask_add_epi##bits(f0, _mm512_mask_testn_epi##bits##_mask(tail, y, x0), f0, one); \
-                f1 = _mm512_mask_add_epi##bits(f1, _mm512_mask_testn_epi##bits##_mask(tail, y, x1), f1, one); \
-                f2 = _mm512_mask_add_epi##bits(f2, _mm512_mask_testn_epi##bits##_mask(tail, y, x2), f2, one); \
-                f3 = _mm512_mask_add_epi##bits(f3, _mm512_mask_testn_epi##bits##_mask(tail, y, x3), f3, one); \
-            }                                                                                                 \
-            __m512i four = _mm512_add_epi##bits(_mm512_add_epi##bits(f0, f1), _mm512_add_epi##bits(f2, f3)); \
-            total += (uint64_t)(key)_mm512_reduce_add_epi##bits(four);                                        \
-        }                                                                                                     \
-        for (; i < nq; i++) {                                                                                 \
-            __m512i x = _mm512_set1_epi##bits((long long)q[i]), f = _mm512_setzero_si512();                  \
-            for (uint64_t j = 0; j < whole; j += lanes)                                                       \
-                f = _mm512_mask_add_epi##bits(f, _mm512_testn_epi##bits##_mask(_mm512_loadu_si512(p + j), x), f, one); \
-            if (tail)                                                                                         \
-                f = _mm512_mask_add_epi##bits(                                                                \
-                    f, _mm512_mask_testn_epi##bits##_mask(tail, _mm512_maskz_loadu_epi##bits(tail, p + whole), x), f, \
-                    one);                                                                                     \
-            sum = _mm512_add_epi##bits(sum, f);                                                               \
-        }                                                                                                     \
-        return total + (uint64_t)(key)_mm512_reduce_add_epi##bits(sum);                                       \
-    }
-TESTED_AVX512(tested_avx512, uint64_t, 8, 64, __mmask8)
-TESTED_AVX512(tested32_avx512, uint32_t, 16, 32, __mmask16)
-
-static int has_avx512(void) {
-    static int has = -1; /* (threads that race here write the same value) */
-    if (has < 0) {
-        __builtin_cpu_init();
-        has = __builtin_cpu_supports("avx512f") != 0;
-    }
-    return has;
-}
-#define PICKED(name, key)                                                                                     \
-    static uint64_t name(const key *p, uint64_t np, const key *q, uint64_t nq) {                             \
-        if (np < nq) /* the longer list in the lanes (a short one leaves most of them empty) */             \
-            return has_avx512() ? name##_avx512(q, nq, p, np) : name##_portable(q, nq, p, np);               \
-        return has_avx512() ? name##_avx512(p, np, q, nq) : name##_portable(p, np, q, nq);                   \
-    }
-#define HAND_WRITTEN 1
-#else
-#define PICKED(name, key)                                                                                     \
-    static uint64_t name(const key *p, uint64_t np, const key *q, uint64_t nq) {                             \
-        return np < nq ? name##_portable(q, nq, p, np) : name##_portable(p, np, q, nq);                      \
-    }
-#endif
-PICKED(tested, uint64_t)
-PICKED(tested32, uint32_t)
-
-/* The keys in buckets by a few telling bits (an id): bucket b's keys are
- * key[start[b] .. start[b + 1]), each packed again: the bits outside the id
- * first, in their order (`others` of them), then the id's bits (its lowest
- * first).  So a pair of buckets whose ids are apart above their last `level`
- * bits can meet only in a key's first others + level bits, and two buckets
- * whose ids are apart only in the others.  A bucket of DENSE_MIN keys or
- * more is also kept bit-transposed (its dense words, below): its words
- * begin at sums + at[b], or at[b] is NOT_DENSE. */
-struct buckets {
-    uint64_t *key;
-    uint32_t *low;       /* each key's first 32 bits */
-    uint32_t *start;     /* (1 << JOIN_MAX_ID_BITS) + 1, then room for an id a key (bucketed's) */
-    uint32_t *places;    /* bucketed's places to write (BUCKET_WAYS << JOIN_MAX_ID_BITS), shared by both lists */
-    uint64_t *sums;      /* the dense buckets' words */
-    uint64_t *at;        /* (1 << JOIN_MAX_ID_BITS) */
-    uint64_t room;       /* the words sums holds */
-    int others, chunks;  /* the keys' bits outside the id; the chunks of DENSE_CHUNK of them */
-};
-#define NOT_DENSE UINT64_MAX
-#define BUCKET_WAYS 4 /* (bucketed's stretches) */
-#define JOIN_LEAVES 16384 /* dense leaves put off at once (struct leaves; their sorts in `places`) */
 
 static void buckets_free(struct buckets *b) {
     free(b->key), free(b->low), free(b->start), free(b->sums), free(b->at);
@@ -770,344 +618,6 @@ BUCKETED(bucketed_by_pext, __attribute__((target("bmi2"))),
          uint64_t others, uint64_t longest, int top)
 #endif
 
-/* --- the dense buckets -------------------------------------------------------------- */
-
-/* A bucket kept dense is its keys bit-transposed: for each bit of a key, a
- * row of W words (W = its keys / 64, rounded up) whose bit i is that bit of
- * the bucket's key i.  The keys of the bucket that meet a key x are the OR
- * of the rows of x's bits, and those that do not are counted by popcounts:
- * 64 pair tests a word, 512 in a few vector operations.  To take fewer ORs
- * a key, the bucket keeps, for each chunk of DENSE_CHUNK bits and each value
- * v of it, the OR of the rows of v's bits (the chunk's sums): a key is one
- * OR a chunk.  The lanes past the bucket's last key are set in every sum of
- * the first chunk, so that they always meet.  A bucket's words: sums[(c *
- * DENSE_VALUES + v) * W + w], chunk c's sum of value v, word w.  (Kluev's
- * N-Queens-Count-Sol, its matchtr.h, matches this way first; this is ours.)
- * Below DENSE_MIN keys a bucket's pairs are tested one by one, and so are
- * those of the buckets that no longer fit the room kept for the words
- * (join_dense_words: one and a half times what the list takes in whole
- * batches; the buckets' last batches are partly empty). */
-#ifndef DENSE_CHUNK
-#define DENSE_CHUNK 6
-#endif
-#define DENSE_VALUES (1 << DENSE_CHUNK)
-#define DENSE_BATCH 8 /* words transposed at once (512 keys) */
-#ifndef DENSE_MIN
-#define DENSE_MIN 64
-#endif
-
-/* A batch's DENSE_BATCH words of one row (or sum) as one value of the
- * compiler's vectors (GCC's and Clang's vector extension): one instruction
- * where the CPU has 512-bit vectors, two or four where it has narrower
- * ones.  Written as arrays of words, neither loop below was vectorized (the
- * compiler could not tell that the rows they read and write are apart),
- * and the batches' transposes and sums took a fifth of the join at N = 20
- * (issue 65). */
-typedef uint64_t batch_words __attribute__((vector_size(8 * DENSE_BATCH)));
-
-/* The words of DENSE_BATCH groups of 64 keys at once: lane g of a[i], key
- * i of group g, is row i of a 64 x 64 bit matrix; transposed, lane g of
- * a[b] is the group's word of bit b.  Six rounds of swapping blocks of bits
- * across the diagonal (halves, quarters, ..., single bits: Hacker's
- * Delight's transpose), each step one vector operation over the groups. */
-TARGETS static void dense_transpose(batch_words a[64]) {
-    uint64_t m = 0x00000000ffffffffu;
-    for (int j = 32; j; j >>= 1, m ^= m << j)
-        for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
-            batch_words t = ((a[k] >> j) ^ a[k | j]) & m;
-            a[k] ^= t << j;
-            a[k | j] ^= t;
-        }
-}
-
-/* The words of b's buckets of `least` keys or more (of its k-bit ids)
- * that fit its room, from the first others bits of their keys: each
- * bucket's batches of 512 keys one after the other, a batch's sums
- * [chunk][value] (each DENSE_BATCH words). */
-TARGETS static void dense_build(struct buckets *b, int k, uint64_t least) {
-    int chunks = b->chunks = b->others ? (b->others + DENSE_CHUNK - 1) / DENSE_CHUNK : 1;
-    uint64_t used = 0, batch = (uint64_t)chunks * DENSE_VALUES * DENSE_BATCH;
-    for (uint32_t id = 0; id < 1u << k; id++) {
-        uint64_t first = b->start[id], count = b->start[id + 1] - first;
-        if (count < least || used + (count + 64 * DENSE_BATCH - 1) / (64 * DENSE_BATCH) * batch > b->room) {
-            b->at[id] = NOT_DENSE;
-            continue;
-        }
-        b->at[id] = used;
-        for (uint64_t lane0 = 0; lane0 < count; lane0 += 64 * DENSE_BATCH, used += batch) {
-            /* key j of the batch is row j / 8 of group j % 8 (the keys as they lie: no shuffle), and so
-             * lane j / 8 of the group's words once transposed */
-            batch_words row[64], past = {0};
-            uint64_t keys = count - lane0;
-            if (keys >= 64 * DENSE_BATCH)
-                memcpy(row, b->key + first + lane0, sizeof row);
-            else {
-                memcpy(row, b->key + first + lane0, keys * sizeof(uint64_t));
-                memset((uint64_t *)row + keys, 0, (64 * DENSE_BATCH - keys) * sizeof(uint64_t));
-                for (uint64_t g = 0; g < DENSE_BATCH; g++) { /* the lanes past the last key: j = 8 i + g >= keys */
-                    uint64_t i = keys > g ? (keys - g + DENSE_BATCH - 1) / DENSE_BATCH : 0;
-                    past[g] = i < 64 ? ~(uint64_t)0 << i : 0;
-                }
-            }
-            dense_transpose(row);
-            batch_words *sums = (batch_words *)(b->sums + used); /* (sums and batch: 64-byte aligned) */
-            for (int c = 0; c < chunks; c++) {
-                batch_words *chunk = sums + c * DENSE_VALUES;
-                chunk[0] = c ? (batch_words){0} : past;
-                for (int v = 1; v < DENSE_VALUES; v++) {
-                    int bit = c * DENSE_CHUNK + __builtin_ctz((unsigned)v);
-                    chunk[v] = bit < 64 ? chunk[v & (v - 1)] | row[bit] : chunk[v & (v - 1)];
-                }
-            }
-        }
-    }
-}
-
-/* Pairs of the keys x[0 .. nx) x a dense bucket's of `count` keys (its
- * words `sums`) with no bit in common, where they can meet only in the
- * first others bits (`chunks` chunks): written once for any machine, the
- * compiler's loop over a batch's words. */
-TARGETS static uint64_t dense_portable(const uint64_t *x, uint64_t nx, const uint64_t *sums, uint64_t count,
-                                       int chunks) {
-    uint64_t total = 0, batch = (uint64_t)chunks * DENSE_VALUES * DENSE_BATCH;
-    for (uint64_t lane0 = 0; lane0 < count; lane0 += 64 * DENSE_BATCH, sums += batch) {
-        for (uint64_t i = 0; i < nx; i++) {
-            uint64_t meet[DENSE_BATCH];
-            for (int g = 0; g < DENSE_BATCH; g++)
-                meet[g] = sums[(x[i] & (DENSE_VALUES - 1)) * DENSE_BATCH + g];
-            for (int c = 1; c < chunks; c++) {
-                const uint64_t *sum = sums + ((uint64_t)c * DENSE_VALUES + (x[i] >> (c * DENSE_CHUNK) & (DENSE_VALUES - 1))) * DENSE_BATCH;
-                for (int g = 0; g < DENSE_BATCH; g++)
-                    meet[g] |= sum[g];
-            }
-            for (int g = 0; g < DENSE_BATCH; g++)
-                total += (uint64_t)__builtin_popcountll(~meet[g]);
-        }
-    }
-    return total;
-}
-
-#ifdef HAND_WRITTEN
-/* The same with AVX-512, a batch's eight words (512 pair tests) at once: a
- * key is `chunks` loads ORed (the loop unrolled for each count of chunks)
- * and a popcount of the eight words (VPOPCNTDQ), of those that meet (the
- * others are the lanes less those): `dense_one`.  `dense_two` takes two
- * batches at once: each key's offsets into the sums, a shift and a mask a
- * chunk, are worked out once for both (leaves_joined, below, picks). */
-#define DENSE_TARGET __attribute__((target("avx512f,avx512vpopcntdq")))
-static inline __attribute__((always_inline)) DENSE_TARGET __m512i dense_meet(uint64_t key, const __m512i *sums,
-                                                                             int chunks) {
-    __m512i meet = sums[key & (DENSE_VALUES - 1)];
-    for (int c = 1; c < chunks; c++)
-        meet = _mm512_or_si512(meet, sums[c * DENSE_VALUES + (key >> (c * DENSE_CHUNK) & (DENSE_VALUES - 1))]);
-    return meet;
-}
-
-#define DENSE_AVX512(chunks)                                                                                  \
-    DENSE_TARGET static __m512i dense_one_##chunks(const uint64_t *x, uint64_t nx, const __m512i *a,          \
-                                                   __m512i met) {                                             \
-        for (uint64_t i = 0; i < nx; i++)                                                                     \
-            met = _mm512_add_epi64(met, _mm512_popcnt_epi64(dense_meet(x[i], a, chunks)));                    \
-        return met;                                                                                           \
-    }                                                                                                         \
-    DENSE_TARGET static __m512i dense_two_##chunks(const uint64_t *x, uint64_t nx, const __m512i *a,          \
-                                                   const __m512i *b, __m512i met) {                           \
-        for (uint64_t i = 0; i < nx; i++) {                                                                   \
-            __m512i both = _mm512_add_epi64(_mm512_popcnt_epi64(dense_meet(x[i], a, chunks)),                 \
-                                            _mm512_popcnt_epi64(dense_meet(x[i], b, chunks)));                \
-            met = _mm512_add_epi64(met, both);                                                                \
-        }                                                                                                     \
-        return met;                                                                                           \
-    }
-DENSE_AVX512(1)
-DENSE_AVX512(2)
-DENSE_AVX512(3)
-DENSE_AVX512(4)
-DENSE_AVX512(5)
-DENSE_AVX512(6)
-DENSE_AVX512(7)
-DENSE_AVX512(8)
-DENSE_AVX512(9)
-DENSE_AVX512(10)
-
-static int has_vpopcnt(void) {
-    static int has = -1; /* (threads that race here write the same value) */
-    if (has < 0) {
-        __builtin_cpu_init();
-        has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq");
-    }
-    return has;
-}
-#endif
-
-/* Pairs of p's bucket a x q's bucket b (ids apart: they can meet only in
- * the others bits) with no bit in common: p's keys against q's dense
- * words, or one by one where q's bucket is not dense. */
-static uint64_t dense(const struct buckets *p, uint32_t a, const struct buckets *q, uint32_t b) {
-    uint64_t p0 = p->start[a], np = p->start[a + 1] - p0, q0 = q->start[b], nq = q->start[b + 1] - q0;
-    if (q->at[b] == NOT_DENSE)
-        return p->others <= 32 ? tested32(p->low + p0, np, q->low + q0, nq) : tested(p->key + p0, np, q->key + q0, nq);
-    return dense_portable(p->key + p0, np, q->sums + q->at[b], nq, q->chunks);
-}
-/* Where the AVX-512 loop joins a dense bucket, `join` puts the leaf off, and
- * the leaves are joined later q's bucket by bucket (`leaves_joined`): that
- * is the join's state besides its buckets. */
-struct leaves {
-    uint64_t small, *tests;
-    uint32_t weight;     /* what the pairs of the leaves the join is at count for (2b. above: 1 or 2) */
-    int k;               /* the ids' bits */
-    uint64_t found;      /* what the leaves joined so far found, weighed */
-    uint32_t (*leaf)[3]; /* the leaves put off: (p's bucket, q's bucket, weight) */
-    uint64_t count, room;
-    uint32_t *order;     /* (1 << k) + 1 + 2 room: leaves_joined's counting sorts */
-};
-
-#ifdef HAND_WRITTEN
-DENSE_TARGET static uint64_t leaves_joined(const struct buckets *p, const struct buckets *q, struct leaves *L);
-#endif
-
-/* Pairs of P's buckets pa .. pa + 2^level - 1 x Q's qa .. with no bit in
- * common: split both on their id's top bit; of (without, with) x (without,
- * with) the pairs that both have it are out, the three others are joined on
- * the bits below.  One bucket each (their ids apart), or no more than
- * `small` keys on either side: their keys tested, where only their first
- * others + level bits can meet (above them no pair left has a bit in
- * common), few pairs one by one, the others against dense blocks (put off,
- * where the AVX-512 loop joins them, until L's room is full or the join
- * ends: what they find is in L->found, not in what this returns). */
-
-static uint64_t join(const struct buckets *p, uint32_t pa, const struct buckets *q, uint32_t qa, int level,
-                     struct leaves *L) {
-    uint32_t size = 1u << level;
-    uint64_t p0 = p->start[pa], np = p->start[pa + size] - p0, q0 = q->start[qa], nq = q->start[qa + size] - q0;
-    if (!np || !nq)
-        return 0;
-    if (!level || np * nq <= L->small) {
-        *L->tests += np * nq;
-        if (level)
-            return p->others + level <= 32 ? tested32(p->low + p0, np, q->low + q0, nq)
-                                           : tested(p->key + p0, np, q->key + q0, nq);
-#ifdef HAND_WRITTEN
-        if (q->at[qa] != NOT_DENSE && has_vpopcnt()) {
-            L->leaf[L->count][0] = pa, L->leaf[L->count][1] = qa, L->leaf[L->count++][2] = L->weight;
-            if (L->count == L->room)
-                L->found += leaves_joined(p, q, L);
-            return 0;
-        }
-#endif
-        return dense(p, pa, q, qa);
-    }
-    uint32_t half = size / 2;
-    return join(p, pa, q, qa, level - 1, L) + join(p, pa, q, qa + half, level - 1, L) +
-           join(p, pa + half, q, qa, level - 1, L);
-}
-
-#ifdef HAND_WRITTEN
-/* The leaves of one q bucket, in order of their p buckets: sorted[i .. end). */
-struct run {
-    uint64_t i, end, batches;
-    const __m512i *sums;
-};
-
-/* A leaf's p keys, its p bucket, and the weight of its pairs less one. */
-struct leaf_keys {
-    const uint64_t *key;
-    uint64_t count;
-    uint32_t bucket, w;
-};
-
-static inline struct leaf_keys leaf_keys(const struct buckets *p, const struct leaves *L, uint32_t leaf) {
-    uint32_t a = L->leaf[leaf][0];
-    return (struct leaf_keys){p->key + p->start[a], p->start[a + 1] - p->start[a], a, L->leaf[leaf][2] - 1};
-}
-
-static struct run run_at(const struct buckets *q, const struct leaves *L, const uint32_t *sorted, uint64_t i) {
-    uint32_t b = L->leaf[sorted[i]][1];
-    uint64_t end = i, lanes = 64 * DENSE_BATCH;
-    while (end < L->count && L->leaf[sorted[end]][1] == b)
-        end++;
-    uint64_t batches = (q->start[b + 1] - q->start[b] + lanes - 1) / lanes;
-    return (struct run){i, end, batches, (const __m512i *)(q->sums + q->at[b])};
-}
-
-/* The leaves put off, q's bucket by bucket: each bucket's batches two at a
- * time against every p bucket that meets it, while their words are in the
- * cache (joined leaf by leaf, a bucket's words were read again from farther
- * for each p bucket that met it); a bucket's last batch, where it has an
- * odd number, with the next such bucket's for the p buckets that meet both
- * (most: a bucket and the next differ in few bits of their ids).  The pairs
- * the leaves found, weighed. */
-DENSE_TARGET static uint64_t leaves_joined(const struct buckets *p, const struct buckets *q, struct leaves *L) {
-    static __m512i (*const one[])(const uint64_t *, uint64_t, const __m512i *, __m512i) = {
-        NULL, dense_one_1, dense_one_2, dense_one_3, dense_one_4, dense_one_5,
-        dense_one_6, dense_one_7, dense_one_8, dense_one_9, dense_one_10};
-    static __m512i (*const two[])(const uint64_t *, uint64_t, const __m512i *, const __m512i *, __m512i) = {
-        NULL, dense_two_1, dense_two_2, dense_two_3, dense_two_4, dense_two_5,
-        dense_two_6, dense_two_7, dense_two_8, dense_two_9, dense_two_10};
-    uint32_t buckets = 1u << L->k, *at = L->order, *by_p = at + buckets + 1, *sorted = by_p + L->room;
-    for (int by = 0; by < 2; by++) { /* a counting sort by p's bucket, then by q's (kept in p's order) */
-        const uint32_t *from = by ? by_p : NULL;
-        uint32_t *to = by ? sorted : by_p;
-        memset(at, 0, (buckets + 1) * sizeof *at);
-        for (uint64_t i = 0; i < L->count; i++)
-            at[L->leaf[from ? from[i] : i][by] + 1]++;
-        for (uint32_t b = 0; b < buckets; b++)
-            at[b + 1] += at[b];
-        for (uint64_t i = 0; i < L->count; i++) {
-            uint32_t leaf = from ? from[i] : (uint32_t)i;
-            to[at[L->leaf[leaf][by]]++] = leaf;
-        }
-    }
-    const int chunks = q->chunks;
-    const uint64_t lanes = 64 * DENSE_BATCH, words = (uint64_t)chunks * DENSE_VALUES; /* a batch's, in 512 bits */
-    __m512i met[2] = {_mm512_setzero_si512(), _mm512_setzero_si512()}; /* the leaves of weight 1, of 2 */
-    uint64_t tested[2] = {0, 0};                                         /* their lanes */
-    for (uint64_t i = 0; i < L->count;) {
-        struct run r = run_at(q, L, sorted, i), s = {0, 0, 0, NULL};
-        if (r.batches % 2 && r.end < L->count) /* the next bucket with an odd number of batches, if next */
-            s = run_at(q, L, sorted, r.end);
-        int paired = s.batches % 2;
-        for (int side = 0; side < 1 + paired; side++) { /* each bucket's batches two at a time */
-            struct run u = side ? s : r;
-            for (uint64_t t = 0; t + 1 < u.batches; t += 2)
-                for (uint64_t j = u.i; j < u.end; j++) {
-                    struct leaf_keys x = leaf_keys(p, L, sorted[j]);
-                    met[x.w] = two[chunks](x.key, x.count, u.sums + t * words, u.sums + (t + 1) * words, met[x.w]);
-                    tested[x.w] += 2 * x.count * lanes;
-                }
-        }
-        if (r.batches % 2) { /* the last batches: the two lists of leaves merged by their p buckets */
-            const __m512i *last = r.sums + (r.batches - 1) * words;
-            const __m512i *other = paired ? s.sums + (s.batches - 1) * words : NULL;
-            for (uint64_t j = r.i, k = s.i; j < r.end || (paired && k < s.end);) {
-                struct leaf_keys x = {NULL, 0, UINT32_MAX, 0}, y = x;
-                if (j < r.end)
-                    x = leaf_keys(p, L, sorted[j]);
-                if (paired && k < s.end)
-                    y = leaf_keys(p, L, sorted[k]);
-                if (x.bucket == y.bucket && x.w == y.w) { /* (never both past the end: the loop's test) */
-                    met[x.w] = two[chunks](x.key, x.count, last, other, met[x.w]);
-                    tested[x.w] += 2 * x.count * lanes;
-                    j++, k++;
-                } else if (x.bucket <= y.bucket) {
-                    met[x.w] = one[chunks](x.key, x.count, last, met[x.w]);
-                    tested[x.w] += x.count * lanes;
-                    j++;
-                } else {
-                    met[y.w] = one[chunks](y.key, y.count, other, met[y.w]);
-                    tested[y.w] += y.count * lanes;
-                    k++;
-                }
-            }
-        }
-        i = paired ? s.end : r.end;
-    }
-    L->count = 0;
-    return tested[0] - (uint64_t)_mm512_reduce_add_epi64(met[0]) +
-           2 * (tested[1] - (uint64_t)_mm512_reduce_add_epi64(met[1]));
-}
-#endif
-
 /* What a join of two lists needs besides them: the buckets' room, how to cut
  * it (join.h), and the tally of pair tests. */
 struct joiner {
@@ -1145,7 +655,7 @@ TARGETS static uint64_t taken(const uint64_t *keys, uint64_t count) {
 /* Tested pair by pair, counting the tests. */
 static uint64_t tested_counted(struct joiner *j, const uint64_t *p, uint64_t np, const uint64_t *q, uint64_t nq) {
     *j->leaves.tests += np * nq;
-    return tested(p, np, q, nq);
+    return join_tested(p, np, q, nq);
 }
 
 /* Pairs of east halves p x west halves q (at most a list's cap each) with no
@@ -1229,25 +739,25 @@ static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, 
     }
     /* q, the longer list, kept dense where the shorter is long enough to pay for it (only there are the
      * buckets cut to about `bucket` keys; with JOIN_ID_BITS they may be large, but few keys meet them) */
-    dense_build(bq, k, np >= JOIN_DENSE_LIST ? DENSE_MIN : UINT64_MAX);
+    join_dense_build(bq, k, np >= JOIN_DENSE_LIST ? DENSE_MIN : UINT64_MAX);
     struct leaves *L = &j->leaves;
     L->weight = 1, L->k = k, L->found = 0;
     uint64_t found;
     if (!longest)
-        found = join(bp, 0, bq, 0, k, L);
+        found = join_buckets(bp, 0, bq, 0, k, L);
     else {
         /* the groups: ids with the anti-diagonal's bit (on top) and the diagonal's (below it); 2b.'s sum is
          * the same with the two swapped */
         int level = k - 2;
         uint32_t one_diag = 1u << level, both = 3u << level, anti = 2u << level;
-        found = join(bp, 0, bq, 0, level, L) + join(bp, 0, bq, anti, level, L) + join(bp, 0, bq, one_diag, level, L) +
-                join(bp, anti, bq, 0, level, L) + join(bp, one_diag, bq, 0, level, L);
+        found = join_buckets(bp, 0, bq, 0, level, L) + join_buckets(bp, 0, bq, anti, level, L) + join_buckets(bp, 0, bq, one_diag, level, L) +
+                join_buckets(bp, anti, bq, 0, level, L) + join_buckets(bp, one_diag, bq, 0, level, L);
         L->weight = 2;
-        found += 2 * (join(bp, 0, bq, both, level, L) + join(bp, both, bq, 0, level, L));
+        found += 2 * (join_buckets(bp, 0, bq, both, level, L) + join_buckets(bp, both, bq, 0, level, L));
     }
 #ifdef HAND_WRITTEN
     if (L->count)
-        L->found += leaves_joined(bp, bq, L);
+        L->found += join_leaves(bp, bq, L);
 #endif
     return found + L->found;
 }
@@ -1315,12 +825,6 @@ static int middle_of(int n, int x, int y, struct middle *m) {
         m->east &= ~(1u << (x - c - 1));
     m->rows &= ~(1u << (y < c ? y : h + y - c - 1));
     return 1;
-}
-
-uint64_t join_dense_words(int n, uint64_t cap) {
-    int width = 2 * (2 * (n / 2) - 1), chunks = (width + DENSE_CHUNK - 1) / DENSE_CHUNK;
-    uint64_t batches = cap / (64 * DENSE_BATCH) + cap / (2 * 64 * DENSE_BATCH) + 1;
-    return (uint64_t)chunks * DENSE_VALUES * DENSE_BATCH * batches;
 }
 
 uint64_t join_row_sets(int n, int x, int y) {

@@ -1,4 +1,5 @@
-/* join.h: counting plain N by joining quarters of the board (join.c; the
+/* join.h: counting plain N by joining quarters of the board (join.c, which
+ * lists the halves and buckets their keys, and dense.c, which joins them; the
  * lesson and specification is nqueens_cp/counting/quarters.py, the twin
  * nqueens_cp/kernel/twin_join.py). */
 #ifndef NQUEENS_JOIN_H
@@ -118,7 +119,7 @@ int64_t join_tasks(const struct join_table *t, int n, int x, int y, uint64_t fir
                    uint64_t tasks_room, uint64_t *weights, uint64_t weights_room, uint64_t *next,
                    uint64_t *row_sets);
 
-/* The 64-bit words of room a list of `cap` keys of n keeps for its dense buckets (join.c). */
+/* The 64-bit words of room a list of `cap` keys of n keeps for its dense buckets (dense.c). */
 uint64_t join_dense_words(int n, uint64_t cap);
 
 /* What join_count of these arguments costs, about, in pair tests: for

@@ -237,7 +237,7 @@ def _bucketed(keys: list[int], chosen: list[int]) -> tuple[list[int], list[int]]
 def _join(p: tuple[list[int], list[int]], pa: int, q: tuple[list[int], list[int]], qa: int, level: int,
           small: int, tests: list[int]) -> int:
     """Pairs of p's buckets pa .. pa + 2^level - 1 x q's qa .. with no bit in
-    common (join.c's join): the three ways that do not both take the id's
+    common (dense.c's join_buckets): the three ways that do not both take the id's
     top bit, down to one bucket each, whose keys are tested."""
     size = 1 << level
     pk, ps = p

@@ -1,0 +1,110 @@
+/* dense.h: what the two rooms of the count by joining quarters share (join.c
+ * lists the halves and puts their keys in buckets, dense.c joins the
+ * buckets): the buckets, the state of a join, the CPU's features, and the
+ * join's entry points.  Not the module's interface (join.h is). */
+#ifndef NQUEENS_DENSE_H
+#define NQUEENS_DENSE_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "join.h"
+
+/* The loops the compiler writes, cloned for x86-64's levels and picked at
+ * load time (as search.c's lanes are), where GCC can; elsewhere, and in a
+ * JOIN_PORTABLE build (a test's: nothing x86-specific), compiled once. */
+#if defined(__x86_64__) && defined(__linux__) && !defined(__clang__) && __GNUC__ >= 11 && !defined(JOIN_PORTABLE)
+#define TARGETS __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define TARGETS
+#endif
+
+/* Loops written by hand for AVX-512 (chosen at run time where the CPU has
+ * it), on x86-64 with GCC or Clang; not in a JOIN_PORTABLE build. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(JOIN_PORTABLE) /* (JOIN_PORTABLE: a test's build) */
+#define HAND_WRITTEN 1
+#include <immintrin.h>
+
+static inline int has_avx512(void) {
+    static int has = -1; /* (threads that race here write the same value) */
+    if (has < 0) {
+        __builtin_cpu_init();
+        has = __builtin_cpu_supports("avx512f") != 0;
+    }
+    return has;
+}
+#endif
+
+static inline uint64_t nanoseconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+/* The keys in buckets by a few telling bits (an id): bucket b's keys are
+ * key[start[b] .. start[b + 1]), each packed again: the bits outside the id
+ * first, in their order (`others` of them), then the id's bits (its lowest
+ * first).  So a pair of buckets whose ids are apart above their last `level`
+ * bits can meet only in a key's first others + level bits, and two buckets
+ * whose ids are apart only in the others.  A bucket of DENSE_MIN keys or
+ * more is also kept bit-transposed (its dense words, below): its words
+ * begin at sums + at[b], or at[b] is NOT_DENSE. */
+struct buckets {
+    uint64_t *key;
+    uint32_t *low;       /* each key's first 32 bits */
+    uint32_t *start;     /* (1 << JOIN_MAX_ID_BITS) + 1, then room for an id a key (bucketed's) */
+    uint32_t *places;    /* bucketed's places to write (BUCKET_WAYS << JOIN_MAX_ID_BITS), shared by both lists */
+    uint64_t *sums;      /* the dense buckets' words */
+    uint64_t *at;        /* (1 << JOIN_MAX_ID_BITS) */
+    uint64_t room;       /* the words sums holds */
+    int others, chunks;  /* the keys' bits outside the id; the chunks of DENSE_CHUNK of them */
+};
+#define NOT_DENSE UINT64_MAX
+#define BUCKET_WAYS 4 /* (bucketed's stretches) */
+#define JOIN_LEAVES 16384 /* dense leaves put off at once (struct leaves; their sorts in `places`) */
+
+/* Where the AVX-512 loop joins a dense bucket, `join` puts the leaf off, and
+ * the leaves are joined later q's bucket by bucket (`leaves_joined`): that
+ * is the join's state besides its buckets. */
+struct leaves {
+    uint64_t small, *tests;
+    uint32_t weight;     /* what the pairs of the leaves the join is at count for (2b. above: 1 or 2) */
+    int k;               /* the ids' bits */
+    uint64_t found;      /* what the leaves joined so far found, weighed */
+    uint32_t (*leaf)[3]; /* the leaves put off: (p's bucket, q's bucket, weight) */
+    uint64_t count, room;
+    uint32_t *order;     /* (1 << k) + 1 + 2 room: leaves_joined's counting sorts */
+};
+
+/* A dense bucket's words (dense.c, step 6): its keys' bits in chunks of
+ * DENSE_CHUNK, DENSE_BATCH words transposed at once; a bucket of fewer than
+ * DENSE_MIN keys is tested pair by pair. */
+#ifndef DENSE_CHUNK
+#define DENSE_CHUNK 6
+#endif
+#define DENSE_VALUES (1 << DENSE_CHUNK)
+#define DENSE_BATCH 8 /* words transposed at once (512 keys) */
+#ifndef DENSE_MIN
+#define DENSE_MIN 64
+#endif
+
+/* Pairs of p x q with no bit in common, tested one by one (on 64-bit keys,
+ * or on their first 32 bits). */
+uint64_t join_tested(const uint64_t *p, uint64_t np, const uint64_t *q, uint64_t nq);
+uint64_t join_tested32(const uint32_t *p, uint64_t np, const uint32_t *q, uint64_t nq);
+
+/* b's buckets of `least` keys or more kept dense (their words). */
+void join_dense_build(struct buckets *b, int k, uint64_t least);
+
+/* Pairs of P's buckets pa .. pa + 2^level - 1 x Q's qa .. with no bit in
+ * common (some put off in L, where the AVX-512 loop joins them). */
+uint64_t join_buckets(const struct buckets *p, uint32_t pa, const struct buckets *q, uint32_t qa, int level,
+                      struct leaves *L);
+
+#ifdef HAND_WRITTEN
+/* The leaves put off in L joined, q's bucket by bucket: the pairs they found, weighed. */
+__attribute__((target("avx512f,avx512vpopcntdq"))) uint64_t join_leaves(const struct buckets *p,
+                                                                        const struct buckets *q, struct leaves *L);
+#endif
+
+#endif
