@@ -9,7 +9,9 @@ import math
 
 from .known import TOTAL
 
-HOPELESS_SECONDS = 3600.0  # estimated work beyond this gets a warning note
+# Estimated work beyond a minute gets a note that says how long, before it starts: a default
+# that cannot answer in seconds says so (count 22's 26 minutes included, not only the hopeless).
+LONG_SECONDS = 60.0
 
 
 def log_total(n: int) -> float:
@@ -30,13 +32,16 @@ def big(log: float) -> str:
 
 
 def duration(log_seconds: float) -> str:
-    """A time given as log10 of its seconds."""
-    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600)):
-        log = log_seconds - math.log10(size)
-        if log >= 0:
+    """A time given as log10 of its seconds, in the unit a person reads it in:
+    "about 26 minutes", "about 1.5 hours", "about 3 days", "about 2.4e+08 years"."""
+    for unit, size, decimals in (("years", 365.25 * 86400, True), ("days", 86400, True), ("hours", 3600, True),
+                                 ("minutes", 90, False)):  # (from a minute and a half: "about 1 minute" says little)
+        log = log_seconds - math.log10(size if unit != "minutes" else 60)
+        if log_seconds - math.log10(size) >= -1e-9:  # (a unit's own size in seconds is that unit: 86,400 is 1 day)
             if log >= 6:
                 return f"about {big(log)} {unit}"
-            said = f"{10 ** log:,.0f}"
+            value = 10 ** log
+            said = f"{value:.1f}".removesuffix(".0") if decimals and value < 10 else f"{value:,.0f}"
             return f"about {said} {unit[:-1] if said == '1' else unit}"  # (1 hour, not 1 hours)
     said = f"{10 ** log_seconds:.0f}"
     return f"about {said} second{'' if said == '1' else 's'}"

@@ -285,8 +285,37 @@ def test_a_time_of_one_unit_is_said_in_the_singular() -> None:
 
     from nqueens_cp.estimates import duration
 
-    assert [duration(math.log10(seconds)) for seconds in (1, 30, 3600, 5400, 1.2 * 86400, 400 * 86400)] == [
-        "about 1 second", "about 30 seconds", "about 1 hour", "about 2 hours", "about 1 day", "about 1 year"]
+    assert [duration(math.log10(seconds)) for seconds in (1, 30, 3600, 86400, 365.25 * 86400)] == [
+        "about 1 second", "about 30 seconds", "about 1 hour", "about 1 day", "about 1 year"]
+
+
+def test_a_time_is_said_in_the_unit_a_person_reads_it_in() -> None:
+    """Issue 79: the note before count 22 had hours or seconds only ("about 1 hour" for 26 minutes)."""
+    import math
+
+    from nqueens_cp.estimates import duration
+
+    assert [duration(math.log10(seconds)) for seconds in (89, 140, 1547.3, 5400, 13_900, 1.2 * 86400, 400 * 86400,
+                                                          1e20)] == [
+        "about 89 seconds", "about 2 minutes", "about 26 minutes", "about 1.5 hours", "about 3.9 hours",
+        "about 1.2 days", "about 1.1 years", "about 3.2e+12 years"]
+
+
+def test_the_note_before_a_long_count_estimates_the_join_it_runs(monkeypatch) -> None:
+    """Issue 79: count 22 said "bitmask would need about 1 hour" and finished in 26 minutes: the note
+    took a rate from before the dense buckets, said hours only, and was kept for an hour or more.  Now
+    it names the count by quarters, says the measured day's 26 minutes on two cores, points to
+    --checkpoint where none is given, and comes before any count of over a minute."""
+    from nqueens_cp.execution import advice
+
+    monkeypatch.setattr(advice, "default_jobs", lambda: 2)
+    [note] = advice.advice(22, "bitmask", counting=True, jobs=2, quarters=True)
+    assert "count by joining quarters would need about 26 minutes" in note and "--checkpoint FILE" in note
+    [note] = advice.advice(22, "bitmask", counting=True, jobs=2, quarters=True, checkpointed=True)
+    assert "--checkpoint" not in note
+    assert advice.advice(20, "bitmask", counting=True, jobs=2, quarters=True) == []  # (28 s measured)
+    [note] = advice.advice(21, "bitmask", counting=True, jobs=2, quarters=True)
+    assert "about 6 minutes" in note and "--checkpoint" not in note  # (380 s measured)
 
 
 @needs_c

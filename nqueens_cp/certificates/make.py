@@ -121,18 +121,18 @@ RATE = 1e3
 
 
 def advice(n: int, variant: Variant, jobs: int, time_limit: float | None = None) -> list[str]:
-    """A note for a certificate that would take more than an hour: each of
+    """A note for a certificate that would take more than a minute: each of
     its boards goes through a SAT solver (found, blocked, its proof logged),
     at about :data:`RATE` a second a process.  Estimated from the plain
     count (known to N = 27); questions whose count is not known get none."""
     from ..known import TOTAL
-    from ..estimates import HOPELESS_SECONDS, duration
+    from ..estimates import LONG_SECONDS, duration
 
     boards = TOTAL.get(n) if variant.is_plain else None
     if boards is None:
         return []
     seconds = boards / (RATE * jobs)
-    if seconds <= HOPELESS_SECONDS:
+    if seconds <= LONG_SECONDS:
         return []
     stop = f"; --time-limit {time_limit:g} s will stop it first" if time_limit and time_limit < seconds else ""
     return [f"a certificate of N={n} puts each of its {boards:,} boards through a SAT solver: at about "

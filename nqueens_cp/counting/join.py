@@ -49,10 +49,17 @@ METHOD = "quarter-join-2"  # the decomposition, as checkpoints record it: a new 
 MIN_N = 2  # (N = 1 has no quarters: its one board is counted by the walk)
 MAX_N = 25  # the compiled count's tables: 12 x 12 squares at most (kernel.JOIN_MAX_N)
 FROM_N = 16  # counted by quarters from here by default: the crossover with the walk (benchmarks/quarters.py --crossover)
-# boards a second on one core, about (for advice.advice's estimates): 1.5e8 over the whole of count 22
-# on a slow day of two cores before the dense buckets (docs/counting.md, "count 22, in legs"), 6.8e8 with
-# them on a day 2.4 times as fast ("Issue 65"): 2.8e8 for the slow day, so that no estimate is too short
-COUNT_RATE = 2.8e8
+# Boards a second on one core, about (advice.advice's estimate before a count), by N's parity: an odd
+# N's middle queens leave its parts fewer boards for the same listing.  Measured over whole counts on two
+# cores (docs/counting.md): count 22 in 1,547.3 s (8.7e8 a core), count 21 in 380.4 s (4.1e8), count 20
+# in 27.65 s (7.1e8).  (A day's speed drifts up to 2x: the note says "about".)
+COUNT_RATES = {0: 8.7e8, 1: 4.1e8}
+
+
+def count_rate(n: int) -> float:
+    """Boards a second on one core that a count of N by quarters goes at, about."""
+    return COUNT_RATES[n % 2]
+
 PARTS = 256  # tasks a count is cut into, about: enough for two dozen processes to end together
 COST_SAMPLES = 64  # row sets of a part whose halves are bounded to weigh it (part_costs)
 COST_A_HALF = float(1 << 20)  # what a half listed weighs against a pair of halves there (part_costs)

@@ -10,30 +10,33 @@ import math
 
 from ..counting import join
 from ..engines import DEFAULT_ENGINE, Engine, engine_class
-from ..estimates import HOPELESS_SECONDS, big, duration, log_total
+from ..estimates import LONG_SECONDS, big, duration, log_total
 from ..known import TOTAL
 from ..model.variants import Variant
 from .workers import default_jobs
 
 def advice(n: int, engine: str = DEFAULT_ENGINE, *, counting: bool = False, limit: int | None = None,
-           jobs: int | None = None, quarters: bool = False) -> list[str]:
+           jobs: int | None = None, quarters: bool = False, checkpointed: bool = False) -> list[str]:
     """Warnings for runs that cannot finish in reasonable time, naming a
     better command where there is one (``quarters``: counted by joining
-    quarters, at its own rate).  Empty for sensible runs."""
+    quarters, at its own rate; ``checkpointed``: the count keeps its progress
+    already, else a long one is told how).  Empty for runs of under a minute."""
     cls = engine_class(engine)
     workers = jobs or default_jobs()
     notes = []
     total = log_total(n)
     counting = counting or cls.counts_only or quarters
     if limit is None and not (cls.counts_only and not quarters):  # (a model counter lists none: no rate a board)
-        rate = join.COUNT_RATE if quarters else cls.count_rate if counting else cls.enumeration_rate
+        rate = join.count_rate(n) if quarters else cls.count_rate if counting else cls.enumeration_rate
         rate *= min(workers, default_jobs())
         seconds = total - math.log10(rate) if rate else -math.inf  # no rate, no estimate
-        if seconds > math.log10(HOPELESS_SECONDS):
+        if seconds > math.log10(LONG_SECONDS):
             what = "count" if counting else "list"
+            how = f"{engine}'s count by joining quarters" if quarters else engine
+            keep = "; --checkpoint FILE keeps what is done if it stops" if counting and not checkpointed and 10 ** seconds > 600 else ""
             notes.append(f"N={n} has {'about ' if n not in TOTAL else ''}{big(total)} solutions: at about "
-                         f"{big(math.log10(rate))} per second here, {engine} would need {duration(seconds)} to "
-                         f"{what} them")
+                         f"{big(math.log10(rate))} per second here, {how} would need {duration(seconds)} to "
+                         f"{what} them{keep}")
     elif n > cls.first_solution_max_n:
         decider = engine_class("bitmask")  # (its decision search; beyond its N, a construction)
         now = "bitmask" if decider.max_n is None or n <= decider.max_n else "construct"

@@ -108,7 +108,8 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
     if notify:
         plain = not chosen.placed and chosen.engine.variant.is_plain
         for note in [*chosen.notes, *(advice(n, engine, counting=not unique, jobs=chosen.jobs,
-                                             quarters=chosen.budget is not None) if plain else [])]:
+                                             quarters=chosen.budget is not None,
+                                             checkpointed=checkpoint is not None) if plain else [])]:
             notify(note)
     return execute.count(chosen, progress)
 
