@@ -143,9 +143,9 @@ def test_a_crosscheck_keeps_the_engines_of_a_preset_that_answer_it(cli, argv: li
 
 def test_one_job_says_where_it_runs(cli) -> None:
     # (count 13 -e sat --jobs 1 --stats said "on up to 1 worker process" and started none)
-    code, _, err = cli("count", "13", "-e", "sat", "--jobs", "1", "--stats")
+    code, _, err = cli("count", "11", "-e", "sat", "--jobs", "1", "--stats")  # (11: the least N whose count splits)
     assert code == 0 and "in this process" in err and "worker process" not in err
-    code, _, err = cli("count", "13", "-e", "sat", "--jobs", "2", "--stats")
+    code, _, err = cli("count", "11", "-e", "sat", "--jobs", "2", "--stats")
     assert code == 0 and "on up to 2 worker processes" in err
     help_ = " ".join(cli("count", "--help")[1].split())
     assert "1 means one at a time: in this process, or in one worker process for a compiled count" in help_
@@ -536,7 +536,9 @@ def test_every_command_is_on_the_fast_path_and_parses_there_as_in_the_whole_pars
     assert set(commands) == set(COMMANDS)
     for command in COMMANDS:
         alone = build_parser(command)._subparsers._group_actions[0].choices  # type: ignore[union-attr]
-        assert list(alone) == [command] and alone[command].format_help() == commands[command].format_help()
+        # that command's parser alone (export's under its old name too: model)
+        assert len({id(parser) for parser in alone.values()}) == 1 and set(alone) <= set(COMMANDS)
+        assert alone[command].format_help() == commands[command].format_help()
 
 
 def test_an_engine_its_measurement_could_not_load_is_a_refusal_not_an_error_drawn_at_its_time() -> None:
