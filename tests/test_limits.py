@@ -26,7 +26,7 @@ from hard_questions import HARD_QUESTIONS
 from nqueens_cp import ENGINE_NAMES, engine_class, names
 from nqueens_cp.model.variants import OPTIMUM
 
-LIMIT = 2  # seconds, --time-limit
+LIMIT = 1.5  # seconds, --time-limit
 SLACK = 4  # seconds beyond the limit, for the process's start and its exit (the runs share the cores)
 MEMORY = 1 << 30  # bytes of address space
 TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
