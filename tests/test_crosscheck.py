@@ -151,7 +151,7 @@ def test_a_tampered_model_counter_is_caught(name: str, monkeypatch: pytest.Monke
 
 
 def test_the_declarative_preset_crosschecks_every_available_declarative_engine(cli) -> None:
-    code, out, err = cli("crosscheck", "1-9", "--engines", "declarative")
+    code, out, err = cli("crosscheck", "1-8", "--engines", "declarative")  # (9: the SMT and CPMpy engines, seconds each)
     assert code == 0, err
     header = out.splitlines()[0].split()
     assert header[3:] == ["bitmask", *names(declarative=True, available=True)]
