@@ -316,6 +316,8 @@ def test_the_note_before_a_long_count_estimates_the_join_it_runs(monkeypatch) ->
     assert advice.advice(20, "bitmask", counting=True, jobs=2, quarters=True) == []  # (28 s measured)
     [note] = advice.advice(21, "bitmask", counting=True, jobs=2, quarters=True)
     assert "about 6 minutes" in note and "--checkpoint" not in note  # (380 s measured)
+    [note] = advice.advice(16, "cpsat", counting=True, jobs=2)  # (a count no checkpoint keeps: not pointed to one)
+    assert "cpsat would need about" in note and "--checkpoint" not in note
 
 
 @needs_c

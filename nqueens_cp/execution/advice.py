@@ -33,8 +33,9 @@ def advice(n: int, engine: str = DEFAULT_ENGINE, *, counting: bool = False, limi
         if seconds > math.log10(LONG_SECONDS):
             what = "count" if counting else "list"
             how = f"{engine}'s count by joining quarters" if quarters else engine
+            resumable = quarters or cls.counts_classes  # (the counts a checkpoint keeps: execution/checkpoint.py)
             keep = "; --checkpoint FILE keeps what is done if it stops" \
-                if counting and not checkpointed and seconds > math.log10(600) else ""
+                if counting and resumable and not checkpointed and seconds > math.log10(600) else ""
             notes.append(f"N={n} has {'about ' if n not in TOTAL else ''}{big(total)} solutions: at about "
                          f"{big(math.log10(rate))} per second here, {how} would need {duration(seconds)} to "
                          f"{what} them{keep}")
