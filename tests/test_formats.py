@@ -1,6 +1,6 @@
 """The model in the field's formats, read by the field's own tools.
 
-Each file is written by ``nqueens-cp model`` and handed to a real program:
+Each file is written by ``nqueens-cp export`` and handed to a real program:
 MiniZinc with Gecode, clingo, Z3, clasp (which reads the PB competition
 format) and ACE (the XCSP3 solver that pycsp3 ships, on Java).  Every
 answer is checked against our reference set, for plain N and for a question
