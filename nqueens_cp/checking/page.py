@@ -91,12 +91,17 @@ def _why(reason: Any) -> str:
     return f" Why: {escape(reason.text)}." + (f"<ul>{parts}</ul>" if parts else "")
 
 
-def _row_line(row: NCheck) -> str:
+def _table_row(row: NCheck | OptimumCheck, cells: str) -> str:
+    """One N's row of the table: N and the verdict, then ``cells``, then the model's seconds."""
     verdict = "agrees" if row.agrees else "DIFFERS"
     return (f'<tr class="{"right" if row.agrees else "wrong"}"><td class="num">{row.n}</td><td>{verdict}</td>'
-            f'<td class="num">{row.boards}</td><td class="num">{row.reference}</td>'
-            f'<td class="num">{row.missing_count}</td><td class="num">{row.extra_count}</td>'
-            f'<td class="num">{row.not_boards_count}</td><td class="num">{row.seconds:.3f}</td></tr>')
+            f'{cells}<td class="num">{row.seconds:.3f}</td></tr>')
+
+
+def _row_line(row: NCheck) -> str:
+    return _table_row(row, f'<td class="num">{row.boards}</td><td class="num">{row.reference}</td>'
+                           f'<td class="num">{row.missing_count}</td><td class="num">{row.extra_count}</td>'
+                           f'<td class="num">{row.not_boards_count}</td>')
 
 
 def _differs(row: NCheck) -> str:
@@ -128,11 +133,9 @@ def page(title: str, verdict: str, verdict_class: str, body: str) -> str:
 
 
 def _optimum_line(row: OptimumCheck) -> str:
-    proved = "yes" if row.proved else "no"
-    return (f'<tr class="{"right" if row.agrees else "wrong"}"><td class="num">{row.n}</td>'
-            f'<td>{"agrees" if row.agrees else "DIFFERS"}</td><td class="num">{"" if row.optimum is None else row.optimum}'
-            f'</td><td class="num">{row.reference}</td><td>{proved}</td><td>{"yes" if row.valid else "no"}</td>'
-            f'<td class="num">{row.seconds:.3f}</td></tr>')
+    return _table_row(row, f'<td class="num">{"" if row.optimum is None else row.optimum}</td>'
+                           f'<td class="num">{row.reference}</td><td>{"yes" if row.proved else "no"}</td>'
+                           f'<td>{"yes" if row.valid else "no"}</td>')
 
 
 def _optimum_differs(row: OptimumCheck) -> str:
