@@ -41,6 +41,7 @@ from typing import Any, NamedTuple
 
 from .. import machine
 from ..errors import InvalidInputError
+from ..estimates import log_total
 from ..model.board import SQUARE_MAPS
 from .classes import Side, Work, symmetric_counts
 
@@ -49,16 +50,30 @@ METHOD = "quarter-join-2"  # the decomposition, as checkpoints record it: a new 
 MIN_N = 2  # (N = 1 has no quarters: its one board is counted by the walk)
 MAX_N = 25  # the compiled count's tables: 12 x 12 squares at most (kernel.JOIN_MAX_N)
 FROM_N = 16  # counted by quarters from here by default: the crossover with the walk (benchmarks/quarters.py --crossover)
-# Boards a second on one core, about (advice.advice's estimate before a count), by N's parity: an odd
-# N's middle queens leave its parts fewer boards for the same listing.  Measured over whole counts on two
-# cores (docs/counting.md): count 22 in 1,547.3 s (8.7e8 a core), count 21 in 380.4 s (4.1e8), count 20
-# in 27.65 s (7.1e8).  (A day's speed drifts up to 2x: the note says "about".)
-COUNT_RATES = {0: 8.7e8, 1: 4.1e8}
+# Seconds a whole count of N by quarters took on this machine's two cores (advice.advice's estimate
+# before a count), by the tree of 2026-11-28 evening (docs/counting.md): count 20 and 21 measured after
+# the table by rows, count 22 by the tree just before it, count 23 estimated from a sample of its parts
+# (benchmarks/estimate.py: 27,394 s on a slow hour whose count 21 took 679 s, scaled to 21's 259.7).
+# Other N follow the growth between the two of their parity.  The time does not follow the boards: by
+# 21's boards a second count 23 would take 8.2 hours, by its sample about 2.9.  (A day's speed drifts
+# up to 2x and more: the note says "about".)
+COUNT_SECONDS = {20: 16.4, 21: 259.7, 22: 1547.3, 23: 10_500.0}
+COUNT_CORES = 2
+
+
+def count_seconds(n: int) -> float:
+    """Seconds a count of N by quarters takes on COUNT_CORES cores here, about."""
+    if n in COUNT_SECONDS:
+        return COUNT_SECONDS[n]
+    low, high = sorted(k for k in COUNT_SECONDS if k % 2 == n % 2)
+    growth = COUNT_SECONDS[high] / COUNT_SECONDS[low]  # a step of two
+    return COUNT_SECONDS[high] * growth ** ((n - high) / 2)
 
 
 def count_rate(n: int) -> float:
     """Boards a second on one core that a count of N by quarters goes at, about."""
-    return COUNT_RATES[n % 2]
+    return 10 ** log_total(n) / (COUNT_CORES * count_seconds(n))
+
 
 PARTS = 256  # tasks a count is cut into, about: enough for two dozen processes to end together
 COST_SAMPLES = 64  # row sets of a part whose halves are bounded to weigh it (part_costs)
