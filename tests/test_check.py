@@ -448,6 +448,30 @@ def test_a_model_that_imports_what_this_python_lacks_is_one_line(cli, tmp_path: 
     assert "imports no_such_package_for_nqueens, which the Python running the check" in err and sys.executable in err
 
 
+def test_a_model_that_imports_our_own_dependency_this_python_lacks_is_told_the_python_that_has_it(
+        monkeypatch) -> None:
+    """The stop hook's `python3 -m nqueens_cp check M.py:right 1-6` exited 4, and 1 was expected of a
+    wrong model: its python3 was the machine's, with no OR-Tools, running the package from the clone's
+    folder (the README's install is in .venv).  The one line now says which Python has it."""
+    import importlib.util
+
+    from nqueens_cp.checking import python as loading
+
+    venv = Path(loading.__file__).resolve().parents[2] / ".venv"
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ortools" else real(name, *a))
+    monkeypatch.setattr(sys, "prefix", "/a-python-without-ortools")
+    said = loading._missing("M.py", ImportError("No module named 'ortools'", name="ortools"))
+    assert said.startswith("M.py imports ortools, which the Python running the check") and "\n" not in said
+    if (venv / "bin" / "python").exists():  # (a clone with the README's install: CI's)
+        assert said.endswith(f"which the README's install put in {venv}: run {venv}/bin/python -m nqueens_cp")
+    else:
+        assert said.endswith("install nqueens-cp for this Python (README.md)")
+    # a package of the user's own, or a module missing from a dependency this Python has: no such word
+    for name in ("no_such_package_for_nqueens", "pysat.no_such_module"):
+        assert "own dependencies" not in loading._missing("M.py", ImportError("No module", name=name))
+
+
 def test_options_go_anywhere_spec_after_an_option(cli, models: Path) -> None:
     """check MODEL --variant toroidal 1-8 was 'unrecognized arguments: 1-8' (MODEL is optional beside
     --generator, so argparse took the words before the option alone)."""

@@ -157,9 +157,31 @@ def user_traceback(error: BaseException, path: str) -> str:
 
 
 def _missing(where: str, error: ImportError) -> str:
-    """A model that imports what this Python lacks, in one line: which package, which Python."""
+    """A model that imports what this Python lacks, in one line: which package, which Python, and
+    where the package is one of our own dependencies, the Python that has them."""
     return (f"{where} imports {error.name or 'a package'}, which the Python running the check ({sys.executable}) "
-            f"cannot load: {str(error).splitlines()[0] if str(error) else type(error).__name__}")
+            f"cannot load: {str(error).splitlines()[0] if str(error) else type(error).__name__}"
+            f"{_installed_elsewhere(error.name)}")
+
+
+OUR_DEPENDENCIES = ("ortools", "pysat", "numpy")  # (the import names of pyproject.toml's dependencies)
+
+
+def _installed_elsewhere(name: str | None) -> str:
+    """Where a model imports one of our own dependencies that this Python lacks, what to run instead:
+    the README's install puts them in the clone's .venv, and ``python3 -m nqueens_cp`` in the clone
+    runs the package from its folder with a Python that may have none of them; else ''."""
+    import importlib.util
+    from pathlib import Path
+
+    top = (name or "").partition(".")[0]
+    if top not in OUR_DEPENDENCIES or importlib.util.find_spec(top) is not None:  # (a module of it is missing)
+        return ""
+    venv = Path(__file__).resolve().parents[2] / ".venv"
+    if (venv / "bin" / "python").exists() and Path(sys.prefix).resolve() != venv.resolve():
+        return (f"; it is one of nqueens_cp's own dependencies, which the README's install put in {venv}: "
+                f"run {venv}/bin/python -m nqueens_cp")
+    return "; it is one of nqueens_cp's own dependencies: install nqueens-cp for this Python (README.md)"
 
 
 def _said(error: BaseException) -> str:
