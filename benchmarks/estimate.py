@@ -80,7 +80,7 @@ def estimate(found: dict, cores: int) -> tuple[float, float]:
 
 
 def hours(seconds: float) -> str:
-    return f"{seconds:,.0f} s ({seconds / 3600:.2f} h)"
+    return f"{seconds:,.1f} s" if seconds < 600 else f"{seconds:,.0f} s ({seconds / 3600:.2f} h)"
 
 
 def main() -> None:
@@ -103,7 +103,7 @@ def main() -> None:
     for tree in trees:
         seconds, error = estimate(found[tree], args.cores)
         tests = sum(r["tests"] for r in found[tree]["rows"])
-        print(f"{tree}: count {args.n} on {args.cores} cores, about {hours(seconds)} +- {2 * error:,.0f} s "
+        print(f"{tree}: count {args.n} on {args.cores} cores, about {hours(seconds)} +- {2 * error:,.{0 if seconds >= 600 else 1}f} s "
               f"({len(found[tree]['rows'])} parts of {found[tree]['parts']}, {args.window} row sets each; "
               f"the table {found[tree]['table']:.1f} s; {tests:,} pair tests in the windows)")
     if args.before:
