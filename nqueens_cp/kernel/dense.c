@@ -163,47 +163,72 @@ TARGETS static void dense_transpose(batch_words a[64]) {
         }
 }
 
-/* The words of b's buckets of `least` keys or more (of its k-bit ids)
- * that fit its room, from the first others bits of their keys: each
+/* Which of b's buckets (of its k-bit ids) are dense: those of `least` keys
+ * or more that fit its room, their words' place in it in at[] (each
  * bucket's batches of 512 keys one after the other, a batch's sums
- * [chunk][value] (each DENSE_BATCH words). */
-TARGETS void join_dense_build(struct buckets *b, int k, uint64_t least) {
+ * [chunk][value], each DENSE_BATCH words), the others NOT_DENSE. */
+static void dense_plan(struct buckets *b, int k, uint64_t least) {
     int chunks = b->chunks = b->others ? (b->others + DENSE_CHUNK - 1) / DENSE_CHUNK : 1;
     uint64_t used = 0, batch = (uint64_t)chunks * DENSE_VALUES * DENSE_BATCH;
     for (uint32_t id = 0; id < 1u << k; id++) {
-        uint64_t first = b->start[id], count = b->start[id + 1] - first;
-        if (count < least || used + (count + 64 * DENSE_BATCH - 1) / (64 * DENSE_BATCH) * batch > b->room) {
+        uint64_t count = b->start[id + 1] - b->start[id], batches = (count + 64 * DENSE_BATCH - 1) / (64 * DENSE_BATCH);
+        if (count < least || used + batches * batch > b->room) {
             b->at[id] = NOT_DENSE;
             continue;
         }
         b->at[id] = used;
-        for (uint64_t lane0 = 0; lane0 < count; lane0 += 64 * DENSE_BATCH, used += batch) {
-            /* key j of the batch is row j / 8 of group j % 8 (the keys as they lie: no shuffle), and so
-             * lane j / 8 of the group's words once transposed */
-            batch_words row[64], past = {0};
-            uint64_t keys = count - lane0;
-            if (keys >= 64 * DENSE_BATCH)
-                memcpy(row, b->key + first + lane0, sizeof row);
-            else {
-                memcpy(row, b->key + first + lane0, keys * sizeof(uint64_t));
-                memset((uint64_t *)row + keys, 0, (64 * DENSE_BATCH - keys) * sizeof(uint64_t));
-                for (uint64_t g = 0; g < DENSE_BATCH; g++) { /* the lanes past the last key: j = 8 i + g >= keys */
-                    uint64_t i = keys > g ? (keys - g + DENSE_BATCH - 1) / DENSE_BATCH : 0;
-                    past[g] = i < 64 ? ~(uint64_t)0 << i : 0;
-                }
+        used += batches * batch;
+    }
+}
+
+/* The words of b's bucket `id`, from the first others bits of its keys, at sums. */
+TARGETS static void dense_bucket(const struct buckets *b, uint32_t id, uint64_t *sums_at) {
+    const int chunks = b->chunks;
+    uint64_t first = b->start[id], count = b->start[id + 1] - first, batch = (uint64_t)chunks * DENSE_VALUES * DENSE_BATCH;
+    for (uint64_t lane0 = 0; lane0 < count; lane0 += 64 * DENSE_BATCH, sums_at += batch) {
+        /* key j of the batch is row j / 8 of group j % 8 (the keys as they lie: no shuffle), and so
+         * lane j / 8 of the group's words once transposed */
+        batch_words row[64], past = {0};
+        uint64_t keys = count - lane0;
+        if (keys >= 64 * DENSE_BATCH)
+            memcpy(row, b->key + first + lane0, sizeof row);
+        else {
+            memcpy(row, b->key + first + lane0, keys * sizeof(uint64_t));
+            memset((uint64_t *)row + keys, 0, (64 * DENSE_BATCH - keys) * sizeof(uint64_t));
+            for (uint64_t g = 0; g < DENSE_BATCH; g++) { /* the lanes past the last key: j = 8 i + g >= keys */
+                uint64_t i = keys > g ? (keys - g + DENSE_BATCH - 1) / DENSE_BATCH : 0;
+                past[g] = i < 64 ? ~(uint64_t)0 << i : 0;
             }
-            dense_transpose(row);
-            batch_words *sums = (batch_words *)(b->sums + used); /* (sums and batch: 64-byte aligned) */
-            for (int c = 0; c < chunks; c++) {
-                batch_words *chunk = sums + c * DENSE_VALUES;
-                chunk[0] = c ? (batch_words){0} : past;
-                for (int v = 1; v < DENSE_VALUES; v++) {
-                    int bit = c * DENSE_CHUNK + __builtin_ctz((unsigned)v);
-                    chunk[v] = bit < 64 ? chunk[v & (v - 1)] | row[bit] : chunk[v & (v - 1)];
-                }
+        }
+        dense_transpose(row);
+        batch_words *sums = (batch_words *)sums_at; /* (sums and batch: 64-byte aligned) */
+        for (int c = 0; c < chunks; c++) {
+            batch_words *chunk = sums + c * DENSE_VALUES;
+            chunk[0] = c ? (batch_words){0} : past;
+            for (int v = 1; v < DENSE_VALUES; v++) {
+                int bit = c * DENSE_CHUNK + __builtin_ctz((unsigned)v);
+                chunk[v] = bit < 64 ? chunk[v & (v - 1)] | row[bit] : chunk[v & (v - 1)];
             }
         }
     }
+}
+
+static int has_vpopcnt(void);
+
+/* b's dense buckets (dense_plan), and their words where the compiler's loop
+ * reads them (`dense`, below).  The AVX-512 loop joins them as put-off
+ * leaves, q's bucket by bucket, and each bucket's words are made there, just
+ * before its leaves, at the start of the room (join_leaves): at N = 23 a
+ * list's words were about 1 MB, made all at once and read again from
+ * farther than the cache, and a dense bucket that no leaf meets is never
+ * made. */
+void join_dense_build(struct buckets *b, int k, uint64_t least) {
+    dense_plan(b, k, least);
+    if (has_vpopcnt())
+        return;
+    for (uint32_t id = 0; id < 1u << k; id++)
+        if (b->at[id] != NOT_DENSE)
+            dense_bucket(b, id, b->sums + b->at[id]);
 }
 
 /* Pairs of the keys x[0 .. nx) x a dense bucket's of `count` keys (its
@@ -281,6 +306,10 @@ static int has_vpopcnt(void) {
     }
     return has;
 }
+#else
+static int has_vpopcnt(void) {
+    return 0;
+}
 #endif
 
 /* Pairs of p's bucket a x q's bucket b (ids apart: they can meet only in
@@ -334,7 +363,8 @@ uint64_t join_buckets(const struct buckets *p, uint32_t pa, const struct buckets
 /* The leaves of one q bucket, in order of their p buckets: sorted[i .. end). */
 struct run {
     uint64_t i, end, batches;
-    const __m512i *sums;
+    uint32_t bucket;
+    const __m512i *sums; /* its words, made when its leaves are joined */
 };
 
 /* A leaf's p keys, its p bucket, and the weight of its pairs less one. */
@@ -355,7 +385,7 @@ static struct run run_at(const struct buckets *q, const struct leaves *L, const 
     while (end < L->count && L->leaf[sorted[end]][1] == b)
         end++;
     uint64_t batches = (q->start[b + 1] - q->start[b] + lanes - 1) / lanes;
-    return (struct run){i, end, batches, (const __m512i *)(q->sums + q->at[b])};
+    return (struct run){i, end, batches, b, NULL};
 }
 
 /* The leaves put off, q's bucket by bucket: each bucket's batches two at a
@@ -391,10 +421,16 @@ DENSE_TARGET uint64_t join_leaves(const struct buckets *p, const struct buckets 
     __m512i met[2] = {_mm512_setzero_si512(), _mm512_setzero_si512()}; /* the leaves of weight 1, of 2 */
     uint64_t join_tested[2] = {0, 0};                                         /* their lanes */
     for (uint64_t i = 0; i < L->count;) {
-        struct run r = run_at(q, L, sorted, i), s = {0, 0, 0, NULL};
+        struct run r = run_at(q, L, sorted, i), s = {0, 0, 0, 0, NULL};
         if (r.batches % 2 && r.end < L->count) /* the next bucket with an odd number of batches, if next */
             s = run_at(q, L, sorted, r.end);
         int paired = s.batches % 2;
+        dense_bucket(q, r.bucket, q->sums); /* the words of r, and of s after them (both fit: dense_plan) */
+        r.sums = (const __m512i *)q->sums;
+        if (paired) {
+            dense_bucket(q, s.bucket, q->sums + r.batches * words * DENSE_BATCH);
+            s.sums = (const __m512i *)(q->sums + r.batches * words * DENSE_BATCH);
+        }
         for (int side = 0; side < 1 + paired; side++) { /* each bucket's batches two at a time */
             struct run u = side ? s : r;
             for (uint64_t t = 0; t + 1 < u.batches; t += 2)
