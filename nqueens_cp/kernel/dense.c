@@ -21,7 +21,7 @@
  *    instructions or more.  The bits tested are those outside the id that
  *    keys of both lists take.  The leaves that meet dense buckets are put
  *    off and joined a q bucket at a time, two batches a key
- *    (`join_leaves`). */
+ *    (`join_leaves`), each bucket's words made just before its leaves. */
 #include "join.h"
 #include "dense.h"
 

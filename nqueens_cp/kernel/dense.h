@@ -93,7 +93,9 @@ struct leaves {
 uint64_t join_tested(const uint64_t *p, uint64_t np, const uint64_t *q, uint64_t nq);
 uint64_t join_tested32(const uint32_t *p, uint64_t np, const uint32_t *q, uint64_t nq);
 
-/* b's buckets of `least` keys or more kept dense (their words). */
+/* b's buckets of `least` keys or more kept dense: which (at[]), and their
+ * words, made here for the compiler's loop, or bucket by bucket as their
+ * leaves are joined where the AVX-512 loop joins them (join_leaves). */
 void join_dense_build(struct buckets *b, int k, uint64_t least);
 
 /* Pairs of P's buckets pa .. pa + 2^level - 1 x Q's qa .. with no bit in
