@@ -8,6 +8,7 @@ import random
 import re
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -290,6 +291,55 @@ def cli(capsys):
         return code, out, err
 
     return run
+
+
+def process_tree(root: int) -> list[int]:
+    """The process and its descendants, now."""
+    parents: dict[int, int] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as handle:
+                    parents[int(name)] = int(handle.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    found, frontier = [root], [root]
+    while frontier:
+        frontier = [pid for pid, parent in parents.items() if parent in frontier]
+        found += frontier
+    return found
+
+
+
+def stacks_of_a_stuck_process(process: subprocess.Popen, seconds: float = 10) -> str:
+    """Where a process that should have ended is stuck: every thread's traceback of it and of
+    its children, for the failure's message.  Started with ``STACKS`` (PYTHONFAULTHANDLER=1),
+    each writes them on SIGABRT to its stderr (a pool's workers to the parent's) and dies; the
+    children are sent it first.  What the process wrote to stderr is returned, its last 6,000
+    characters."""
+    for pid in reversed(process_tree(process.pid)):
+        try:
+            os.kill(pid, signal.SIGABRT)
+        except ProcessLookupError:
+            continue
+    try:
+        _, err = process.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, err = process.communicate()
+    text = err.decode(errors="replace") if isinstance(err, bytes) else err or ""
+    return text[-6000:]
+
+
+def _no_core_files() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # (SIGABRT would leave a core file where the core limit allows)
+
+
+# Popen's arguments for a process that SIGABRT makes show where each of its threads is (and its children's):
+# Popen(..., **STACKS).
+STACKS = {"env": {**os.environ, "PYTHONFAULTHANDLER": "1"}, "preexec_fn": _no_core_files}
 
 
 def still_running(pids: list[int], seconds: float) -> list[int]:

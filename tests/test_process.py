@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from conftest import CLI, run_process, usable
+from conftest import CLI, STACKS, run_process, stacks_of_a_stuck_process, usable
 from nqueens_cp import DEFAULT_ENGINE, engine_class, is_solution, names
 
 # The command line's own behaviour (a closed pipe, Ctrl-C, the first boards at once) runs one path for every
@@ -45,11 +45,12 @@ def test_ctrl_c_exits_130_with_output_intact(engine: str, jobs: str) -> None:
     proc = subprocess.Popen(
         [*CLI, "enumerate", str(n), "--engine", engine, "--format", "line", "--jobs", jobs],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,  # unbuffered: readline takes one line, no more
+        **STACKS,
     )
     assert proc.stdout is not None
     first = proc.stdout.readline()  # the search is under way
     proc.send_signal(signal.SIGINT)
-    rest, err_bytes = proc.communicate(timeout=60)  # workers must not outlive the parent
+    rest, err_bytes = _ended(proc)  # workers must not outlive the parent
     output, err = (first + rest).decode(), err_bytes.decode()
     assert proc.returncode == 130
     assert err.strip().endswith("interrupted") and "Traceback" not in err
@@ -58,18 +59,44 @@ def test_ctrl_c_exits_130_with_output_intact(engine: str, jobs: str) -> None:
     assert all(is_solution(tuple(map(int, line.split())), n) for line in lines)
 
 
+def _ended(proc: subprocess.Popen) -> tuple[bytes, bytes]:
+    """Its output once it has ended, within a minute of the Ctrl-C; else the failure says where
+    it and its workers were stuck (once, under load, the backtrack row on two jobs neither
+    ended nor said "interrupted" in 60 s: never seen again since)."""
+    try:
+        return proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("still running 60 s after Ctrl-C; each thread of it and its workers:\n"
+                    + stacks_of_a_stuck_process(proc))
+
+
+def test_a_stuck_process_tells_where_it_and_its_children_are() -> None:
+    """What _ended says when a run does not end: the stacks of the process and of its child."""
+    script = ("import subprocess, sys, time\n"
+              "child = subprocess.Popen([sys.executable, '-c', 'import time\\nprint(flush=True)\\ntime.sleep(600)'], "
+              "stdout=subprocess.PIPE); child.stdout.readline()\n"
+              "print('up', flush=True)\n"
+              "time.sleep(600)\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, **STACKS)
+    assert proc.stdout is not None and proc.stdout.readline() == b"up\n"  # (both are running)
+    said = stacks_of_a_stuck_process(proc)
+    assert proc.returncode == -signal.SIGABRT
+    assert said.count("Fatal Python error: Aborted") == 2 and said.count("Current thread") == 2
+    assert said.count('File "<string>", line 3') == 1 and said.count('File "<string>", line 4') == 1, said
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_stops_a_crosscheck_cleanly(jobs: str) -> None:
     # All engines share one pool; stopping it mid-stream once made
     # Python 3.11's pool thread raise (futures cancelled twice).  The row of
     # N=9 says the search is under way; N=13 then takes half a minute.
     proc = subprocess.Popen([*CLI, "crosscheck", "9", "13", "--jobs", jobs], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, bufsize=0)
+                            stderr=subprocess.PIPE, bufsize=0, **STACKS)
     assert proc.stdout is not None
     lines = [proc.stdout.readline() for _ in range(3)]  # two header lines, then the row of N=9
     assert lines[2].split()[0] == b"9"
     proc.send_signal(signal.SIGINT)
-    rest, err_bytes = proc.communicate(timeout=60)
+    rest, err_bytes = _ended(proc)
     err = err_bytes.decode()
     assert proc.returncode == 130
     assert err.strip().endswith("interrupted") and "Traceback" not in err and "Exception" not in err

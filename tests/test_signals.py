@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CLI, still_running
+from conftest import CLI, process_tree, still_running
 from nqueens_cp import engine_class, names
 from test_limits import HARD, OPTIMUM_HARD, OPTIMUM_N, processor_seconds
 
@@ -55,23 +55,6 @@ def _rows() -> list[tuple[str, list[str], signal.Signals]]:
     return rows
 
 
-def _tree(root: int) -> list[int]:
-    """The process and its descendants, now."""
-    parents: dict[int, int] = {}
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as handle:
-                    parents[int(name)] = int(handle.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-    found, frontier = [root], [root]
-    while frontier:
-        frontier = [pid for pid, parent in parents.items() if parent in frontier]
-        found += frontier
-    return found
-
-
 def _cpu(pids: list[int]) -> float:
     total = 0.0
     for pid in pids:
@@ -96,20 +79,20 @@ def test_every_engine_stops_at_ctrl_c_and_sigterm() -> None:
             process = subprocess.Popen([*CLI, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             running.append((name, argv, sig, process))
         for *_, process in running:  # wait until each is searching (or has ended)
-            while process.poll() is None and _cpu(_tree(process.pid)) < CPU_SECONDS:
+            while process.poll() is None and _cpu(process_tree(process.pid)) < CPU_SECONDS:
                 time.sleep(0.05)
         for name, argv, sig, process in running:
             said = f"{name}: {' '.join(argv)}"
             if process.poll() is not None:
                 failures.append(f"{said}: ended before the signal, exit {process.returncode}: {process.stderr.read()}")
                 continue
-            tree = _tree(process.pid)
+            tree = process_tree(process.pid)
             sent = time.monotonic()
             process.send_signal(sig)
             try:
                 _, err = process.communicate(timeout=WITHIN)
             except subprocess.TimeoutExpired:
-                for pid in _tree(process.pid):
+                for pid in process_tree(process.pid):
                     os.kill(pid, signal.SIGKILL)
                 process.communicate()
                 failures.append(f"{said}: still running {WITHIN:g} s after {sig.name}")
@@ -127,7 +110,7 @@ def test_every_engine_stops_at_ctrl_c_and_sigterm() -> None:
 
 def _searching(process: subprocess.Popen) -> None:
     """Wait for the event that the command is at work (see the module's docstring)."""
-    while process.poll() is None and _cpu(_tree(process.pid)) < CPU_SECONDS:
+    while process.poll() is None and _cpu(process_tree(process.pid)) < CPU_SECONDS:
         time.sleep(0.05)
     assert process.poll() is None, f"ended before the signal, exit {process.returncode}: {process.stderr.read()}"
 
@@ -165,12 +148,12 @@ def test_a_signal_to_the_process_group_ends_it_in_one_line_and_leaves_nothing(
                                env={**os.environ, "TMPDIR": str(scratch)}, start_new_session=True)
     try:
         _searching(process)
-        tree = _tree(process.pid)
+        tree = process_tree(process.pid)
         os.killpg(process.pid, signum)
         _, err = process.communicate(timeout=WITHIN)
     finally:
         if process.poll() is None:
-            for pid in _tree(process.pid):
+            for pid in process_tree(process.pid):
                 os.kill(pid, signal.SIGKILL)
             process.communicate()
     assert process.returncode == code and err.endswith(f"nqueens-cp: {said}\n"), err
@@ -203,7 +186,7 @@ def test_a_parent_killed_outright_leaves_no_solver_running_and_no_folder(tmp_pat
                                cwd=here, env={**os.environ, "TMPDIR": str(scratch)})
     try:
         _searching(process)
-        tree = _tree(process.pid)
+        tree = process_tree(process.pid)
         assert _leftovers(scratch, here), "the command works in a folder of its own"
         process.kill()
         process.communicate()
