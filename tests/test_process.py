@@ -81,8 +81,9 @@ def test_a_stuck_process_tells_where_it_and_its_children_are() -> None:
     assert proc.stdout is not None and proc.stdout.readline() == b"up\n"  # (both are running)
     said = stacks_of_a_stuck_process(proc)
     assert proc.returncode == -signal.SIGABRT
+    # each one's stack, at its line of <string> (its sleep, or the print just before it as it returns)
     assert said.count("Fatal Python error: Aborted") == 2 and said.count("Current thread") == 2
-    assert said.count('File "<string>", line 3') == 1 and said.count('File "<string>", line 4') == 1, said
+    assert said.count('File "<string>", line') == 2, said
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
