@@ -310,7 +310,6 @@ def process_tree(root: int) -> list[int]:
     return found
 
 
-
 def stacks_of_a_stuck_process(process: subprocess.Popen, seconds: float = 10) -> str:
     """Where a process that should have ended is stuck: every thread's traceback of it and of
     its children, for the failure's message.  Started with ``STACKS`` (PYTHONFAULTHANDLER=1),

@@ -62,7 +62,7 @@ def test_ctrl_c_exits_130_with_output_intact(engine: str, jobs: str) -> None:
 def _ended(proc: subprocess.Popen) -> tuple[bytes, bytes]:
     """Its output once it has ended, within a minute of the Ctrl-C; else the failure says where
     it and its workers were stuck (once, under load, the backtrack row on two jobs neither
-    ended nor said "interrupted" in 60 s: never seen again since)."""
+    ended nor said "interrupted" in 60 s; not seen again in the runs since)."""
     try:
         return proc.communicate(timeout=60)
     except subprocess.TimeoutExpired:
