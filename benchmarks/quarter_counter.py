@@ -11,8 +11,8 @@ gives 2 min 53 s for N = 20 and 3 h 51 min for 22 on a four-core CPU of
         (default N: 18 19; T: this machine's cores)
 
 The counter takes its board size and tuning from constants in its sources,
-so for each N this script copies the checkout into a temporary folder and
-there, as the counter's README says to:
+so for each N this script copies the checkout into a temporary folder
+(removed at the end) and there, as the counter's README says to:
 
 - sets `size` in solcounter.h, and the `cfg` that solcounter.h's own table
   gives for that size (sieveCuts, matchMinSize, bmiIntrin, prefetch);
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -72,6 +73,7 @@ def configure(tree: Path, n: int, flags: set[str]) -> None:
     """Set the counter's board size and its own tuning for ``n`` in the copy at ``tree``."""
     sieve, min_size, bmi, prefetch = TUNING[min(TUNING, key=lambda size: abs(size - n))]
     bmi = bmi and "bmi2" in flags
+    prefetch = prefetch and platform.machine() in ("x86_64", "AMD64")  # (prefetchx86.h: x86's intrinsics)
     header = tree / "solcounter.h"
     replace_once(header, r"^inline constexpr int size = \d+;", f"inline constexpr int size = {n};")
     replace_once(header, r"^(\s*\.sieveCuts = )\d+,", rf"\g<1>{sieve},")
@@ -84,12 +86,12 @@ def configure(tree: Path, n: int, flags: set[str]) -> None:
         replace_once(tree / "prefetch.h", r'^//\s*(#include "prefetchx86.h")', r"\g<1>")
 
 
-def build(checkout: Path, n: int, flags: set[str]) -> Path:
+def build(checkout: Path, n: int, flags: set[str], scratch: Path) -> Path:
     compiler = shutil.which("g++")
     if compiler is None:
         raise SystemExit("g++ is not installed (the counter needs GCC 11 or later)")
-    tree = Path(tempfile.mkdtemp(prefix=f"quarter-counter-{n}-"))
-    shutil.copytree(checkout, tree, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".git", "build"))
+    tree = scratch / f"counter-{n}"
+    shutil.copytree(checkout, tree, ignore=shutil.ignore_patterns(".git", "build"))
     configure(tree, n, flags)
     binary = tree / "nqueens"
     built = subprocess.run([compiler, "-std=c++20", "-O3", "-march=native", "-o", str(binary), "main.cpp"],
@@ -110,14 +112,17 @@ def main() -> None:
     if not (args.checkout / "solcounter.h").is_file():
         raise SystemExit(f"{args.checkout}: no solcounter.h: give a checkout of N-Queens-Count-Sol")
     flags = cpu_flags()
-    for n in args.sizes:
-        if n not in TOTAL:
-            raise SystemExit(f"N = {n}: no published total to check the runs against")
-        counter = Side(f"quarter counter, {args.threads} threads", [str(build(args.checkout, n, flags)), str(args.threads)],
-                       lambda out, n=n: f"Result: {TOTAL[n]}" in out.splitlines())
-        ours = Side("count (all cores)", nqueens("count", str(n)), last_line_is(TOTAL[n]))
-        alternate([counter, ours], args.repeat)
-        report(f"count {n}: {TOTAL[n]} solutions", [counter, ours], counter)
+    unknown = [n for n in args.sizes if n not in TOTAL]
+    if unknown:
+        raise SystemExit(f"N = {unknown[0]}: no published total to check the runs against")
+    with tempfile.TemporaryDirectory(prefix="quarter-counter-") as scratch:  # (the builds, removed at the end)
+        for n in args.sizes:
+            binary = build(args.checkout, n, flags, Path(scratch))
+            counter = Side(f"quarter counter, {args.threads} threads", [str(binary), str(args.threads)],
+                           lambda out, n=n: f"Result: {TOTAL[n]}" in out.splitlines())
+            ours = Side("count (all cores)", nqueens("count", str(n)), last_line_is(TOTAL[n]))
+            alternate([counter, ours], args.repeat)
+            report(f"count {n}: {TOTAL[n]} solutions", [counter, ours], counter)
 
 
 if __name__ == "__main__":
