@@ -472,6 +472,21 @@ def test_a_model_that_imports_our_own_dependency_this_python_lacks_is_told_the_p
         assert "own dependencies" not in loading._missing("M.py", ImportError("No module", name=name))
 
 
+def test_our_dependencies_named_in_that_line_are_pyprojects() -> None:
+    """OUR_DEPENDENCIES, the import names that line calls ours, are pyproject.toml's dependencies:
+    each the import name of one of them (python-sat's is pysat), and none left out."""
+    import importlib.metadata
+    import re
+    import tomllib
+
+    from nqueens_cp.checking.python import OUR_DEPENDENCIES
+
+    project = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())["project"]
+    declared = {re.split(r"[<>=!~; \[]", requirement, maxsplit=1)[0].lower() for requirement in project["dependencies"]}
+    of = importlib.metadata.packages_distributions()
+    assert {name.lower() for module in OUR_DEPENDENCIES for name in of[module]} == declared
+
+
 def test_options_go_anywhere_spec_after_an_option(cli, models: Path) -> None:
     """check MODEL --variant toroidal 1-8 was 'unrecognized arguments: 1-8' (MODEL is optional beside
     --generator, so argparse took the words before the option alone)."""

@@ -66,7 +66,7 @@ def count_seconds(n: int) -> float:
     """Seconds a count of N by quarters takes on COUNT_CORES cores here, about."""
     if n in COUNT_SECONDS:
         return COUNT_SECONDS[n]
-    low, high = sorted(k for k in COUNT_SECONDS if k % 2 == n % 2)
+    low, high = sorted(k for k in COUNT_SECONDS if k % 2 == n % 2)[-2:]  # (the two largest of N's parity)
     growth = COUNT_SECONDS[high] / COUNT_SECONDS[low]  # a step of two
     return COUNT_SECONDS[high] * growth ** ((n - high) / 2)
 
