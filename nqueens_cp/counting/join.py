@@ -77,6 +77,12 @@ def count_rate(n: int) -> float:
 
 
 PARTS = 256  # tasks a count is cut into, about: enough for two dozen processes to end together
+# An odd N's part first makes each quarter's table clear of its middle queens (four copies of
+# TABLES[h]'s placements, filtered: join.c's table_filtered), however few row sets it lists.  Below
+# N = 21 that is a large share of a part: with 256 parts, 8 % of count 19's processor time and 28 %
+# of 17's (perf, one core); those counts are cut into fewer (count 17 in 0.56x the processor time).
+SMALL_ODD_PARTS = 64
+SMALL_ODD_BELOW = 21
 COST_SAMPLES = 64  # row sets of a part whose halves are bounded to weigh it (part_costs)
 COST_A_HALF = float(1 << 20)  # what a half listed weighs against a pair of halves there (part_costs)
 CAP = 1 << 18  # keys in a list of halves, at most (a larger half is listed in pieces)
@@ -125,10 +131,18 @@ def middles(n: int) -> list[tuple[int, int, int]]:
     return found
 
 
-def parts(n: int, count: int = PARTS) -> list[Part]:
+def part_count(n: int) -> int:
+    """About how many parts a count of n is cut into (:data:`PARTS`, fewer for a small odd n)."""
+    return SMALL_ODD_PARTS if n % 2 and n < SMALL_ODD_BELOW else PARTS
+
+
+def parts(n: int, count: int | None = None) -> list[Part]:
     """The tasks of a count of n by quarters: each placement of the middle
-    queens' ranks of row sets cut into ranges, about ``count`` in all."""
+    queens' ranks of row sets cut into ranges, about ``count`` in all
+    (default :func:`part_count`), at least one for each placement."""
     from .. import kernel
+
+    count = part_count(n) if count is None else count
 
     placed = [(x, y, weight, kernel.join_row_sets(n, x, y)) for x, y, weight in middles(n)]
     size = max(1, math.ceil(sum(ranks for *_, ranks in placed) / count))
