@@ -23,7 +23,7 @@ import argparse
 import os
 from pathlib import Path
 
-from common import PYTHON, ROOT, Side, alternate, last_line_is, report
+from common import PYTHON, ROOT, Side, alternate, bytecode, last_line_is, report
 
 from nqueens_cp.known import TOTAL
 
@@ -54,6 +54,7 @@ def main() -> None:
     parser.add_argument("--method", choices=("walk", "auto", "quarters"), default="walk",
                         help="how `count N` counts on both sides (default walk)")
     args = parser.parse_args()
+    bytecode(args.before)  # (as this tree's: else each of its runs compiled the package, 0.17 s a count here)
     for n in args.sizes:
         check = last_line_is(TOTAL[n])
         # -P: not the working directory's package
