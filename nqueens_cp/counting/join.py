@@ -80,7 +80,8 @@ PARTS = 256  # tasks a count is cut into, about: enough for two dozen processes 
 # An odd N's part first makes each quarter's table clear of its middle queens (four copies of
 # TABLES[h]'s placements, filtered: join.c's table_filtered), however few row sets it lists.  Below
 # N = 21 that is a large share of a part: with 256 parts, 8 % of count 19's processor time and 28 %
-# of 17's (perf, one core); those counts are cut into fewer (count 17 in 0.56x the processor time).
+# of 17's (perf, one core); those counts are cut into fewer (side by side with 256: count 17 in
+# 0.72x the time, 19 in 0.91x, benchmarks/versions.py --method quarters).
 SMALL_ODD_PARTS = 64
 SMALL_ODD_BELOW = 21
 COST_SAMPLES = 64  # row sets of a part whose halves are bounded to weigh it (part_costs)
