@@ -173,10 +173,15 @@ def test_what_cannot_be_counted_by_quarters_is_refused_in_one_line(cli) -> None:
     assert code == 0 and "the count walks the board (joining quarters counts plain N only)" in err
 
 
+def stats_said(err: str) -> dict[str, str]:
+    """The name=value pairs of `count --stats`'s line on stderr."""
+    return dict(pair.split("=", 1) for pair in err.split("stats: ", 1)[1].split())
+
+
 def test_the_count_says_how_it_counted(cli) -> None:
     code, out, err = cli("count", 16, "--stats")  # (by default from join.FROM_N)
     assert code == 0 and out == f"{TOTAL[16]}\n"
-    stats = dict(pair.split("=", 1) for pair in err.split("stats: ", 1)[1].split())
+    stats = stats_said(err)
     assert stats["method"] == "quarters" and int(stats["fundamental"]) == FUNDAMENTAL[16]
     assert int(stats["row_sets"]) > 0 and int(stats["halves"]) > 0 and int(stats["table_bytes"]) > 0
     assert int(stats["halves_cap"]) == join.CAP  # the CPU's lists, what --memory bounds
@@ -195,7 +200,7 @@ def test_a_small_odd_count_is_cut_so_that_its_filtered_tables_are_a_small_share(
     times as many placements as it listed halves (28 % of its processor time)."""
     code, out, err = cli("count", 17, "--stats")
     assert code == 0 and out == f"{TOTAL[17]}\n"
-    stats = dict(pair.split("=", 1) for pair in err.split("stats: ", 1)[1].split())
+    stats = stats_said(err)
     made = 4 * join.TABLES[17 // 2][0] * int(stats["parts"])
     assert made <= int(stats["halves"]) / 2, stats
     assert join.part_count(21) == join.part_count(20) == join.PARTS  # (above, a part's own work dwarfs them)
