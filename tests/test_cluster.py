@@ -28,7 +28,10 @@ def test_a_checkpoint_records_every_task_once_and_a_rerun_resumes(tmp_path: Path
     before = path.read_bytes()
     assert nq.count(13, checkpoint=str(path), unique=True) == FUNDAMENTAL[13]  # all restored, nothing new
     assert path.read_bytes() == before
-    assert cli("count", 13, "--checkpoint", path) == (0, f"{TOTAL[13]}\n", "")
+    tasks = len(first)
+    assert cli("count", 13, "--checkpoint", path) == (
+        0, f"{TOTAL[13]}\n", f"nqueens-cp: note: resuming from {path}: {tasks} of the count's {tasks} sub-problems "
+                             "are recorded there; nothing is left to count\n")
 
 
 def test_an_interrupted_count_resumes_without_counting_a_task_twice(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -271,7 +272,30 @@ def test_a_checkpoint_of_a_count_by_quarters_resumes_and_knows_its_method(tmp_pa
     tasks = [json.loads(line)["task"] for line in path.read_text().splitlines()[1:]]
     assert sorted(tasks) == list(range(header["tasks"]))
     code, out, err = cli("count", 14, "--method", "walk", "--checkpoint", path)  # another method's record
-    assert code == 1 and out == "" and err.count("\n") == 1 and "method" in err
+    assert code == 1 and out == "" and err.count("\n") == 1 and "method" in err and "resuming" not in err
+
+
+def test_a_resumed_count_says_what_its_checkpoint_held_before_the_work(tmp_path: Path, cli) -> None:
+    """On a pipe too (the terminal's progress line is not there): a count that resumes says how much
+    of it the file held, by the parts' number and by their estimated work, once, before the rest."""
+    path = tmp_path / "q14.jsonl"
+
+    def crash(finished: int, total: int) -> None:
+        if finished == 7:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        nq.count(14, jobs=1, checkpoint=str(path), progress=crash, method="quarters")
+    tasks, kept = len(join.parts(14)), len(path.read_text().splitlines()) - 1
+    costs = join.part_costs(14, join.parts(14))
+    share = sum(costs[json.loads(line)["task"]] for line in path.read_text().splitlines()[1:]) / sum(costs)
+    code, out, err = cli("count", 14, "--method", "quarters", "--checkpoint", path)
+    assert code == 0 and out == f"{TOTAL[14]}\n"
+    said = re.fullmatch(rf"nqueens-cp: note: resuming from {re.escape(str(path))}: {kept} of the count's {tasks} "
+                        rf"sub-problems are recorded there, about (\d+)% of the work by their estimated costs; "
+                        rf"counting the other {tasks - kept}\n", err)
+    assert said and abs(int(said[1]) - 100 * share) <= 1, err
+    assert cli("count", 14, "--method", "quarters", "--checkpoint", tmp_path / "new.jsonl") == (0, f"{TOTAL[14]}\n", "")
 
 
 def test_a_total_that_does_not_fit_the_symmetric_boards_is_a_counting_error(monkeypatch) -> None:

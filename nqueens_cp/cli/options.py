@@ -244,7 +244,8 @@ def add_search_options(p: argparse.ArgumentParser, limit: bool) -> None:
     if not limit:
         p.add_argument("--checkpoint", metavar="FILE",
                        help="record finished tasks in FILE as they finish; the same command run again resumes "
-                       f"from it ({' and '.join(names(counts_classes=True))}, plain N)")
+                       "from it, saying first how much FILE holds "
+                       f"({' and '.join(names(counts_classes=True))}, plain N)")
         joining = [engine_class(name) for name in names(counts_quarters=True)]
         by_default = "; ".join(f"{e.name} from N = {e.quarters_from}, where it starts to win" if e.quarters_from
                                else f"{e.name} only when asked" for e in joining)

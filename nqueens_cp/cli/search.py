@@ -10,8 +10,8 @@ from typing import Any
 from .options import (PROG, RESULT_FORMATS, SOLUTION_FORMATS, add_format, add_search_options, engine_options,
                       fixed_placements, json_text, lrat_needs_certificate, question_keywords, stats_line)
 from ..errors import InvalidInputError
-from .terminal import (EXIT_OK, EXIT_UNKNOWN, CtrlC, Progress, check_board, emit, say, solution_text, solutions_word,
-                       summarize)
+from .terminal import (EXIT_OK, EXIT_UNKNOWN, CtrlC, Progress, check_board, emit, resuming, say, solution_text,
+                       solutions_word, summarize)
 
 
 def add_enumerate(sub: Any) -> None:
@@ -114,8 +114,9 @@ def _cmd_count(args: argparse.Namespace) -> int:
         return EXIT_OK
 
     progress = Progress.make(f"count {args.n}")
+    report = progress if args.checkpoint is None else resuming(args.checkpoint, progress, PROG)
     try:
-        result = counted(args.n, args.engine, progress=progress, checkpoint=args.checkpoint, method=args.method,
+        result = counted(args.n, args.engine, progress=report, checkpoint=args.checkpoint, method=args.method,
                          memory=args.memory, **_search_keywords(args))
     finally:
         if progress:

@@ -182,6 +182,27 @@ class Progress:
             sys.stderr.flush()
 
 
+def resuming(path: str, progress: Progress | None, prog: str) -> Callable[..., None]:
+    """A count's progress where it keeps a checkpoint at ``path``: the count's first report, made
+    before any work (what the file held, every record of it checked), said once as a note where
+    the file held some, so that a resumed count says so on a pipe too; every report passed on to
+    ``progress`` (a terminal's), if any."""
+    first = [True]
+
+    def report(done: int, total: int, share: float | None = None) -> None:
+        if first[0]:
+            first[0] = False
+            if done:
+                work = f", about {share:.0%} of the work by their estimated costs" if share is not None else ""
+                left = "nothing is left to count" if done == total else f"counting the other {total - done}"
+                say(f"{prog}: note: resuming from {path}: {done} of the count's {total} sub-problems are recorded "
+                    f"there{work}; {left}")
+        if progress:
+            progress(done, total, share)
+
+    return report
+
+
 def solutions_word(count: int, unique: bool = False) -> str:
     return f"{count}{' fundamental' if unique else ''} solution" + ("" if count == 1 else "s")
 
