@@ -691,15 +691,25 @@ static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, 
     if (longest)
         order[forced++] = __builtin_ctzll(diag), order[forced++] = 63 - __builtin_clzll(longest);
     /* Where the shorter list is long (its keys pay for the longer one's transposition): enough telling bits
-     * that the longer list's buckets hold about `bucket` keys each, kept dense; else JOIN_ID_BITS, the
-     * buckets too small to be dense, tested pair by pair (dense at every length, N = 21 took 1.1x the
-     * time; from 2,048 keys instead of 8,192, count 18 took 0.64x, the rest about the same: docs/counting.md) */
+     * that the longer list's buckets hold about `bucket` keys each, kept dense; else the buckets too small
+     * to be dense, tested pair by pair (dense at every length, N = 21 took 1.1x the time; from 2,048 keys
+     * instead of 8,192, count 18 took 0.64x, the rest about the same: docs/counting.md).  There the join
+     * splits its pairs on the id's bits, each split leaving about a quarter of them in each of its three
+     * parts, only until a part holds `small` pairs or fewer, then tests them all: as many bits as those
+     * splits take, one more, and JOIN_ID_BITS at most.  (With JOIN_ID_BITS always, N = 19's lists of a few
+     * hundred keys were bucketed by 8 bits and split on 3 of them: count 19's windows in 0.89x the time
+     * with the bits the splits take, the same at 17, 18, 20 and 21: docs/counting.md.) */
     int told_bits = 0;
     if (np >= JOIN_DENSE_LIST)
         while ((nq >> (told_bits + forced)) > j->bucket && told_bits + forced < JOIN_MAX_ID_BITS)
             told_bits++;
-    else
-        told_bits = JOIN_ID_BITS + forced > JOIN_MAX_ID_BITS ? JOIN_MAX_ID_BITS - forced : JOIN_ID_BITS;
+    else {
+        for (uint64_t pairs = np * nq; pairs > j->leaves.small && told_bits < JOIN_ID_BITS; pairs /= 4)
+            told_bits++;
+        told_bits = told_bits + 1 < JOIN_ID_BITS ? told_bits + 1 : JOIN_ID_BITS;
+        if (told_bits + forced > JOIN_MAX_ID_BITS)
+            told_bits = JOIN_MAX_ID_BITS - forced;
+    }
     int k = telling_bits(p, np, q, nq, j->width, forced, told_bits, order);
     uint64_t told = 0;
     for (int i = forced; i < k; i++)

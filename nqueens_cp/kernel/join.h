@@ -28,7 +28,7 @@
 #ifndef JOIN_DENSE_LIST
 #define JOIN_DENSE_LIST 2048 /* the shorter list's keys, at least, for the longer's buckets to be dense ... */
 #endif
-#define JOIN_ID_BITS 8 /* ... else the telling bits its buckets are put in by */
+#define JOIN_ID_BITS 8 /* ... else the telling bits its buckets are put in by, at most (join.c's `joined`) */
 
 /* Every placement of non-attacking queens on an h x h square (a quarter),
  * bucketed by (rows used << h | columns used): bucket b's placements are

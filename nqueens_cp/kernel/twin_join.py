@@ -31,7 +31,7 @@ DIRECT = 131072  # halves whose pairs are at most this many are tested at once (
 SMALL = 16384  # pairs of bucket ranges with at most this many pairs are tested pair by pair (JOIN_SMALL)
 BUCKET = 1024  # the keys a bucket of the longer list holds, about (JOIN_BUCKET): how many bits its id takes ...
 DENSE_LIST = 2048  # ... where the shorter list has this many keys or more (JOIN_DENSE_LIST); else ...
-ID_BITS = 8  # ... this many telling bits (JOIN_ID_BITS), the buckets too small to be kept dense
+ID_BITS = 8  # ... at most this many telling bits (JOIN_ID_BITS), the buckets too small to be kept dense
 MAX_ID_BITS = 16  # the bits of a bucket's id, at most (JOIN_MAX_ID_BITS)
 
 
@@ -289,8 +289,12 @@ def _joined(p: list[int], q: list[int], width: int, longest: int, direct: int, s
     if len(p) >= dense_list:
         while len(q) >> (told_bits + len(forced)) > bucket and told_bits + len(forced) < MAX_ID_BITS:
             told_bits += 1
-    else:
-        told_bits = min(ID_BITS, MAX_ID_BITS - len(forced))
+    else:  # the bits the join's splits take down to `small` pairs (each leaves about a quarter), one more
+        pairs = len(p) * len(q)
+        while pairs > small and told_bits < ID_BITS:
+            pairs //= 4
+            told_bits += 1
+        told_bits = min(told_bits + 1, ID_BITS, MAX_ID_BITS - len(forced))
     told = telling_bits(p, q, width, forced, told_bits)[len(forced):]
     chosen = sorted(told) + forced  # the id: the telling bits in the key's order, the long diagonals on top
     bp, bq = _bucketed(p, chosen), _bucketed(q, chosen)
