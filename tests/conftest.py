@@ -318,13 +318,16 @@ def stacks_of_a_stuck_process(process: subprocess.Popen, seconds: float = 10) ->
     """Where a process that should have ended is stuck: every thread's traceback of it and of
     its children, for the failure's message.  Started with ``STACKS`` (PYTHONFAULTHANDLER=1),
     each writes them on SIGABRT to its stderr (a pool's workers to the parent's) and dies; the
-    children are sent it first.  What the process wrote to stderr is returned, its last 6,000
-    characters."""
+    children are sent it first, one at a time, each once the one before has ended (sent at once,
+    a child's stack and its parent's, written to the same stderr, came interleaved under load).
+    What the process wrote to stderr is returned, its last 6,000 characters."""
     for pid in reversed(process_tree(process.pid)):
         try:
             os.kill(pid, signal.SIGABRT)
         except ProcessLookupError:
             continue
+        if pid != process.pid:
+            still_running([pid], seconds)
     try:
         _, err = process.communicate(timeout=seconds)
     except subprocess.TimeoutExpired:
