@@ -265,9 +265,15 @@ TARGETS static uint64_t dense_portable(const uint64_t *x, uint64_t nx, const uin
 #define DENSE_TARGET __attribute__((target("avx512f,avx512vpopcntdq")))
 static inline __attribute__((always_inline)) DENSE_TARGET __m512i dense_meet(uint64_t key, const __m512i *sums,
                                                                              int chunks) {
-    __m512i meet = sums[key & (DENSE_VALUES - 1)];
-    for (int c = 1; c < chunks; c++)
-        meet = _mm512_or_si512(meet, sums[c * DENSE_VALUES + (key >> (c * DENSE_CHUNK) & (DENSE_VALUES - 1))]);
+    /* each chunk's sum at a byte offset: its value moved to bits 6 up and masked (a shift and an AND; the
+     * chunk's own place, c * 4096 bytes, is the load's constant displacement) */
+    const char *at = (const char *)sums;
+    const uint64_t mask = (uint64_t)(DENSE_VALUES - 1) << 6;
+    __m512i meet = *(const __m512i *)(at + (key << 6 & mask));
+    for (int c = 1; c < chunks; c++) {
+        uint64_t value = c * DENSE_CHUNK >= 6 ? key >> (c * DENSE_CHUNK - 6) & mask : key << (6 - c * DENSE_CHUNK) & mask;
+        meet = _mm512_or_si512(meet, *(const __m512i *)(at + (uint64_t)c * DENSE_VALUES * 64 + value));
+    }
     return meet;
 }
 
