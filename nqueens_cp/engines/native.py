@@ -72,17 +72,18 @@ class Run:
 
 
 def call(solve: Callable[[], Any], stop: Callable[[], None], name: str, deadline: float | None = None,
-         grace: float = 0.5) -> Any:
+         grace: float = 0.5, patience: float = float("inf")) -> Any:
     """``solve()`` on a thread of its own, waited for until ``deadline``
     (``time.monotonic()``) plus ``grace`` (a solver that does not look at the
     clock in every phase is stopped then), or until a signal ends the wait;
-    stopped, it returns what it has."""
+    stopped, it returns what it has.  A call that ``stop`` cannot end (a
+    grounding) is left to end on its daemon thread after ``patience`` seconds."""
     run = Run(solve, name)
     try:  # (the start inside: see stream)
         run.thread.start()
         run.thread.join(None if deadline is None else max(deadline + grace - time.monotonic(), 0.0))
     finally:  # past the deadline, or a signal came: stopped before anything goes on
-        run.stop(stop, patience=float("inf"))
+        run.stop(stop, patience=patience)
     run.raise_error()
     return run.result
 
