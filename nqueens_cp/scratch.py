@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 
 _swept: set[tuple[str, str]] = set()  # (place, prefix) swept by this process
@@ -59,11 +59,16 @@ def name(prefix: str, parent: str | os.PathLike[str] | None = None) -> str:
     return os.path.join(swept(prefix, parent), tagged(prefix) + secrets.token_hex(6))
 
 
-def make(prefix: str, parent: str | os.PathLike[str] | None = None) -> str:
+def make(prefix: str, parent: str | os.PathLike[str] | None = None,
+         before: Callable[[str], object] | None = None) -> str:
     """A new folder named by :func:`name`, readable by this user only (as
-    tempfile.mkdtemp's)."""
+    tempfile.mkdtemp's).  ``before`` (a watchdog's ``folder``) is told its
+    path before it is made: told after, a SIGKILL between the two left the
+    folder for good (a local Dask cluster's, once in a loaded run)."""
     while True:
         path = name(prefix, parent)
+        if before is not None:
+            before(path)
         try:
             os.mkdir(path, 0o700)
             return path
@@ -72,11 +77,12 @@ def make(prefix: str, parent: str | os.PathLike[str] | None = None) -> str:
 
 
 @contextmanager
-def folder(prefix: str, parent: str | os.PathLike[str] | None = None) -> Iterator[str]:
-    """A folder made by :func:`make`, removed with everything in it however the block ends."""
+def folder(prefix: str, parent: str | os.PathLike[str] | None = None,
+           before: Callable[[str], object] | None = None) -> Iterator[str]:
+    """A folder made by :func:`make` (``before`` as there), removed with everything in it however the block ends."""
     import shutil
 
-    path = make(prefix, parent)
+    path = make(prefix, parent, before)
     try:
         yield path
     finally:

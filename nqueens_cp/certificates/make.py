@@ -166,8 +166,7 @@ def partial(target: Path, parent: Path) -> Iterator[Path]:
     from .. import stopping
 
     with stopping.watchdog() as guard:
-        work = Path(scratch.make(f".{target.name}.partial-", parent))
-        guard.folder(str(work))
+        work = Path(scratch.make(f".{target.name}.partial-", parent, before=guard.folder))
         try:
             yield work
         except BaseException:

@@ -87,9 +87,8 @@ class ModelCountEngine(Engine):
                 shutil.rmtree(started["folder"], ignore_errors=True)
 
         with stopping.registered(cleanup), stopping.watchdog() as guard, \
-                scratch.folder("nqueens-count-") as folder:
+                scratch.folder("nqueens-count-", before=guard.folder) as folder:
             started["folder"] = folder
-            guard.folder(folder)
             path = os.path.join(folder, "nqueens.cnf")
             with open(path, "w", encoding="ascii") as handle:
                 nvars, nclauses = write_dimacs(handle, n, encoding, placed, variant=self.variant)

@@ -206,8 +206,7 @@ def dask_executor(spec: str, deadline: float | None = None) -> Iterator[Executor
                     chatter.setLevel(logging.CRITICAL)
         # Dask's scratch files (every server of a local cluster writes them), removed with the cluster
         # (and by the watchdog if this process is killed outright; by the next cluster if even that fails)
-        folder = scratch.make("nqueens-dask-")
-        stack.enter_context(stopping.watchdog()).folder(folder)
+        folder = scratch.make("nqueens-dask-", before=stack.enter_context(stopping.watchdog()).folder)
         stack.callback(shutil.rmtree, folder, ignore_errors=True)
         local = kind == "local"
         # (its workers ignore Ctrl-C and SIGHUP, which are this process's to handle: .dask_worker)
