@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..errors import NQueensError, TimeLimitReached
@@ -56,10 +56,12 @@ class SmtEngine(Engine):
     enumeration_rate = count_rate = 7e2
     optimum_reach = {"domination": (9, 5.15, 2.6), "independent": (11, 6.62, 2.5)}
     first_solution_max_n = 30  # N = 30: about 5 s to the first board
-    # Building the model in Z3 cannot be interrupted, and outlasts a time limit beyond: 2.2 s at
-    # N = 100, 4.2 s at 150, 24 s at 400 (solve --time-limit 2, measured here).
+    # Building the model in Z3 could not be interrupted, and outlasted a time limit beyond: 2.2 s at
+    # N = 100, 4.2 s at 150, 24 s at 400 (solve --time-limit 2, measured here).  It is given up between
+    # two calls into Z3 now (2.09 s at 150 and 2.01 s at 400 under the same limit), but no first board
+    # came within a minute at 100, 150 or 200 (2026-11-29): the bound stays.
     max_n = 100
-    max_n_why = "building the model in Z3 cannot be interrupted: beyond, it outlasts any time limit; solve without --engine picks an engine that answers any N"
+    max_n_why = "Z3 gave no first board within a minute at N = 100 (nor 150, 200); solve without --engine picks an engine that answers any N"
     expresses = frozenset({"lines", "wrapping", "offsets", "optimum"})
     theory: str
 
@@ -93,12 +95,13 @@ class SmtEngine(Engine):
         from concurrent.futures import ThreadPoolExecutor  # here: listing the engines should not import it
 
         worker = ThreadPoolExecutor(1, thread_name_prefix="z3")
-        state: dict[str, Any] = {}
+        state: dict[str, Any] = {"stop": threading.Event()}
 
         def build() -> None:
             state["context"] = z3.Context()  # its own context: Z3's default one is not safe across threads
             model = _cells if self.theory == "bool" else _integers
-            state["solver"], state["read"], state["block"] = model(z3, state["context"], n, fixed, self.variant)
+            state["solver"], state["read"], state["block"] = model(z3, state["context"], n, fixed, self.variant,
+                                                                   _going(state["stop"]))
 
         def step() -> Solution | str | None:
             """The next board (blocked for the checks after it), None at the end, or why Z3 gave up."""
@@ -206,10 +209,35 @@ def _wait(future: Future, state: dict[str, Any], deadline: float | None) -> Any:
                 if deadline is not None and time.monotonic() > deadline:
                     raise TimeLimitReached from None
     except BaseException:
+        if "stop" in state:
+            state["stop"].set()  # (a build in progress gives up at its next call into Z3)
         if "context" in state:
             state["context"].interrupt()  # thread-safe: the check answers 'unknown' at once
         wait([future])
         raise
+
+
+class _Abandoned(Exception):
+    """A model's build given up: a Ctrl-C or the deadline came (raised on Z3's thread, never read)."""
+
+
+def _going(stop: threading.Event) -> Callable[[], None]:
+    """What a build calls between its calls into Z3: raises :class:`_Abandoned` once ``stop`` is set.
+    Z3 cannot interrupt the building of a model, and a Ctrl-C waited for the whole of it: 1.5 s at
+    N = 100 here, over 10 s with the suite beside it (test_every_engine_stops_at's smt row failed)."""
+
+    def going() -> None:
+        if stop.is_set():
+            raise _Abandoned
+
+    return going
+
+
+def _each(items: Iterable[Any], going: Callable[[], None]) -> Iterator[Any]:
+    """The items, ``going()`` before each."""
+    for item in items:
+        going()
+        yield item
 
 
 _handed = threading.Lock()
@@ -230,19 +258,26 @@ def _hand_ctrl_c_to_python(z3: Any) -> None:
             _ctrl_c_handed = True
 
 
-def _cells(z3: Any, context: Any, n: int, fixed: Any, variant: Any) -> tuple[Any, Any, Any]:
-    """The Boolean model: (solver, model -> board, board -> blocking clause)."""
+def _cells(z3: Any, context: Any, n: int, fixed: Any, variant: Any,
+           going: Callable[[], None] = lambda: None) -> tuple[Any, Any, Any]:
+    """The Boolean model: (solver, model -> board, board -> blocking clause); ``going()``
+    between its calls into Z3 (a row of them at most), to give it up (:func:`_going`)."""
     from ..model.cnf import lines  # here: listing the engines should not import the CNF module (start-up)
 
-    cell = [[z3.Bool(f"x_{r}_{c}", context) for c in range(n)] for r in range(n)]
+    cell = []
+    for r in range(n):
+        going()
+        cell.append([z3.Bool(f"x_{r}_{c}", context) for c in range(n)])
     solver = z3.SolverFor("QF_FD", ctx=context)
     for r in range(n):
+        going()
         solver.add(z3.PbEq([(cell[r][c], 1) for c in range(n)], 1))
     for line in itertools.islice(lines(n, variant), n, None):  # the columns and the family's other lines
+        going()
         if len(line) > 1:
             solver.add(z3.AtMost(*[cell[r][c] for r, c in line], 1))
     # [cost family smt]
-    for (r1, c1), (r2, c2) in variant.pairs(n):  # an offset apart (a knight's move)
+    for (r1, c1), (r2, c2) in _each(variant.pairs(n), going):  # an offset apart (a knight's move)
         solver.add(z3.Or(z3.Not(cell[r1][c1]), z3.Not(cell[r2][c2])))
     # [end cost]
     for r, c in fixed.items():
@@ -251,10 +286,14 @@ def _cells(z3: Any, context: Any, n: int, fixed: Any, variant: Any) -> tuple[Any
         solver.add(z3.Not(cell[r][c]))
     # The board as one N*N-bit word, row 0 in the high bits: one evaluation per model.
     one, zero = z3.BitVecVal(1, 1, context), z3.BitVecVal(0, 1, context)
-    bits = [z3.If(cell[r][c], one, zero) for r in range(n) for c in range(n)]
+    bits, avoid = [], []
+    for row in cell:
+        going()
+        bits += [z3.If(x, one, zero) for x in row]
+        avoid.append([z3.Not(x) for x in row])
+    going()
     word = z3.Concat(*bits) if len(bits) > 1 else bits[0]
     mask = (1 << n) - 1
-    avoid = [[z3.Not(x) for x in row] for row in cell]
 
     def read(model: Any) -> Solution:
         value = model.eval(word, model_completion=True).as_long()
@@ -267,10 +306,15 @@ def _cells(z3: Any, context: Any, n: int, fixed: Any, variant: Any) -> tuple[Any
     return solver, read, block
 
 
-def _integers(z3: Any, context: Any, n: int, fixed: Any, variant: Any) -> tuple[Any, Any, Any]:
-    """The SMT-LIB file's model: (solver, model -> board, board -> blocking clause)."""
+def _integers(z3: Any, context: Any, n: int, fixed: Any, variant: Any,
+              going: Callable[[], None] = lambda: None) -> tuple[Any, Any, Any]:
+    """The SMT-LIB file's model: (solver, model -> board, board -> blocking clause); ``going()``
+    before and after Z3 reads the file, one call (:func:`_going`)."""
     solver = z3.Solver(ctx=context)
-    solver.add(z3.parse_smt2_string(formats.text("smt2", n, fixed, variant), ctx=context))
+    text = formats.text("smt2", n, fixed, variant)
+    going()
+    solver.add(z3.parse_smt2_string(text, ctx=context))
+    going()
     q = [z3.Int(f"q{r}", context) for r in range(n)]
 
     def read(model: Any) -> Solution:
