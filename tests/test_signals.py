@@ -217,11 +217,16 @@ KILLED = [("optimum", "12", "-e", "minizinc"), ("count", "17", "-e", "modelcount
 
 @pytest.mark.skipif(not hasattr(os, "pidfd_open") or not os.path.isdir("/proc"),
                     reason="reads the process tree from Linux's /proc and waits on pidfds")
+@pytest.mark.parametrize("at", ["searching", "its-folder-made"])
 @pytest.mark.parametrize("argv", KILLED, ids=lambda argv: argv[-1].replace(":", ""))
-def test_a_parent_killed_outright_leaves_no_solver_running_and_no_folder(tmp_path: Path,
-                                                                        argv: tuple[str, ...]) -> None:
-    """SIGKILL to the command alone: it cleans up nothing, its watchdog does.
-    MiniZinc and Gecode ran on at full speed 80 s later; Ganak too."""
+def test_a_parent_killed_outright_leaves_no_solver_running_and_no_folder(tmp_path: Path, argv: tuple[str, ...],
+                                                                        at: str) -> None:
+    """SIGKILL to the command alone: it cleans up nothing, its watchdog does.  MiniZinc and Gecode ran
+    on at full speed 80 s later; Ganak too.  Killed while it searches, and the moment its folder exists
+    (looked for every millisecond: the gap was a few wide): the watchdog is told of a folder before it
+    is made.  Told after, a kill between the two left the folder for good: a local Dask cluster's,
+    once in a loaded run of the suite, and at that moment in most runs of the cluster's, the
+    certificate's and the model counter's rows."""
     if "-e" in argv and engine_class(argv[-1]).unavailable_reason():
         pytest.skip(engine_class(argv[-1]).unavailable_reason())
     if "--scheduler" in argv:
@@ -232,9 +237,14 @@ def test_a_parent_killed_outright_leaves_no_solver_running_and_no_folder(tmp_pat
     process = subprocess.Popen([*CLI, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                cwd=here, env={**os.environ, "TMPDIR": str(scratch)})
     try:
-        _searching(process, scratch, here)
+        if at == "searching":
+            _searching(process, scratch, here)
+        else:
+            while process.poll() is None and not _made(process, scratch, here):
+                time.sleep(0.001)
+            assert process.poll() is None, f"ended before its folder was seen, exit {process.returncode}"
         tree = process_tree(process.pid)
-        assert _leftovers(scratch, here), "the command works in a folder of its own"
+        assert _made(process, scratch, here), "the command works in a folder of its own"
         process.kill()
         process.communicate()
     finally:
@@ -242,37 +252,4 @@ def test_a_parent_killed_outright_leaves_no_solver_running_and_no_folder(tmp_pat
             process.kill()
             process.communicate()
     assert still_running(tree, WITHIN) == [], "the solver's processes, and the watchdog once it has cleaned up"
-    assert _leftovers(scratch, here) == []
-
-
-@pytest.mark.skipif(not hasattr(os, "pidfd_open") or not os.path.isdir("/proc"),
-                    reason="reads the process tree from Linux's /proc and waits on pidfds")
-@pytest.mark.parametrize("argv", KILLED, ids=lambda argv: argv[-1].replace(":", ""))
-def test_a_parent_killed_the_moment_its_folder_appears_leaves_no_folder(tmp_path: Path,
-                                                                        argv: tuple[str, ...]) -> None:
-    """SIGKILL as soon as the command's folder exists: the watchdog is told of a folder before it is
-    made.  Told after, a kill between the two left the folder for good: a local Dask cluster's, once in
-    a loaded run of the suite (above), and here in most runs of the cluster's, the certificate's and
-    the model counter's rows.  The folder is looked for every millisecond: the gap was a few wide."""
-    if "-e" in argv and engine_class(argv[-1]).unavailable_reason():
-        pytest.skip(engine_class(argv[-1]).unavailable_reason())
-    if "--scheduler" in argv:
-        pytest.importorskip("distributed", reason="a local Dask cluster needs the package 'distributed'")
-    scratch, here = tmp_path / "tmp", tmp_path / "cwd"
-    scratch.mkdir()
-    here.mkdir()
-    process = subprocess.Popen([*CLI, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                               cwd=here, env={**os.environ, "TMPDIR": str(scratch)})
-    try:
-        while process.poll() is None and not _made(process, scratch, here):
-            time.sleep(0.001)
-        assert process.poll() is None, f"ended before its folder was seen, exit {process.returncode}"
-        tree = process_tree(process.pid)
-        process.kill()
-        process.communicate()
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    assert still_running(tree, WITHIN) == [], "the watchdog, once it has cleaned up"
     assert _leftovers(scratch, here) == []
