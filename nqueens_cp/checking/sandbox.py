@@ -106,9 +106,7 @@ class Sandbox:
         self.returncode: int | None = None
         try:
             self._guard = self._stack.enter_context(stopping.watchdog())
-            self.folder = scratch.name("nqueens-model-")
-            self._guard.folder(self.folder)
-            os.mkdir(self.folder, 0o700)
+            self.folder = scratch.make("nqueens-model-", before=self._guard.folder)
             self._stack.callback(_remove, self.folder)
             self.output_text: str | None = None  # what it printed, read as it ends (its folder then goes)
             self._stack.callback(self._keep_output)
