@@ -265,3 +265,19 @@ def test_a_stop_the_moment_minizincs_folder_is_made_leaves_no_folder(monkeypatch
     with pytest.raises(KeyboardInterrupt):
         list(get_engine("minizinc").search(6))
     assert made and not os.path.exists(made[0])
+
+
+@pytest.mark.parametrize("program, said", [("a( :- .", "syntax error"), ("a(X) :- not b.", "unsafe variables")],
+                         ids=["read", "grounded"])
+def test_clingos_errors_say_that_clingo_rejected_the_program(monkeypatch, program: str, said: str) -> None:
+    """An error in reading the program (clingo's add) and one in grounding it (on native.call's thread,
+    which wraps what it raises) both come as one message with clingo's own words."""
+    if engine_class("asp").unavailable_reason():
+        pytest.skip(engine_class("asp").unavailable_reason() or "")
+    from nqueens_cp.errors import NQueensError
+    from nqueens_cp.model import formats
+
+    monkeypatch.setattr(formats, "text", lambda *args, **kwargs: program)
+    with pytest.raises(NQueensError, match=f"^clingo rejected the program: .*{said}") as caught:
+        nq.count(4, "asp")
+    assert isinstance(caught.value.__cause__, RuntimeError)

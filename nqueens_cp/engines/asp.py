@@ -73,12 +73,11 @@ class AspEngine(Engine):
         try:
             control.add("base", [], formats.text("lp", n, fixed, self.variant))
             native.call(lambda: control.ground([("base", [])]), _cannot_stop, "clingo", patience=0.0)
-        except RuntimeError as exc:
-            raise NQueensError(f"clingo rejected the program: {' '.join(messages) or exc}") from exc
-        except NQueensError as exc:
-            if isinstance(exc.__cause__, RuntimeError):
-                raise NQueensError(f"clingo rejected the program: {' '.join(messages) or exc.__cause__}") from exc.__cause__
-            raise
+        except (RuntimeError, NQueensError) as exc:  # (the grounding's own error comes as native.call's cause)
+            cause = exc if isinstance(exc, RuntimeError) else exc.__cause__
+            if not isinstance(cause, RuntimeError):
+                raise
+            raise NQueensError(f"clingo rejected the program: {' '.join(messages) or cause}") from cause
         stats["configuration"] = self.configuration
 
         squares: dict[Any, tuple[int, int]] = {}  # queen(R,C) -> (R, C): reading a symbol's arguments is slow
