@@ -26,6 +26,15 @@ from nqueens_cp.model.position import Position
 CLI = [sys.executable, "-m", "nqueens_cp"]
 ROOT = Path(__file__).resolve().parent.parent
 
+# A suite started in the background by a shell (`&`) inherits Ctrl-C ignored, one started by nohup
+# SIGHUP ignored (POSIX), and so would every command it starts: the commands keep a signal they were
+# started with ignored (as they should: test_signals), and every test that sends them one would fail.
+# The suite's processes take both as a terminal's Python does, and the commands they start with them.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
 # Nothing a run leaves behind goes unseen: the suite and every process it starts
 # write their temporary files into a folder of the suite's own (pytest's tmp_path
 # too), and at the end the folder holds nothing but pytest's, and the working tree

@@ -166,7 +166,7 @@ def _made(process: subprocess.Popen, *folders: Path) -> bool:
     return any(f"{process.pid}@" in Path(path).name for path in _leftovers(*folders))
 
 
-HANGUP, CTRL_C = (signal.SIGHUP, 129, "hung up"), (signal.SIGINT, 130, "interrupted")
+HANGUP, CTRL_C = ((signal.SIGHUP,), 129, "hung up"), ((signal.SIGINT,), 130, "interrupted")
 GROUP_SIGNALS = [
     (("count", "18", "-j", "2"), HANGUP),
     (("count", "18", "--scheduler", "local:2"), HANGUP),  # (a closed terminal killed multiprocessing's tracker)
@@ -180,12 +180,12 @@ GROUP_SIGNALS = [
 @pytest.mark.skipif(not hasattr(os, "pidfd_open") or not os.path.isdir("/proc"),
                     reason="reads the process tree from Linux's /proc and waits on pidfds")
 @pytest.mark.parametrize(("argv", "sent"), GROUP_SIGNALS, ids=lambda value: "-".join(map(str, value[:4]))
-                         if isinstance(value[0], str) else value[2].replace(" ", "-"))
+                         if isinstance(value[0], str) else "-".join(s.name for s in value[0]))
 def test_a_signal_to_the_process_group_ends_it_in_one_line_and_leaves_nothing(
-        tmp_path: Path, argv: tuple[str, ...], sent: tuple[signal.Signals, int, str]) -> None:
+        tmp_path: Path, argv: tuple[str, ...], sent: tuple[tuple[signal.Signals, ...], int, str]) -> None:
     """SIGHUP to the command's whole process group, as a closing terminal
     sends it (handled as SIGTERM), or Ctrl-C, as a terminal sends it."""
-    signum, code, said = sent
+    signums, code, said = sent
     if "-e" in argv and engine_class(argv[argv.index("-e") + 1]).unavailable_reason():
         pytest.skip(engine_class(argv[argv.index("-e") + 1]).unavailable_reason())
     scratch, here = tmp_path / "tmp", tmp_path / "cwd"
@@ -196,7 +196,8 @@ def test_a_signal_to_the_process_group_ends_it_in_one_line_and_leaves_nothing(
     try:
         _searching(process)
         tree = process_tree(process.pid)
-        os.killpg(process.pid, signum)
+        for signum in signums:
+            os.killpg(process.pid, signum)
         _, err = process.communicate(timeout=WITHIN)
     finally:
         if process.poll() is None:
@@ -208,6 +209,33 @@ def test_a_signal_to_the_process_group_ends_it_in_one_line_and_leaves_nothing(
     assert still_running(tree, WITHIN) == []
     kept = [str(here / "F")] if "--checkpoint" in argv else []  # (a checkpoint stays: the next run resumes it)
     assert _leftovers(scratch, here) == kept
+
+
+def _ignoring_hangup_and_ctrl_c() -> None:
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as nohup starts it
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # as a script's `&` starts it
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP") or not os.path.isdir("/proc"),
+                    reason="sends SIGHUP and reads the process tree from Linux's /proc")
+def test_a_signal_the_command_was_started_with_ignored_stays_ignored() -> None:
+    """`nohup nqueens-cp count ...` outlives its terminal, and a script's `nqueens-cp ... &` the
+    Ctrl-C meant for the script's foreground: SIGHUP and Ctrl-C to the whole group (its pool's workers
+    too) while it counts, and it answers in full.  They ended it before: "hung up", exit 129, or
+    a traceback where the Ctrl-C came during the stop the SIGHUP began."""
+    process = subprocess.Popen([*CLI, "count", "18", "-j", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, preexec_fn=_ignoring_hangup_and_ctrl_c, start_new_session=True)
+    try:
+        _searching(process)
+        os.killpg(process.pid, signal.SIGHUP)
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=300)
+    finally:
+        if process.poll() is None:
+            for pid in process_tree(process.pid):
+                os.kill(pid, signal.SIGKILL)
+            process.communicate()
+    assert (process.returncode, out, err) == (0, "666090624\n", ""), (process.returncode, err)
 
 
 KILLED = [("optimum", "12", "-e", "minizinc"), ("count", "17", "-e", "modelcount"),

@@ -70,7 +70,7 @@ exit codes:
        out of memory)
   {EXIT_INTERRUPTED}  interrupted (Ctrl-C); the output so far is intact
   {EXIT_TERMINATED}  terminated (SIGTERM); no temporary file is left behind
-  {EXIT_HUNG_UP}  hung up (SIGHUP: the terminal closed); as for SIGTERM
+  {EXIT_HUNG_UP}  hung up (SIGHUP: the terminal closed; under nohup it stays ignored); as for SIGTERM
   {EXIT_BROKEN_PIPE}  the reader of stdout went away (e.g. | head); nothing printed
 
 Run 'nqueens-cp COMMAND --help' for a command's options."""

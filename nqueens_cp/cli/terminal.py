@@ -233,16 +233,35 @@ def silence_stdout() -> None:
         pass
 
 
+def _take_signals() -> dict[int, Any]:
+    """Ctrl-C, SIGTERM and SIGHUP handled by the command (its clean exits, 130, 143 and 129): each
+    signal's handler before, to put back.  One that the command was started with ignored stays
+    ignored, as whoever started it asked (POSIX's convention, and Python's own for Ctrl-C): ``nohup``
+    ignores SIGHUP, so that a long count outlives its terminal, and a script's ``cmd &`` ignores
+    Ctrl-C, so that the one meant for the script's foreground leaves it running (both ended it,
+    "hung up" and "interrupted", before 2026-11-29).  Its child processes inherit it ignored.
+    Nothing is taken outside the main thread (where Python cannot set a handler)."""
+    wanted = [(signal.SIGINT, CtrlC.handler), (signal.SIGTERM, _terminate)]
+    if hasattr(signal, "SIGHUP"):
+        wanted.append((signal.SIGHUP, _terminate))
+    taken: dict[int, Any] = {}
+    try:
+        for signum, handler in wanted:
+            before = signal.getsignal(signum)
+            if before is not signal.SIG_IGN:
+                signal.signal(signum, handler)
+                if before is not None:  # (None: set outside Python, which cannot put it back)
+                    taken[signum] = before
+    except ValueError:  # not the main thread: leave signals alone
+        pass
+    return taken
+
+
 def run_command(handler: Callable[[Any], int], args: Any, where: str) -> int:
     """Run one command and turn everything that can go wrong into one line on
     stderr and its exit code: Ctrl-C, a reader gone, a failed write, a user
     mistake, a time limit, any other failure of ours."""
-    try:
-        previous = signal.signal(signal.SIGINT, CtrlC.handler)
-        previous_term = signal.signal(signal.SIGTERM, _terminate)
-        previous_hangup = signal.signal(signal.SIGHUP, _terminate) if hasattr(signal, "SIGHUP") else None
-    except ValueError:  # not the main thread: leave signals alone
-        previous = previous_term = previous_hangup = None
+    taken = _take_signals()
     try:
         return finish(handler(args), where)
     except Terminated as stop:
@@ -287,8 +306,5 @@ def run_command(handler: Callable[[Any], int], args: Any, where: str) -> int:
         return code
     finally:
         CtrlC.writing = CtrlC.pending = False
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
-            signal.signal(signal.SIGTERM, previous_term)
-            if previous_hangup is not None:
-                signal.signal(signal.SIGHUP, previous_hangup)
+        for signum, previous in taken.items():
+            signal.signal(signum, previous)
