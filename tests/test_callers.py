@@ -109,6 +109,39 @@ def test_a_memory_error_anywhere_is_one_line_and_exit_1(capsys) -> None:
                                        "memory)\n")
 
 
+def test_a_second_signal_within_a_moment_of_the_first_is_part_of_the_same_stop(monkeypatch, capsys) -> None:
+    """A closing terminal's SIGHUP and a Ctrl-C right behind it: the second, raised while the first's
+    exception went out through the clean-ups, cut them short (a traceback in one `count 18 -j 2` in
+    five, test_signals).  Within AGAIN seconds it is not raised; later it is, so that a first one
+    Python lost (in a finalizer) does not leave the command deaf."""
+    import signal
+
+    from nqueens_cp.cli import terminal
+
+    clock = [1000.0]
+    monkeypatch.setattr(terminal.time, "monotonic", lambda: clock[0])
+
+    def stopped(after: float) -> object:
+        def handler(args: object) -> int:
+            try:
+                terminal._terminate(signal.SIGHUP, None)
+            finally:  # (the clean-ups of the first stop, where the second signal comes)
+                clock[0] += after
+                terminal.CtrlC.handler(signal.SIGINT, None)
+            return 0
+        return handler
+
+    assert run_command_said(stopped(terminal.AGAIN / 2), capsys) == (129, "nqueens-cp: hung up\n")
+    assert run_command_said(stopped(terminal.AGAIN), capsys) == (130, "nqueens-cp: interrupted\n")
+
+
+def run_command_said(handler: object, capsys) -> tuple[int, str]:
+    from nqueens_cp.cli.terminal import run_command
+
+    code = run_command(handler, None, "nqueens-cp count")  # type: ignore[arg-type]
+    return code, capsys.readouterr().err
+
+
 def test_a_certificate_stopped_by_its_time_limit_says_so(tmp_path, cli) -> None:
     """It printed exactly 'nqueens-cp count: unknown: ' (nothing after the colon)."""
     code, out, err = cli("count", 14, "--certificate", tmp_path / "D", "--time-limit", "0.1", "-j", "1")
