@@ -533,23 +533,31 @@ int join_telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint64_
 /* keys[0 .. count) into b by their id (the k chosen bits of a key, in their
  * order), each packed again (its other bits, then the id), a counting sort;
  * written once for the two ways of reading them (ID and OTHERS, from the
- * parameters after `b`, below).  The keys come from the listing in runs
- * that share their north half, and so often their id: one tally a bucket
- * would make each key wait for the last one's count to be stored and read
- * again.  So the list is cut in BUCKET_WAYS stretches, each with its own
- * tallies and then its own places to write, and one key of each stretch
- * is taken in turn: four chains that do not wait on each other (N = 20,
- * a slice on one core: the join 0.86-0.90 s with one, 0.77-0.78 s with
- * four).  A bucket holds the first
- * stretch's keys, then the second's, ...: each in the order it was listed. */
-#define BUCKETED(name, attributes, ID, OTHERS, ...)                                                           \
+ * parameters after `b`, below; KEEP_IDS: whether the first pass keeps each
+ * key's id for the second, where reading it again costs more than the
+ * store).  The keys come from the listing in runs that share their north
+ * half, and so often their id: one tally a bucket would make each key wait
+ * for the last one's count to be stored and read again.  So the tallies are
+ * taken in BUCKET_WAYS stretches of the list, one key of each in turn: four
+ * chains that do not wait on each other (N = 20, a slice on one core: the
+ * join 0.86-0.90 s with one, 0.77-0.78 s with four).  The keys are then
+ * placed in one pass, in the order they were listed, and so they stay in
+ * each bucket.  (Placed four stretches at a time too, each stretch with its
+ * own places in a bucket, as before 2026-11-29, the buckets were the same
+ * but the pass took longer: at N = 23 the writes to four places a bucket
+ * cost more than the chains; and the first 32 bits of each key, which only
+ * the pair by pair tests on 32 bits read, were written beside each key,
+ * where one pass after the placing, in order, takes a fraction of the time:
+ * the bucketing of N = 23's lists about 0.8x the time, the count's windows
+ * 0.92 to 0.94x, benchmarks/kernels.py.) */
+#define BUCKETED(name, attributes, KEEP_IDS, ID, OTHERS, ...)                                                 \
     attributes static void name(const uint64_t *restrict keys, uint64_t count, int k, struct buckets *b,      \
                                 __VA_ARGS__) {                                                                \
         const uint32_t buckets = 1u << k;                                                                     \
         const int shift = b->others;                                                                          \
         uint32_t *restrict start = b->start, *restrict low = b->low;                                          \
         uint64_t *restrict key = b->key;                                                                      \
-        uint32_t *restrict at = b->places; /* [way * buckets + id] */                                         \
+        uint32_t *restrict at = b->places; /* [way * buckets + id]: the tallies; then [id]: the next place */ \
         uint16_t *restrict ids = (uint16_t *)(start + buckets + 1); /* (room left after start: join_count) */ \
         const uint64_t stretch = count / BUCKET_WAYS, last = (BUCKET_WAYS - 1) * (uint64_t)buckets;           \
         memset(at, 0, BUCKET_WAYS * buckets * sizeof *at);                                                    \
@@ -557,38 +565,33 @@ int join_telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint64_
             for (int w = 0; w < BUCKET_WAYS; w++) {                                                           \
                 uint64_t x = keys[w * stretch + i];                                                           \
                 uint16_t v = ID;                                                                              \
-                ids[w * stretch + i] = v;                                                                     \
+                if (KEEP_IDS)                                                                                 \
+                    ids[w * stretch + i] = v;                                                                 \
                 at[w * buckets + v]++;                                                                        \
             }                                                                                                 \
         for (uint64_t i = BUCKET_WAYS * stretch; i < count; i++) { /* the last stretch's tail */             \
             uint64_t x = keys[i];                                                                             \
             uint16_t v = ID;                                                                                  \
-            ids[i] = v;                                                                                       \
+            if (KEEP_IDS)                                                                                     \
+                ids[i] = v;                                                                                   \
             at[last + v]++;                                                                                   \
         }                                                                                                     \
-        uint32_t sum = 0; /* each bucket's start, and each stretch's first place in it */                    \
+        uint32_t sum = 0; /* each bucket's start, its first place */                                         \
         for (uint32_t v = 0; v < buckets; v++) {                                                              \
-            start[v] = sum;                                                                                   \
-            for (int w = 0; w < BUCKET_WAYS; w++) {                                                           \
-                uint32_t tally = at[w * buckets + v];                                                         \
-                at[w * buckets + v] = sum;                                                                    \
-                sum += tally;                                                                                 \
-            }                                                                                                 \
+            uint32_t tally = 0;                                                                               \
+            for (int w = 0; w < BUCKET_WAYS; w++)                                                             \
+                tally += at[w * buckets + v];                                                                 \
+            start[v] = at[v] = sum;                                                                           \
+            sum += tally;                                                                                     \
         }                                                                                                     \
         start[buckets] = sum;                                                                                 \
-        for (uint64_t i = 0; i < stretch; i++)                                                                \
-            for (int w = 0; w < BUCKET_WAYS; w++) {                                                           \
-                uint64_t x = keys[w * stretch + i], v = ids[w * stretch + i];                                 \
-                uint64_t packed = (OTHERS) | v << shift;                                                      \
-                uint32_t to = at[w * buckets + v]++;                                                          \
-                low[to] = (uint32_t)packed, key[to] = packed;                                                 \
-            }                                                                                                 \
-        for (uint64_t i = BUCKET_WAYS * stretch; i < count; i++) {                                            \
-            uint64_t x = keys[i], v = ids[i];                                                                 \
-            uint64_t packed = (OTHERS) | v << shift;                                                          \
-            uint32_t to = at[last + v]++;                                                                     \
-            low[to] = (uint32_t)packed, key[to] = packed;                                                     \
+        for (uint64_t i = 0; i < count; i++) {                                                                \
+            uint64_t x = keys[i], v = KEEP_IDS ? ids[i] : (uint16_t)(ID);                                     \
+            key[at[v]++] = (OTHERS) | v << shift;                                                             \
         }                                                                                                     \
+        if (shift <= 32) /* (the first 32 bits are read only where the others fit in them: dense.c) */     \
+            for (uint64_t i = 0; i < count; i++)                                                              \
+                low[i] = (uint32_t)key[i];                                                                    \
     }
 
 /* The id and the other bits read a byte at a time from the tables ... */
@@ -605,15 +608,17 @@ static inline uint64_t others_of(uint64_t x, const uint64_t (*other)[256]) {
         r |= other[byte][x >> (8 * byte) & 255];
     return r;
 }
-BUCKETED(bucketed_by_tables, , id_of(x, id), others_of(x, other), const uint16_t (*id)[256],
+BUCKETED(bucketed_by_tables, , 1, id_of(x, id), others_of(x, other), const uint16_t (*id)[256],
          const uint64_t (*other)[256])
 
 #ifdef HAND_WRITTEN
-/* ... or each in one instruction, BMI2's pext (every CPU with AVX-512 has it):
- * the telling bits (`told`), and the others (`others`), gathered in their
- * order; an even N's long diagonals (`longest`) on top of the id, in theirs
- * (from bit `top`: the diagonal's, then the anti-diagonal's). */
-BUCKETED(bucketed_by_pext, __attribute__((target("bmi2"))),
+/* ... or each in one instruction, BMI2's pext (every CPU with AVX-512 has it,
+ * and only there is this one called: its loops are AVX-512's): the telling
+ * bits (`told`), and the others (`others`), gathered in their order; an even
+ * N's long diagonals (`longest`) on top of the id, in theirs (from bit `top`:
+ * the diagonal's, then the anti-diagonal's).  The id is read again in the
+ * second pass, not kept from the first. */
+BUCKETED(bucketed_by_pext, __attribute__((target("bmi2,avx512f"))), 0,
          (uint16_t)(_pext_u64(x, told) | _pext_u64(x, longest) << top), _pext_u64(x, others), uint64_t told,
          uint64_t others, uint64_t longest, int top)
 #endif
