@@ -264,12 +264,11 @@ def test_a_python_session_survives_ctrl_c_in_its_first_solver_call() -> None:
     # sent to the main thread, as a terminal's is taken there; one that comes after the count lands in the
     # loop (each sleep ends at once when it does), which waits for it a bounded while: a Ctrl-C that the
     # first call took and never raised (asp's, once, in the fresh-clone CI) lets the session go on, as before.
-    # The session takes Ctrl-C as a terminal's Python does: one started in the background by a shell (`&`)
-    # inherits it ignored (POSIX), and Python leaves it so; then no Ctrl-C ever came, each run waited out its
-    # 5 s and nothing was tested (this test took 117 s in a suite started with `&`, 21 s in one that was not).
+    # The session takes Ctrl-C as a terminal's Python does, also in a suite started in the background by a
+    # shell (`&`: Ctrl-C inherited ignored, which Python leaves so), as conftest gives it back to the suite's
+    # processes: before, no Ctrl-C ever came there, each run waited out its 5 s and nothing was tested (117 s).
     script = """
 import signal, sys, threading, time
-signal.signal(signal.SIGINT, signal.default_int_handler)
 import nqueens_cp as nq
 engine, delay = sys.argv[1], float(sys.argv[2])
 timer = threading.Timer(delay, signal.pthread_kill, (threading.main_thread().ident, signal.SIGINT))
