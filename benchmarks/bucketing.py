@@ -54,7 +54,7 @@ __attribute__((target("bmi2"))) int main(int argc, char **argv) {
     uint64_t others = window & ~told, sum = 0, squares = 0;
     size_t starts = (((size_t)1 << JOIN_MAX_ID_BITS) + 1) * sizeof(uint32_t) + cap * sizeof(uint16_t);
     struct buckets b = {malloc(cap * 8), malloc(cap * 4), malloc(starts),
-                        malloc(((size_t)BUCKET_WAYS << JOIN_MAX_ID_BITS) * sizeof(uint32_t)), NULL, NULL, 0, 0, 0};
+                        malloc(((size_t)BUCKET_WAYS << JOIN_MAX_ID_BITS) * sizeof(uint32_t)), NULL, NULL, 0, 0, 0, 1};
     b.others = __builtin_popcountll(others);
     for (uint64_t i = 0; i < count; i++) {
         uint64_t packed = _pext_u64(keys[i], others) | _pext_u64(keys[i], told) << b.others;

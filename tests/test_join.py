@@ -73,6 +73,22 @@ def test_a_part_is_its_range_of_row_sets() -> None:
     assert kernel.join_count(n, x, y, ranks, ranks + 5, 1 << 16)[:4] == (0, 0, 0, 0)
 
 
+@needs_c
+def test_keys_past_32_bits_are_made_whole_where_the_longer_list_kept_their_first_32_alone() -> None:
+    """Where the others fit in 32 bits the longer list's keys are written as their first 32 bits
+    alone, and a test of more than 32 bits makes the whole keys from them (dense.c's keys_of).  At
+    N = 21 (a 38-bit window), tested pair by pair at the id's top level (`small` past every list:
+    the others and the id's bits, more than 32), the join counts what the default cuts count and
+    what testing every pair of the listed keys counts (`direct` past every list, no buckets).  The
+    keys made without their ids fail it."""
+    n = 21
+    for x, y, first in ((0, 5, 67844), (0, 8, 67844), (0, 8, 16961)):
+        cut = kernel.join_count(n, x, y, first, first + 4, join.CAP)
+        whole = kernel.join_count(n, x, y, first, first + 4, join.CAP, small=1 << 40)
+        listed = kernel.join_count(n, x, y, first, first + 4, join.CAP, direct=1 << 62)
+        assert cut.boards == whole.boards == listed.boards > 0 and whole.tests == listed.tests, (x, y, first)
+
+
 @pytest.mark.parametrize("n", range(2, 14))
 def test_counting_by_quarters_gives_the_published_numbers(n: int) -> None:
     """Total (A000170) and one per class (A002562, by Burnside from S180 and S90),

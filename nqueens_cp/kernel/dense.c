@@ -181,6 +181,32 @@ static void dense_plan(struct buckets *b, int k, uint64_t least) {
     }
 }
 
+/* b's packed keys of buckets a .. a + size - 1, in key[]: made there from
+ * low[] where the bucketing wrote only those (`keyed` 0: the others fit in
+ * 32 bits, so a key is its first others bits, then its bucket's id), for a
+ * test of more than 32 of their bits; the same as the bucketing's key[]. */
+static const uint64_t *keys_of(const struct buckets *b, uint32_t a, uint32_t size) {
+    if (!b->keyed) {
+        const uint64_t mask = ((uint64_t)1 << b->others) - 1;
+        for (uint32_t id = a; id < a + size; id++)
+            for (uint64_t i = b->start[id]; i < b->start[id + 1]; i++)
+                b->key[i] = (b->low[i] & mask) | (uint64_t)id << b->others;
+    }
+    return b->key;
+}
+
+/* count of b's keys from `first` as 64-bit words at `to` (from low[] where
+ * it alone holds them: their first 32 bits, all of the others and the id's
+ * lowest, where key[]'s would have the id's next bits above; a dense word's
+ * id bits never meet, as a leaf's two ids are apart). */
+TARGETS static void keys_copied(uint64_t *to, const struct buckets *b, uint64_t first, uint64_t count) {
+    if (b->keyed)
+        memcpy(to, b->key + first, count * sizeof(uint64_t));
+    else
+        for (uint64_t i = 0; i < count; i++)
+            to[i] = b->low[first + i];
+}
+
 /* The words of b's bucket `id`, from the first others bits of its keys, at sums. */
 TARGETS static void dense_bucket(const struct buckets *b, uint32_t id, uint64_t *sums_at) {
     const int chunks = b->chunks;
@@ -191,9 +217,9 @@ TARGETS static void dense_bucket(const struct buckets *b, uint32_t id, uint64_t 
         batch_words row[64], past = {0};
         uint64_t keys = count - lane0;
         if (keys >= 64 * DENSE_BATCH)
-            memcpy(row, b->key + first + lane0, sizeof row);
+            keys_copied((uint64_t *)row, b, first + lane0, 64 * DENSE_BATCH);
         else {
-            memcpy(row, b->key + first + lane0, keys * sizeof(uint64_t));
+            keys_copied((uint64_t *)row, b, first + lane0, keys);
             memset((uint64_t *)row + keys, 0, (64 * DENSE_BATCH - keys) * sizeof(uint64_t));
             for (uint64_t g = 0; g < DENSE_BATCH; g++) { /* the lanes past the last key: j = 8 i + g >= keys */
                 uint64_t i = keys > g ? (keys - g + DENSE_BATCH - 1) / DENSE_BATCH : 0;
@@ -324,7 +350,8 @@ static int has_vpopcnt(void) {
 static uint64_t dense(const struct buckets *p, uint32_t a, const struct buckets *q, uint32_t b) {
     uint64_t p0 = p->start[a], np = p->start[a + 1] - p0, q0 = q->start[b], nq = q->start[b + 1] - q0;
     if (q->at[b] == NOT_DENSE)
-        return p->others <= 32 ? join_tested32(p->low + p0, np, q->low + q0, nq) : join_tested(p->key + p0, np, q->key + q0, nq);
+        return p->others <= 32 ? join_tested32(p->low + p0, np, q->low + q0, nq)
+                               : join_tested(p->key + p0, np, keys_of(q, b, 1) + q0, nq);
     return dense_portable(p->key + p0, np, q->sums + q->at[b], nq, q->chunks);
 }
 
@@ -349,7 +376,7 @@ uint64_t join_buckets(const struct buckets *p, uint32_t pa, const struct buckets
         *L->tests += np * nq;
         if (level)
             return p->others + level <= 32 ? join_tested32(p->low + p0, np, q->low + q0, nq)
-                                           : join_tested(p->key + p0, np, q->key + q0, nq);
+                                           : join_tested(p->key + p0, np, keys_of(q, qa, size) + q0, nq);
 #ifdef HAND_WRITTEN
         if (q->at[qa] != NOT_DENSE && has_vpopcnt()) {
             L->leaf[L->count][0] = pa, L->leaf[L->count][1] = qa, L->leaf[L->count++][2] = L->weight;

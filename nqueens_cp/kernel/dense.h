@@ -48,9 +48,12 @@ static inline uint64_t nanoseconds(void) {
  * bits can meet only in a key's first others + level bits, and two buckets
  * whose ids are apart only in the others.  A bucket of DENSE_MIN keys or
  * more is also kept bit-transposed (its dense words, below): its words
- * begin at sums + at[b], or at[b] is NOT_DENSE. */
+ * begin at sums + at[b], or at[b] is NOT_DENSE.  Where the others fit in
+ * 32 bits, the longer list's packed keys are written only as their first
+ * 32 bits (`low`; `keyed` 0, join.c's `bucketed_low`): key[] is then made
+ * from them, bucket by bucket, where a test needs more bits (`keys_of`). */
 struct buckets {
-    uint64_t *key;
+    uint64_t *key;       /* the packed keys, where `keyed` */
     uint32_t *low;       /* each key's first 32 bits */
     uint32_t *start;     /* (1 << JOIN_MAX_ID_BITS) + 1, then room for an id a key (bucketed's) */
     uint32_t *places;    /* bucketed's places to write (BUCKET_WAYS << JOIN_MAX_ID_BITS), shared by both lists */
@@ -58,6 +61,7 @@ struct buckets {
     uint64_t *at;        /* (1 << JOIN_MAX_ID_BITS) */
     uint64_t room;       /* the words sums holds */
     int others, chunks;  /* the keys' bits outside the id; the chunks of DENSE_CHUNK of them */
+    int keyed;           /* key[] holds every packed key (else low[] alone: above) */
 };
 #define NOT_DENSE UINT64_MAX
 #define BUCKET_WAYS 4 /* (bucketed's stretches) */

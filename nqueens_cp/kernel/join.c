@@ -535,9 +535,11 @@ int join_telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint64_
  * written once for the two ways of reading them (ID and OTHERS, from the
  * parameters after `b`, below; KEEP_IDS: whether the first pass keeps each
  * key's id for the second, where reading it again costs more than the
- * store).  The keys come from the listing in runs that share their north
- * half, and so often their id: one tally a bucket would make each key wait
- * for the last one's count to be stored and read again.  So the tallies are
+ * store; KEYED: whether the packed keys go to key[], their first 32 bits
+ * copied to low[] after, or to low[] alone: dense.h).  The keys come from
+ * the listing in runs that share their north half, and so often their id:
+ * one tally a bucket would make each key wait for the last one's count to
+ * be stored and read again.  So the tallies are
  * taken in BUCKET_WAYS stretches of the list, one key of each in turn: four
  * chains that do not wait on each other (N = 20, a slice on one core: the
  * join 0.86-0.90 s with one, 0.77-0.78 s with four).  The keys are then
@@ -550,7 +552,7 @@ int join_telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint64_
  * where one pass after the placing, in order, takes a fraction of the time:
  * the bucketing of N = 23's lists about 0.8x the time, the count's windows
  * 0.92 to 0.94x, benchmarks/kernels.py.) */
-#define BUCKETED(name, attributes, KEEP_IDS, ID, OTHERS, ...)                                                 \
+#define BUCKETED(name, attributes, KEEP_IDS, KEYED, ID, OTHERS, ...)                                          \
     attributes static void name(const uint64_t *restrict keys, uint64_t count, int k, struct buckets *b,      \
                                 __VA_ARGS__) {                                                                \
         const uint32_t buckets = 1u << k;                                                                     \
@@ -587,11 +589,15 @@ int join_telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint64_
         start[buckets] = sum;                                                                                 \
         for (uint64_t i = 0; i < count; i++) {                                                                \
             uint64_t x = keys[i], v = KEEP_IDS ? ids[i] : (uint16_t)(ID);                                     \
-            key[at[v]++] = (OTHERS) | v << shift;                                                             \
+            if (KEYED)                                                                                        \
+                key[at[v]++] = (OTHERS) | v << shift;                                                         \
+            else /* (the others fit in 32 bits: the caller's) */                                              \
+                low[at[v]++] = (uint32_t)((OTHERS) | v << shift);                                             \
         }                                                                                                     \
-        if (shift <= 32) /* (the first 32 bits are read only where the others fit in them: dense.c) */     \
+        if (KEYED && shift <= 32) /* (the first 32 bits are read only where the others fit in them: dense.c) */ \
             for (uint64_t i = 0; i < count; i++)                                                              \
                 low[i] = (uint32_t)key[i];                                                                    \
+        b->keyed = KEYED;                                                                                     \
     }
 
 /* The id and the other bits read a byte at a time from the tables ... */
@@ -608,7 +614,7 @@ static inline uint64_t others_of(uint64_t x, const uint64_t (*other)[256]) {
         r |= other[byte][x >> (8 * byte) & 255];
     return r;
 }
-BUCKETED(bucketed_by_tables, , 1, id_of(x, id), others_of(x, other), const uint16_t (*id)[256],
+BUCKETED(bucketed_by_tables, , 1, 1, id_of(x, id), others_of(x, other), const uint16_t (*id)[256],
          const uint64_t (*other)[256])
 
 #ifdef HAND_WRITTEN
@@ -618,7 +624,19 @@ BUCKETED(bucketed_by_tables, , 1, id_of(x, id), others_of(x, other), const uint1
  * N's long diagonals (`longest`) on top of the id, in theirs (from bit `top`:
  * the diagonal's, then the anti-diagonal's).  The id is read again in the
  * second pass, not kept from the first. */
-BUCKETED(bucketed_by_pext, __attribute__((target("bmi2,avx512f"))), 0,
+BUCKETED(bucketed_by_pext, __attribute__((target("bmi2,avx512f"))), 0, 1,
+         (uint16_t)(_pext_u64(x, told) | _pext_u64(x, longest) << top), _pext_u64(x, others), uint64_t told,
+         uint64_t others, uint64_t longest, int top)
+
+/* The same, for the longer list where its others fit in 32 bits: each packed
+ * key written as its first 32 bits alone, the key[] of the other and a pass
+ * to copy them left out (dense.c reads low[], and makes key[] bucket by
+ * bucket where a test needs more bits: keys_of).  A stand-alone copy of the
+ * bucketing, on 120 lists of N = 23's row sets with the caches swept
+ * between them, took 0.61x to 0.85x the time of writing key[] and low[];
+ * the join of 23's windows 0.92x and 0.97x, 22's 0.98x (benchmarks/kernels.py,
+ * 2026-11-29: docs/counting.md). */
+BUCKETED(bucketed_low, __attribute__((target("bmi2,avx512f"))), 0, 0,
          (uint16_t)(_pext_u64(x, told) | _pext_u64(x, longest) << top), _pext_u64(x, others), uint64_t told,
          uint64_t others, uint64_t longest, int top)
 #endif
@@ -734,7 +752,10 @@ static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, 
     if (has_avx512()) {
         int top = longest ? k - 2 : 0; /* (no long diagonals: longest is 0) */
         bucketed_by_pext(p, np, k, bp, told, others, longest, top);
-        bucketed_by_pext(q, nq, k, bq, told, others, longest, top);
+        if (bq->others <= 32)
+            bucketed_low(q, nq, k, bq, told, others, longest, top);
+        else
+            bucketed_by_pext(q, nq, k, bq, told, others, longest, top);
     } else
 #endif
     {
@@ -1012,9 +1033,9 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
     uint32_t (*leaf)[3] = malloc(JOIN_LEAVES * sizeof *leaf);
     size_t dense = join_dense_words(n, cap) * sizeof(uint64_t), ats = ((size_t)1 << JOIN_MAX_ID_BITS) * sizeof(uint64_t);
     struct buckets bp = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(uint32_t)), malloc(starts), places, NULL,
-                         NULL, 0, 0, 0}, /* (never dense) */
+                         NULL, 0, 0, 0, 1}, /* (never dense) */
                    bq = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(uint32_t)), malloc(starts), places,
-                         aligned_alloc(64, dense), malloc(ats), dense / sizeof(uint64_t), 0, 0};
+                         aligned_alloc(64, dense), malloc(ats), dense / sizeof(uint64_t), 0, 0, 1};
     struct lister l;
     uint64_t began = nanoseconds();
     int listing = lister_open(&l, t, n, &m);
