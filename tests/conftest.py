@@ -306,16 +306,6 @@ def cli(capsys):
     return run
 
 
-def dies_with_this_process() -> None:
-    """For ``preexec_fn``: the child is killed when the process that started it ends (Linux's
-    PR_SET_PDEATHSIG), as a test's own command should be.  A suite killed from outside (SIGTERM to
-    pytest) left the every-engine signal test's rows running: four `count 16 -e cpmpy` ran on for
-    minutes and slowed the next run.  (What the command started dies with it: test_signals.)"""
-    import ctypes
-
-    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
-
-
 def process_tree(root: int) -> list[int]:
     """The process and its descendants, now."""
     parents: dict[int, int] = {}

@@ -21,8 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CLI, dies_with_this_process, process_tree, still_running
+from conftest import CLI, process_tree, still_running
 from nqueens_cp import engine_class, names
+from nqueens_cp.stopping import die_with_parent
 from test_limits import HARD, OPTIMUM_HARD, OPTIMUM_N, processor_seconds
 
 CPU_SECONDS = 1.0  # processor time of the command's processes before the signal: it is searching (an import of OR-Tools takes 0.5)
@@ -76,8 +77,9 @@ def test_every_engine_stops_at_ctrl_c_and_sigterm() -> None:
             engines = argv[argv.index("-e") + 1] if "-e" in argv else argv[argv.index("--engines") + 1]
             if any(engine_class(engine).unavailable_reason() for engine in engines.split(",")):
                 continue
+            # each runs until signalled, and dies with this process: a suite killed from outside leaves none
             process = subprocess.Popen([*CLI, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                       preexec_fn=dies_with_this_process)  # (each runs until signalled)
+                                       preexec_fn=die_with_parent)
             running.append((name, argv, sig, process))
         for *_, process in running:  # wait until each is searching (or has ended)
             while process.poll() is None and _cpu(process_tree(process.pid)) < CPU_SECONDS:
