@@ -13,6 +13,7 @@ whole run before (20 s and more; RC2 ended in a traceback).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -286,4 +287,48 @@ def test_a_parent_killed_outright_leaves_no_solver_running_and_no_folder(tmp_pat
             process.kill()
             process.communicate()
     assert still_running(tree, WITHIN) == [], "the solver's processes, and the watchdog once it has cleaned up"
+    assert _leftovers(scratch, here) == []
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return handle.read()
+    except OSError:
+        return b""
+
+
+@pytest.mark.skipif(not hasattr(os, "pidfd_open") or not os.path.isdir("/proc"),
+                    reason="reads the process tree from Linux's /proc and waits on pidfds")
+def test_a_local_clusters_workers_are_killed_by_the_watchdog_not_left_to_die_with_the_parent(tmp_path: Path) -> None:
+    """The row above for a local cluster, its workers frozen (SIGSTOP) as the parent is killed: a
+    worker slow to notice, as on a loaded machine.  Left to die with the parent, one still writing
+    its scratch space put the folder back after the watchdog's last removal (once in CI's run of the
+    suite); a frozen one ran on for good.  The watchdog kills them before it removes the folder."""
+    pytest.importorskip("distributed", reason="a local Dask cluster needs the package 'distributed'")
+    scratch, here = tmp_path / "tmp", tmp_path / "cwd"
+    scratch.mkdir()
+    here.mkdir()
+    process = subprocess.Popen([*CLI, "count", "18", "--scheduler", "local:2"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, cwd=here, env={**os.environ, "TMPDIR": str(scratch)})
+    frozen: list[int] = []
+    try:
+        _searching(process, scratch, here)
+        tree = process_tree(process.pid)
+        for pid in tree:
+            if b"multiprocessing.spawn" in _cmdline(pid):  # (the workers; not the watchdog, the tracker)
+                os.kill(pid, signal.SIGSTOP)
+                frozen.append(pid)
+        assert len(frozen) == 2, [_cmdline(pid)[:120] for pid in tree]
+        process.kill()
+        process.wait()  # (not its stderr's end: a frozen worker holds it open)
+        left = still_running(tree, WITHIN)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        for pid in frozen:  # (whatever the watchdog left, ended here)
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        process.communicate()
+    assert left == [], "the frozen workers, and the watchdog once it has cleaned up"
     assert _leftovers(scratch, here) == []

@@ -6,6 +6,7 @@ the run ends.  :mod:`.pools` hands work to it."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 import time
@@ -139,8 +140,6 @@ def speaks_dask(spec: str, deadline: float | None = None) -> float:
 def environment(changes: dict[str, str]) -> Iterator[None]:
     """``os.environ`` with ``changes`` for the length of the block (for the
     processes started in it), then as it was."""
-    import os
-
     before = {name: os.environ.get(name) for name in changes}
     os.environ.update(changes)
     try:
@@ -175,6 +174,9 @@ def _unheard(heard: bytes) -> bool:
 # three lines of warning about the port.
 LOCAL_HTTP = {"dashboard_address": "127.0.0.1:0", "scheduler_kwargs": {"dashboard": False}}
 
+# The environment entry that marks a local cluster's processes (its value: the cluster's folder's name).
+LOCAL_MARK = "NQUEENS_CP_DASK"
+
 
 @contextmanager
 def dask_executor(spec: str, deadline: float | None = None) -> Iterator[Executor]:
@@ -206,9 +208,17 @@ def dask_executor(spec: str, deadline: float | None = None) -> Iterator[Executor
                     chatter.setLevel(logging.CRITICAL)
         # Dask's scratch files (every server of a local cluster writes them), removed with the cluster
         # (and by the watchdog if this process is killed outright; by the next cluster if even that fails)
-        folder = scratch.make("nqueens-dask-", before=stack.enter_context(stopping.watchdog()).folder)
+        guard = stack.enter_context(stopping.watchdog())
+        folder = scratch.make("nqueens-dask-", before=guard.folder)
         stack.callback(shutil.rmtree, folder, ignore_errors=True)
         local = kind == "local"
+        # A local cluster's processes carry a mark of this cluster in their environment, and the watchdog
+        # kills them before it removes the folder: left to die with this process, a worker still
+        # writing its scratch space (Dask makes the whole path again) put the folder back after the
+        # watchdog's last removal (once in a loaded run of the suite, in CI).
+        mark = {LOCAL_MARK: os.path.basename(folder)} if local else {}
+        if local:
+            guard.marker(f"{LOCAL_MARK}={mark[LOCAL_MARK]}")
         # (its workers ignore Ctrl-C and SIGHUP, which are this process's to handle: .dask_worker)
         preload = {"distributed.worker.preload": ["nqueens_cp.execution.dask_worker"]} if local else {}
         stack.enter_context(dask.config.set({"temporary-directory": folder, **preload}))
@@ -216,7 +226,7 @@ def dask_executor(spec: str, deadline: float | None = None) -> Iterator[Executor
         # to this stderr: their complaints as the cluster shuts down (a heartbeat
         # to a scheduler already closed) are not ours to print.  Dask reads its
         # configuration from the environment as a worker starts.
-        stack.enter_context(environment({"DASK_LOGGING__DISTRIBUTED": "critical"} if local else {}))
+        stack.enter_context(environment({"DASK_LOGGING__DISTRIBUTED": "critical", **mark} if local else {}))
         try:
             if local:
                 stopping.helpers_deaf_to_hangup()
