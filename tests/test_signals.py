@@ -314,12 +314,19 @@ def test_a_local_clusters_workers_are_killed_by_the_watchdog_not_left_to_die_wit
     frozen: list[int] = []
     try:
         _searching(process, scratch, here)
+        patience = time.monotonic() + 120  # (the workers start after the folder: wait for both, bounded)
+        tree, workers = [process.pid], []
+        while process.poll() is None and time.monotonic() < patience:
+            tree = process_tree(process.pid)
+            workers = [pid for pid in tree if b"multiprocessing.spawn" in _cmdline(pid)]  # (not the tracker)
+            if len(workers) == 2:
+                break
+            time.sleep(0.05)
+        assert process.poll() is None and len(workers) == 2, [_cmdline(pid)[:120] for pid in tree]
+        for pid in workers:
+            os.kill(pid, signal.SIGSTOP)
+            frozen.append(pid)
         tree = process_tree(process.pid)
-        for pid in tree:
-            if b"multiprocessing.spawn" in _cmdline(pid):  # (the workers; not the watchdog, the tracker)
-                os.kill(pid, signal.SIGSTOP)
-                frozen.append(pid)
-        assert len(frozen) == 2, [_cmdline(pid)[:120] for pid in tree]
         process.kill()
         process.wait()  # (not its stderr's end: a frozen worker holds it open)
         left = still_running(tree, WITHIN)
