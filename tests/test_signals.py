@@ -301,7 +301,7 @@ def _cmdline(pid: int) -> bytes:
 @pytest.mark.skipif(not hasattr(os, "pidfd_open") or not os.path.isdir("/proc"),
                     reason="reads the process tree from Linux's /proc and waits on pidfds")
 def test_a_local_clusters_workers_are_killed_by_the_watchdog_not_left_to_die_with_the_parent(tmp_path: Path) -> None:
-    """The row above for a local cluster, its workers frozen (SIGSTOP) as the parent is killed: a
+    """The test above's local cluster, its workers frozen (SIGSTOP) as the parent is killed: a
     worker slow to notice, as on a loaded machine.  Left to die with the parent, one still writing
     its scratch space put the folder back after the watchdog's last removal (once in CI's run of the
     suite); a frozen one ran on for good.  The watchdog kills them before it removes the folder."""

@@ -217,8 +217,8 @@ def dask_executor(spec: str, deadline: float | None = None) -> Iterator[Executor
         # writing its scratch space (Dask makes the whole path again) put the folder back after the
         # watchdog's last removal (once in a loaded run of the suite, in CI).
         mark = {LOCAL_MARK: os.path.basename(folder)} if local else {}
-        if local:
-            guard.marker(f"{LOCAL_MARK}={mark[LOCAL_MARK]}")
+        for variable, value in mark.items():
+            guard.marker(f"{variable}={value}")
         # (its workers ignore Ctrl-C and SIGHUP, which are this process's to handle: .dask_worker)
         preload = {"distributed.worker.preload": ["nqueens_cp.execution.dask_worker"]} if local else {}
         stack.enter_context(dask.config.set({"temporary-directory": folder, **preload}))
