@@ -306,6 +306,15 @@ def cli(capsys):
     return run
 
 
+def command_line(pid: int) -> bytes:
+    """The process's command line as /proc holds it (its arguments, each ended by a NUL), or b"" once it is gone."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return handle.read()
+    except OSError:
+        return b""
+
+
 def process_tree(root: int) -> list[int]:
     """The process and its descendants, now."""
     parents: dict[int, int] = {}

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import command_line
 from nqueens_cp.studies.compare import COLUMNS, compare, parse_label
 from nqueens_cp.studies.measure import measure
 from nqueens_cp.errors import InvalidInputError
@@ -135,13 +136,7 @@ def test_a_measurement_stopped_at_its_cap_leaves_no_solver_running() -> None:
     (row,) = compare([3000], ["minizinc"], first=True, time_limit=3)
     assert row["status"] == "timeout after 3 s"
     assert not [name for name in os.listdir(tempfile.gettempdir()) if name.startswith("nqueens-mzn")]
-    running = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as handle:
-                running.append(handle.read())
-        except OSError:
-            continue  # (gone meanwhile)
+    running = [command_line(int(pid)) for pid in filter(str.isdigit, os.listdir("/proc"))]  # (b"": gone meanwhile)
     ours = os.fsencode(tempfile.gettempdir())  # (this suite's temporary folder: another suite may run beside)
     assert not [line for line in running if b"nqueens-mzn" in line and ours in line]
 
@@ -234,9 +229,8 @@ def _gecode_pids() -> list[int]:
     ours = os.fsencode(tempfile.gettempdir())
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
+        line = command_line(int(pid))
         try:
-            with open(f"/proc/{pid}/cmdline", "rb") as handle:
-                line = handle.read()
             with open(f"/proc/{pid}/stat", "rb") as handle:
                 state = handle.read().rsplit(b")", 1)[1].split()[0]
         except OSError:

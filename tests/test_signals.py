@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CLI, process_tree, still_running
+from conftest import CLI, command_line, process_tree, still_running
 from nqueens_cp import engine_class, names
 from nqueens_cp.stopping import die_with_parent
 from test_limits import HARD, OPTIMUM_HARD, OPTIMUM_N, processor_seconds
@@ -290,14 +290,6 @@ def test_a_parent_killed_outright_leaves_no_solver_running_and_no_folder(tmp_pat
     assert _leftovers(scratch, here) == []
 
 
-def _cmdline(pid: int) -> bytes:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            return handle.read()
-    except OSError:
-        return b""
-
-
 @pytest.mark.skipif(not hasattr(os, "pidfd_open") or not os.path.isdir("/proc"),
                     reason="reads the process tree from Linux's /proc and waits on pidfds")
 def test_a_local_clusters_workers_are_killed_by_the_watchdog_not_left_to_die_with_the_parent(tmp_path: Path) -> None:
@@ -318,11 +310,11 @@ def test_a_local_clusters_workers_are_killed_by_the_watchdog_not_left_to_die_wit
         tree, workers = [process.pid], []
         while process.poll() is None and time.monotonic() < patience:
             tree = process_tree(process.pid)
-            workers = [pid for pid in tree if b"multiprocessing.spawn" in _cmdline(pid)]  # (not the tracker)
+            workers = [pid for pid in tree if b"multiprocessing.spawn" in command_line(pid)]  # (not the tracker)
             if len(workers) == 2:
                 break
             time.sleep(0.05)
-        assert process.poll() is None and len(workers) == 2, [_cmdline(pid)[:120] for pid in tree]
+        assert process.poll() is None and len(workers) == 2, [command_line(pid)[:120] for pid in tree]
         for pid in workers:
             os.kill(pid, signal.SIGSTOP)
             frozen.append(pid)
