@@ -164,15 +164,16 @@ TARGETS static void dense_transpose(batch_words a[64]) {
 }
 
 /* The same where every key fits in 32 bits (`keyed` 0: low[]'s, the longer
- * list's at N = 23 always), so rows 32 .. 63 come out zero and are left
- * as they are (the caller reads rows below 32 only).  The first round moves
- * each row's low half up into the row 32 above, which has no high half to
- * give back, and after it the rows 32 .. 63 are zero: the other five rounds
- * there would swap zeros, so they run on rows 0 .. 31 alone, about half the
- * work (the transpose was 6.8 % of `count 23`'s samples: docs/counting.md). */
-TARGETS static void dense_transpose32(batch_words a[64]) {
-    for (int k = 0; k < 32; k++)
-        a[k] |= a[k + 32] << 32;
+ * list's at N = 23 always), so rows 32 .. 63 would come out zero: they are
+ * not made (the caller reads rows below 32 only).  The first round would
+ * move each row's low half up into the row 32 above, which has no high half
+ * to give back, and leave the rows 32 .. 63 zero, where the other five
+ * rounds would swap zeros.  So the keys are read as that round leaves them
+ * (`low_rows`: a[k] holds the words of rows k and k + 32, low half and high
+ * half), and the other rounds run on rows 0 .. 31 alone, about half the
+ * work (the transpose was 6.8 % of `count 23`'s samples, copying the keys
+ * to 64-bit words 1 %: docs/counting.md). */
+TARGETS static void dense_transpose32(batch_words a[32]) {
     uint64_t m = 0x0000ffff0000ffffu;
     for (int j = 16; j; j >>= 1, m ^= m << j)
         for (int k = 0; k < 32; k = ((k | j) + 1) & ~j) {
@@ -180,6 +181,27 @@ TARGETS static void dense_transpose32(batch_words a[64]) {
             a[k] ^= t << j;
             a[k | j] ^= t;
         }
+}
+
+/* A batch of `keys` 32-bit keys (at most 64 DENSE_BATCH; zeros after
+ * them) as dense_transpose32 reads them: lane g of a[k] is key 8 k + g,
+ * with key 8 (k + 32) + g above it.  (low[] holds a key's first 32 bits:
+ * all of the others and the id's lowest, where key[] would have the id's
+ * next bits above; a dense word's id bits never meet, as a leaf's two ids
+ * are apart.) */
+typedef uint32_t batch_halves __attribute__((vector_size(4 * DENSE_BATCH)));
+TARGETS static void low_rows(batch_words a[32], const uint32_t *low, uint64_t keys) {
+    uint32_t tail[64 * DENSE_BATCH];
+    if (keys < 64 * DENSE_BATCH) {
+        memcpy(tail, low, keys * sizeof *low);
+        memset(tail + keys, 0, (64 * DENSE_BATCH - keys) * sizeof *tail);
+        low = tail;
+    }
+    for (int k = 0; k < 32; k++) {
+        batch_halves below, above;
+        memcpy(&below, low + DENSE_BATCH * k, sizeof below), memcpy(&above, low + DENSE_BATCH * (k + 32), sizeof above);
+        a[k] = __builtin_convertvector(below, batch_words) | __builtin_convertvector(above, batch_words) << 32;
+    }
 }
 
 /* Which of b's buckets (of its k-bit ids) are dense: those of `least` keys
@@ -214,18 +236,6 @@ static const uint64_t *keys_of(const struct buckets *b, uint32_t a, uint32_t siz
     return b->key;
 }
 
-/* count of b's keys from `first` as 64-bit words at `to` (from low[] where
- * it alone holds them: their first 32 bits, all of the others and the id's
- * lowest, where key[]'s would have the id's next bits above; a dense word's
- * id bits never meet, as a leaf's two ids are apart). */
-TARGETS static void keys_copied(uint64_t *to, const struct buckets *b, uint64_t first, uint64_t count) {
-    if (b->keyed)
-        memcpy(to, b->key + first, count * sizeof(uint64_t));
-    else
-        for (uint64_t i = 0; i < count; i++)
-            to[i] = b->low[first + i];
-}
-
 /* A chunk's sums: chunk[v], for each value v of its DENSE_CHUNK bits (rows
  * row[first ..], none from `rows` on), the OR of the rows of v's bits and of
  * `base`.  Made as the ORs of two halves' sums, each half's few kept in
@@ -256,21 +266,19 @@ TARGETS static void dense_bucket(const struct buckets *b, uint32_t id, uint64_t 
         /* key j of the batch is row j / 8 of group j % 8 (the keys as they lie: no shuffle), and so
          * lane j / 8 of the group's words once transposed */
         batch_words row[64], past = {0};
-        uint64_t keys = count - lane0;
-        if (keys >= 64 * DENSE_BATCH)
-            keys_copied((uint64_t *)row, b, first + lane0, 64 * DENSE_BATCH);
-        else {
-            keys_copied((uint64_t *)row, b, first + lane0, keys);
-            memset((uint64_t *)row + keys, 0, (64 * DENSE_BATCH - keys) * sizeof(uint64_t));
-            for (uint64_t g = 0; g < DENSE_BATCH; g++) { /* the lanes past the last key: j = 8 i + g >= keys */
-                uint64_t i = keys > g ? (keys - g + DENSE_BATCH - 1) / DENSE_BATCH : 0;
-                past[g] = i < 64 ? ~(uint64_t)0 << i : 0;
-            }
+        uint64_t keys = count - lane0 < 64 * DENSE_BATCH ? count - lane0 : 64 * DENSE_BATCH;
+        for (uint64_t g = 0; keys < 64 * DENSE_BATCH && g < DENSE_BATCH; g++) { /* the lanes past the last key */
+            uint64_t i = keys > g ? (keys - g + DENSE_BATCH - 1) / DENSE_BATCH : 0; /* (j = 8 i + g >= keys) */
+            past[g] = i < 64 ? ~(uint64_t)0 << i : 0;
         }
-        if (b->keyed)
+        if (b->keyed) {
+            memcpy(row, b->key + first + lane0, keys * sizeof(uint64_t));
+            memset((uint64_t *)row + keys, 0, (64 * DENSE_BATCH - keys) * sizeof(uint64_t));
             dense_transpose(row);
-        else
-            dense_transpose32(row); /* (rows 32 .. 63 not made: `rows` below) */
+        } else { /* (rows 32 .. 63 not made: `rows` below) */
+            low_rows(row, b->low + first + lane0, keys);
+            dense_transpose32(row);
+        }
         batch_words *sums = (batch_words *)sums_at; /* (sums and batch: 64-byte aligned) */
         for (int c = 0; c < chunks; c++)
             chunk_sums(sums + c * DENSE_VALUES, row, c * DENSE_CHUNK, rows, c ? (batch_words){0} : past);
