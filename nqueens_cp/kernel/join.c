@@ -639,6 +639,14 @@ BUCKETED(bucketed_by_pext, __attribute__((target("bmi2,avx512f"))), 0, 1,
 BUCKETED(bucketed_low, __attribute__((target("bmi2,avx512f"))), 0, 0,
          (uint16_t)(_pext_u64(x, told) | _pext_u64(x, longest) << top), _pext_u64(x, others), uint64_t told,
          uint64_t others, uint64_t longest, int top)
+
+/* The same two for an odd N, which has no long diagonals on top of its id
+ * (longest is 0): the pext of them left out, one of each key's two in the
+ * first pass and of its three in the second. */
+BUCKETED(bucketed_by_pext_odd, __attribute__((target("bmi2,avx512f"))), 0, 1, (uint16_t)_pext_u64(x, told),
+         _pext_u64(x, others), uint64_t told, uint64_t others)
+BUCKETED(bucketed_low_odd, __attribute__((target("bmi2,avx512f"))), 0, 0, (uint16_t)_pext_u64(x, told),
+         _pext_u64(x, others), uint64_t told, uint64_t others)
 #endif
 
 /* What a join of two lists needs besides them: the buckets' room, how to cut
@@ -751,11 +759,19 @@ static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, 
 #ifdef HAND_WRITTEN
     if (has_avx512()) {
         int top = longest ? k - 2 : 0; /* (no long diagonals: longest is 0) */
-        bucketed_by_pext(p, np, k, bp, told, others, longest, top);
-        if (bq->others <= 32)
-            bucketed_low(q, nq, k, bq, told, others, longest, top);
-        else
-            bucketed_by_pext(q, nq, k, bq, told, others, longest, top);
+        if (!longest) {
+            bucketed_by_pext_odd(p, np, k, bp, told, others);
+            if (bq->others <= 32)
+                bucketed_low_odd(q, nq, k, bq, told, others);
+            else
+                bucketed_by_pext_odd(q, nq, k, bq, told, others);
+        } else {
+            bucketed_by_pext(p, np, k, bp, told, others, longest, top);
+            if (bq->others <= 32)
+                bucketed_low(q, nq, k, bq, told, others, longest, top);
+            else
+                bucketed_by_pext(q, nq, k, bq, told, others, longest, top);
+        }
     } else
 #endif
     {
