@@ -238,10 +238,10 @@ static const uint64_t *keys_of(const struct buckets *b, uint32_t a, uint32_t siz
 
 /* A chunk's sums: chunk[v], for each value v of its DENSE_CHUNK bits (rows
  * row[first ..], none from `rows` on), the OR of the rows of v's bits and of
- * `base`.  Made as the ORs of two halves' sums, each half's few kept in
- * registers: chunk[v] from chunk[v & (v - 1)], each sum from one just
- * stored, waited on the store at every value (the sums were 7.6 % of
- * `count 23`'s samples, almost all of it there: docs/counting.md). */
+ * `base`.  Made as the ORs of two halves' sums, each half's eight kept in
+ * registers, none read back.  (Made before as chunk[v] = chunk[v & (v - 1)]
+ * | a row, each sum waited on the store of one just made: 7.6 % of `count
+ * 23`'s samples, now about a third of that: docs/counting.md.) */
 enum { CHUNK_LOW = DENSE_CHUNK / 2, CHUNK_HIGH = DENSE_CHUNK - CHUNK_LOW };
 TARGETS static inline void chunk_sums(batch_words *restrict chunk, const batch_words *restrict row, int first,
                                       int rows, batch_words base) {
