@@ -241,7 +241,7 @@ static const uint64_t *keys_of(const struct buckets *b, uint32_t a, uint32_t siz
  * `base`.  Made as the ORs of two halves' sums, each half's eight kept in
  * registers, none read back.  (Made before as chunk[v] = chunk[v & (v - 1)]
  * | a row, each sum waited on the store of one just made: 7.6 % of `count
- * 23`'s samples, now about a third of that: docs/counting.md.) */
+ * 23`'s samples; 0.976x the windows' time since: docs/counting.md.) */
 enum { CHUNK_LOW = DENSE_CHUNK / 2, CHUNK_HIGH = DENSE_CHUNK - CHUNK_LOW };
 TARGETS static inline void chunk_sums(batch_words *restrict chunk, const batch_words *restrict row, int first,
                                       int rows, batch_words base) {
