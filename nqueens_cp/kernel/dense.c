@@ -153,14 +153,17 @@ typedef uint64_t batch_words __attribute__((vector_size(8 * DENSE_BATCH)));
  * a[b] is the group's word of bit b.  Six rounds of swapping blocks of bits
  * across the diagonal (halves, quarters, ..., single bits: Hacker's
  * Delight's transpose), each step one vector operation over the groups. */
-TARGETS static void dense_transpose(batch_words a[64]) {
-    uint64_t m = 0x00000000ffffffffu;
-    for (int j = 32; j; j >>= 1, m ^= m << j)
-        for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+static inline __attribute__((always_inline)) void transpose_rounds(batch_words *a, int rows, int j, uint64_t m) {
+    for (; j; j >>= 1, m ^= m << j) /* (rows: the first rows the rounds run on; j, m: the first round's) */
+        for (int k = 0; k < rows; k = ((k | j) + 1) & ~j) {
             batch_words t = ((a[k] >> j) ^ a[k | j]) & m;
             a[k] ^= t << j;
             a[k | j] ^= t;
         }
+}
+
+TARGETS static void dense_transpose(batch_words a[64]) {
+    transpose_rounds(a, 64, 32, 0x00000000ffffffffu);
 }
 
 /* The same where every key fits in 32 bits (`keyed` 0: low[]'s, the longer
@@ -174,13 +177,7 @@ TARGETS static void dense_transpose(batch_words a[64]) {
  * work (the transpose was 6.8 % of `count 23`'s samples, copying the keys
  * to 64-bit words 1 %: docs/counting.md). */
 TARGETS static void dense_transpose32(batch_words a[32]) {
-    uint64_t m = 0x0000ffff0000ffffu;
-    for (int j = 16; j; j >>= 1, m ^= m << j)
-        for (int k = 0; k < 32; k = ((k | j) + 1) & ~j) {
-            batch_words t = ((a[k] >> j) ^ a[k | j]) & m;
-            a[k] ^= t << j;
-            a[k | j] ^= t;
-        }
+    transpose_rounds(a, 32, 16, 0x0000ffff0000ffffu);
 }
 
 /* A batch of `keys` 32-bit keys (at most 64 DENSE_BATCH; zeros after
