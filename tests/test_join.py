@@ -376,15 +376,15 @@ def test_the_note_before_a_long_count_estimates_the_join_it_runs(monkeypatch) ->
     [note] = advice.advice(21, "bitmask", counting=True, jobs=2, quarters=True)
     assert "about 4 minutes" in note and "--checkpoint" not in note  # (259.7 s measured)
     # Issue 80: count 23 said "about 8.2 hours" (21's boards a second), then 2.4 (a sample of its parts);
-    # the legs of its count say 3
+    # the legs of its count say 2.8
     [note] = advice.advice(23, "bitmask", counting=True, jobs=2, quarters=True)
-    assert "would need about 3 hours" in note
+    assert "would need about 2.8 hours" in note
     # one core: twice the time; N past the table: the growth of its parity, an odd N's slower than the boards'
     [note] = advice.advice(23, "bitmask", counting=True, jobs=1, quarters=True)
-    assert "would need about 6 hours" in note
+    assert "would need about 5.5 hours" in note
     from nqueens_cp.counting import join
 
-    assert join.count_seconds(25) / join.count_seconds(23) == pytest.approx(10_800 / 259.7)
+    assert join.count_seconds(25) / join.count_seconds(23) == pytest.approx(9_900 / 259.7)
     [note] = advice.advice(16, "cpsat", counting=True, jobs=2)  # (a count no checkpoint keeps: not pointed to one)
     assert "cpsat would need about" in note and "--checkpoint" not in note
 
