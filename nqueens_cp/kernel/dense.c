@@ -264,10 +264,11 @@ TARGETS static void dense_bucket(const struct buckets *b, uint32_t id, uint64_t 
          * lane j / 8 of the group's words once transposed */
         batch_words row[64], past = {0};
         uint64_t keys = count - lane0 < 64 * DENSE_BATCH ? count - lane0 : 64 * DENSE_BATCH;
-        for (uint64_t g = 0; keys < 64 * DENSE_BATCH && g < DENSE_BATCH; g++) { /* the lanes past the last key */
-            uint64_t i = keys > g ? (keys - g + DENSE_BATCH - 1) / DENSE_BATCH : 0; /* (j = 8 i + g >= keys) */
-            past[g] = i < 64 ? ~(uint64_t)0 << i : 0;
-        }
+        if (keys < 64 * DENSE_BATCH) /* a last batch not full: the lanes past its last key */
+            for (uint64_t g = 0; g < DENSE_BATCH; g++) {
+                uint64_t i = keys > g ? (keys - g + DENSE_BATCH - 1) / DENSE_BATCH : 0; /* (j = 8 i + g >= keys) */
+                past[g] = i < 64 ? ~(uint64_t)0 << i : 0;
+            }
         if (b->keyed) {
             memcpy(row, b->key + first + lane0, keys * sizeof(uint64_t));
             memset((uint64_t *)row + keys, 0, (64 * DENSE_BATCH - keys) * sizeof(uint64_t));

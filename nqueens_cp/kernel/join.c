@@ -758,14 +758,14 @@ static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, 
     bp->others = bq->others = __builtin_popcountll(others);
 #ifdef HAND_WRITTEN
     if (has_avx512()) {
-        int top = longest ? k - 2 : 0; /* (no long diagonals: longest is 0) */
-        if (!longest) {
+        if (!longest) { /* an odd N: no long diagonals on top of the id */
             bucketed_by_pext_odd(p, np, k, bp, told, others);
             if (bq->others <= 32)
                 bucketed_low_odd(q, nq, k, bq, told, others);
             else
                 bucketed_by_pext_odd(q, nq, k, bq, told, others);
         } else {
+            int top = k - 2; /* (the long diagonals' two bits on top of the id) */
             bucketed_by_pext(p, np, k, bp, told, others, longest, top);
             if (bq->others <= 32)
                 bucketed_low(q, nq, k, bq, told, others, longest, top);
