@@ -52,8 +52,8 @@ def test_ctrl_c_exits_130_with_output_intact(engine: str, jobs: str) -> None:
     proc.send_signal(signal.SIGINT)
     rest, err_bytes = _ended(proc)  # workers must not outlive the parent
     output, err = (first + rest).decode(), err_bytes.decode()
-    assert proc.returncode == 130
-    assert err.strip().endswith("interrupted") and "Traceback" not in err
+    assert proc.returncode == 130, f"exit {proc.returncode}, stderr:\n{err}"
+    assert err.strip().endswith("interrupted") and "Traceback" not in err, err
     lines = output.splitlines()
     assert output.endswith("\n"), "no half-written line"
     assert all(is_solution(tuple(map(int, line.split())), n) for line in lines)
