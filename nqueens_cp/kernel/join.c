@@ -724,7 +724,9 @@ static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, 
     /* Where the shorter list is long (its keys pay for the longer one's transposition): enough telling bits
      * that the longer list's buckets hold about `bucket` keys each, kept dense; else the buckets too small
      * to be dense, tested pair by pair (dense at every length, N = 21 took 1.1x the time; from 2,048 keys
-     * instead of 8,192, count 18 took 0.64x, the rest about the same: docs/counting.md).  There the join
+     * instead of 8,192, count 18 took 0.64x, the rest about the same; from 512 instead of 2,048, once the
+     * transposes and sums had got cheaper, N = 21's windows 0.89x, 19's 0.96x, 18's 0.98x, 17, 20, 22 and 23's
+     * within 1 %: docs/counting.md).  There the join
      * splits its pairs on the id's bits, each split leaving about a quarter of them in each of its three
      * parts, only until a part holds `small` pairs or fewer, then tests them all: as many bits as those
      * splits take, one more, and JOIN_ID_BITS at most.  (With JOIN_ID_BITS always, N = 19's lists of a few

@@ -26,7 +26,7 @@
 #endif
 #define JOIN_MAX_ID_BITS 16
 #ifndef JOIN_DENSE_LIST
-#define JOIN_DENSE_LIST 2048 /* the shorter list's keys, at least, for the longer's buckets to be dense ... */
+#define JOIN_DENSE_LIST 512 /* the shorter list's keys, at least, for the longer's buckets to be dense ... */
 #endif
 #define JOIN_ID_BITS 8 /* ... else the telling bits its buckets are put in by, at most (join.c's `joined`) */
 
