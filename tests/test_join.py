@@ -378,7 +378,12 @@ def test_the_note_before_a_long_count_estimates_the_join_it_runs(monkeypatch) ->
     # Issue 80: count 23 said "about 8.2 hours" (21's boards a second), then 2.4 (a sample of its parts);
     # the legs of its count say 2.8
     [note] = advice.advice(23, "bitmask", counting=True, jobs=2, quarters=True)
-    assert "would need about 2.8 hours" in note
+    assert "would need about 2.8 hours to count them;" in note
+    # resumed, the same time is the whole count's, and says so (it said "would need about 2.8 hours" on a
+    # checkpoint that held every part; the resume's own note then says how much is recorded)
+    [note] = advice.advice(23, "bitmask", counting=True, jobs=2, quarters=True, checkpointed=True, resuming="c.jsonl")
+    assert note.endswith("would need about 2.8 hours to count them all from nothing; what c.jsonl records is not "
+                         "counted again"), note
     # one core: twice the time; N past the table: the growth of its parity, an odd N's slower than the boards'
     [note] = advice.advice(23, "bitmask", counting=True, jobs=1, quarters=True)
     assert "would need about 5.5 hours" in note

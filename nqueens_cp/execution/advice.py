@@ -16,11 +16,15 @@ from ..model.variants import Variant
 from .workers import default_jobs
 
 def advice(n: int, engine: str = DEFAULT_ENGINE, *, counting: bool = False, limit: int | None = None,
-           jobs: int | None = None, quarters: bool = False, checkpointed: bool = False) -> list[str]:
+           jobs: int | None = None, quarters: bool = False, checkpointed: bool = False,
+           resuming: str | None = None) -> list[str]:
     """Warnings for runs that cannot finish in reasonable time, naming a
     better command where there is one (``quarters``: counted by joining
     quarters, at its own rate; ``checkpointed``: the count keeps its progress
-    already, else a long one is told how).  Empty for runs of under a minute."""
+    already, else a long one is told how; ``resuming``: the checkpoint file
+    that already exists, whose records are not counted again, so the time
+    said is the whole count's, not what is left: the resumed count says
+    next how much is recorded).  Empty for runs of under a minute."""
     cls = engine_class(engine)
     workers = jobs or default_jobs()
     notes = []
@@ -36,9 +40,10 @@ def advice(n: int, engine: str = DEFAULT_ENGINE, *, counting: bool = False, limi
             resumable = quarters or cls.counts_classes  # (the counts a checkpoint keeps: execution/checkpoint.py)
             keep = "; --checkpoint FILE keeps what is done if it stops" \
                 if counting and resumable and not checkpointed and seconds > math.log10(600) else ""
+            whole = f" all from nothing; what {resuming} records is not counted again" if resuming else ""
             notes.append(f"N={n} has {'about ' if n not in TOTAL else ''}{big(total)} solutions: at about "
                          f"{big(math.log10(rate))} per second here, {how} would need {duration(seconds)} to "
-                         f"{what} them{keep}")
+                         f"{what} them{whole}{keep}")
     elif n > cls.first_solution_max_n:
         decider = engine_class("bitmask")  # (its decision search; beyond its N, a construction)
         now = "bitmask" if decider.max_n is None or n <= decider.max_n else "construct"

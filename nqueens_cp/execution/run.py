@@ -4,6 +4,7 @@ and :func:`solve` take every option the command line has, ask
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -109,7 +110,9 @@ def counted(n: int, engine: str = DEFAULT_ENGINE, fixed: Mapping[int, int] | Non
         plain = not chosen.placed and chosen.engine.variant.is_plain
         for note in [*chosen.notes, *(advice(n, engine, counting=not unique, jobs=chosen.jobs,
                                              quarters=chosen.budget is not None,
-                                             checkpointed=checkpoint is not None) if plain else [])]:
+                                             checkpointed=checkpoint is not None,
+                                             resuming=checkpoint if checkpoint and os.path.exists(checkpoint)
+                                             else None) if plain else [])]:
             notify(note)
     return execute.count(chosen, progress)
 
