@@ -189,7 +189,12 @@ TARGETS static void dense_transpose32(batch_words a[32]) {
 typedef uint32_t batch_halves __attribute__((vector_size(4 * DENSE_BATCH)));
 TARGETS static void low_rows(batch_words a[32], const uint32_t *low, uint64_t keys) {
     uint32_t tail[64 * DENSE_BATCH];
-    if (keys < 64 * DENSE_BATCH) {
+    if (keys <= DENSE_HALF) { /* a half batch: key j in slot 8 (j / 4) + j % 4 (dense_bucket) */
+        memset(tail, 0, sizeof tail);
+        for (uint64_t j = 0; j < keys; j++)
+            tail[DENSE_BATCH * (j / (DENSE_BATCH / 2)) + j % (DENSE_BATCH / 2)] = low[j];
+        low = tail;
+    } else if (keys < 64 * DENSE_BATCH) {
         memcpy(tail, low, keys * sizeof *low);
         memset(tail + keys, 0, (64 * DENSE_BATCH - keys) * sizeof *tail);
         low = tail;
@@ -261,17 +266,27 @@ TARGETS static void dense_bucket(const struct buckets *b, uint32_t id, uint64_t 
     uint64_t first = b->start[id], count = b->start[id + 1] - first, batch = (uint64_t)chunks * DENSE_VALUES * DENSE_BATCH;
     for (uint64_t lane0 = 0; lane0 < count; lane0 += 64 * DENSE_BATCH, sums_at += batch) {
         /* key j of the batch is row j / 8 of group j % 8 (the keys as they lie: no shuffle), and so
-         * lane j / 8 of the group's words once transposed */
+         * lane j / 8 of the group's words once transposed; in a half batch (DENSE_HALF keys or fewer,
+         * a bucket's last) row j / 4 of group j % 4, so that its keys are in the first half of each
+         * word and sum, which the half loop alone reads (join_leaves) */
         batch_words row[64], past = {0};
         uint64_t keys = count - lane0 < 64 * DENSE_BATCH ? count - lane0 : 64 * DENSE_BATCH;
-        if (keys < 64 * DENSE_BATCH) /* a last batch not full: the lanes past its last key */
+        uint64_t spread = keys <= DENSE_HALF ? DENSE_BATCH / 2 : DENSE_BATCH; /* the groups its keys are dealt to */
+        if (keys < 64 * DENSE_BATCH) /* a last batch not full: the lanes past its last key, in every group */
             for (uint64_t g = 0; g < DENSE_BATCH; g++) {
-                uint64_t i = keys > g ? (keys - g + DENSE_BATCH - 1) / DENSE_BATCH : 0; /* (j = 8 i + g >= keys) */
+                uint64_t i = g >= spread ? 0 : keys > g ? (keys - g + spread - 1) / spread : 0; /* (j = s i + g >= keys) */
                 past[g] = i < 64 ? ~(uint64_t)0 << i : 0;
             }
         if (b->keyed) {
-            memcpy(row, b->key + first + lane0, keys * sizeof(uint64_t));
-            memset((uint64_t *)row + keys, 0, (64 * DENSE_BATCH - keys) * sizeof(uint64_t));
+            const uint64_t *key = b->key + first + lane0;
+            if (spread < DENSE_BATCH) {
+                memset(row, 0, sizeof row);
+                for (uint64_t j = 0; j < keys; j++)
+                    ((uint64_t *)row)[DENSE_BATCH * (j / spread) + j % spread] = key[j];
+            } else {
+                memcpy(row, key, keys * sizeof(uint64_t));
+                memset((uint64_t *)row + keys, 0, (64 * DENSE_BATCH - keys) * sizeof(uint64_t));
+            }
             dense_transpose(row);
         } else { /* (rows 32 .. 63 not made: `rows` below) */
             low_rows(row, b->low + first + lane0, keys);
@@ -332,7 +347,7 @@ TARGETS static uint64_t dense_portable(const uint64_t *x, uint64_t nx, const uin
  * others are the lanes less those): `dense_one`.  `dense_two` takes two
  * batches at once: each key's offsets into the sums, a shift and a mask a
  * chunk, are worked out once for both (leaves_joined, below, picks). */
-#define DENSE_TARGET __attribute__((target("avx512f,avx512vpopcntdq")))
+#define DENSE_TARGET __attribute__((target("avx512f,avx512vl,avx512vpopcntdq")))
 static inline __attribute__((always_inline)) DENSE_TARGET __m512i dense_meet(uint64_t key, const __m512i *sums,
                                                                              int chunks) {
     /* each chunk's sum at a byte offset: its value moved to bits 6 up and masked (a shift and an AND; the
@@ -347,7 +362,28 @@ static inline __attribute__((always_inline)) DENSE_TARGET __m512i dense_meet(uin
     return meet;
 }
 
+/* dense_meet on a half batch: the first half of each sum, where its keys are (dense_bucket), half
+ * the loads' width. */
+static inline __attribute__((always_inline)) DENSE_TARGET __m256i dense_meet_half(uint64_t key, const __m512i *sums,
+                                                                                  int chunks) {
+    const char *at = (const char *)sums;
+    const uint64_t mask = (uint64_t)(DENSE_VALUES - 1) << 6;
+    __m256i meet = *(const __m256i *)(at + (key << 6 & mask));
+    for (int c = 1; c < chunks; c++) {
+        uint64_t value = c * DENSE_CHUNK >= 6 ? key >> (c * DENSE_CHUNK - 6) & mask : key << (6 - c * DENSE_CHUNK) & mask;
+        meet = _mm256_or_si256(meet, *(const __m256i *)(at + (uint64_t)c * DENSE_VALUES * 64 + value));
+    }
+    return meet;
+}
+
 #define DENSE_AVX512(chunks)                                                                                  \
+    DENSE_TARGET static __m512i dense_half_##chunks(const uint64_t *x, uint64_t nx, const __m512i *a,         \
+                                                    __m512i met) {                                            \
+        __m256i found = _mm256_setzero_si256();                                                               \
+        for (uint64_t i = 0; i < nx; i++)                                                                     \
+            found = _mm256_add_epi64(found, _mm256_popcnt_epi64(dense_meet_half(x[i], a, chunks)));           \
+        return _mm512_add_epi64(met, _mm512_zextsi256_si512(found));                                          \
+    }                                                                                                         \
     DENSE_TARGET static __m512i dense_one_##chunks(const uint64_t *x, uint64_t nx, const __m512i *a,          \
                                                    __m512i met) {                                             \
         for (uint64_t i = 0; i < nx; i++)                                                                     \
@@ -378,7 +414,8 @@ static int has_vpopcnt(void) {
     static int has = -1; /* (threads that race here write the same value) */
     if (has < 0) {
         __builtin_cpu_init();
-        has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq");
+        has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+              __builtin_cpu_supports("avx512vpopcntdq");
     }
     return has;
 }
@@ -439,8 +476,8 @@ uint64_t join_buckets(const struct buckets *p, uint32_t pa, const struct buckets
 #ifdef HAND_WRITTEN
 /* The leaves of one q bucket, in order of their p buckets: sorted[i .. end). */
 struct run {
-    uint64_t i, end, batches;
-    uint32_t bucket;
+    uint64_t i, end, batches; /* batches: its whole ones (512 lanes), then a half one where `half` */
+    uint32_t bucket, half;
     const __m512i *sums; /* its words, made when its leaves are joined */
 };
 
@@ -461,8 +498,9 @@ static struct run run_at(const struct buckets *q, const struct leaves *L, const 
     uint64_t end = i, lanes = 64 * DENSE_BATCH;
     while (end < L->count && L->leaf[sorted[end]][1] == b)
         end++;
-    uint64_t batches = (q->start[b + 1] - q->start[b] + lanes - 1) / lanes;
-    return (struct run){i, end, batches, b, NULL};
+    uint64_t count = q->start[b + 1] - q->start[b], batches = (count + lanes - 1) / lanes;
+    uint32_t half = count - (batches - 1) * lanes <= DENSE_HALF; /* (its last batch's keys) */
+    return (struct run){i, end, batches - half, b, half, NULL};
 }
 
 /* The leaves put off, q's bucket by bucket: each bucket's batches two at a
@@ -470,7 +508,10 @@ static struct run run_at(const struct buckets *q, const struct leaves *L, const 
  * cache (joined leaf by leaf, a bucket's words were read again from farther
  * for each p bucket that met it); a bucket's last batch, where it has an
  * odd number, with the next such bucket's for the p buckets that meet both
- * (most: a bucket and the next differ in few bits of their ids).  The pairs
+ * (most: a bucket and the next differ in few bits of their ids); a last
+ * batch of DENSE_HALF keys or fewer (dense.h) on its own, by the loop of
+ * half the width (`dense_half`): half the loads a key, where a whole batch
+ * ran every key over 512 lanes however few of them held keys.  The pairs
  * the leaves found, weighed. */
 DENSE_TARGET uint64_t join_leaves(const struct buckets *p, const struct buckets *q, struct leaves *L) {
     static __m512i (*const one[])(const uint64_t *, uint64_t, const __m512i *, __m512i) = {
@@ -479,6 +520,9 @@ DENSE_TARGET uint64_t join_leaves(const struct buckets *p, const struct buckets 
     static __m512i (*const two[])(const uint64_t *, uint64_t, const __m512i *, const __m512i *, __m512i) = {
         NULL, dense_two_1, dense_two_2, dense_two_3, dense_two_4, dense_two_5,
         dense_two_6, dense_two_7, dense_two_8, dense_two_9, dense_two_10};
+    static __m512i (*const half[])(const uint64_t *, uint64_t, const __m512i *, __m512i) = {
+        NULL, dense_half_1, dense_half_2, dense_half_3, dense_half_4, dense_half_5,
+        dense_half_6, dense_half_7, dense_half_8, dense_half_9, dense_half_10};
     uint32_t buckets = 1u << L->k, *at = L->order, *by_p = at + buckets + 1, *sorted = by_p + L->room;
     for (int by = 0; by < 2; by++) { /* a counting sort by p's bucket, then by q's (kept in p's order) */
         const uint32_t *from = by ? by_p : NULL;
@@ -498,15 +542,15 @@ DENSE_TARGET uint64_t join_leaves(const struct buckets *p, const struct buckets 
     __m512i met[2] = {_mm512_setzero_si512(), _mm512_setzero_si512()}; /* the leaves of weight 1, of 2 */
     uint64_t join_tested[2] = {0, 0};                                         /* their lanes */
     for (uint64_t i = 0; i < L->count;) {
-        struct run r = run_at(q, L, sorted, i), s = {0, 0, 0, 0, NULL};
+        struct run r = run_at(q, L, sorted, i), s = {0, 0, 0, 0, 0, NULL};
         if (r.batches % 2 && r.end < L->count) /* the next bucket with an odd number of batches, if next */
             s = run_at(q, L, sorted, r.end);
         int paired = s.batches % 2;
         dense_bucket(q, r.bucket, q->sums); /* the words of r, and of s after them (both fit: dense_plan) */
         r.sums = (const __m512i *)q->sums;
         if (paired) {
-            dense_bucket(q, s.bucket, q->sums + r.batches * words * DENSE_BATCH);
-            s.sums = (const __m512i *)(q->sums + r.batches * words * DENSE_BATCH);
+            dense_bucket(q, s.bucket, q->sums + (r.batches + r.half) * words * DENSE_BATCH);
+            s.sums = (const __m512i *)(q->sums + (r.batches + r.half) * words * DENSE_BATCH);
         }
         for (int side = 0; side < 1 + paired; side++) { /* each bucket's batches two at a time */
             struct run u = side ? s : r;
@@ -539,6 +583,14 @@ DENSE_TARGET uint64_t join_leaves(const struct buckets *p, const struct buckets 
                     join_tested[y.w] += y.count * lanes;
                     k++;
                 }
+            }
+        }
+        for (int side = 0; side < 1 + paired; side++) { /* a half batch last: half the lanes */
+            struct run u = side ? s : r;
+            for (uint64_t j = u.i; u.half && j < u.end; j++) {
+                struct leaf_keys x = leaf_keys(p, L, sorted[j]);
+                met[x.w] = half[chunks](x.key, x.count, u.sums + u.batches * words, met[x.w]);
+                join_tested[x.w] += x.count * DENSE_HALF;
             }
         }
         i = paired ? s.end : r.end;

@@ -88,6 +88,11 @@ struct leaves {
 #endif
 #define DENSE_VALUES (1 << DENSE_CHUNK)
 #define DENSE_BATCH 8 /* words transposed at once (512 keys) */
+/* A bucket's last batch of this many keys or fewer is a half batch: its keys in the first half of each
+ * word (dense.c's dense_bucket), joined by a loop of half the width (join_leaves).  The lanes of a
+ * bucket's last batch past its keys were 30 % of those the dense loops ran over at N = 23
+ * (benchmarks/dense_lanes.py); with half batches, 17 %. */
+#define DENSE_HALF (32 * DENSE_BATCH)
 #ifndef DENSE_MIN
 #define DENSE_MIN 64
 #endif
