@@ -4,7 +4,7 @@ whole counts to show on a machine that drifts (issue 80).
 
     git worktree add /tmp/before <commit>      # and build its kernel there:
     pip wheel --no-deps -w /tmp/wheel /tmp/before && (cd /tmp/before && unzip -o /tmp/wheel/*.whl 'nqueens_cp/kernel/*.so')
-    python benchmarks/kernels.py /tmp/before N [--windows 30] [--width 2000] [--seed 1]
+    python benchmarks/kernels.py /tmp/before N [--windows 30] [--width 2000] [--seed 1] [--by-cost]
 
 Each tree's compiled module (``nqueens_cp/kernel/_search*.so``) is loaded
 into this process under a name of its own; each window (a part drawn at
@@ -40,16 +40,17 @@ def load(tree, tag):
     loader.exec_module(module)
     return module
 
-n, windows, width, seed = map(int, sys.argv[1:5])
-modules = [load(tree, f"tree{i}") for i, tree in enumerate(sys.argv[5:7])]
+n, windows, width, seed, by_cost = map(int, sys.argv[1:6])
+modules = [load(tree, f"tree{i}") for i, tree in enumerate(sys.argv[6:8])]
 cut = (twin_join.DIRECT, twin_join.SMALL, twin_join.BUCKET)
 parts = join.parts(n)
 for module in modules:  # each its quarters' table, before the windows
     module.join_count(n, parts[0].x, parts[0].y, parts[0].first, parts[0].first + 1, join.CAP, *cut)
 rng = random.Random(seed)
+costs = join.part_costs(n, parts) if by_cost else None
 seconds, tests, ratios = [0.0, 0.0], [0, 0], []
 for w in range(windows):
-    part = rng.choice(parts)
+    part = rng.choices(parts, weights=costs)[0] if costs else rng.choice(parts)
     size = part.last - part.first
     wide = min(width, size)
     at = part.first + rng.randrange(size - wide + 1)
@@ -67,9 +68,9 @@ print(json.dumps({"seconds": seconds, "tests": tests, "median_window": statistic
 """
 
 
-def run(first: Path, second: Path, n: int, windows: int, width: int, seed: int) -> dict:
-    out = subprocess.run([PYTHON, "-c", PROGRAM, str(n), str(windows), str(width), str(seed), str(first),
-                          str(second)], capture_output=True, text=True, check=True, cwd=ROOT)
+def run(first: Path, second: Path, n: int, windows: int, width: int, seed: int, by_cost: bool) -> dict:
+    out = subprocess.run([PYTHON, "-c", PROGRAM, str(n), str(windows), str(width), str(seed), str(int(by_cost)),
+                          str(first), str(second)], capture_output=True, text=True, check=True, cwd=ROOT)
     return json.loads(out.stdout)
 
 
@@ -80,16 +81,20 @@ def main() -> None:
     parser.add_argument("--windows", type=int, default=30, help="windows counted by each tree (default 30)")
     parser.add_argument("--width", type=int, default=2000, help="row sets a window (default 2000)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--by-cost", action="store_true",
+                        help="draw the parts in proportion to their estimated costs (join.part_costs, the count's own "
+                             "order), as the count's time falls, not uniformly: a count's longest parts weigh most")
     args = parser.parse_args()
     before = args.before.resolve()
-    ours_first = run(ROOT, before, args.n, args.windows, args.width, args.seed)
-    theirs_first = run(before, ROOT, args.n, args.windows, args.width, args.seed)
+    ours_first = run(ROOT, before, args.n, args.windows, args.width, args.seed, args.by_cost)
+    theirs_first = run(before, ROOT, args.n, args.windows, args.width, args.seed, args.by_cost)
     now = [ours_first["seconds"][0], theirs_first["seconds"][1]]
     then = [ours_first["seconds"][1], theirs_first["seconds"][0]]
     ratio = math.sqrt(now[0] / then[0] * now[1] / then[1])
     window = math.sqrt(ours_first["median_window"] / theirs_first["median_window"])
-    print(f"count {args.n}, {args.windows} windows of {args.width} row sets (seed {args.seed}), each counted by "
-          "both trees in turn, in two runs (loaded in both orders)")
+    drawn = ", parts drawn by their estimated costs" if args.by_cost else ""
+    print(f"count {args.n}, {args.windows} windows of {args.width} row sets (seed {args.seed}{drawn}), each counted "
+          "by both trees in turn, in two runs (loaded in both orders)")
     print(f"  this tree: {now[0]:.2f} s and {now[1]:.2f} s, {ours_first['tests'][0]:,} pair tests")
     print(f"  {before}: {then[0]:.2f} s and {then[1]:.2f} s, {ours_first['tests'][1]:,} pair tests")
     print(f"  this tree's time over the other's: {ratio:.3f}x (the runs' geometric mean; a window's median: "

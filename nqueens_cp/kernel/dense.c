@@ -398,6 +398,15 @@ static inline __attribute__((always_inline)) DENSE_TARGET __m256i dense_meet_hal
             met = _mm512_add_epi64(met, both);                                                                \
         }                                                                                                     \
         return met;                                                                                           \
+    }                                                                                                         \
+    DENSE_TARGET static __m512i dense_one_half_##chunks(const uint64_t *x, uint64_t nx, const __m512i *a,     \
+                                                        const __m512i *b, __m512i met) {                      \
+        __m256i found = _mm256_setzero_si256();                                                               \
+        for (uint64_t i = 0; i < nx; i++) {                                                                   \
+            met = _mm512_add_epi64(met, _mm512_popcnt_epi64(dense_meet(x[i], a, chunks)));                    \
+            found = _mm256_add_epi64(found, _mm256_popcnt_epi64(dense_meet_half(x[i], b, chunks)));           \
+        }                                                                                                     \
+        return _mm512_add_epi64(met, _mm512_zextsi256_si512(found));                                          \
     }
 DENSE_AVX512(1)
 DENSE_AVX512(2)
@@ -523,6 +532,9 @@ DENSE_TARGET uint64_t join_leaves(const struct buckets *p, const struct buckets 
     static __m512i (*const half[])(const uint64_t *, uint64_t, const __m512i *, __m512i) = {
         NULL, dense_half_1, dense_half_2, dense_half_3, dense_half_4, dense_half_5,
         dense_half_6, dense_half_7, dense_half_8, dense_half_9, dense_half_10};
+    static __m512i (*const one_half[])(const uint64_t *, uint64_t, const __m512i *, const __m512i *, __m512i) = {
+        NULL, dense_one_half_1, dense_one_half_2, dense_one_half_3, dense_one_half_4, dense_one_half_5,
+        dense_one_half_6, dense_one_half_7, dense_one_half_8, dense_one_half_9, dense_one_half_10};
     uint32_t buckets = 1u << L->k, *at = L->order, *by_p = at + buckets + 1, *sorted = by_p + L->room;
     for (int by = 0; by < 2; by++) { /* a counting sort by p's bucket, then by q's (kept in p's order) */
         const uint32_t *from = by ? by_p : NULL;
@@ -543,9 +555,12 @@ DENSE_TARGET uint64_t join_leaves(const struct buckets *p, const struct buckets 
     uint64_t join_tested[2] = {0, 0};                                         /* their lanes */
     for (uint64_t i = 0; i < L->count;) {
         struct run r = run_at(q, L, sorted, i), s = {0, 0, 0, 0, 0, NULL};
-        if (r.batches % 2 && r.end < L->count) /* the next bucket with an odd number of batches, if next */
+        /* an odd whole batch last: with the half one after it, in one pass over the keys, else with the
+         * next bucket's odd whole one (if next, and it has no half one to go with its own) */
+        int fused = r.batches % 2 && r.half;
+        if (r.batches % 2 && !fused && r.end < L->count)
             s = run_at(q, L, sorted, r.end);
-        int paired = s.batches % 2;
+        int paired = s.batches % 2 && !s.half;
         dense_bucket(q, r.bucket, q->sums); /* the words of r, and of s after them (both fit: dense_plan) */
         r.sums = (const __m512i *)q->sums;
         if (paired) {
@@ -561,7 +576,14 @@ DENSE_TARGET uint64_t join_leaves(const struct buckets *p, const struct buckets 
                     join_tested[x.w] += 2 * x.count * lanes;
                 }
         }
-        if (r.batches % 2) { /* the last batches: the two lists of leaves merged by their p buckets */
+        if (fused) /* the last whole batch and the half one, each key's offsets worked out once for both */
+            for (uint64_t j = r.i; j < r.end; j++) {
+                struct leaf_keys x = leaf_keys(p, L, sorted[j]);
+                const __m512i *last = r.sums + (r.batches - 1) * words;
+                met[x.w] = one_half[chunks](x.key, x.count, last, last + words, met[x.w]);
+                join_tested[x.w] += x.count * (lanes + DENSE_HALF);
+            }
+        else if (r.batches % 2) { /* the last batches: the two lists of leaves merged by their p buckets */
             const __m512i *last = r.sums + (r.batches - 1) * words;
             const __m512i *other = paired ? s.sums + (s.batches - 1) * words : NULL;
             for (uint64_t j = r.i, k = s.i; j < r.end || (paired && k < s.end);) {
@@ -587,7 +609,7 @@ DENSE_TARGET uint64_t join_leaves(const struct buckets *p, const struct buckets 
         }
         for (int side = 0; side < 1 + paired; side++) { /* a half batch last: half the lanes */
             struct run u = side ? s : r;
-            for (uint64_t j = u.i; u.half && j < u.end; j++) {
+            for (uint64_t j = u.i; u.half && !(fused && !side) && j < u.end; j++) {
                 struct leaf_keys x = leaf_keys(p, L, sorted[j]);
                 met[x.w] = half[chunks](x.key, x.count, u.sums + u.batches * words, met[x.w]);
                 join_tested[x.w] += x.count * DENSE_HALF;
