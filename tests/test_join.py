@@ -89,6 +89,20 @@ def test_keys_past_32_bits_are_made_whole_where_the_longer_list_kept_their_first
         assert cut.boards == whole.boards == listed.boards > 0 and whole.tests == listed.tests, (x, y, first)
 
 
+@needs_c
+def test_every_size_of_dense_bucket_counts_what_testing_every_pair_counts() -> None:
+    """dense.c joins a dense bucket's whole batches two at a time, an odd last one with the half batch
+    after it or with the next bucket's, two last ones with the half batch, a half batch (256 keys or
+    fewer) alone: which of them runs is the bucket's size.  Buckets of about 150 to 2,600 keys at N = 21
+    (`bucket`) go through all of them, and each count is what testing every pair of the listed keys
+    counts (`direct` past every list, no buckets)."""
+    n, x, y, first = 21, 0, 8, 67844
+    listed = kernel.join_count(n, x, y, first, first + 4, join.CAP, direct=1 << 62)
+    assert listed.boards > 0
+    for bucket in (150, 300, 600, 1100, 1700, 2600):
+        assert kernel.join_count(n, x, y, first, first + 4, join.CAP, bucket=bucket).boards == listed.boards, bucket
+
+
 @pytest.mark.parametrize("n", range(2, 14))
 def test_counting_by_quarters_gives_the_published_numbers(n: int) -> None:
     """Total (A000170) and one per class (A002562, by Burnside from S180 and S90),
