@@ -1,0 +1,105 @@
+"""Not a timing: how many of the dense loops' lanes are pairs, and how many
+are padding (issue 80).
+
+A dense bucket of the longer list is cut into batches of 512 keys (dense.c's
+`dense_bucket`), and every key of a p bucket that meets it runs over all 512
+lanes of each batch: a bucket of 700 keys costs 1,024 lanes a key.  This
+lists windows of row sets of random parts (`kernel.join_list`), puts both
+lists of each row set in buckets as join.c does (the telling bits with the
+largest product of the two lists' counts, as many as leave the longer list
+about BUCKET keys a bucket; dense from 64 keys) and counts, over the pairs of
+buckets whose ids share no bit (the leaves), three things for each bucket
+size and each batch size asked:
+
+- pairs: the pairs of keys the leaves hold (what the join must test);
+- lanes: what the dense loops run over (each bucket's keys rounded up to
+  whole batches), the work of the loops;
+- sums: the batches made, counted in 512-lane batches (a batch's words and
+  sums cost about the same whatever the keys).
+
+Each over the lanes (or the sums) of join.c's own sizes (1,024 keys a
+bucket, batches of 512).  An odd N only, as telling_bits.py (an even N's ids
+have its long diagonals on top).
+
+    python benchmarks/dense_lanes.py [N] [--parts 6] [--window 100] [--every 10] [--seed 11]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+
+import numpy as np
+
+from nqueens_cp import kernel
+from nqueens_cp.counting import join as counting
+
+SIZES = [(1024, 512), (1024, 256), (1024, 128), (512, 512), (512, 256), (512, 128), (256, 128), (256, 64)]
+DENSE_MIN = 64  # (dense.h: a bucket of fewer keys is tested pair by pair, not in the dense loops)
+
+
+def bit_counts(keys: np.ndarray, width: int) -> np.ndarray:
+    """Each key's bits, one column a bit of the window."""
+    return ((keys[:, None] >> np.arange(width, dtype=np.uint64)) & np.uint64(1)).astype(np.int64)
+
+
+def tallies(p_bits: np.ndarray, q_bits: np.ndarray, order: list[int], bucket: int, batch: int) -> tuple[float, ...]:
+    """(pairs, lanes, sums in 512-lane batches) of the dense leaves of p x q, q the longer list."""
+    k = 0
+    while (len(q_bits) >> k) > bucket:
+        k += 1
+    told = order[:k]
+    weights = np.array([1 << i for i in range(k)], dtype=np.int64)
+    in_p = np.bincount(p_bits[:, told] @ weights, minlength=1 << k)
+    in_q = np.bincount(q_bits[:, told] @ weights, minlength=1 << k)
+    every = np.arange(1 << k)
+    apart = (every[:, None] & every[None, :]) == 0
+    dense = in_q >= DENSE_MIN
+    lanes = np.ceil(in_q / batch) * batch
+    met = in_p @ apart  # for each q bucket, the p keys of the buckets that meet it
+    return (float((met * in_q)[dense].sum()), float((met * lanes)[dense].sum()), float(lanes[dense].sum() / 512))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("n", type=int, nargs="?", default=23)
+    parser.add_argument("--parts", type=int, default=6)
+    parser.add_argument("--window", type=int, default=100, help="row sets listed a part, at most")
+    parser.add_argument("--every", type=int, default=10, help="every so many of a window's row sets taken")
+    parser.add_argument("--seed", type=int, default=11)
+    args = parser.parse_args()
+    if args.n % 2 == 0 or not 17 <= args.n <= 25:
+        parser.error("N: an odd N from 17 to 25 (an even N's ids have its long diagonals on top)")
+    n, h = args.n, args.n // 2
+    width = 2 * (2 * h - 1)
+    rng = random.Random(args.seed)
+    keys = np.zeros(1 << 24, dtype=np.uint64)
+    jobs = np.zeros(kernel.JOB_WORDS * 4096, dtype=np.uint64)
+    total = {size: np.zeros(3) for size in SIZES}
+    joins = 0
+    for part in rng.sample(counting.parts(n), args.parts):
+        start = rng.randrange(part.first, max(part.first + 1, part.last - args.window))
+        listed = kernel.join_list(n, part.x, part.y, start, min(part.last, start + args.window), keys, jobs)
+        for j in range(0, listed.jobs, args.every):  # (an odd N: one pair of ranges a row set, its two lists)
+            east, east_count, west, west_count, _ = (int(v) for v in jobs[kernel.JOB_WORDS * j:kernel.JOB_WORDS * (j + 1)])
+            p, q = keys[east:east + east_count], keys[west:west + west_count]
+            if len(p) > len(q):
+                p, q = q, p
+            if len(p) < 512:  # (join.h's JOIN_DENSE_LIST: below it no bucket is dense)
+                continue
+            p_bits, q_bits = bit_counts(p, width), bit_counts(q, width)
+            order = [int(b) for b in np.argsort(-(p_bits.sum(0) * q_bits.sum(0)), kind="stable")]
+            joins += 1
+            for size in SIZES:
+                total[size] += tallies(p_bits, q_bits, order, *size)
+    base = total[SIZES[0]]
+    print(f"count {n}: {joins} joins of {args.parts} parts; each over the lanes (sums) of 1,024 keys a bucket, "
+          "batches of 512")
+    print(f"{'keys a bucket':>13}  {'batch':>5}  {'pairs':>6}  {'lanes':>6}  {'sums':>6}")
+    for size in SIZES:
+        pairs, lanes, sums = total[size]
+        print(f"{size[0]:>13,}  {size[1]:>5}  {pairs / base[1]:>6.3f}  {lanes / base[1]:>6.3f}  {sums / base[2]:>6.3f}")
+
+
+if __name__ == "__main__":
+    main()
