@@ -517,11 +517,12 @@ static struct run run_at(const struct buckets *q, const struct leaves *L, const 
  * cache (joined leaf by leaf, a bucket's words were read again from farther
  * for each p bucket that met it); a bucket's last batch, where it has an
  * odd number, with the next such bucket's for the p buckets that meet both
- * (most: a bucket and the next differ in few bits of their ids); a last
- * batch of DENSE_HALF keys or fewer (dense.h) on its own, by the loop of
- * half the width (`dense_half`): half the loads a key, where a whole batch
- * ran every key over 512 lanes however few of them held keys.  The pairs
- * the leaves found, weighed. */
+ * (most: a bucket and the next differ in few bits of their ids).  A last
+ * batch of DENSE_HALF keys or fewer (dense.h) is a half batch, joined by
+ * loops of half the width, half the loads a key, where a whole batch ran
+ * every key over 512 lanes however few of them held keys: after an odd
+ * whole batch, both in one pass over the keys (`dense_one_half`), else on
+ * its own (`dense_half`).  The pairs the leaves found, weighed. */
 DENSE_TARGET uint64_t join_leaves(const struct buckets *p, const struct buckets *q, struct leaves *L) {
     static __m512i (*const one[])(const uint64_t *, uint64_t, const __m512i *, __m512i) = {
         NULL, dense_one_1, dense_one_2, dense_one_3, dense_one_4, dense_one_5,
@@ -607,13 +608,10 @@ DENSE_TARGET uint64_t join_leaves(const struct buckets *p, const struct buckets 
                 }
             }
         }
-        for (int side = 0; side < 1 + paired; side++) { /* a half batch last: half the lanes */
-            struct run u = side ? s : r;
-            for (uint64_t j = u.i; u.half && !(fused && !side) && j < u.end; j++) {
-                struct leaf_keys x = leaf_keys(p, L, sorted[j]);
-                met[x.w] = half[chunks](x.key, x.count, u.sums + u.batches * words, met[x.w]);
-                join_tested[x.w] += x.count * DENSE_HALF;
-            }
+        for (uint64_t j = r.i; r.half && !fused && j < r.end; j++) { /* a half batch last, on its own (s has none) */
+            struct leaf_keys x = leaf_keys(p, L, sorted[j]);
+            met[x.w] = half[chunks](x.key, x.count, r.sums + r.batches * words, met[x.w]);
+            join_tested[x.w] += x.count * DENSE_HALF;
         }
         i = paired ? s.end : r.end;
     }
