@@ -10,9 +10,10 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
@@ -87,3 +88,26 @@ def prints_full_set(n: int) -> Callable[[str], bool]:
         return len(lines) == len(truth) and {tuple(map(int, line.split())) for line in lines} == truth
 
     return check
+
+
+def listed_windows(n: int, parts: int, window: int, rng: Any) -> Iterator[tuple[Any, list[tuple[Any, Any]]]]:
+    """For each of ``parts`` parts of a count of an odd n by quarters drawn by ``rng``, a window of
+    at most ``window`` of its row sets at a random place, listed by the compiled kernel
+    (``kernel.join_list``): (the part, [(east keys, west keys) for each row set], NumPy arrays of
+    their own).  An odd N's join has one pair of lists a row set; what the benchmarks that study
+    the join's lists (telling_bits.py, greedy_bits.py, dense_lanes.py) read."""
+    import numpy as np
+
+    from nqueens_cp import kernel
+    from nqueens_cp.counting import join
+
+    keys = np.zeros(1 << 24, dtype=np.uint64)
+    jobs = np.zeros(kernel.JOB_WORDS * 4096, dtype=np.uint64)
+    for part in rng.sample(join.parts(n), parts):
+        start = rng.randrange(part.first, max(part.first + 1, part.last - window))
+        listed = kernel.join_list(n, part.x, part.y, start, min(part.last, start + window), keys, jobs)
+        lists = []
+        for j in range(listed.jobs):
+            east, east_count, west, west_count, _ = (int(v) for v in jobs[kernel.JOB_WORDS * j:kernel.JOB_WORDS * (j + 1)])
+            lists.append((keys[east:east + east_count].copy(), keys[west:west + west_count].copy()))
+        yield part, lists

@@ -30,9 +30,7 @@ import argparse
 import random
 
 import numpy as np
-
-from nqueens_cp import kernel
-from nqueens_cp.counting import join as counting
+from common import listed_windows
 
 SIZES = [(1024, 512), (1024, 256), (1024, 128), (512, 512), (512, 256), (512, 128), (256, 128), (256, 64)]
 DENSE_MIN = 64  # (dense.h: a bucket of fewer keys is tested pair by pair, not in the dense loops)
@@ -72,17 +70,10 @@ def main() -> None:
         parser.error("N: an odd N from 17 to 25 (an even N's ids have its long diagonals on top)")
     n, h = args.n, args.n // 2
     width = 2 * (2 * h - 1)
-    rng = random.Random(args.seed)
-    keys = np.zeros(1 << 24, dtype=np.uint64)
-    jobs = np.zeros(kernel.JOB_WORDS * 4096, dtype=np.uint64)
     total = {size: np.zeros(3) for size in SIZES}
     joins = 0
-    for part in rng.sample(counting.parts(n), args.parts):
-        start = rng.randrange(part.first, max(part.first + 1, part.last - args.window))
-        listed = kernel.join_list(n, part.x, part.y, start, min(part.last, start + args.window), keys, jobs)
-        for j in range(0, listed.jobs, args.every):  # (an odd N: one pair of ranges a row set, its two lists)
-            east, east_count, west, west_count, _ = (int(v) for v in jobs[kernel.JOB_WORDS * j:kernel.JOB_WORDS * (j + 1)])
-            p, q = keys[east:east + east_count], keys[west:west + west_count]
+    for _, lists in listed_windows(n, args.parts, args.window, random.Random(args.seed)):
+        for p, q in lists[::args.every]:
             if len(p) > len(q):
                 p, q = q, p
             if len(p) < 512:  # (join.h's JOIN_DENSE_LIST: below it no bucket is dense)

@@ -21,10 +21,8 @@ import random
 import sys
 
 import numpy as np
+from common import listed_windows
 from telling_bits import bit_counts, pairs_left, telling
-
-from nqueens_cp import kernel
-from nqueens_cp.counting import join as counting
 
 
 def greedy(p: np.ndarray, q: np.ndarray, width: int, k: int) -> list[int]:
@@ -46,16 +44,10 @@ def main() -> None:
     n, h = 23, 11
     width = 2 * (2 * h - 1)
     rng = random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else 3)
-    keys = np.zeros(1 << 24, dtype=np.uint64)
-    jobs = np.zeros(kernel.JOB_WORDS * 4096, dtype=np.uint64)
-    for part in rng.sample(counting.parts(n), 4):
-        start = rng.randrange(part.first, max(part.first + 1, part.last - 40))
-        listed = kernel.join_list(n, part.x, part.y, start, min(part.last, start + 40), keys, jobs)
+    for part, lists in listed_windows(n, 4, 40, rng):
         own = mine_g = total = 0.0
         rows = 0
-        for j in range(min(listed.jobs, 12)):
-            east, ec, west, wc, _ = (int(v) for v in jobs[kernel.JOB_WORDS * j:kernel.JOB_WORDS * (j + 1)])
-            p, q = keys[east:east + ec].copy(), keys[west:west + wc].copy()
+        for p, q in lists[:12]:
             if len(p) * len(q) < 1e6:
                 continue
             k = 6

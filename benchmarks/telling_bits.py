@@ -24,9 +24,7 @@ import argparse
 import random
 
 import numpy as np
-
-from nqueens_cp import kernel
-from nqueens_cp.counting import join as counting
+from common import listed_windows
 
 
 def bit_counts(keys: np.ndarray, width: int) -> np.ndarray:
@@ -69,19 +67,10 @@ def main() -> None:
         parser.error("N: an odd N from 17 to 25 (an even N's lists are joined in groups of its long diagonals)")
     n, h = args.n, args.n // 2
     width = 2 * (2 * h - 1)
-    rng = random.Random(args.seed)
-    keys = np.zeros(1 << 24, dtype=np.uint64)
-    jobs = np.zeros(kernel.JOB_WORDS * 4096, dtype=np.uint64)
     print(f"count {n}: pairs left after the id's split of {args.bits} bits, over those with each row set's own bits")
     print(f"{'part (x, y)':>12}  {'row sets':>8}  {'keys a row set':>14}  {'the part first ' + str(args.learn):>18}  "
           f"{'the previous':>12}")
-    for part in rng.sample(counting.parts(n), args.parts):
-        start = rng.randrange(part.first, max(part.first + 1, part.last - args.window))
-        listed = kernel.join_list(n, part.x, part.y, start, min(part.last, start + args.window), keys, jobs)
-        rows = []
-        for j in range(listed.jobs):  # (an odd N: one pair of ranges a row set, its two whole lists)
-            east, east_count, west, west_count, _ = (int(v) for v in jobs[kernel.JOB_WORDS * j:kernel.JOB_WORDS * (j + 1)])
-            rows.append((keys[east:east + east_count].copy(), keys[west:west + west_count].copy()))
+    for part, rows in listed_windows(n, args.parts, args.window, random.Random(args.seed)):
         if len(rows) <= args.learn + 1:
             print(f"({part.x}, {part.y}): {len(rows)} row sets listed, too few to learn from {args.learn}")
             continue
