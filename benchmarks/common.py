@@ -111,3 +111,20 @@ def listed_windows(n: int, parts: int, window: int, rng: Any) -> Iterator[tuple[
             east, east_count, west, west_count, _ = (int(v) for v in jobs[kernel.JOB_WORDS * j:kernel.JOB_WORDS * (j + 1)])
             lists.append((keys[east:east + east_count].copy(), keys[west:west + west_count].copy()))
         yield part, lists
+
+
+def window_arguments(parser: Any, parts: int, window: int, seed: int) -> None:
+    """The arguments of a benchmark that reads :func:`listed_windows`: N (an odd N from 17 to 25,
+    checked by :func:`odd_width`), the parts drawn, the row sets a window, the seed."""
+    parser.add_argument("n", type=int, nargs="?", default=23)
+    parser.add_argument("--parts", type=int, default=parts)
+    parser.add_argument("--window", type=int, default=window, help="row sets listed a part, at most")
+    parser.add_argument("--seed", type=int, default=seed)
+
+
+def odd_width(parser: Any, n: int) -> int:
+    """The width of an odd N's keys (both kinds of diagonals of the window), or a usage error for
+    another N: an even N's ids have its two long diagonals on top, which these studies leave out."""
+    if n % 2 == 0 or not 17 <= n <= 25:
+        parser.error("N: an odd N from 17 to 25 (an even N's ids have its long diagonals on top)")
+    return 2 * (2 * (n // 2) - 1)

@@ -30,7 +30,7 @@ import argparse
 import random
 
 import numpy as np
-from common import listed_windows
+from common import listed_windows, odd_width, window_arguments
 
 SIZES = [(1024, 512), (1024, 256), (1024, 128), (512, 512), (512, 256), (512, 128), (256, 128), (256, 64)]
 DENSE_MIN = 64  # (dense.h: a bucket of fewer keys is tested pair by pair, not in the dense loops)
@@ -60,16 +60,10 @@ def tallies(p_bits: np.ndarray, q_bits: np.ndarray, order: list[int], bucket: in
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("n", type=int, nargs="?", default=23)
-    parser.add_argument("--parts", type=int, default=6)
-    parser.add_argument("--window", type=int, default=100, help="row sets listed a part, at most")
+    window_arguments(parser, parts=6, window=100, seed=11)
     parser.add_argument("--every", type=int, default=10, help="every so many of a window's row sets taken")
-    parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
-    if args.n % 2 == 0 or not 17 <= args.n <= 25:
-        parser.error("N: an odd N from 17 to 25 (an even N's ids have its long diagonals on top)")
-    n, h = args.n, args.n // 2
-    width = 2 * (2 * h - 1)
+    n, width = args.n, odd_width(parser, args.n)
     total = {size: np.zeros(3) for size in SIZES}
     joins = 0
     for _, lists in listed_windows(n, args.parts, args.window, random.Random(args.seed)):

@@ -24,7 +24,7 @@ import argparse
 import random
 
 import numpy as np
-from common import listed_windows
+from common import listed_windows, odd_width, window_arguments
 
 
 def bit_counts(keys: np.ndarray, width: int) -> np.ndarray:
@@ -56,17 +56,11 @@ def pairs_left(p: np.ndarray, q: np.ndarray, bits: list[int]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("n", type=int, nargs="?", default=23)
-    parser.add_argument("--parts", type=int, default=3)
-    parser.add_argument("--window", type=int, default=300, help="row sets listed a part, at most (as the buffer holds)")
+    window_arguments(parser, parts=3, window=300, seed=3)
     parser.add_argument("--learn", type=int, default=20, help="the part's first row sets its bits come from")
     parser.add_argument("--bits", type=int, default=6, help="K, the id's bits (about what N = 23's long lists take)")
-    parser.add_argument("--seed", type=int, default=3)
     args = parser.parse_args()
-    if args.n % 2 == 0 or not 17 <= args.n <= 25:
-        parser.error("N: an odd N from 17 to 25 (an even N's lists are joined in groups of its long diagonals)")
-    n, h = args.n, args.n // 2
-    width = 2 * (2 * h - 1)
+    n, width = args.n, odd_width(parser, args.n)
     print(f"count {n}: pairs left after the id's split of {args.bits} bits, over those with each row set's own bits")
     print(f"{'part (x, y)':>12}  {'row sets':>8}  {'keys a row set':>14}  {'the part first ' + str(args.learn):>18}  "
           f"{'the previous':>12}")
