@@ -348,17 +348,21 @@ TARGETS static uint64_t dense_portable(const uint64_t *x, uint64_t nx, const uin
  * batches at once: each key's offsets into the sums, a shift and a mask a
  * chunk, are worked out once for both (leaves_joined, below, picks). */
 #define DENSE_TARGET __attribute__((target("avx512f,avx512vl,avx512vpopcntdq")))
+/* Chunk c's sum of a key's value, at this byte offset in a batch's words: its value moved to bits 6
+ * up and masked (a shift and an AND; the chunk's own place, c * 4096 bytes, is the load's constant
+ * displacement). */
+static inline __attribute__((always_inline)) uint64_t sum_at(uint64_t key, int c) {
+    const uint64_t mask = (uint64_t)(DENSE_VALUES - 1) << 6;
+    uint64_t value = c * DENSE_CHUNK >= 6 ? key >> (c * DENSE_CHUNK - 6) & mask : key << (6 - c * DENSE_CHUNK) & mask;
+    return (uint64_t)c * DENSE_VALUES * 64 + value;
+}
+
 static inline __attribute__((always_inline)) DENSE_TARGET __m512i dense_meet(uint64_t key, const __m512i *sums,
                                                                              int chunks) {
-    /* each chunk's sum at a byte offset: its value moved to bits 6 up and masked (a shift and an AND; the
-     * chunk's own place, c * 4096 bytes, is the load's constant displacement) */
     const char *at = (const char *)sums;
-    const uint64_t mask = (uint64_t)(DENSE_VALUES - 1) << 6;
-    __m512i meet = *(const __m512i *)(at + (key << 6 & mask));
-    for (int c = 1; c < chunks; c++) {
-        uint64_t value = c * DENSE_CHUNK >= 6 ? key >> (c * DENSE_CHUNK - 6) & mask : key << (6 - c * DENSE_CHUNK) & mask;
-        meet = _mm512_or_si512(meet, *(const __m512i *)(at + (uint64_t)c * DENSE_VALUES * 64 + value));
-    }
+    __m512i meet = *(const __m512i *)(at + sum_at(key, 0));
+    for (int c = 1; c < chunks; c++)
+        meet = _mm512_or_si512(meet, *(const __m512i *)(at + sum_at(key, c)));
     return meet;
 }
 
@@ -367,12 +371,9 @@ static inline __attribute__((always_inline)) DENSE_TARGET __m512i dense_meet(uin
 static inline __attribute__((always_inline)) DENSE_TARGET __m256i dense_meet_half(uint64_t key, const __m512i *sums,
                                                                                   int chunks) {
     const char *at = (const char *)sums;
-    const uint64_t mask = (uint64_t)(DENSE_VALUES - 1) << 6;
-    __m256i meet = *(const __m256i *)(at + (key << 6 & mask));
-    for (int c = 1; c < chunks; c++) {
-        uint64_t value = c * DENSE_CHUNK >= 6 ? key >> (c * DENSE_CHUNK - 6) & mask : key << (6 - c * DENSE_CHUNK) & mask;
-        meet = _mm256_or_si256(meet, *(const __m256i *)(at + (uint64_t)c * DENSE_VALUES * 64 + value));
-    }
+    __m256i meet = *(const __m256i *)(at + sum_at(key, 0));
+    for (int c = 1; c < chunks; c++)
+        meet = _mm256_or_si256(meet, *(const __m256i *)(at + sum_at(key, c)));
     return meet;
 }
 
