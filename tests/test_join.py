@@ -92,8 +92,8 @@ def test_keys_past_32_bits_are_made_whole_where_the_longer_list_kept_their_first
 @needs_c
 def test_every_size_of_dense_bucket_counts_what_testing_every_pair_counts() -> None:
     """dense.c joins a dense bucket's whole batches two at a time, an odd last one with the half batch
-    after it or with the next bucket's, two last ones with the half batch, a half batch (256 keys or
-    fewer) alone: which of them runs is the bucket's size.  Buckets of about 150 to 2,600 keys at N = 21
+    after it or with the next bucket's, a half batch (256 keys or fewer) alone: which of them runs is
+    the bucket's size.  Buckets of about 150 to 2,600 keys at N = 21
     (`bucket`) go through all of them, and each count is what testing every pair of the listed keys
     counts (`direct` past every list, no buckets)."""
     n, x, y, first = 21, 0, 8, 67844

@@ -180,19 +180,33 @@ TARGETS static void dense_transpose32(batch_words a[32]) {
     transpose_rounds(a, 32, 16, 0x0000ffff0000ffffu);
 }
 
+/* The groups a batch of `keys` keys is dealt to: all DENSE_BATCH, or half of
+ * them in a half batch (a bucket's last, of DENSE_HALF keys or fewer:
+ * dense.h), so that its keys are in the first half of each word and sum.
+ * Key j of a batch is row j / spread of group j % spread: the slot below of
+ * its rows read as one array of words. */
+static inline uint64_t batch_spread(uint64_t keys) {
+    return keys <= DENSE_HALF ? DENSE_BATCH / 2 : DENSE_BATCH;
+}
+
+static inline uint64_t batch_slot(uint64_t j, uint64_t spread) {
+    return DENSE_BATCH * (j / spread) + j % spread;
+}
+
 /* A batch of `keys` 32-bit keys (at most 64 DENSE_BATCH; zeros after
- * them) as dense_transpose32 reads them: lane g of a[k] is key 8 k + g,
- * with key 8 (k + 32) + g above it.  (low[] holds a key's first 32 bits:
+ * them), dealt to `spread` groups, as dense_transpose32 reads them: lane g
+ * of a[k] is key 8 k + g (4 k + g in a half batch), with key 8 (k + 32) + g
+ * (4 (k + 32) + g) above it.  (low[] holds a key's first 32 bits:
  * all of the others and the id's lowest, where key[] would have the id's
  * next bits above; a dense word's id bits never meet, as a leaf's two ids
  * are apart.) */
 typedef uint32_t batch_halves __attribute__((vector_size(4 * DENSE_BATCH)));
-TARGETS static void low_rows(batch_words a[32], const uint32_t *low, uint64_t keys) {
+TARGETS static void low_rows(batch_words a[32], const uint32_t *low, uint64_t keys, uint64_t spread) {
     uint32_t tail[64 * DENSE_BATCH];
-    if (keys <= DENSE_HALF) { /* a half batch: key j in slot 8 (j / 4) + j % 4 (dense_bucket) */
+    if (spread < DENSE_BATCH) {
         memset(tail, 0, sizeof tail);
         for (uint64_t j = 0; j < keys; j++)
-            tail[DENSE_BATCH * (j / (DENSE_BATCH / 2)) + j % (DENSE_BATCH / 2)] = low[j];
+            tail[batch_slot(j, spread)] = low[j];
         low = tail;
     } else if (keys < 64 * DENSE_BATCH) {
         memcpy(tail, low, keys * sizeof *low);
@@ -266,12 +280,11 @@ TARGETS static void dense_bucket(const struct buckets *b, uint32_t id, uint64_t 
     uint64_t first = b->start[id], count = b->start[id + 1] - first, batch = (uint64_t)chunks * DENSE_VALUES * DENSE_BATCH;
     for (uint64_t lane0 = 0; lane0 < count; lane0 += 64 * DENSE_BATCH, sums_at += batch) {
         /* key j of the batch is row j / 8 of group j % 8 (the keys as they lie: no shuffle), and so
-         * lane j / 8 of the group's words once transposed; in a half batch (DENSE_HALF keys or fewer,
-         * a bucket's last) row j / 4 of group j % 4, so that its keys are in the first half of each
-         * word and sum, which the half loop alone reads (join_leaves) */
+         * lane j / 8 of the group's words once transposed; in a half batch row j / 4 of group j % 4
+         * (batch_spread), the first half of each word and sum, which the half loops alone read */
         batch_words row[64], past = {0};
         uint64_t keys = count - lane0 < 64 * DENSE_BATCH ? count - lane0 : 64 * DENSE_BATCH;
-        uint64_t spread = keys <= DENSE_HALF ? DENSE_BATCH / 2 : DENSE_BATCH; /* the groups its keys are dealt to */
+        uint64_t spread = batch_spread(keys);
         if (keys < 64 * DENSE_BATCH) /* a last batch not full: the lanes past its last key, in every group */
             for (uint64_t g = 0; g < DENSE_BATCH; g++) {
                 uint64_t i = g >= spread ? 0 : keys > g ? (keys - g + spread - 1) / spread : 0; /* (j = s i + g >= keys) */
@@ -282,14 +295,14 @@ TARGETS static void dense_bucket(const struct buckets *b, uint32_t id, uint64_t 
             if (spread < DENSE_BATCH) {
                 memset(row, 0, sizeof row);
                 for (uint64_t j = 0; j < keys; j++)
-                    ((uint64_t *)row)[DENSE_BATCH * (j / spread) + j % spread] = key[j];
+                    ((uint64_t *)row)[batch_slot(j, spread)] = key[j];
             } else {
                 memcpy(row, key, keys * sizeof(uint64_t));
                 memset((uint64_t *)row + keys, 0, (64 * DENSE_BATCH - keys) * sizeof(uint64_t));
             }
             dense_transpose(row);
         } else { /* (rows 32 .. 63 not made: `rows` below) */
-            low_rows(row, b->low + first + lane0, keys);
+            low_rows(row, b->low + first + lane0, keys, spread);
             dense_transpose32(row);
         }
         batch_words *sums = (batch_words *)sums_at; /* (sums and batch: 64-byte aligned) */
@@ -509,7 +522,7 @@ static struct run run_at(const struct buckets *q, const struct leaves *L, const 
     while (end < L->count && L->leaf[sorted[end]][1] == b)
         end++;
     uint64_t count = q->start[b + 1] - q->start[b], batches = (count + lanes - 1) / lanes;
-    uint32_t half = count - (batches - 1) * lanes <= DENSE_HALF; /* (its last batch's keys) */
+    uint32_t half = batch_spread(count - (batches - 1) * lanes) < DENSE_BATCH; /* (its last batch's keys) */
     return (struct run){i, end, batches - half, b, half, NULL};
 }
 
