@@ -17,7 +17,7 @@ import resource
 import select
 import subprocess
 import time
-from typing import NamedTuple
+from typing import IO, NamedTuple
 
 import pytest
 
@@ -89,51 +89,60 @@ class Finished(NamedTuple):
     cpu: float  # processor seconds of it and its waited-for children
 
 
-def _batch(commands: list[list[str]], cap: float) -> list[Finished]:
-    """Run the commands side by side; each one's exit time and processor time, taken
-    when it exits (its pidfd turns readable; /proc still has the zombie's times), with
-    its pipes drained meanwhile.  Killed at ``cap`` seconds: code None."""
-    processes = [(subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_cap),
-                  time.monotonic()) for command in commands]
-    output: dict[int, bytearray] = {}
-    pipes = {}
-    numbers = [(process.stdout.fileno(), process.stderr.fileno()) for process, _ in processes]  # type: ignore[union-attr]
-    for process, _ in processes:
-        for pipe in (process.stdout, process.stderr):
-            assert pipe is not None
-            pipes[pipe.fileno()] = pipe
-            output[pipe.fileno()] = bytearray()
-    waits = {os.pidfd_open(process.pid): index for index, (process, _) in enumerate(processes)}
+def _pool(commands: list[list[str]], cap: float, width: int = 4) -> list[Finished]:
+    """Run the commands ``width`` at a time, the next started as soon as one has ended (the
+    quick refusals fill in beside the searches, which a batch of four waited on); each one's
+    exit time and processor time, taken when it exits (its pidfd turns readable; /proc still
+    has the zombie's times), with its pipes drained meanwhile.  Each is killed ``cap`` seconds
+    after its own start: code None."""
+    processes: list[tuple[subprocess.Popen, float]] = []
+    output: list[tuple[bytearray, bytearray]] = []  # each one's stdout and stderr
+    pipes: dict[int, tuple[IO[bytes], bytearray]] = {}  # (by file number, which a later process's pipe reuses)
+    waits: dict[int, int] = {}  # pidfd -> index, of those running
     ended: dict[int, tuple[float, float]] = {}
-    give_up = time.monotonic() + cap
+
+    def start() -> None:
+        process = subprocess.Popen(commands[len(processes)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   preexec_fn=_cap)
+        assert process.stdout is not None and process.stderr is not None
+        output.append((bytearray(), bytearray()))
+        for pipe, kept in zip((process.stdout, process.stderr), output[-1]):
+            pipes[pipe.fileno()] = pipe, kept
+        waits[os.pidfd_open(process.pid)] = len(processes)
+        processes.append((process, time.monotonic()))
+
+    while len(processes) < min(width, len(commands)):
+        start()
     while waits or pipes:
+        give_up = min((processes[index][1] + cap for index in waits.values()), default=time.monotonic() + cap)
         ready, _, _ = select.select([*waits, *pipes], [], [], max(0.0, give_up - time.monotonic()))
-        if not ready:
+        if not ready and waits:  # the one started first is past its cap: killed, its place given on
+            fd = min(waits, key=waits.__getitem__)
+            processes[waits.pop(fd)][0].kill()
+            os.close(fd)
+        elif not ready:
             break
         for fd in ready:
             if fd in pipes:
                 data = os.read(fd, 1 << 16)
                 if data:
-                    output[fd] += data
+                    pipes[fd][1].extend(data)
                 else:
-                    pipes.pop(fd).close()
+                    pipes.pop(fd)[0].close()
             else:
                 index = waits.pop(fd)
                 process, began = processes[index]
                 ended[index] = time.monotonic() - began, processor_seconds(process.pid, children=True)
                 os.close(fd)
-    for fd in waits:
-        os.close(fd)
+        while len(waits) < width and len(processes) < len(commands):
+            start()
     finished = []
     for index, (process, began) in enumerate(processes):
-        killed = index not in ended
-        if killed:
-            process.kill()
         process.wait()
         seconds, cpu = ended.get(index, (time.monotonic() - began, 0.0))
-        out, err = (bytes(output[fd]).decode(errors="replace") for fd in numbers[index])
-        finished.append(Finished(None if killed else process.returncode, out, err, seconds, cpu))
-    for pipe in pipes.values():
+        out, err = (bytes(kept).decode(errors="replace") for kept in output[index])
+        finished.append(Finished(None if index not in ended else process.returncode, out, err, seconds, cpu))
+    for pipe, _ in pipes.values():
         pipe.close()
     return finished
 
@@ -141,33 +150,31 @@ def _batch(commands: list[list[str]], cap: float) -> list[Finished]:
 @pytest.mark.skipif(not hasattr(os, "pidfd_open") or not os.path.isdir("/proc"),
                     reason="times each exit by its pidfd and reads its processor time from Linux's /proc")
 def test_every_engine_keeps_the_time_limit_and_1_gb_at_a_size_it_cannot_finish() -> None:
-    """Four at a time (the suite's time), each timed to its own exit.  The margin
+    """Four at a time (the suite's time), each timed from its own start to its own exit.  The margin
     beyond the limit is what the machine gives: SLACK seconds of an idle machine,
     times how much slower than its own processor time the command ran (on a busy
     machine it waits for a core; an engine that searches past its limit still uses
     processor time there, and fails)."""
     rows, failures = _rows(), []
-    for start in range(0, len(rows), 4):
-        batch = rows[start:start + 4]
-        commands = [[*CLI, *argv, "--time-limit", str(LIMIT), *(["-f", "line"] if argv[0] == "solve" else [])]
-                    for _, argv in batch]
-        for (name, argv), (code, out, err, seconds, cpu) in zip(batch, _batch(commands, LIMIT + 60)):
-            slow = max(1.0, seconds / max(cpu, 0.1))
-            said = f"{name}: {' '.join(argv)} exit {code} after {seconds:.1f} s ({cpu:.1f} s of processor time): " \
-                f"{err.strip()[-300:]}"
-            engines = len(STUDY) if argv[0] == "compare" else 1
-            if "Traceback" in err or "MemoryError" in err or code not in (0, 2, 3):
-                failures.append(said)
-            elif code == 2 and (err.count("\n") != 1 or seconds > SLACK * slow or out):
-                failures.append(f"not a one-line refusal before the work: {said}")
-            elif code in (0, 3) and seconds > (LIMIT + SLACK * slow) * engines:
-                failures.append(f"past the time limit: {said}")
-            elif name.endswith("-beyond") and code != 2:
-                failures.append(f"beyond max_n and not refused: {said}")
-            elif argv[0] == "compare" and (code != 0 or not all(
-                    re.search(rf"^ *{OPTIMUM_HARD} +{engine} .*(not proved in {LIMIT} s|refused: )", out, re.MULTILINE)
-                    for engine in STUDY)):
-                failures.append(f"not a row per engine, each stopped at the limit or refused: {said}\n{out}")
+    commands = [[*CLI, *argv, "--time-limit", str(LIMIT), *(["-f", "line"] if argv[0] == "solve" else [])]
+                for _, argv in rows]
+    for (name, argv), (code, out, err, seconds, cpu) in zip(rows, _pool(commands, LIMIT + 60)):
+        slow = max(1.0, seconds / max(cpu, 0.1))
+        said = f"{name}: {' '.join(argv)} exit {code} after {seconds:.1f} s ({cpu:.1f} s of processor time): " \
+            f"{err.strip()[-300:]}"
+        engines = len(STUDY) if argv[0] == "compare" else 1
+        if "Traceback" in err or "MemoryError" in err or code not in (0, 2, 3):
+            failures.append(said)
+        elif code == 2 and (err.count("\n") != 1 or seconds > SLACK * slow or out):
+            failures.append(f"not a one-line refusal before the work: {said}")
+        elif code in (0, 3) and seconds > (LIMIT + SLACK * slow) * engines:
+            failures.append(f"past the time limit: {said}")
+        elif name.endswith("-beyond") and code != 2:
+            failures.append(f"beyond max_n and not refused: {said}")
+        elif argv[0] == "compare" and (code != 0 or not all(
+                re.search(rf"^ *{OPTIMUM_HARD} +{engine} .*(not proved in {LIMIT} s|refused: )", out, re.MULTILINE)
+                for engine in STUDY)):
+            failures.append(f"not a row per engine, each stopped at the limit or refused: {said}\n{out}")
     assert not failures, "\n".join(failures)
 
 
