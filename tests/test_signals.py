@@ -17,6 +17,7 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import IO
@@ -360,3 +361,29 @@ def test_a_local_clusters_workers_are_killed_by_the_watchdog_not_left_to_die_wit
         process.communicate()
     assert left == [], "the frozen workers, and the watchdog once it has cleaned up"
     assert _leftovers(scratch, here) == []
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="the window follows a SIGHUP's clean exit")
+@pytest.mark.parametrize("stopped", ["EXIT_HUNG_UP", "EXIT_INTERRUPTED", "EXIT_TERMINATED"])
+def test_a_signal_in_the_clean_up_after_a_stop_is_ignored(stopped: str) -> None:
+    """The window the group test above once hit (SIGHUP, then Ctrl-C right behind it: a traceback
+    from entry()'s clean-up, exit -2): the command has stopped and said so, and a Ctrl-C comes as
+    the clean-up runs.  Made certain here: the command's work is replaced by its stopped exit and
+    the clean-up sends the Ctrl-C itself, as the first thing it does."""
+    script = f"""
+import os, signal
+import importlib
+main = importlib.import_module("nqueens_cp.cli.main")
+main.main = lambda: main.{stopped}
+release = main._release_semaphores
+def release_after_a_ctrl_c():
+    os.kill(os.getpid(), signal.SIGINT)
+    release()
+    print("cleaned up", flush=True)
+main._release_semaphores = release_after_a_ctrl_c
+main.entry()
+"""
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    from nqueens_cp.cli import terminal
+
+    assert (run.returncode, run.stdout, run.stderr) == (getattr(terminal, stopped), "cleaned up\n", "")

@@ -175,6 +175,21 @@ def _release_semaphores() -> None:
         util._run_finalizers(0)  # type: ignore[attr-defined]
 
 
+def _deaf() -> None:
+    """The command has stopped and said why: a signal that comes now (a closing terminal's SIGHUP
+    and a Ctrl-C right behind it) finds nothing left to stop, and is ignored.  The command's own
+    handlers are gone by then, and Python's Ctrl-C raised in the clean-up below: a traceback and
+    exit -2 where "hung up" and 129 had been said, once in a suite's run."""
+    import signal
+
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            try:
+                signal.signal(getattr(signal, name), signal.SIG_IGN)
+            except ValueError:  # (not the main thread: nothing to set)
+                pass
+
+
 def entry() -> int:
     """The process's entry (``nqueens-cp``, ``python -m nqueens_cp``): :func:`main`, and
     after Ctrl-C, SIGTERM or SIGHUP an immediate exit.  A native solver stopped in mid-search
@@ -188,6 +203,7 @@ def entry() -> int:
         say(f"{PROG}: interrupted")
         code = EXIT_INTERRUPTED
     if code in (EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_HUNG_UP):
+        _deaf()
         _release_semaphores()
         for stream in (sys.stdout, sys.stderr):
             try:
