@@ -6,6 +6,15 @@ whole counts to show on a machine that drifts (issue 80).
     pip wheel --no-deps -w /tmp/wheel /tmp/before && (cd /tmp/before && unzip -o /tmp/wheel/*.whl 'nqueens_cp/kernel/*.so')
     python benchmarks/kernels.py /tmp/before N [--windows 30] [--width 2000] [--seed 1] [--by-cost]
 
+Build each tree once, in a worktree of its own made for it: pip builds in
+the tree and keeps its build/ folder, and a second `pip wheel` there whose
+sources look no newer than that folder's module packs the old module again
+(a compile-time switch given as CFLAGS=-D... once, then taken back out,
+stayed in the "before" build, and a tree measured against itself came out
+1.12x at 22: docs/counting.md, 2026-11-30, later).  A define the C reads
+with #ifndef (DENSE_CHUNK, JOIN_BUCKET, ...) is given as CFLAGS=-DNAME=VALUE
+to that one `pip wheel`.
+
 Each tree's compiled module (``nqueens_cp/kernel/_search*.so``) is loaded
 into this process under a name of its own; each window (a part drawn at
 random, `width` row sets of it at a random place) is counted by both, one
