@@ -77,8 +77,9 @@ def test_a_part_is_its_range_of_row_sets() -> None:
 def test_keys_past_32_bits_are_made_whole_where_the_longer_list_kept_their_first_32_alone() -> None:
     """Where the others fit in 32 bits the longer list's keys are written as their first 32 bits
     alone, and a test of more than 32 bits makes the whole keys from them (dense.c's keys_of).  At
-    N = 21 (a 38-bit window), tested pair by pair at the id's top level (`small` past every list:
-    the others and the id's bits, more than 32), the join counts what the default cuts count and
+    N = 21 (a 38-bit window), tested pair by pair at the id's top level (`small` past every list's
+    pairs, where a join with dense buckets is otherwise split on to single buckets: the others and
+    the id's bits, more than 32), the join counts what the default cuts count and
     what testing every pair of the listed keys counts (`direct` past every list, no buckets).  The
     keys made without their ids fail it."""
     n = 21

@@ -14,9 +14,12 @@
  * pair at once; the others are put in buckets by as many of their bits as
  * leave the longer list about `bucket` (JOIN_BUCKET) keys a bucket, the
  * buckets joined bucket against bucket, those of the longer list kept
- * bit-transposed (dense); pairs of bucket ranges with at most `small`
- * (JOIN_SMALL) pairs are tested pair by pair before they are split further.
- * (Tests pass 0 and small buckets, so that small N goes every way.) */
+ * bit-transposed (dense).  In a join whose buckets are not dense, pairs of
+ * bucket ranges with at most `small` (JOIN_SMALL) pairs are tested pair by
+ * pair before they are split further; one with dense buckets splits its
+ * ranges on to single buckets, unless `small` holds all its pairs (join.c's
+ * `joined`).  (Tests pass 0 and small buckets, so that small N goes every
+ * way.) */
 #define JOIN_DIRECT 131072
 #ifndef JOIN_SMALL
 #define JOIN_SMALL 16384

@@ -28,7 +28,7 @@ from math import comb
 from typing import NamedTuple
 
 DIRECT = 131072  # halves whose pairs are at most this many are tested at once (join.h's JOIN_DIRECT)
-SMALL = 16384  # pairs of bucket ranges with at most this many pairs are tested pair by pair (JOIN_SMALL)
+SMALL = 16384  # bucket ranges of at most this many pairs tested pair by pair, where not dense (JOIN_SMALL)
 BUCKET = 1024  # the keys a bucket of the longer list holds, about (JOIN_BUCKET): how many bits its id takes ...
 DENSE_LIST = 512  # ... where the shorter list has this many keys or more (JOIN_DENSE_LIST); else ...
 ID_BITS = 8  # ... at most this many telling bits (JOIN_ID_BITS), the buckets too small to be kept dense
@@ -299,6 +299,8 @@ def _joined(p: list[int], q: list[int], width: int, longest: int, direct: int, s
     chosen = sorted(told) + forced  # the id: the telling bits in the key's order, the long diagonals on top
     bp, bq = _bucketed(p, chosen), _bucketed(q, chosen)
     k = len(chosen)
+    if len(p) >= dense_list and small < len(p) * len(q):  # q's buckets dense: split on to single buckets
+        small = 0
     if not longest:
         return _join(bp, 0, bq, 0, k, small, tests)
     level = k - 2  # the groups: ids with the anti-diagonal's bit (on top), the diagonal's (below it)
