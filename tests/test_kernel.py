@@ -268,9 +268,10 @@ def _driver_input(rng: random.Random) -> tuple[str, list[str]]:
     return "\n".join(lines + join_lines) + "\n", answers + join_answers
 
 
-# join.c: the dense buckets' rule for lists of any length (the twin's dense_list=0), and every bucket of the
-# longer list kept dense, however small
-DENSE_C_FLAGS = ("-DDENSE_MIN=1", "-DJOIN_DENSE_LIST=0")
+# join.c: the dense buckets' rule for lists of any length (the twin's dense_list=0), every bucket of the
+# longer list kept dense, however small, and chunks of DENSE_WIDE bits from three chunks of six (dense.h), so
+# that the AVX-512 loops of both widths run at these N
+DENSE_C_FLAGS = ("-DDENSE_MIN=1", "-DJOIN_DENSE_LIST=0", "-DDENSE_WIDE_FROM=3")
 
 
 def _join_input() -> tuple[list[str], list[str]]:
@@ -278,8 +279,10 @@ def _join_input() -> tuple[list[str], list[str]]:
     answers: an even and an odd N, every way of cutting the join, lists in
     pieces.  The driver is built with DENSE_MIN=1 and JOIN_DENSE_LIST=0
     (DENSE_C_FLAGS), so that every bucket of the longer list is matched
-    through its dense words: at these N no list reaches the 8,192 keys, nor
-    a bucket the 64, that make them dense otherwise."""
+    through its dense words: at these N no list reaches the 512 keys, nor
+    a bucket the 64, that make them dense otherwise; and with
+    DENSE_WIDE_FROM=3, so that joins whose others take three chunks of six
+    bits or more are cut in chunks of eight, as N = 22's of six are."""
     lines, answers = [], []
     for n, x, y in ((10, -1, -1), (11, 5, 5), (11, 0, 2), (13, 1, 9)):
         table, ranks = twin_join.table(n // 2), twin_join.row_sets(n, x, y)

@@ -127,11 +127,12 @@ PICKED(join_tested32, uint32_t)
  * the bucket's key i.  The keys of the bucket that meet a key x are the OR
  * of the rows of x's bits, and those that do not are counted by popcounts:
  * 64 pair tests a word, 512 in a few vector operations.  To take fewer ORs
- * a key, the bucket keeps, for each chunk of DENSE_CHUNK bits and each value
- * v of it, the OR of the rows of v's bits (the chunk's sums): a key is one
- * OR a chunk.  The lanes past the bucket's last key are set in every sum of
- * the first chunk, so that they always meet.  A bucket's words: sums[(c *
- * DENSE_VALUES + v) * W + w], chunk c's sum of value v, word w.  (Kluev's
+ * a key, the bucket keeps, for each chunk of `width` bits (DENSE_CHUNK, or
+ * DENSE_WIDE where the others would take many chunks: dense_plan) and each
+ * value v of it, the OR of the rows of v's bits (the chunk's sums): a key is
+ * one OR a chunk.  The lanes past the bucket's last key are set in every sum
+ * of the first chunk, so that they always meet.  A bucket's words: sums[((c
+ * << width) + v) * W + w], chunk c's sum of value v, word w.  (Kluev's
  * N-Queens-Count-Sol, its matchtr.h, matches this way first; this is ours.)
  * Below DENSE_MIN keys a bucket's pairs are tested one by one, and so are
  * those of the buckets that no longer fit the room kept for the words
@@ -220,16 +221,25 @@ TARGETS static void low_rows(batch_words a[32], const uint32_t *low, uint64_t ke
     }
 }
 
+static int has_vpopcnt(void);
+
 /* Which of b's buckets (of its k-bit ids) are dense: those of `least` keys
  * or more that fit its room, their words' place in it in at[] (each
  * bucket's batches of 512 keys one after the other, a batch's sums
- * [chunk][value], each DENSE_BATCH words), the others NOT_DENSE. */
+ * [chunk][value], each DENSE_BATCH words), the others NOT_DENSE; and the
+ * width of their chunks (dense.h's DENSE_WIDE: where the AVX-512 loop joins
+ * them, which makes a bucket's words, and the next one's after them, as
+ * their leaves are joined, so that a bucket need fit only in half the room;
+ * the compiler's loop reads them all, made at once). */
 static void dense_plan(struct buckets *b, int k, uint64_t least) {
-    int chunks = b->chunks = b->others ? (b->others + DENSE_CHUNK - 1) / DENSE_CHUNK : 1;
-    uint64_t used = 0, batch = (uint64_t)chunks * DENSE_VALUES * DENSE_BATCH;
+    int leaves = has_vpopcnt(), width = DENSE_CHUNK, chunks = b->others ? (b->others + width - 1) / width : 1;
+    if (leaves && chunks >= DENSE_WIDE_FROM)
+        width = DENSE_WIDE, chunks = (b->others + width - 1) / width;
+    b->width = width, b->chunks = chunks;
+    uint64_t used = 0, batch = (uint64_t)chunks * DENSE_BATCH << width;
     for (uint32_t id = 0; id < 1u << k; id++) {
         uint64_t count = b->start[id + 1] - b->start[id], batches = (count + 64 * DENSE_BATCH - 1) / (64 * DENSE_BATCH);
-        if (count < least || used + batches * batch > b->room) {
+        if (count < least || (leaves ? 2 * batches * batch : used + batches * batch) > b->room) {
             b->at[id] = NOT_DENSE;
             continue;
         }
@@ -252,32 +262,35 @@ static const uint64_t *keys_of(const struct buckets *b, uint32_t a, uint32_t siz
     return b->key;
 }
 
-/* A chunk's sums: chunk[v], for each value v of its DENSE_CHUNK bits (rows
+/* A chunk's sums: chunk[v], for each value v of its `width` bits (rows
  * row[first ..], none from `rows` on), the OR of the rows of v's bits and of
- * `base`.  Made as the ORs of two halves' sums, each half's eight kept in
+ * `base`.  Made as the ORs of two halves' sums, each half's kept in
  * registers, none read back.  (Made before as chunk[v] = chunk[v & (v - 1)]
  * | a row, each sum waited on the store of one just made: 7.6 % of `count
- * 23`'s samples; 0.976x the windows' time since: docs/counting.md.) */
-enum { CHUNK_LOW = DENSE_CHUNK / 2, CHUNK_HIGH = DENSE_CHUNK - CHUNK_LOW };
-TARGETS static inline void chunk_sums(batch_words *restrict chunk, const batch_words *restrict row, int first,
-                                      int rows, batch_words base) {
-    batch_words r[DENSE_CHUNK], low[1 << CHUNK_LOW], high[1 << CHUNK_HIGH];
-    for (int i = 0; i < DENSE_CHUNK; i++)
+ * 23`'s samples; 0.976x the windows' time since: docs/counting.md.)  Inlined
+ * where the width is a constant, DENSE_CHUNK or DENSE_WIDE. */
+#define CHUNK_MOST (DENSE_WIDE > DENSE_CHUNK ? DENSE_WIDE : DENSE_CHUNK)
+static inline __attribute__((always_inline)) void chunk_sums(batch_words *restrict chunk,
+                                                             const batch_words *restrict row, int first, int rows,
+                                                             batch_words base, const int width) {
+    const int below = width / 2, above = width - below;
+    batch_words r[CHUNK_MOST], low[1 << CHUNK_MOST / 2], high[1 << (CHUNK_MOST - CHUNK_MOST / 2)];
+    for (int i = 0; i < width; i++)
         r[i] = first + i < rows ? row[first + i] : (batch_words){0};
     low[0] = base, high[0] = (batch_words){0};
-    for (int v = 1; v < 1 << CHUNK_LOW; v++)
+    for (int v = 1; v < 1 << below; v++)
         low[v] = low[v & (v - 1)] | r[__builtin_ctz((unsigned)v)];
-    for (int v = 1; v < 1 << CHUNK_HIGH; v++)
-        high[v] = high[v & (v - 1)] | r[CHUNK_LOW + __builtin_ctz((unsigned)v)];
-    for (int h = 0; h < 1 << CHUNK_HIGH; h++)
-        for (int l = 0; l < 1 << CHUNK_LOW; l++)
-            chunk[h << CHUNK_LOW | l] = high[h] | low[l];
+    for (int v = 1; v < 1 << above; v++)
+        high[v] = high[v & (v - 1)] | r[below + __builtin_ctz((unsigned)v)];
+    for (int h = 0; h < 1 << above; h++)
+        for (int l = 0; l < 1 << below; l++)
+            chunk[h << below | l] = high[h] | low[l];
 }
 
 /* The words of b's bucket `id`, from the first others bits of its keys, at sums. */
 TARGETS static void dense_bucket(const struct buckets *b, uint32_t id, uint64_t *sums_at) {
-    const int chunks = b->chunks, rows = b->keyed ? 64 : 32; /* the rows a key's bits can fill */
-    uint64_t first = b->start[id], count = b->start[id + 1] - first, batch = (uint64_t)chunks * DENSE_VALUES * DENSE_BATCH;
+    const int chunks = b->chunks, rows = b->keyed ? 64 : 32, width = b->width; /* (rows: a key's bits can fill) */
+    uint64_t first = b->start[id], count = b->start[id + 1] - first, batch = (uint64_t)chunks * DENSE_BATCH << width;
     for (uint64_t lane0 = 0; lane0 < count; lane0 += 64 * DENSE_BATCH, sums_at += batch) {
         /* key j of the batch is row j / 8 of group j % 8 (the keys as they lie: no shuffle), and so
          * lane j / 8 of the group's words once transposed; in a half batch row j / 4 of group j % 4
@@ -306,12 +319,15 @@ TARGETS static void dense_bucket(const struct buckets *b, uint32_t id, uint64_t 
             dense_transpose32(row);
         }
         batch_words *sums = (batch_words *)sums_at; /* (sums and batch: 64-byte aligned) */
-        for (int c = 0; c < chunks; c++)
-            chunk_sums(sums + c * DENSE_VALUES, row, c * DENSE_CHUNK, rows, c ? (batch_words){0} : past);
+        if (width == DENSE_WIDE)
+            for (int c = 0; c < chunks; c++)
+                chunk_sums(sums + (c << DENSE_WIDE), row, c * DENSE_WIDE, rows, c ? (batch_words){0} : past, DENSE_WIDE);
+        else
+            for (int c = 0; c < chunks; c++)
+                chunk_sums(sums + (c << DENSE_CHUNK), row, c * DENSE_CHUNK, rows, c ? (batch_words){0} : past,
+                           DENSE_CHUNK);
     }
 }
-
-static int has_vpopcnt(void);
 
 /* b's dense buckets (dense_plan), and their words where the compiler's loop
  * reads them (`dense`, below).  The AVX-512 loop joins them as put-off
@@ -331,18 +347,19 @@ void join_dense_build(struct buckets *b, int k, uint64_t least) {
 
 /* Pairs of the keys x[0 .. nx) x a dense bucket's of `count` keys (its
  * words `sums`) with no bit in common, where they can meet only in the
- * first others bits (`chunks` chunks): written once for any machine, the
- * compiler's loop over a batch's words. */
+ * first others bits (`chunks` chunks of `width` bits): written once for any
+ * machine, the compiler's loop over a batch's words. */
 TARGETS static uint64_t dense_portable(const uint64_t *x, uint64_t nx, const uint64_t *sums, uint64_t count,
-                                       int chunks) {
-    uint64_t total = 0, batch = (uint64_t)chunks * DENSE_VALUES * DENSE_BATCH;
+                                       int chunks, int width) {
+    const uint64_t values = (uint64_t)1 << width;
+    uint64_t total = 0, batch = (uint64_t)chunks * values * DENSE_BATCH;
     for (uint64_t lane0 = 0; lane0 < count; lane0 += 64 * DENSE_BATCH, sums += batch) {
         for (uint64_t i = 0; i < nx; i++) {
             uint64_t meet[DENSE_BATCH];
             for (int g = 0; g < DENSE_BATCH; g++)
-                meet[g] = sums[(x[i] & (DENSE_VALUES - 1)) * DENSE_BATCH + g];
+                meet[g] = sums[(x[i] & (values - 1)) * DENSE_BATCH + g];
             for (int c = 1; c < chunks; c++) {
-                const uint64_t *sum = sums + ((uint64_t)c * DENSE_VALUES + (x[i] >> (c * DENSE_CHUNK) & (DENSE_VALUES - 1))) * DENSE_BATCH;
+                const uint64_t *sum = sums + ((uint64_t)c * values + (x[i] >> (c * width) & (values - 1))) * DENSE_BATCH;
                 for (int g = 0; g < DENSE_BATCH; g++)
                     meet[g] |= sum[g];
             }
@@ -362,76 +379,83 @@ TARGETS static uint64_t dense_portable(const uint64_t *x, uint64_t nx, const uin
  * chunk, are worked out once for both (leaves_joined, below, picks). */
 #define DENSE_TARGET __attribute__((target("avx512f,avx512vl,avx512vpopcntdq")))
 /* Chunk c's sum of a key's value, at this byte offset in a batch's words: its value moved to bits 6
- * up and masked (a shift and an AND; the chunk's own place, c * 4096 bytes, is the load's constant
- * displacement). */
-static inline __attribute__((always_inline)) uint64_t sum_at(uint64_t key, int c) {
-    const uint64_t mask = (uint64_t)(DENSE_VALUES - 1) << 6;
-    uint64_t value = c * DENSE_CHUNK >= 6 ? key >> (c * DENSE_CHUNK - 6) & mask : key << (6 - c * DENSE_CHUNK) & mask;
-    return (uint64_t)c * DENSE_VALUES * 64 + value;
+ * up and masked (a shift and an AND; the chunk's own place, c * 64 << width bytes, is the load's
+ * constant displacement). */
+static inline __attribute__((always_inline)) uint64_t sum_at(uint64_t key, int c, int width) {
+    const uint64_t mask = (((uint64_t)1 << width) - 1) << 6;
+    uint64_t value = c * width >= 6 ? key >> (c * width - 6) & mask : key << (6 - c * width) & mask;
+    return ((uint64_t)c * 64 << width) + value;
 }
 
 static inline __attribute__((always_inline)) DENSE_TARGET __m512i dense_meet(uint64_t key, const __m512i *sums,
-                                                                             int chunks) {
+                                                                             int chunks, int width) {
     const char *at = (const char *)sums;
-    __m512i meet = *(const __m512i *)(at + sum_at(key, 0));
+    __m512i meet = *(const __m512i *)(at + sum_at(key, 0, width));
     for (int c = 1; c < chunks; c++)
-        meet = _mm512_or_si512(meet, *(const __m512i *)(at + sum_at(key, c)));
+        meet = _mm512_or_si512(meet, *(const __m512i *)(at + sum_at(key, c, width)));
     return meet;
 }
 
 /* dense_meet on a half batch: the first half of each sum, where its keys are (dense_bucket), half
  * the loads' width. */
 static inline __attribute__((always_inline)) DENSE_TARGET __m256i dense_meet_half(uint64_t key, const __m512i *sums,
-                                                                                  int chunks) {
+                                                                                  int chunks, int width) {
     const char *at = (const char *)sums;
-    __m256i meet = *(const __m256i *)(at + sum_at(key, 0));
+    __m256i meet = *(const __m256i *)(at + sum_at(key, 0, width));
     for (int c = 1; c < chunks; c++)
-        meet = _mm256_or_si256(meet, *(const __m256i *)(at + sum_at(key, c)));
+        meet = _mm256_or_si256(meet, *(const __m256i *)(at + sum_at(key, c, width)));
     return meet;
 }
 
-#define DENSE_AVX512(chunks)                                                                                  \
-    DENSE_TARGET static __m512i dense_half_##chunks(const uint64_t *x, uint64_t nx, const __m512i *a,         \
+#define DENSE_AVX512(name, chunks, width)                                                                     \
+    DENSE_TARGET static __m512i dense_half_##name(const uint64_t *x, uint64_t nx, const __m512i *a,           \
                                                     __m512i met) {                                            \
         __m256i found = _mm256_setzero_si256();                                                               \
         for (uint64_t i = 0; i < nx; i++)                                                                     \
-            found = _mm256_add_epi64(found, _mm256_popcnt_epi64(dense_meet_half(x[i], a, chunks)));           \
+            found = _mm256_add_epi64(found, _mm256_popcnt_epi64(dense_meet_half(x[i], a, chunks, width)));    \
         return _mm512_add_epi64(met, _mm512_zextsi256_si512(found));                                          \
     }                                                                                                         \
-    DENSE_TARGET static __m512i dense_one_##chunks(const uint64_t *x, uint64_t nx, const __m512i *a,          \
+    DENSE_TARGET static __m512i dense_one_##name(const uint64_t *x, uint64_t nx, const __m512i *a,            \
                                                    __m512i met) {                                             \
         for (uint64_t i = 0; i < nx; i++)                                                                     \
-            met = _mm512_add_epi64(met, _mm512_popcnt_epi64(dense_meet(x[i], a, chunks)));                    \
+            met = _mm512_add_epi64(met, _mm512_popcnt_epi64(dense_meet(x[i], a, chunks, width)));             \
         return met;                                                                                           \
     }                                                                                                         \
-    DENSE_TARGET static __m512i dense_two_##chunks(const uint64_t *x, uint64_t nx, const __m512i *a,          \
+    DENSE_TARGET static __m512i dense_two_##name(const uint64_t *x, uint64_t nx, const __m512i *a,            \
                                                    const __m512i *b, __m512i met) {                           \
         for (uint64_t i = 0; i < nx; i++) {                                                                   \
-            __m512i both = _mm512_add_epi64(_mm512_popcnt_epi64(dense_meet(x[i], a, chunks)),                 \
-                                            _mm512_popcnt_epi64(dense_meet(x[i], b, chunks)));                \
+            __m512i both = _mm512_add_epi64(_mm512_popcnt_epi64(dense_meet(x[i], a, chunks, width)),          \
+                                            _mm512_popcnt_epi64(dense_meet(x[i], b, chunks, width)));         \
             met = _mm512_add_epi64(met, both);                                                                \
         }                                                                                                     \
         return met;                                                                                           \
     }                                                                                                         \
-    DENSE_TARGET static __m512i dense_one_half_##chunks(const uint64_t *x, uint64_t nx, const __m512i *a,     \
+    DENSE_TARGET static __m512i dense_one_half_##name(const uint64_t *x, uint64_t nx, const __m512i *a,       \
                                                         const __m512i *b, __m512i met) {                      \
         __m256i found = _mm256_setzero_si256();                                                               \
         for (uint64_t i = 0; i < nx; i++) {                                                                   \
-            met = _mm512_add_epi64(met, _mm512_popcnt_epi64(dense_meet(x[i], a, chunks)));                    \
-            found = _mm256_add_epi64(found, _mm256_popcnt_epi64(dense_meet_half(x[i], b, chunks)));           \
+            met = _mm512_add_epi64(met, _mm512_popcnt_epi64(dense_meet(x[i], a, chunks, width)));             \
+            found = _mm256_add_epi64(found, _mm256_popcnt_epi64(dense_meet_half(x[i], b, chunks, width)));    \
         }                                                                                                     \
         return _mm512_add_epi64(met, _mm512_zextsi256_si512(found));                                          \
     }
-DENSE_AVX512(1)
-DENSE_AVX512(2)
-DENSE_AVX512(3)
-DENSE_AVX512(4)
-DENSE_AVX512(5)
-DENSE_AVX512(6)
-DENSE_AVX512(7)
-DENSE_AVX512(8)
-DENSE_AVX512(9)
-DENSE_AVX512(10)
+DENSE_AVX512(1, 1, DENSE_CHUNK)
+DENSE_AVX512(2, 2, DENSE_CHUNK)
+DENSE_AVX512(3, 3, DENSE_CHUNK)
+DENSE_AVX512(4, 4, DENSE_CHUNK)
+DENSE_AVX512(5, 5, DENSE_CHUNK)
+DENSE_AVX512(6, 6, DENSE_CHUNK)
+DENSE_AVX512(7, 7, DENSE_CHUNK)
+DENSE_AVX512(8, 8, DENSE_CHUNK)
+DENSE_AVX512(9, 9, DENSE_CHUNK)
+DENSE_AVX512(10, 10, DENSE_CHUNK)
+/* chunks of DENSE_WIDE bits (dense.h): 46 bits at most at N = 25, six chunks */
+DENSE_AVX512(wide_1, 1, DENSE_WIDE)
+DENSE_AVX512(wide_2, 2, DENSE_WIDE)
+DENSE_AVX512(wide_3, 3, DENSE_WIDE)
+DENSE_AVX512(wide_4, 4, DENSE_WIDE)
+DENSE_AVX512(wide_5, 5, DENSE_WIDE)
+DENSE_AVX512(wide_6, 6, DENSE_WIDE)
 
 static int has_vpopcnt(void) {
     static int has = -1; /* (threads that race here write the same value) */
@@ -456,7 +480,7 @@ static uint64_t dense(const struct buckets *p, uint32_t a, const struct buckets 
     if (q->at[b] == NOT_DENSE)
         return p->others <= 32 ? join_tested32(p->low + p0, np, q->low + q0, nq)
                                : join_tested(p->key + p0, np, keys_of(q, b, 1) + q0, nq);
-    return dense_portable(p->key + p0, np, q->sums + q->at[b], nq, q->chunks);
+    return dense_portable(p->key + p0, np, q->sums + q->at[b], nq, q->chunks, q->width);
 }
 
 
@@ -538,18 +562,31 @@ static struct run run_at(const struct buckets *q, const struct leaves *L, const 
  * whole batch, both in one pass over the keys (`dense_one_half`), else on
  * its own (`dense_half`).  The pairs the leaves found, weighed. */
 DENSE_TARGET uint64_t join_leaves(const struct buckets *p, const struct buckets *q, struct leaves *L) {
-    static __m512i (*const one[])(const uint64_t *, uint64_t, const __m512i *, __m512i) = {
-        NULL, dense_one_1, dense_one_2, dense_one_3, dense_one_4, dense_one_5,
-        dense_one_6, dense_one_7, dense_one_8, dense_one_9, dense_one_10};
-    static __m512i (*const two[])(const uint64_t *, uint64_t, const __m512i *, const __m512i *, __m512i) = {
-        NULL, dense_two_1, dense_two_2, dense_two_3, dense_two_4, dense_two_5,
-        dense_two_6, dense_two_7, dense_two_8, dense_two_9, dense_two_10};
-    static __m512i (*const half[])(const uint64_t *, uint64_t, const __m512i *, __m512i) = {
-        NULL, dense_half_1, dense_half_2, dense_half_3, dense_half_4, dense_half_5,
-        dense_half_6, dense_half_7, dense_half_8, dense_half_9, dense_half_10};
-    static __m512i (*const one_half[])(const uint64_t *, uint64_t, const __m512i *, const __m512i *, __m512i) = {
-        NULL, dense_one_half_1, dense_one_half_2, dense_one_half_3, dense_one_half_4, dense_one_half_5,
-        dense_one_half_6, dense_one_half_7, dense_one_half_8, dense_one_half_9, dense_one_half_10};
+    typedef __m512i (*one_loop)(const uint64_t *, uint64_t, const __m512i *, __m512i);
+    typedef __m512i (*two_loop)(const uint64_t *, uint64_t, const __m512i *, const __m512i *, __m512i);
+    static const one_loop ones[2][11] = {
+        {NULL, dense_one_1, dense_one_2, dense_one_3, dense_one_4, dense_one_5, dense_one_6, dense_one_7, dense_one_8,
+         dense_one_9, dense_one_10},
+        {NULL, dense_one_wide_1, dense_one_wide_2, dense_one_wide_3, dense_one_wide_4, dense_one_wide_5,
+         dense_one_wide_6}};
+    static const two_loop twos[2][11] = {
+        {NULL, dense_two_1, dense_two_2, dense_two_3, dense_two_4, dense_two_5, dense_two_6, dense_two_7, dense_two_8,
+         dense_two_9, dense_two_10},
+        {NULL, dense_two_wide_1, dense_two_wide_2, dense_two_wide_3, dense_two_wide_4, dense_two_wide_5,
+         dense_two_wide_6}};
+    static const one_loop halves[2][11] = {
+        {NULL, dense_half_1, dense_half_2, dense_half_3, dense_half_4, dense_half_5, dense_half_6, dense_half_7,
+         dense_half_8, dense_half_9, dense_half_10},
+        {NULL, dense_half_wide_1, dense_half_wide_2, dense_half_wide_3, dense_half_wide_4, dense_half_wide_5,
+         dense_half_wide_6}};
+    static const two_loop one_halves[2][11] = {
+        {NULL, dense_one_half_1, dense_one_half_2, dense_one_half_3, dense_one_half_4, dense_one_half_5,
+         dense_one_half_6, dense_one_half_7, dense_one_half_8, dense_one_half_9, dense_one_half_10},
+        {NULL, dense_one_half_wide_1, dense_one_half_wide_2, dense_one_half_wide_3, dense_one_half_wide_4,
+         dense_one_half_wide_5, dense_one_half_wide_6}};
+    const int wide = q->width == DENSE_WIDE;
+    const one_loop *one = ones[wide], *half = halves[wide];
+    const two_loop *two = twos[wide], *one_half = one_halves[wide];
     uint32_t buckets = 1u << L->k, *at = L->order, *by_p = at + buckets + 1, *sorted = by_p + L->room;
     for (int by = 0; by < 2; by++) { /* a counting sort by p's bucket, then by q's (kept in p's order) */
         const uint32_t *from = by ? by_p : NULL;
@@ -565,7 +602,7 @@ DENSE_TARGET uint64_t join_leaves(const struct buckets *p, const struct buckets 
         }
     }
     const int chunks = q->chunks;
-    const uint64_t lanes = 64 * DENSE_BATCH, words = (uint64_t)chunks * DENSE_VALUES; /* a batch's, in 512 bits */
+    const uint64_t lanes = 64 * DENSE_BATCH, words = (uint64_t)chunks << q->width; /* a batch's, in 512 bits */
     __m512i met[2] = {_mm512_setzero_si512(), _mm512_setzero_si512()}; /* the leaves of weight 1, of 2 */
     uint64_t join_tested[2] = {0, 0};                                         /* their lanes */
     for (uint64_t i = 0; i < L->count;) {

@@ -60,8 +60,9 @@ struct buckets {
     uint64_t *sums;      /* the dense buckets' words */
     uint64_t *at;        /* (1 << JOIN_MAX_ID_BITS) */
     uint64_t room;       /* the words sums holds */
-    int others, chunks;  /* the keys' bits outside the id; the chunks of DENSE_CHUNK of them */
+    int others, chunks;  /* the keys' bits outside the id; the chunks of `width` of them */
     int keyed;           /* key[] holds every packed key (else low[] alone: above) */
+    int width;           /* the bits of a chunk: DENSE_CHUNK, or DENSE_WIDE (dense.c's dense_plan) */
 };
 #define NOT_DENSE UINT64_MAX
 #define BUCKET_WAYS 4 /* (bucketed's stretches) */
@@ -87,6 +88,19 @@ struct leaves {
 #define DENSE_CHUNK 6
 #endif
 #define DENSE_VALUES (1 << DENSE_CHUNK)
+/* Where the AVX-512 loop joins the leaves and the others would take DENSE_WIDE_FROM chunks of DENSE_CHUNK
+ * bits or more, they are cut in chunks of DENSE_WIDE bits: at N = 22, whose others are 31 or 32 bits for
+ * half the pairs, four loads a key where there were six (22's windows 0.92x the time; 23's, whose others
+ * are 29 or 30 for most pairs, 1.01x, where every chunk 8 bits wide took 1.07x: docs/counting.md).  The
+ * room kept for the words
+ * (join_dense_words) is of chunks of DENSE_CHUNK bits: the AVX-512 loop makes a bucket's words, and the
+ * next one's, only as their leaves are joined, so one wide bucket need fit in half of it. */
+#ifndef DENSE_WIDE
+#define DENSE_WIDE 8
+#endif
+#ifndef DENSE_WIDE_FROM
+#define DENSE_WIDE_FROM 6
+#endif
 #define DENSE_BATCH 8 /* words transposed at once (512 keys) */
 /* A bucket's last batch of this many keys or fewer is a half batch: its keys in the first half of each
  * word (dense.c's dense_bucket), joined by a loop of half the width (join_leaves).  The lanes of a
