@@ -113,13 +113,16 @@ def listed_windows(n: int, parts: int, window: int, rng: Any) -> Iterator[tuple[
         yield part, lists
 
 
-def window_arguments(parser: Any, parts: int, window: int, seed: int) -> None:
+def window_arguments(parser: Any, parts: int, window: int, seed: int, every: int | None = None) -> None:
     """The arguments of a benchmark that reads :func:`listed_windows`: N (an odd N from 17 to 25,
-    checked by :func:`odd_width`), the parts drawn, the row sets a window, the seed."""
+    checked by :func:`odd_width`), the parts drawn, the row sets a window, the seed; and, where
+    ``every`` is given, --every (every so many of a window's row sets taken)."""
     parser.add_argument("n", type=int, nargs="?", default=23)
     parser.add_argument("--parts", type=int, default=parts)
     parser.add_argument("--window", type=int, default=window, help="row sets listed a part, at most")
     parser.add_argument("--seed", type=int, default=seed)
+    if every is not None:
+        parser.add_argument("--every", type=int, default=every, help="every so many of a window's row sets taken")
 
 
 def odd_width(parser: Any, n: int) -> int:

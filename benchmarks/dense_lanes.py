@@ -60,8 +60,7 @@ def tallies(p_bits: np.ndarray, q_bits: np.ndarray, order: list[int], bucket: in
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    window_arguments(parser, parts=6, window=100, seed=11)
-    parser.add_argument("--every", type=int, default=10, help="every so many of a window's row sets taken")
+    window_arguments(parser, parts=6, window=100, seed=11, every=10)
     args = parser.parse_args()
     n, width = args.n, odd_width(parser, args.n)
     total = {size: np.zeros(3) for size in SIZES}

@@ -40,8 +40,7 @@ from telling_bits import bit_counts, pairs_left
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    window_arguments(parser, parts=6, window=200, seed=5)
-    parser.add_argument("--every", type=int, default=10, help="every so many of a window's row sets taken")
+    window_arguments(parser, parts=6, window=200, seed=5, every=10)
     args = parser.parse_args()
     n, width = args.n, odd_width(parser, args.n)
     span, h = width // 2, args.n // 2

@@ -584,7 +584,8 @@ DENSE_TARGET uint64_t join_leaves(const struct buckets *p, const struct buckets 
          dense_one_half_6, dense_one_half_7, dense_one_half_8, dense_one_half_9, dense_one_half_10},
         {NULL, dense_one_half_wide_1, dense_one_half_wide_2, dense_one_half_wide_3, dense_one_half_wide_4,
          dense_one_half_wide_5, dense_one_half_wide_6}};
-    const int wide = q->width == DENSE_WIDE;
+    /* (narrow where the widths are one: the wide tables stop at six chunks, the narrow go to ten) */
+    const int wide = q->width != DENSE_CHUNK;
     const one_loop *one = ones[wide], *half = halves[wide];
     const two_loop *two = twos[wide], *one_half = one_halves[wide];
     uint32_t buckets = 1u << L->k, *at = L->order, *by_p = at + buckets + 1, *sorted = by_p + L->room;

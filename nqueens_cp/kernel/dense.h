@@ -92,9 +92,9 @@ struct leaves {
  * bits or more, they are cut in chunks of DENSE_WIDE bits: at N = 22, whose others are 31 or 32 bits for
  * half the pairs, four loads a key where there were six (22's windows 0.92x the time; 23's, whose others
  * are 29 or 30 for most pairs, 1.01x, where every chunk 8 bits wide took 1.07x: docs/counting.md).  The
- * room kept for the words
- * (join_dense_words) is of chunks of DENSE_CHUNK bits: the AVX-512 loop makes a bucket's words, and the
- * next one's, only as their leaves are joined, so one wide bucket need fit in half of it. */
+ * room kept for the words (join_dense_words) is of chunks of DENSE_CHUNK bits: the AVX-512 loop makes a
+ * bucket's words, and the next one's, only as their leaves are joined, so one wide bucket need fit in
+ * half of it. */
 #ifndef DENSE_WIDE
 #define DENSE_WIDE 8
 #endif
