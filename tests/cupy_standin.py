@@ -17,6 +17,7 @@ touch one word with no ``__syncthreads`` or atomic between them."""
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import hashlib
 import os
 import shutil
@@ -28,7 +29,7 @@ import numpy
 
 HERE = Path(__file__).resolve().parent / "c"
 MULTIPROCESSORS = 2  # the stand-in device's SMs (a launch has that many times blocks_per_sm blocks)
-build_dir: Path | None = None  # where the libraries go: set by the fixture
+build_dir: Path | None = None  # where the libraries go: set by the fixture (shared by the suite's processes)
 _built: dict[str, ctypes.CDLL] = {}
 
 
@@ -71,28 +72,46 @@ def _flags(options: tuple[str, ...]) -> list[str]:
 
 
 def library(code: str, options: tuple[str, ...] = ()) -> ctypes.CDLL:
-    """The CUDA source ``code`` with ``options`` built around gpu_on_cpu.cpp, once a process."""
+    """The CUDA source ``code`` with ``options`` built around gpu_on_cpu.cpp, once in :data:`build_dir`:
+    the suite's processes share the folder (the fixture's), the first to need a library builds it
+    under a lock while the others wait for it, then each loads it (each of three processes built
+    every one before: 11 of the suite's processor seconds in g++)."""
     sanitize = os.environ.get("NQUEENS_STANDIN_SANITIZE")
-    key = hashlib.sha256(repr((code, options, sanitize)).encode()).hexdigest()[:16]
+    key = hashlib.sha256(repr((code, options, sanitize, _sources())).encode()).hexdigest()[:16]
     if key not in _built:
         if build_dir is None:
             raise RuntimeError("the CuPy stand-in has no build folder (the test's fixture sets cupy_standin.build_dir)")
-        compiler = shutil.which("g++") or shutil.which("clang++")
-        if compiler is None:
-            raise RuntimeError("no C++ compiler here (g++ or clang++)")
         source, built = build_dir / f"kernel-{key}.cu", build_dir / f"gpu_on_cpu-{key}.so"
-        source.write_text(code, encoding="utf-8")
-        checked = [f"-fsanitize={sanitize}", "-g"] if sanitize else []
-        result = subprocess.run([compiler, "-std=c++17", "-O2", *checked, "-Wall", "-Werror", "-shared", "-fPIC", "-pthread",
-                                 "-include", str(HERE / "cuda_shim.h"), f"-DKERNEL_SOURCE=\"{source}\"",
-                                 *_flags(options), str(HERE / "gpu_on_cpu.cpp"), "-o", str(built)],
-                                capture_output=True, text=True, timeout=300,
-                                # (not the compiler under the sanitizer's runtime, preloaded for this process)
-                                env={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"})
-        if result.returncode:
-            raise RuntimeError(f"gpu.cu did not build for the CPU: {result.stderr}")
+        with open(build_dir / f"{key}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # (released as the file closes)
+            if not built.exists():
+                _build(code, options, sanitize, source, built)
         _built[key] = ctypes.CDLL(str(built))
     return _built[key]
+
+
+def _sources() -> tuple[float, ...]:
+    """When the stand-in's own C++ last changed: a library built before an edit is not taken for one after."""
+    return tuple((HERE / name).stat().st_mtime for name in ("gpu_on_cpu.cpp", "cuda_shim.h"))
+
+
+def _build(code: str, options: tuple[str, ...], sanitize: str | None, source: Path, built: Path) -> None:
+    compiler = shutil.which("g++") or shutil.which("clang++")
+    if compiler is None:
+        raise RuntimeError("no C++ compiler here (g++ or clang++)")
+    source.write_text(code, encoding="utf-8")
+    partial = built.with_name(f".{built.name}.{os.getpid()}")  # (renamed whole into place: never read half-written)
+    checked = [f"-fsanitize={sanitize}", "-g"] if sanitize else []
+    result = subprocess.run([compiler, "-std=c++17", "-O2", *checked, "-Wall", "-Werror", "-shared", "-fPIC", "-pthread",
+                             "-include", str(HERE / "cuda_shim.h"), f"-DKERNEL_SOURCE=\"{source}\"",
+                             *_flags(options), str(HERE / "gpu_on_cpu.cpp"), "-o", str(partial)],
+                            capture_output=True, text=True, timeout=300,
+                            # (not the compiler under the sanitizer's runtime, preloaded for this process)
+                            env={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"})
+    if result.returncode:
+        partial.unlink(missing_ok=True)
+        raise RuntimeError(f"gpu.cu did not build for the CPU: {result.stderr}")
+    os.replace(partial, built)
 
 
 class Function:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import operator
+import os
 import re
 import shutil
 import subprocess
@@ -174,7 +175,12 @@ def test_the_gpu_engine_counts_plain_n_only(monkeypatch: pytest.MonkeyPatch) -> 
 def standin_builds(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if shutil.which("g++") is None and shutil.which("clang++") is None:
         pytest.skip("no C++ compiler here (g++ or clang++) to build gpu.cu for the CPU")
-    return tmp_path_factory.mktemp("cupy_standin")
+    # one folder for the suite's processes (pytest-xdist's workers: their base folders share a parent),
+    # so that each library is built once (cupy_standin.library)
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "cupy-standin"
+    shared.mkdir(exist_ok=True)
+    return shared
 
 
 @pytest.fixture
