@@ -114,10 +114,23 @@ def test_counting_by_quarters_gives_the_published_numbers(n: int) -> None:
 
 def test_the_middles_stand_for_every_placement_of_the_middle_queens() -> None:
     """One placement of each class of the 8 symmetries, weighted by the class's size."""
-    for n in (5, 7, 9, 11, 13):
-        found = join.middles(n)
+    from nqueens_cp.model.board import SQUARE_MAPS
+
+    for n in (5, 7, 9, 11, 13, 21):
+        m, found, covered = n // 2, join.middles(n), []
         assert sum(weight for *_, weight in found) == len(all_middles(n))
         assert sorted(weight for *_, weight in found) == [1] + [8] * (len(found) - 1)  # the centre alone is its own
+        for x, y, weight in found:
+            images = set()
+            for image in SQUARE_MAPS.values():
+                a, b = image(n, m, x), image(n, y, m)
+                row_queen, column_queen = (a, b) if a[0] == m else (b, a)
+                images.add((row_queen[1], column_queen[0]))
+            assert len(images) == weight
+            covered += images
+            # counted through the image whose middle row's queen is nearest the middle column (the fewer halves)
+            assert abs(x - m) == min(abs(column - m) for column, _ in images), (n, x, y)
+        assert sorted(covered) == sorted(all_middles(n))  # each placement in one class, and one only
     assert join.middles(12) == [(-1, -1, 1)]
 
 
@@ -248,7 +261,7 @@ def test_the_parts_go_out_longest_first_and_a_resumed_count_checks_cheap_records
     largest parts)."""
     from nqueens_cp.execution import tasks as tasks_room
 
-    monkeypatch.setattr(join, "SMALL_ODD_PARTS", join.PARTS)  # (cut as a large count is: 256 parts, not 69)
+    monkeypatch.setattr(join, "SMALL_ODD_PARTS", join.PARTS)  # (cut as a large count is: 275 parts, not 68)
     n, parts = 15, join.parts(15)  # (in this process: a count of 15 on one job runs here)
     cost = join.part_costs(n, parts)
     assert len(set(cost)) > len(parts) // 2 and max(cost) > 10 * min(c for c in cost if c > 0)
@@ -347,10 +360,17 @@ def test_a_parts_numbers_belong_to_the_method_its_checkpoints_name() -> None:
     under the same join.METHOD: a change that moves boards from one part to
     another (the longest diagonals did: only the sum is the same) must name a
     new method, or a count resumed across it adds numbers of two kinds."""
-    parts = {"quarter-join-2": [115470, 184978, 65148, 0, 0, 0]}  # N = 14, cut in 6
+    parts = {  # N = 14 cut in 6, N = 15 in 30 (45 parts: its classes' rows cut in two)
+        "quarter-join-3": {14: [115470, 184978, 65148, 0, 0, 0],
+                           15: [169088, 23144, 177008, 19432, 106776, 20264, 129120, 20832, 90272, 17616, 85224,
+                                16176, 105136, 12512, 107632, 17600, 84576, 11944, 88768, 14312, 81968, 17056, 63536,
+                                10792, 66944, 8968, 77688, 13280, 76760, 16760, 76008, 13232, 76368, 14152, 57960,
+                                12368, 60776, 11512, 48072, 9608, 31816, 5952, 100286, 9890, 0]}}
+    # (quarter-join-2 had the same 14, and at 15 157440, 34792, 159008, ...: its middle queens' other image)
     assert join.METHOD in parts, "a new method: record its parts' boards here"
-    assert [join.count_part(14, p)[0] for p in join.parts(14, 6)] == parts[join.METHOD]
-    assert sum(parts[join.METHOD]) == TOTAL[14]
+    for n, cut in ((14, 6), (15, 30)):
+        assert [join.count_part(n, p)[0] for p in join.parts(n, cut)] == parts[join.METHOD][n]
+        assert sum(parts[join.METHOD][n]) == TOTAL[n]
 
 
 def test_a_time_of_one_unit_is_said_in_the_singular() -> None:

@@ -45,8 +45,9 @@ from ..estimates import log_total
 from ..model.board import SQUARE_MAPS
 from .classes import Side, Work, symmetric_counts
 
-METHOD = "quarter-join-2"  # the decomposition, as checkpoints record it: a new one when a part's numbers change
-# (2: the longest diagonals, 2026-11-27; a part's boards are no longer its row sets' boards, only their sum is)
+METHOD = "quarter-join-3"  # the decomposition, as checkpoints record it: a new one when a part's numbers change
+# (2: the longest diagonals, 2026-11-27; a part's boards are no longer its row sets' boards, only their sum is;
+# 3: an odd N's middle queens counted through another image of their class, 2026-11-30: middles)
 MIN_N = 2  # (N = 1 has no quarters: its one board is counted by the walk)
 MAX_N = 25  # the compiled count's tables: 12 x 12 squares at most (kernel.JOIN_MAX_N)
 FROM_N = 16  # counted by quarters from here by default: the crossover with the walk (benchmarks/quarters.py --crossover)
@@ -83,8 +84,10 @@ PARTS = 256  # tasks a count is cut into, about: enough for two dozen processes 
 # TABLES[h]'s placements, filtered: join.c's table_filtered), however few row sets it lists.  Below
 # N = 21 that is a large share of a part: with 256 parts, 8 % of count 19's processor time and 28 %
 # of 17's (perf, one core); those counts are cut into fewer (side by side with 256: count 17 in
-# 0.72x the time, 19 in 0.91x, benchmarks/versions.py --method quarters).
-SMALL_ODD_PARTS = 64
+# 0.72x the time, 19 in 0.91x, benchmarks/versions.py --method quarters).  48, not 64, since the
+# middle queens are counted through the image that lists fewer halves (middles): count 17's 89 parts
+# made more placements than half the halves it listed; 60 parts, 0.94x its time (19's the same).
+SMALL_ODD_PARTS = 48
 SMALL_ODD_BELOW = 21
 COST_SAMPLES = 64  # row sets of a part whose halves are bounded to weigh it (part_costs)
 COST_A_HALF = float(1 << 20)  # what a half listed weighs against a pair of halves there (part_costs)
@@ -111,9 +114,17 @@ class Part(NamedTuple):
 
 
 def middles(n: int) -> list[tuple[int, int, int]]:
-    """(x, y, weight) of each placement of an odd n's middle queens on (n/2, x)
-    and (y, n/2) that is the least of its class under the eight symmetries,
-    weight the class's size; (-1, -1, 1) for an even n."""
+    """(x, y, weight) of one placement of each class of an odd n's middle
+    queens on (n/2, x) and (y, n/2) under the eight symmetries, weight the
+    class's size; (-1, -1, 1) for an even n.
+
+    Each class is counted through the image whose middle row's queen is
+    nearest the middle column: the transpose of the least (x, y), which has
+    x <= y <= n/2, so (y, x).  Every image has the class's boards, but not
+    the same work: the join cuts the board into east and west, and the
+    transpose lists fewer halves for them (count 21: 0.77x the halves and
+    0.83x the time over all classes, each class counted whole both ways, the
+    same boards; docs/counting.md, "the middle queens turned")."""
     from .. import kernel
 
     if n % 2 == 0:
@@ -130,7 +141,7 @@ def middles(n: int) -> list[tuple[int, int, int]]:
                 row_queen, column_queen = (a, b) if a[0] == m else (b, a)
                 images.add((row_queen[1], column_queen[0]))
             if (x, y) == min(images):
-                found.append((x, y, len(images)))
+                found.append((y, x, len(images)))  # (the transpose of (x, y) is (y, x), one of its images)
     return found
 
 
