@@ -409,7 +409,7 @@ def test_the_note_before_a_long_count_estimates_the_join_it_runs(monkeypatch) ->
     assert "--checkpoint" not in note
     assert advice.advice(20, "bitmask", counting=True, jobs=2, quarters=True) == []  # (28 s measured)
     [note] = advice.advice(21, "bitmask", counting=True, jobs=2, quarters=True)
-    assert "about 4 minutes" in note and "--checkpoint" not in note  # (227.9 s measured)
+    assert "about 3 minutes" in note and "--checkpoint" not in note  # (198.8 s measured)
     # Issue 80: count 23 said "about 8.2 hours" (21's boards a second), then 2.4 (a sample of its parts);
     # the legs of its count say 2.8
     [note] = advice.advice(23, "bitmask", counting=True, jobs=2, quarters=True)
@@ -424,7 +424,7 @@ def test_the_note_before_a_long_count_estimates_the_join_it_runs(monkeypatch) ->
     assert "would need about 5.5 hours" in note
     from nqueens_cp.counting import join
 
-    assert join.count_seconds(25) / join.count_seconds(23) == pytest.approx(9_900 / 227.9)
+    assert join.count_seconds(25) / join.count_seconds(23) == pytest.approx(9_900 / 198.8)
     [note] = advice.advice(16, "cpsat", counting=True, jobs=2)  # (a count no checkpoint keeps: not pointed to one)
     assert "cpsat would need about" in note and "--checkpoint" not in note
 

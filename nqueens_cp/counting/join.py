@@ -54,14 +54,15 @@ FROM_N = 16  # counted by quarters from here by default: the crossover with the 
 # Seconds a whole count of N by quarters took on this machine's two cores (advice.advice's estimate
 # before a count), by the tree of 2026-11-28 evening (docs/counting.md): count 20 measured after the
 # table by rows, count 22 by the tree just before it (1,588.6 s again on 2026-11-30 with the half
-# batches, in a faster hour); count 21 on 2026-11-30, with the half batches.
+# batches, in a faster hour); count 21 on 2026-11-30, its middle queens counted through the image
+# that lists fewer halves (middles).
 # Count 23 from the legs of its one count (2026-11-29 and 30, fast hours, exact: docs/counting.md,
 # "Count 23, in legs"): alone on the cores they counted 62.5 % of its parts' estimated work in 103
 # minutes, the earlier trees' minutes scaled by the kernel's ratios since (side by side), and the last
 # leg the last 18 % in 30.3 minutes: about 2.8 hours.  (A sample of its parts had said 2.4; by 21's
 # boards a second it would be 8.2.)  Other N follow the growth between the two of their parity.  (A
 # day's speed drifts up to 2x and more: the note says "about".)
-COUNT_SECONDS = {20: 16.4, 21: 227.9, 22: 1547.3, 23: 9_900.0}
+COUNT_SECONDS = {20: 16.4, 21: 198.8, 22: 1547.3, 23: 9_900.0}
 COUNT_CORES = 2
 
 
