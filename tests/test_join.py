@@ -114,18 +114,13 @@ def test_counting_by_quarters_gives_the_published_numbers(n: int) -> None:
 
 def test_the_middles_stand_for_every_placement_of_the_middle_queens() -> None:
     """One placement of each class of the 8 symmetries, weighted by the class's size."""
-    from nqueens_cp.model.board import SQUARE_MAPS
-
     for n in (5, 7, 9, 11, 13, 21):
         m, found, covered = n // 2, join.middles(n), []
         assert sum(weight for *_, weight in found) == len(all_middles(n))
         assert sorted(weight for *_, weight in found) == [1] + [8] * (len(found) - 1)  # the centre alone is its own
         for x, y, weight in found:
-            images = set()
-            for image in SQUARE_MAPS.values():
-                a, b = image(n, m, x), image(n, y, m)
-                row_queen, column_queen = (a, b) if a[0] == m else (b, a)
-                images.add((row_queen[1], column_queen[0]))
+            # the class: mirrored left to right (x to n-1-x), top to bottom (y to n-1-y), transposed (x, y swap)
+            images = {(a, b) for p, q in ((x, y), (y, x)) for a in (p, n - 1 - p) for b in (q, n - 1 - q)}
             assert len(images) == weight
             covered += images
             # counted through the image whose middle row's queen is nearest the middle column (the fewer halves)
