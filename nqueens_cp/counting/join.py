@@ -123,7 +123,7 @@ def middles(n: int) -> list[tuple[int, int, int]]:
     nearest the middle column: the transpose of the least (x, y), which has
     x <= y <= n/2, so (y, x).  Every image has the class's boards, but not
     the same work: the join cuts the board into east and west, and the
-    transpose lists fewer halves for them (count 21: 0.77x the halves and
+    transpose lists fewer halves for them (count 21: 0.78x the halves and
     0.83x the time over all classes, each class counted whole both ways, the
     same boards; docs/counting.md, "the middle queens turned")."""
     from .. import kernel
