@@ -314,6 +314,20 @@ def test_a_checkpoint_of_a_count_by_quarters_resumes_and_knows_its_method(tmp_pa
     assert code == 1 and out == "" and err.count("\n") == 1 and "method" in err and "resuming" not in err
 
 
+def test_a_checkpoint_of_another_method_is_refused_and_the_note_before_it_claims_nothing_of_it(tmp_path: Path,
+                                                                                              cli) -> None:
+    """Count 23's note comes before the file is read: it said "what FILE records is not counted again" and
+    the next line refused FILE (a record of quarter-join-2, the middle queens' other image)."""
+    path = tmp_path / "c23.jsonl"
+    path.write_text(json.dumps({"nqueens_cp_checkpoint": 2, "n": 23, "method": "quarter-join-2",
+                                "tasks": len(join.parts(23))}) + "\n")
+    code, out, err = cli("count", 23, "--unique", "--checkpoint", path)
+    note, refusal = err.splitlines()
+    assert code == 1 and out == "" and note.endswith("to count them all from nothing"), err
+    assert refusal == f"nqueens-cp count: checkpoint {path} is for method=quarter-join-2, not method={join.METHOD}: " \
+        "refused (use another file)"
+
+
 def test_a_resumed_count_says_what_its_checkpoint_held_before_the_work(tmp_path: Path, cli) -> None:
     """On a pipe too (the terminal's progress line is not there): a count that resumes says how much
     of it the file held, by the parts' number and by their estimated work, once, before the rest."""
@@ -405,21 +419,22 @@ def test_the_note_before_a_long_count_estimates_the_join_it_runs(monkeypatch) ->
     assert advice.advice(20, "bitmask", counting=True, jobs=2, quarters=True) == []  # (28 s measured)
     [note] = advice.advice(21, "bitmask", counting=True, jobs=2, quarters=True)
     assert "about 3 minutes" in note and "--checkpoint" not in note  # (198.8 s measured)
-    # Issue 80: count 23 said "about 8.2 hours" (21's boards a second), then 2.4 (a sample of its parts);
-    # the legs of its count say 2.8
+    # Issue 80: count 23 said "about 8.2 hours" (21's boards a second), then 2.4 (a sample of its parts),
+    # then 2.8 (the legs of its count by quarter-join-2); the two legs of quarter-join-3's say 2.1
     [note] = advice.advice(23, "bitmask", counting=True, jobs=2, quarters=True)
-    assert "would need about 2.8 hours to count them;" in note
+    assert "would need about 2.1 hours to count them;" in note
     # resumed, the same time is the whole count's, and says so (it said "would need about 2.8 hours" on a
-    # checkpoint that held every part; the resume's own note then says how much is recorded)
+    # checkpoint that held every part; the resume's own note then says how much is recorded).  It claims
+    # nothing of the file, which is read after it: "what FILE records is not counted again" came before
+    # the refusal of a file of another method
     [note] = advice.advice(23, "bitmask", counting=True, jobs=2, quarters=True, checkpointed=True, resuming="c.jsonl")
-    assert note.endswith("would need about 2.8 hours to count them all from nothing; what c.jsonl records is not "
-                         "counted again"), note
+    assert note.endswith("would need about 2.1 hours to count them all from nothing"), note
     # one core: twice the time; N past the table: the growth of its parity, an odd N's slower than the boards'
     [note] = advice.advice(23, "bitmask", counting=True, jobs=1, quarters=True)
-    assert "would need about 5.5 hours" in note
+    assert "would need about 4.2 hours" in note
     from nqueens_cp.counting import join
 
-    assert join.count_seconds(25) / join.count_seconds(23) == pytest.approx(9_900 / 198.8)
+    assert join.count_seconds(25) / join.count_seconds(23) == pytest.approx(7_593 / 198.8)
     [note] = advice.advice(16, "cpsat", counting=True, jobs=2)  # (a count no checkpoint keeps: not pointed to one)
     assert "cpsat would need about" in note and "--checkpoint" not in note
 

@@ -56,13 +56,13 @@ FROM_N = 16  # counted by quarters from here by default: the crossover with the 
 # table by rows, count 22 by the tree just before it (1,588.6 s again on 2026-11-30 with the half
 # batches, in a faster hour); count 21 on 2026-11-30, its middle queens counted through the image
 # that lists fewer halves (middles).
-# Count 23 from the legs of its one count (2026-11-29 and 30, fast hours, exact: docs/counting.md,
-# "Count 23, in legs"): alone on the cores they counted 62.5 % of its parts' estimated work in 103
-# minutes, the earlier trees' minutes scaled by the kernel's ratios since (side by side), and the last
-# leg the last 18 % in 30.3 minutes: about 2.8 hours.  (A sample of its parts had said 2.4; by 21's
-# boards a second it would be 8.2.)  Other N follow the growth between the two of their parity.  (A
-# day's speed drifts up to 2x and more: the note says "about".)
-COUNT_SECONDS = {20: 16.4, 21: 198.8, 22: 1547.3, 23: 9_900.0}
+# Count 23 from the two legs of its count with the middle queens turned (2026-11-30, fast hours, exact,
+# alone on the cores: docs/counting.md, "the middle queens turned"): 4,910 s to a kill, then 2,683 s
+# resumed, four recorded parts counted again among them: 7,593 s, about 2.1 hours.  (quarter-join-2's
+# five legs had said 2.8; a sample of its parts 2.4; by 21's boards a second it would be 8.2.)  Other N
+# follow the growth between the two of their parity.  (A day's speed drifts up to 2x and more: the
+# note says "about".)
+COUNT_SECONDS = {20: 16.4, 21: 198.8, 22: 1547.3, 23: 7_593.0}
 COUNT_CORES = 2
 
 

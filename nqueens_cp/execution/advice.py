@@ -22,9 +22,9 @@ def advice(n: int, engine: str = DEFAULT_ENGINE, *, counting: bool = False, limi
     better command where there is one (``quarters``: counted by joining
     quarters, at its own rate; ``checkpointed``: the count keeps its progress
     already, else a long one is told how; ``resuming``: the checkpoint file
-    that already exists, whose records are not counted again, so the time
-    said is the whole count's, not what is left: the resumed count says
-    next how much is recorded).  Empty for runs of under a minute."""
+    that already exists, so the time said is the whole count's, not what
+    is left: the resumed count says next how much is recorded, or refuses
+    a file of another count).  Empty for runs of under a minute."""
     cls = engine_class(engine)
     workers = jobs or default_jobs()
     notes = []
@@ -40,7 +40,9 @@ def advice(n: int, engine: str = DEFAULT_ENGINE, *, counting: bool = False, limi
             resumable = quarters or cls.counts_classes  # (the counts a checkpoint keeps: execution/checkpoint.py)
             keep = "; --checkpoint FILE keeps what is done if it stops" \
                 if counting and resumable and not checkpointed and seconds > math.log10(600) else ""
-            whole = f" all from nothing; what {resuming} records is not counted again" if resuming else ""
+            # (said before the file is read: whether it holds this count's parts is for the checkpoint to say
+            # next, in its resume note or its refusal, so the note claims nothing of what it holds)
+            whole = " all from nothing" if resuming else ""
             notes.append(f"N={n} has {'about ' if n not in TOTAL else ''}{big(total)} solutions: at about "
                          f"{big(math.log10(rate))} per second here, {how} would need {duration(seconds)} to "
                          f"{what} them{whole}{keep}")
