@@ -227,14 +227,18 @@ static int has_vpopcnt(void);
  * or more that fit its room, their words' place in it in at[] (each
  * bucket's batches of 512 keys one after the other, a batch's sums
  * [chunk][value], each DENSE_BATCH words), the others NOT_DENSE; and the
- * width of their chunks (dense.h's DENSE_WIDE: where the AVX-512 loop joins
- * them, which makes a bucket's words, and the next one's after them, as
- * their leaves are joined, so that a bucket need fit only in half the room;
- * the compiler's loop reads them all, made at once). */
+ * width of their chunks (dense.h's DENSE_WIDE, or DENSE_MID where it takes
+ * fewer chunks than DENSE_CHUNK: where the AVX-512 loop joins them, which
+ * makes a bucket's words, and the next one's after them, as their leaves
+ * are joined, so that a bucket need fit only in half the room; the
+ * compiler's loop reads them all, made at once).  Which buckets are dense
+ * changes no tally: a leaf's pairs count as tested either way. */
 static void dense_plan(struct buckets *b, int k, uint64_t least) {
     int leaves = has_vpopcnt(), width = DENSE_CHUNK, chunks = b->others ? (b->others + width - 1) / width : 1;
     if (leaves && chunks >= DENSE_WIDE_FROM)
         width = DENSE_WIDE, chunks = (b->others + width - 1) / width;
+    else if (leaves && (b->others + DENSE_MID - 1) / DENSE_MID < chunks && b->others <= 7 * DENSE_MID)
+        width = DENSE_MID, chunks = (b->others + width - 1) / width; /* (join_leaves' loops: seven chunks at most) */
     b->width = width, b->chunks = chunks;
     uint64_t used = 0, batch = (uint64_t)chunks * DENSE_BATCH << width;
     for (uint32_t id = 0; id < 1u << k; id++) {
@@ -268,8 +272,8 @@ static const uint64_t *keys_of(const struct buckets *b, uint32_t a, uint32_t siz
  * registers, none read back.  (Made before as chunk[v] = chunk[v & (v - 1)]
  * | a row, each sum waited on the store of one just made: 7.6 % of `count
  * 23`'s samples; 0.976x the windows' time since: docs/counting.md.)  Inlined
- * where the width is a constant, DENSE_CHUNK or DENSE_WIDE. */
-#define CHUNK_MOST (DENSE_WIDE > DENSE_CHUNK ? DENSE_WIDE : DENSE_CHUNK)
+ * where the width is a constant, DENSE_CHUNK, DENSE_MID or DENSE_WIDE. */
+#define CHUNK_MOST (DENSE_WIDE > DENSE_CHUNK ? DENSE_WIDE : DENSE_CHUNK) /* (DENSE_MID is between them) */
 static inline __attribute__((always_inline)) void chunk_sums(batch_words *restrict chunk,
                                                              const batch_words *restrict row, int first, int rows,
                                                              batch_words base, const int width) {
@@ -322,6 +326,9 @@ TARGETS static void dense_bucket(const struct buckets *b, uint32_t id, uint64_t 
         if (width == DENSE_WIDE)
             for (int c = 0; c < chunks; c++)
                 chunk_sums(sums + (c << DENSE_WIDE), row, c * DENSE_WIDE, rows, c ? (batch_words){0} : past, DENSE_WIDE);
+        else if (width == DENSE_MID)
+            for (int c = 0; c < chunks; c++)
+                chunk_sums(sums + (c << DENSE_MID), row, c * DENSE_MID, rows, c ? (batch_words){0} : past, DENSE_MID);
         else
             for (int c = 0; c < chunks; c++)
                 chunk_sums(sums + (c << DENSE_CHUNK), row, c * DENSE_CHUNK, rows, c ? (batch_words){0} : past,
@@ -456,6 +463,14 @@ DENSE_AVX512(wide_3, 3, DENSE_WIDE)
 DENSE_AVX512(wide_4, 4, DENSE_WIDE)
 DENSE_AVX512(wide_5, 5, DENSE_WIDE)
 DENSE_AVX512(wide_6, 6, DENSE_WIDE)
+/* chunks of DENSE_MID bits (dense.h): seven at most (dense_plan) */
+DENSE_AVX512(mid_1, 1, DENSE_MID)
+DENSE_AVX512(mid_2, 2, DENSE_MID)
+DENSE_AVX512(mid_3, 3, DENSE_MID)
+DENSE_AVX512(mid_4, 4, DENSE_MID)
+DENSE_AVX512(mid_5, 5, DENSE_MID)
+DENSE_AVX512(mid_6, 6, DENSE_MID)
+DENSE_AVX512(mid_7, 7, DENSE_MID)
 
 static int has_vpopcnt(void) {
     static int has = -1; /* (threads that race here write the same value) */
@@ -564,28 +579,37 @@ static struct run run_at(const struct buckets *q, const struct leaves *L, const 
 DENSE_TARGET uint64_t join_leaves(const struct buckets *p, const struct buckets *q, struct leaves *L) {
     typedef __m512i (*one_loop)(const uint64_t *, uint64_t, const __m512i *, __m512i);
     typedef __m512i (*two_loop)(const uint64_t *, uint64_t, const __m512i *, const __m512i *, __m512i);
-    static const one_loop ones[2][11] = {
+    static const one_loop ones[3][11] = {
         {NULL, dense_one_1, dense_one_2, dense_one_3, dense_one_4, dense_one_5, dense_one_6, dense_one_7, dense_one_8,
          dense_one_9, dense_one_10},
         {NULL, dense_one_wide_1, dense_one_wide_2, dense_one_wide_3, dense_one_wide_4, dense_one_wide_5,
-         dense_one_wide_6}};
-    static const two_loop twos[2][11] = {
+         dense_one_wide_6},
+        {NULL, dense_one_mid_1, dense_one_mid_2, dense_one_mid_3, dense_one_mid_4, dense_one_mid_5, dense_one_mid_6,
+         dense_one_mid_7}};
+    static const two_loop twos[3][11] = {
         {NULL, dense_two_1, dense_two_2, dense_two_3, dense_two_4, dense_two_5, dense_two_6, dense_two_7, dense_two_8,
          dense_two_9, dense_two_10},
         {NULL, dense_two_wide_1, dense_two_wide_2, dense_two_wide_3, dense_two_wide_4, dense_two_wide_5,
-         dense_two_wide_6}};
-    static const one_loop halves[2][11] = {
+         dense_two_wide_6},
+        {NULL, dense_two_mid_1, dense_two_mid_2, dense_two_mid_3, dense_two_mid_4, dense_two_mid_5, dense_two_mid_6,
+         dense_two_mid_7}};
+    static const one_loop halves[3][11] = {
         {NULL, dense_half_1, dense_half_2, dense_half_3, dense_half_4, dense_half_5, dense_half_6, dense_half_7,
          dense_half_8, dense_half_9, dense_half_10},
         {NULL, dense_half_wide_1, dense_half_wide_2, dense_half_wide_3, dense_half_wide_4, dense_half_wide_5,
-         dense_half_wide_6}};
-    static const two_loop one_halves[2][11] = {
+         dense_half_wide_6},
+        {NULL, dense_half_mid_1, dense_half_mid_2, dense_half_mid_3, dense_half_mid_4, dense_half_mid_5,
+         dense_half_mid_6, dense_half_mid_7}};
+    static const two_loop one_halves[3][11] = {
         {NULL, dense_one_half_1, dense_one_half_2, dense_one_half_3, dense_one_half_4, dense_one_half_5,
          dense_one_half_6, dense_one_half_7, dense_one_half_8, dense_one_half_9, dense_one_half_10},
         {NULL, dense_one_half_wide_1, dense_one_half_wide_2, dense_one_half_wide_3, dense_one_half_wide_4,
-         dense_one_half_wide_5, dense_one_half_wide_6}};
-    /* (narrow where the widths are one: the wide tables stop at six chunks, the narrow go to ten) */
-    const int wide = q->width != DENSE_CHUNK;
+         dense_one_half_wide_5, dense_one_half_wide_6},
+        {NULL, dense_one_half_mid_1, dense_one_half_mid_2, dense_one_half_mid_3, dense_one_half_mid_4,
+         dense_one_half_mid_5, dense_one_half_mid_6, dense_one_half_mid_7}};
+    /* (by the width of q's chunks, dense_plan's: the narrow tables go to ten chunks, the wide to six, the middle
+     * to seven) */
+    const int wide = q->width == DENSE_WIDE ? 1 : q->width == DENSE_MID ? 2 : 0;
     const one_loop *one = ones[wide], *half = halves[wide];
     const two_loop *two = twos[wide], *one_half = one_halves[wide];
     uint32_t buckets = 1u << L->k, *at = L->order, *by_p = at + buckets + 1, *sorted = by_p + L->room;

@@ -62,7 +62,7 @@ struct buckets {
     uint64_t room;       /* the words sums holds */
     int others, chunks;  /* the keys' bits outside the id; the chunks of `width` of them */
     int keyed;           /* key[] holds every packed key (else low[] alone: above) */
-    int width;           /* the bits of a chunk: DENSE_CHUNK, or DENSE_WIDE (dense.c's dense_plan) */
+    int width;           /* the bits of a chunk: DENSE_CHUNK, DENSE_MID or DENSE_WIDE (dense.c's dense_plan) */
 };
 #define NOT_DENSE UINT64_MAX
 #define BUCKET_WAYS 4 /* (bucketed's stretches) */
@@ -97,6 +97,15 @@ struct leaves {
  * half of it. */
 #ifndef DENSE_WIDE
 #define DENSE_WIDE 8
+#endif
+/* Where the AVX-512 loop joins the leaves, others that take fewer chunks of DENSE_MID bits than of
+ * DENSE_CHUNK (and fewer than DENSE_WIDE_FROM of those) are cut in chunks of DENSE_MID: at N = 23, where
+ * half the runs of leaves (one part's, since the middle queens were turned) have others of 25 to 28 bits,
+ * four loads a key where there were five, for sums of 128 values a chunk, 32 KB a batch (20 KB in chunks of
+ * 6; chunks of 8, 64 KB, saved nothing more).  23's parts, each counted whole: 0.96x the time; 21's and 22's the
+ * same (docs/counting.md). */
+#ifndef DENSE_MID
+#define DENSE_MID 7
 #endif
 #ifndef DENSE_WIDE_FROM
 #define DENSE_WIDE_FROM 6
