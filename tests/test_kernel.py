@@ -270,7 +270,8 @@ def _driver_input(rng: random.Random) -> tuple[str, list[str]]:
 
 # join.c: the dense buckets' rule for lists of any length (the twin's dense_list=0), every bucket of the
 # longer list kept dense, however small, and chunks of DENSE_WIDE bits from three chunks of six (dense.h), so
-# that the AVX-512 loops of both widths run at these N
+# that the AVX-512 loops of all three widths run at these N (DENSE_MID's where others of 7 bits take one chunk
+# of 7, not two of 6: a mutant in their sums fails the driver)
 DENSE_C_FLAGS = ("-DDENSE_MIN=1", "-DJOIN_DENSE_LIST=0", "-DDENSE_WIDE_FROM=3")
 
 
