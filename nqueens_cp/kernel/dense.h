@@ -102,8 +102,8 @@ struct leaves {
  * DENSE_CHUNK (and fewer than DENSE_WIDE_FROM of those) are cut in chunks of DENSE_MID: at N = 23, where
  * half the runs of leaves (one part's, since the middle queens were turned) have others of 25 to 28 bits,
  * four loads a key where there were five, for sums of 128 values a chunk, 32 KB a batch (20 KB in chunks of
- * 6; chunks of 8, 64 KB, saved nothing more).  23's parts, each counted whole: 0.96x the time; 21's and 22's the
- * same (docs/counting.md). */
+ * 6; chunks of 8, 64 KB, saved nothing more).  Eleven middling parts of 23, each counted whole: 0.965x the
+ * time, but its 98 largest about 1.0x (0.997x in a count's first leg); 21's and 22's the same (docs/counting.md). */
 #ifndef DENSE_MID
 #define DENSE_MID 7
 #endif
