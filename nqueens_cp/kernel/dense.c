@@ -323,16 +323,17 @@ TARGETS static void dense_bucket(const struct buckets *b, uint32_t id, uint64_t 
             dense_transpose32(row);
         }
         batch_words *sums = (batch_words *)sums_at; /* (sums and batch: 64-byte aligned) */
+        /* (each width a constant, for chunk_sums inlined) */
+#define CHUNKS_SUMMED(w)                                                                                        \
+    for (int c = 0; c < chunks; c++)                                                                              \
+        chunk_sums(sums + (c << (w)), row, c * (w), rows, c ? (batch_words){0} : past, (w))
         if (width == DENSE_WIDE)
-            for (int c = 0; c < chunks; c++)
-                chunk_sums(sums + (c << DENSE_WIDE), row, c * DENSE_WIDE, rows, c ? (batch_words){0} : past, DENSE_WIDE);
+            CHUNKS_SUMMED(DENSE_WIDE);
         else if (width == DENSE_MID)
-            for (int c = 0; c < chunks; c++)
-                chunk_sums(sums + (c << DENSE_MID), row, c * DENSE_MID, rows, c ? (batch_words){0} : past, DENSE_MID);
+            CHUNKS_SUMMED(DENSE_MID);
         else
-            for (int c = 0; c < chunks; c++)
-                chunk_sums(sums + (c << DENSE_CHUNK), row, c * DENSE_CHUNK, rows, c ? (batch_words){0} : past,
-                           DENSE_CHUNK);
+            CHUNKS_SUMMED(DENSE_CHUNK);
+#undef CHUNKS_SUMMED
     }
 }
 
@@ -446,30 +447,24 @@ static inline __attribute__((always_inline)) DENSE_TARGET __m256i dense_meet_hal
         }                                                                                                     \
         return _mm512_add_epi64(met, _mm512_zextsi256_si512(found));                                          \
     }
-DENSE_AVX512(1, 1, DENSE_CHUNK)
-DENSE_AVX512(2, 2, DENSE_CHUNK)
-DENSE_AVX512(3, 3, DENSE_CHUNK)
-DENSE_AVX512(4, 4, DENSE_CHUNK)
-DENSE_AVX512(5, 5, DENSE_CHUNK)
-DENSE_AVX512(6, 6, DENSE_CHUNK)
+/* The loops for one width, one to six chunks (`tag`: their names' middle, as dense_two_wide_4) */
+#define DENSE_AVX512_SIX(tag, width)                                                                            \
+    DENSE_AVX512(tag##1, 1, width)                                                                                \
+    DENSE_AVX512(tag##2, 2, width)                                                                                \
+    DENSE_AVX512(tag##3, 3, width)                                                                                \
+    DENSE_AVX512(tag##4, 4, width)                                                                                \
+    DENSE_AVX512(tag##5, 5, width)                                                                                \
+    DENSE_AVX512(tag##6, 6, width)
+/* chunks of DENSE_CHUNK bits: ten at most */
+DENSE_AVX512_SIX(, DENSE_CHUNK)
 DENSE_AVX512(7, 7, DENSE_CHUNK)
 DENSE_AVX512(8, 8, DENSE_CHUNK)
 DENSE_AVX512(9, 9, DENSE_CHUNK)
 DENSE_AVX512(10, 10, DENSE_CHUNK)
 /* chunks of DENSE_WIDE bits (dense.h): 46 bits at most at N = 25, six chunks */
-DENSE_AVX512(wide_1, 1, DENSE_WIDE)
-DENSE_AVX512(wide_2, 2, DENSE_WIDE)
-DENSE_AVX512(wide_3, 3, DENSE_WIDE)
-DENSE_AVX512(wide_4, 4, DENSE_WIDE)
-DENSE_AVX512(wide_5, 5, DENSE_WIDE)
-DENSE_AVX512(wide_6, 6, DENSE_WIDE)
+DENSE_AVX512_SIX(wide_, DENSE_WIDE)
 /* chunks of DENSE_MID bits (dense.h): seven at most (dense_plan) */
-DENSE_AVX512(mid_1, 1, DENSE_MID)
-DENSE_AVX512(mid_2, 2, DENSE_MID)
-DENSE_AVX512(mid_3, 3, DENSE_MID)
-DENSE_AVX512(mid_4, 4, DENSE_MID)
-DENSE_AVX512(mid_5, 5, DENSE_MID)
-DENSE_AVX512(mid_6, 6, DENSE_MID)
+DENSE_AVX512_SIX(mid_, DENSE_MID)
 DENSE_AVX512(mid_7, 7, DENSE_MID)
 
 static int has_vpopcnt(void) {
@@ -609,9 +604,9 @@ DENSE_TARGET uint64_t join_leaves(const struct buckets *p, const struct buckets 
          dense_one_half_mid_5, dense_one_half_mid_6, dense_one_half_mid_7}};
     /* (by the width of q's chunks, dense_plan's: the narrow tables go to ten chunks, the wide to six, the middle
      * to seven) */
-    const int wide = q->width == DENSE_WIDE ? 1 : q->width == DENSE_MID ? 2 : 0;
-    const one_loop *one = ones[wide], *half = halves[wide];
-    const two_loop *two = twos[wide], *one_half = one_halves[wide];
+    const int by_width = q->width == DENSE_WIDE ? 1 : q->width == DENSE_MID ? 2 : 0;
+    const one_loop *one = ones[by_width], *half = halves[by_width];
+    const two_loop *two = twos[by_width], *one_half = one_halves[by_width];
     uint32_t buckets = 1u << L->k, *at = L->order, *by_p = at + buckets + 1, *sorted = by_p + L->room;
     for (int by = 0; by < 2; by++) { /* a counting sort by p's bucket, then by q's (kept in p's order) */
         const uint32_t *from = by ? by_p : NULL;
