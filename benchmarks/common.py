@@ -113,6 +113,26 @@ def listed_windows(n: int, parts: int, window: int, rng: Any) -> Iterator[tuple[
         yield part, lists
 
 
+def dense_joins(n: int, width: int, parts: int, window: int, every: int, rng: Any) -> Iterator[tuple[Any, Any, list[int]]]:
+    """The joins of :func:`listed_windows` (every ``every``-th row set of each window) whose longer
+    list's buckets join.c keeps dense (the shorter list of 512 keys or more: join.h's
+    JOIN_DENSE_LIST), each as (the shorter list's keys' bits, the longer's: one row a key, one
+    column a bit of the ``width``-bit window; the window's bits from the most telling down, as
+    join.c orders them, by the product of the two lists' counts of each): what dense_lanes.py and
+    sorted_buckets.py put in buckets."""
+    import numpy as np
+
+    for _, lists in listed_windows(n, parts, window, rng):
+        for p, q in lists[::every]:
+            if len(p) > len(q):
+                p, q = q, p
+            if len(p) < 512:
+                continue
+            p_bits, q_bits = (((keys[:, None] >> np.arange(width, dtype=np.uint64)) & np.uint64(1)).astype(np.int64)
+                              for keys in (p, q))
+            yield p_bits, q_bits, [int(b) for b in np.argsort(-(p_bits.sum(0) * q_bits.sum(0)), kind="stable")]
+
+
 def window_arguments(parser: Any, parts: int, window: int, seed: int, every: int | None = None) -> None:
     """The arguments of a benchmark that reads :func:`listed_windows`: N (an odd N from 17 to 25,
     checked by :func:`odd_width`), the parts drawn, the row sets a window, the seed; and, where

@@ -30,15 +30,10 @@ import argparse
 import random
 
 import numpy as np
-from common import listed_windows, odd_width, window_arguments
+from common import dense_joins, odd_width, window_arguments
 
 SIZES = [(1024, 512), (1024, 256), (1024, 128), (512, 512), (512, 256), (512, 128), (256, 128), (256, 64)]
 DENSE_MIN = 64  # (dense.h: a bucket of fewer keys is tested pair by pair, not in the dense loops)
-
-
-def bit_counts(keys: np.ndarray, width: int) -> np.ndarray:
-    """Each key's bits, one column a bit of the window."""
-    return ((keys[:, None] >> np.arange(width, dtype=np.uint64)) & np.uint64(1)).astype(np.int64)
 
 
 def tallies(p_bits: np.ndarray, q_bits: np.ndarray, order: list[int], bucket: int, batch: int) -> tuple[float, ...]:
@@ -65,17 +60,10 @@ def main() -> None:
     n, width = args.n, odd_width(parser, args.n)
     total = {size: np.zeros(3) for size in SIZES}
     joins = 0
-    for _, lists in listed_windows(n, args.parts, args.window, random.Random(args.seed)):
-        for p, q in lists[::args.every]:
-            if len(p) > len(q):
-                p, q = q, p
-            if len(p) < 512:  # (join.h's JOIN_DENSE_LIST: below it no bucket is dense)
-                continue
-            p_bits, q_bits = bit_counts(p, width), bit_counts(q, width)
-            order = [int(b) for b in np.argsort(-(p_bits.sum(0) * q_bits.sum(0)), kind="stable")]
-            joins += 1
-            for size in SIZES:
-                total[size] += tallies(p_bits, q_bits, order, *size)
+    for p_bits, q_bits, order in dense_joins(n, width, args.parts, args.window, args.every, random.Random(args.seed)):
+        joins += 1
+        for size in SIZES:
+            total[size] += tallies(p_bits, q_bits, order, *size)
     base = total[SIZES[0]]
     print(f"count {n}: {joins} joins of {args.parts} parts; each over the lanes (sums) of 1,024 keys a bucket, "
           "batches of 512")

@@ -30,7 +30,7 @@ import argparse
 import random
 
 import numpy as np
-from common import listed_windows, odd_width, window_arguments
+from common import dense_joins, odd_width, window_arguments
 
 HALF_COST = 0.71  # a half batch's key over a whole one's (docs/counting.md, the dense loops' loads)
 DENSE_MIN = 64  # (dense.h: a bucket of fewer keys is tested pair by pair)
@@ -58,33 +58,25 @@ def main() -> None:
     n, width = args.n, odd_width(parser, args.n)
     before = after = pairs = needed = lanes = 0.0
     joins = 0
-    for _, lists in listed_windows(n, args.parts, args.window, random.Random(args.seed)):
-        for p, q in lists[::args.every]:
-            if len(p) > len(q):
-                p, q = q, p
-            if len(p) < 512:  # (join.h's JOIN_DENSE_LIST: below it no bucket is dense)
-                continue
-            p_bits = ((p[:, None] >> np.arange(width, dtype=np.uint64)) & np.uint64(1)).astype(np.int64)
-            q_bits = ((q[:, None] >> np.arange(width, dtype=np.uint64)) & np.uint64(1)).astype(np.int64)
-            order = [int(b) for b in np.argsort(-(p_bits.sum(0) * q_bits.sum(0)), kind="stable")]
-            k = 0
-            while (len(q) >> k) > args.bucket:
-                k += 1
-            told, e = order[:k], order[k]
-            weights = np.array([1 << i for i in range(k)], dtype=np.int64)
-            p_id, q_id = p_bits[:, told] @ weights, q_bits[:, told] @ weights
-            every = np.arange(1 << k)
-            apart = ((every[:, None] & every[None, :]) == 0).astype(np.int64)
-            in_q = np.bincount(q_id, minlength=1 << k)
-            without = np.bincount(q_id[q_bits[:, e] == 0], minlength=1 << k)  # each q bucket's keys without e
-            met_without = np.bincount(p_id[p_bits[:, e] == 0], minlength=1 << k) @ apart
-            met_with = np.bincount(p_id[p_bits[:, e] == 1], minlength=1 << k) @ apart
-            dense = in_q >= DENSE_MIN
-            before += ((met_without + met_with) * batches_cost(in_q))[dense].sum()
-            after += (met_without * batches_cost(in_q) + met_with * prefix_cost(in_q, without))[dense].sum()
-            pairs += ((met_without + met_with) * in_q)[dense].sum()
-            needed += (met_without * in_q + met_with * without)[dense].sum()
-            joins += 1
+    for p_bits, q_bits, order in dense_joins(n, width, args.parts, args.window, args.every, random.Random(args.seed)):
+        k = 0
+        while (len(q_bits) >> k) > args.bucket:
+            k += 1
+        told, e = order[:k], order[k]
+        weights = np.array([1 << i for i in range(k)], dtype=np.int64)
+        p_id, q_id = p_bits[:, told] @ weights, q_bits[:, told] @ weights
+        every = np.arange(1 << k)
+        apart = ((every[:, None] & every[None, :]) == 0).astype(np.int64)
+        in_q = np.bincount(q_id, minlength=1 << k)
+        without = np.bincount(q_id[q_bits[:, e] == 0], minlength=1 << k)  # each q bucket's keys without e
+        met_without = np.bincount(p_id[p_bits[:, e] == 0], minlength=1 << k) @ apart
+        met_with = np.bincount(p_id[p_bits[:, e] == 1], minlength=1 << k) @ apart
+        dense = in_q >= DENSE_MIN
+        before += ((met_without + met_with) * batches_cost(in_q))[dense].sum()
+        after += (met_without * batches_cost(in_q) + met_with * prefix_cost(in_q, without))[dense].sum()
+        pairs += ((met_without + met_with) * in_q)[dense].sum()
+        needed += (met_without * in_q + met_with * without)[dense].sum()
+        joins += 1
     if not joins:
         raise SystemExit("sorted_buckets.py: no join with dense buckets in these windows")
     lanes = pairs / (512 * before)
