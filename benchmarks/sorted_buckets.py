@@ -56,7 +56,7 @@ def main() -> None:
     parser.add_argument("--bucket", type=int, default=1024, help="the longer list's keys a bucket (join.h's JOIN_BUCKET)")
     args = parser.parse_args()
     n, width = args.n, odd_width(parser, args.n)
-    before = after = pairs = needed = lanes = 0.0
+    before = after = pairs = needed = 0.0
     joins = 0
     for p_bits, q_bits, order in dense_joins(n, width, args.parts, args.window, args.every, random.Random(args.seed)):
         k = 0

@@ -103,7 +103,8 @@ struct leaves {
  * half the runs of leaves (one part's, since the middle queens were turned) have others of 25 to 28 bits,
  * four loads a key where there were five, for sums of 128 values a chunk, 32 KB a batch (20 KB in chunks of
  * 6; chunks of 8, 64 KB, saved nothing more).  Eleven middling parts of 23, each counted whole: 0.965x the
- * time, but its 98 largest about 1.0x (0.997x in a count's first leg); 21's and 22's the same (docs/counting.md). */
+ * time; a whole count of 23, part by part, 0.975x (its first leg's 98 largest 0.997x, hours before the rest:
+ * docs/counting.md); 21's and 22's the same. */
 #ifndef DENSE_MID
 #define DENSE_MID 7
 #endif
