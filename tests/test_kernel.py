@@ -491,19 +491,36 @@ def test_a_damaged_compiled_module_falls_back_with_one_warning_instead_of_crashi
     assert damage != "truncated" or "is cut short" in result.stderr
 
 
-def test_the_join_counts_the_same_on_its_portable_loop(tmp_path: Path) -> None:
-    """dense.c tests its pairs with AVX-512 written by hand where the CPU has
-    it, else with the compiler's loops (`tested_portable`, `dense_portable`).  On a machine with
-    AVX-512 the suite's other tests run the first; this build (JOIN_PORTABLE:
-    nothing x86-specific, no clones either, as on another architecture) runs
-    the second, on the sanitizer test's join commands, against the twin."""
+def _has_avx2() -> bool:
+    """Whether this CPU has AVX2 and BMI2, which join.c's AVX2 loops take
+    (Linux's flags; False where they cannot be read)."""
+    try:
+        flags = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return False
+    return " avx2" in flags and " bmi2" in flags
+
+
+@pytest.mark.parametrize("build", ["JOIN_PORTABLE", "JOIN_AVX2"])
+def test_the_join_counts_the_same_on_its_other_loops(tmp_path: Path, build: str) -> None:
+    """join.c and dense.c list, bucket and test their pairs with AVX-512
+    written by hand where the CPU has it, else with AVX2 written by hand,
+    else with the compiler's loops (`tested_portable`, `dense_portable`); the
+    suite's other tests run the CPU's own.  These builds run the others, on
+    the sanitizer test's join commands, against the twin: JOIN_PORTABLE
+    (nothing x86-specific, no clones either, as on another architecture) the
+    compiler's, and JOIN_AVX2 AVX2's, which a CPU with AVX-512 would not
+    otherwise take."""
     if COMPILER is None:
         pytest.skip("no C compiler here to build the driver")
+    if build == "JOIN_AVX2" and not _has_avx2():
+        pytest.skip("this CPU has no AVX2 and BMI2 (or Linux's /proc/cpuinfo cannot say), so the AVX2 loops cannot run here")
     binary = tmp_path / "driver"
-    build = subprocess.run([COMPILER, "-O2", "-DJOIN_PORTABLE", *DENSE_C_FLAGS, f"-I{SOURCES}", "-o", str(binary),
-                            str(ROOT / "tests" / "c" / "driver.c"), str(SOURCES / "search.c"), str(SOURCES / "decide.c"),
-                            str(SOURCES / "repair.c"), str(SOURCES / "join.c"), str(SOURCES / "dense.c")], capture_output=True, text=True)
-    assert build.returncode == 0, build.stderr
+    build_run = subprocess.run([COMPILER, "-O2", f"-D{build}", *DENSE_C_FLAGS, f"-I{SOURCES}", "-o", str(binary),
+                                str(ROOT / "tests" / "c" / "driver.c"), str(SOURCES / "search.c"), str(SOURCES / "decide.c"),
+                                str(SOURCES / "repair.c"), str(SOURCES / "join.c"), str(SOURCES / "dense.c")],
+                               capture_output=True, text=True)
+    assert build_run.returncode == 0, build_run.stderr
     lines, answers = _join_input()
     run = subprocess.run([str(binary)], input="".join(line + "\n" for line in lines), capture_output=True, text=True,
                          timeout=300)

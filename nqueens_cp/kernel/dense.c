@@ -5,8 +5,8 @@
  * a pair of keys with no bit in common is a board.
  *
  * 5. The join.  Short lists, and small buckets, are tested pair by pair with
- *    the vector unit (`join_tested`, by hand for AVX-512 where the CPU has
- *    it).  Bucketed lists are joined bucket against bucket without testing
+ *    the vector unit (`join_tested`, by hand for AVX-512 or AVX2 where the
+ *    CPU has it).  Bucketed lists are joined bucket against bucket without testing
  *    every pair (`join_buckets`): split both on the id's top bit; a pair
  *    where both have it cannot match, so of the four ways only three are
  *    joined further, down to one bucket each (or few pairs, tested one by
@@ -35,7 +35,7 @@
  * twice the lanes: where the bits that can meet are among them), for lists
  * with few pairs and buckets too small to be kept dense (below).
  * Written once for any machine (`portable`), the compiler's vectors; and for
- * AVX-512 by hand (below), chosen at the first call where the CPU has it. */
+ * AVX-512 and AVX2 by hand (below), chosen at each call by what the CPU has. */
 #define TESTED(name, key)                                                                                     \
     TARGETS static uint64_t name(const key *p, uint64_t np, const key *q, uint64_t nq) {                     \
         uint64_t total = 0;                                                                                   \
@@ -105,11 +105,64 @@ TESTED(join_tested32_portable, uint32_t)
 TESTED_AVX512(join_tested_avx512, uint64_t, 8, 64, __mmask8)
 TESTED_AVX512(join_tested32_avx512, uint32_t, 16, 32, __mmask16)
 
-#define PICKED(name, key)                                                                                     \
-    uint64_t name(const key *p, uint64_t np, const key *q, uint64_t nq) {                             \
-        if (np < nq) /* the longer list in the lanes (a short one leaves most of them empty) */             \
-            return has_avx512() ? name##_avx512(q, nq, p, np) : name##_portable(q, nq, p, np);               \
-        return has_avx512() ? name##_avx512(p, np, q, nq) : name##_portable(p, np, q, nq);                   \
+/* The sum of a register's lanes, of 32 or 64 bits. */
+static inline __attribute__((target("avx2"))) uint64_t lanes_summed_64(__m256i v) {
+    __m128i two = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return (uint64_t)_mm_cvtsi128_si64(two) + (uint64_t)_mm_extract_epi64(two, 1);
+}
+
+static inline __attribute__((target("avx2"))) uint64_t lanes_summed_32(__m256i v) {
+    return lanes_summed_64(_mm256_add_epi64(_mm256_and_si256(v, _mm256_set1_epi64x(0xffffffff)),
+                                            _mm256_srli_epi64(v, 32)));
+}
+
+/* The same with AVX2, for CPUs without AVX-512: four keys of q at a time                                              \
+ * against four (or eight) of p, a test three instructions (and, compare with                                          \
+ * zero, subtract the compare's -1 from that key's lane counts); the last                                              \
+ * keys of p a masked load, their lanes past the list masked out of the                                                \
+ * counts too (a lane loaded as zero would match).  Each four keys' counts                                             \
+ * are summed at once (a lane holds at most 4 np / lanes).  The compiler's                                               \
+ * loop ended each key of q with a horizontal sum and its last keys of p one                                           \
+ * at a time: a fifth of `count 19` on a Zen 3, whose lists are short. */                                              \
+#define TESTED_AVX2(name, key, lanes, bits, set1, index)                                                               \
+    __attribute__((target("avx2"))) static uint64_t name(const key *p, uint64_t np, const key *q, uint64_t nq) {       \
+        const uint64_t whole = np & ~(uint64_t)(lanes - 1);                                                            \
+        const __m256i zero = _mm256_setzero_si256(),                                                                   \
+                      tail = _mm256_cmpgt_epi##bits(set1((key)(np - whole)), index);                                   \
+        uint64_t total = 0;                                                                                            \
+        for (uint64_t i = 0; i < nq; i += 4) {                                                                         \
+            __m256i x[4], f[4] = {zero, zero, zero, zero};                                                             \
+            for (int k = 0; k < 4; k++) /* (past q's last key: its first again, not counted below) */                  \
+                x[k] = set1((key)q[i + k < nq ? i + k : i]);                                                           \
+            for (uint64_t j = 0; j < whole; j += lanes) {                                                              \
+                __m256i y = _mm256_loadu_si256((const __m256i *)(p + j));                                              \
+                for (int k = 0; k < 4; k++)                                                                            \
+                    f[k] = _mm256_sub_epi##bits(f[k], _mm256_cmpeq_epi##bits(_mm256_and_si256(y, x[k]), zero));        \
+            }                                                                                                          \
+            if (whole < np) {                                                                                          \
+                __m256i y = _mm256_maskload_epi##bits((const void *)(p + whole), tail);                                \
+                for (int k = 0; k < 4; k++)                                                                            \
+                    f[k] = _mm256_sub_epi##bits(                                                                       \
+                        f[k], _mm256_and_si256(tail, _mm256_cmpeq_epi##bits(_mm256_and_si256(y, x[k]), zero)));        \
+            }                                                                                                          \
+            for (int k = 1; k < 4 && i + k < nq; k++)                                                                  \
+                f[0] = _mm256_add_epi##bits(f[0], f[k]);                                                               \
+            total += lanes_summed_##bits(f[0]);                                                                        \
+        }                                                                                                              \
+        return total;                                                                                                  \
+    }
+TESTED_AVX2(join_tested_avx2, uint64_t, 4, 64, _mm256_set1_epi64x, _mm256_setr_epi64x(0, 1, 2, 3))
+TESTED_AVX2(join_tested32_avx2, uint32_t, 8, 32, _mm256_set1_epi32, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
+
+#define PICKED(name, key)                                                                                              \
+    uint64_t name(const key *p, uint64_t np, const key *q, uint64_t nq) {                                              \
+        if (np < nq) { /* the longer list in the lanes (a short one leaves most of them empty) */                      \
+            const key *t = p;                                                                                          \
+            uint64_t nt = np;                                                                                          \
+            p = q, np = nq, q = t, nq = nt;                                                                            \
+        }                                                                                                              \
+        return has_avx512() ? name##_avx512(p, np, q, nq) : has_avx2() ? name##_avx2(p, np, q, nq)                     \
+                                                                       : name##_portable(p, np, q, nq);                \
     }
 #else
 #define PICKED(name, key)                                                                                     \
@@ -221,20 +274,20 @@ TARGETS static void low_rows(batch_words a[32], const uint32_t *low, uint64_t ke
     }
 }
 
-static int has_vpopcnt(void);
+static int leaf_loops(void);
 
 /* Which of b's buckets (of its k-bit ids) are dense: those of `least` keys
  * or more that fit its room, their words' place in it in at[] (each
  * bucket's batches of 512 keys one after the other, a batch's sums
  * [chunk][value], each DENSE_BATCH words), the others NOT_DENSE; and the
  * width of their chunks (dense.h's DENSE_WIDE, or DENSE_MID where it takes
- * fewer chunks than DENSE_CHUNK: where the AVX-512 loop joins them, which
+ * fewer chunks than DENSE_CHUNK: where the loops by hand join them, which
  * makes a bucket's words, and the next one's after them, as their leaves
  * are joined, so that a bucket need fit only in half the room; the
  * compiler's loop reads them all, made at once).  Which buckets are dense
  * changes no tally: a leaf's pairs count as tested either way. */
 static void dense_plan(struct buckets *b, int k, uint64_t least) {
-    int leaves = has_vpopcnt(), width = DENSE_CHUNK, chunks = b->others ? (b->others + width - 1) / width : 1;
+    int leaves = leaf_loops() != 0, width = DENSE_CHUNK, chunks = b->others ? (b->others + width - 1) / width : 1;
     if (leaves && chunks >= DENSE_WIDE_FROM)
         width = DENSE_WIDE, chunks = (b->others + width - 1) / width;
     else if (leaves && (b->others + DENSE_MID - 1) / DENSE_MID < chunks && b->others <= 7 * DENSE_MID)
@@ -338,7 +391,7 @@ TARGETS static void dense_bucket(const struct buckets *b, uint32_t id, uint64_t 
 }
 
 /* b's dense buckets (dense_plan), and their words where the compiler's loop
- * reads them (`dense`, below).  The AVX-512 loop joins them as put-off
+ * reads them (`dense`, below).  The loops by hand join them as put-off
  * leaves, q's bucket by bucket, and each bucket's words are made there, just
  * before its leaves, at the start of the room (join_leaves): at N = 23 a
  * list's words were about 1 MB, made all at once and read again from
@@ -346,7 +399,7 @@ TARGETS static void dense_bucket(const struct buckets *b, uint32_t id, uint64_t 
  * made. */
 void join_dense_build(struct buckets *b, int k, uint64_t least) {
     dense_plan(b, k, least);
-    if (has_vpopcnt())
+    if (leaf_loops())
         return;
     for (uint32_t id = 0; id < 1u << k; id++)
         if (b->at[id] != NOT_DENSE)
@@ -447,37 +500,131 @@ static inline __attribute__((always_inline)) DENSE_TARGET __m256i dense_meet_hal
         }                                                                                                     \
         return _mm512_add_epi64(met, _mm512_zextsi256_si512(found));                                          \
     }
-/* The loops for one width, one to six chunks (`tag`: their names' middle, as dense_two_wide_4) */
-#define DENSE_AVX512_SIX(tag, width)                                                                            \
-    DENSE_AVX512(tag##1, 1, width)                                                                                \
-    DENSE_AVX512(tag##2, 2, width)                                                                                \
-    DENSE_AVX512(tag##3, 3, width)                                                                                \
-    DENSE_AVX512(tag##4, 4, width)                                                                                \
-    DENSE_AVX512(tag##5, 5, width)                                                                                \
-    DENSE_AVX512(tag##6, 6, width)
-/* chunks of DENSE_CHUNK bits: ten at most */
-DENSE_AVX512_SIX(, DENSE_CHUNK)
-DENSE_AVX512(7, 7, DENSE_CHUNK)
-DENSE_AVX512(8, 8, DENSE_CHUNK)
-DENSE_AVX512(9, 9, DENSE_CHUNK)
-DENSE_AVX512(10, 10, DENSE_CHUNK)
-/* chunks of DENSE_WIDE bits (dense.h): 46 bits at most at N = 25, six chunks */
-DENSE_AVX512_SIX(wide_, DENSE_WIDE)
-/* chunks of DENSE_MID bits (dense.h): seven at most (dense_plan) */
-DENSE_AVX512_SIX(mid_, DENSE_MID)
-DENSE_AVX512(mid_7, 7, DENSE_MID)
+/* The loops for one width, one to six chunks (`tag`: their names' middle, as dense_two_wide_4; `loops`:               \
+ * DENSE_AVX512 or DENSE_AVX2 below) */                                                                                \
+#define DENSE_SIX(loops, tag, width)                                                                                   \
+    loops(tag##1, 1, width)                                                                                            \
+    loops(tag##2, 2, width)                                                                                            \
+    loops(tag##3, 3, width)                                                                                            \
+    loops(tag##4, 4, width)                                                                                            \
+    loops(tag##5, 5, width)                                                                                            \
+    loops(tag##6, 6, width)
+/* Every loop of a kind: chunks of DENSE_CHUNK bits, ten at most; of DENSE_WIDE bits (dense.h), 46 bits at most        \
+ * at N = 25, six chunks; of DENSE_MID bits (dense.h), seven at most (dense_plan) */                                   \
+#define DENSE_LOOPS(loops)                                                                                             \
+    DENSE_SIX(loops, , DENSE_CHUNK)                                                                                    \
+    loops(7, 7, DENSE_CHUNK)                                                                                           \
+    loops(8, 8, DENSE_CHUNK)                                                                                           \
+    loops(9, 9, DENSE_CHUNK)                                                                                           \
+    loops(10, 10, DENSE_CHUNK)                                                                                         \
+    DENSE_SIX(loops, wide_, DENSE_WIDE)                                                                                \
+    DENSE_SIX(loops, mid_, DENSE_MID)                                                                                  \
+    loops(mid_7, 7, DENSE_MID)
+DENSE_LOOPS(DENSE_AVX512)
 
-static int has_vpopcnt(void) {
+/* The same loops with AVX2, for the CPUs without AVX-512's popcount (most
+ * laptops' and desktops', AMD's before Zen 4): a batch's eight words are two
+ * registers, and each word's popcount is made by bytes, each half byte looked
+ * up in a table of sixteen (vpshufb: Mula, Kurz and Lemire, "Faster
+ * population counts using AVX2 instructions", 2018).  The byte counts of a
+ * few keys are added up in bytes, then those (vpsadbw) in the four 64-bit
+ * running sums: `per` keys at most, as many as a byte holds.  The compiler's
+ * loop, which this replaces there, took two thirds of a window of `count 23`
+ * on a Zen 3, most of it in its eight popcounts a key a batch, each word
+ * moved out of the vectors on its own (docs/counting.md). */
+#define DENSE_AVX2_TARGET __attribute__((target("avx2")))
+static inline __attribute__((always_inline)) DENSE_AVX2_TARGET __m256i byte_counts(__m256i v) {
+    const __m256i table = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1,
+                                           2, 2, 3, 2, 3, 3, 4),
+                  nibble = _mm256_set1_epi8(0x0f);
+    return _mm256_add_epi8(_mm256_shuffle_epi8(table, _mm256_and_si256(v, nibble)),
+                           _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)));
+}
+
+/* dense_meet's OR of a key's sums in a batch, as its two halves (low: the first four words); and dense_meet_half's
+ * (the first four words alone). */
+static inline __attribute__((always_inline)) DENSE_AVX2_TARGET void dense_meet_avx2(uint64_t key, const __m512i *sums,
+                                                                                    int chunks, int width,
+                                                                                    __m256i *low, __m256i *high) {
+    const char *at = (const char *)sums;
+    __m256i l = *(const __m256i *)(at + sum_at(key, 0, width)), h = *(const __m256i *)(at + sum_at(key, 0, width) + 32);
+    for (int c = 1; c < chunks; c++) {
+        l = _mm256_or_si256(l, *(const __m256i *)(at + sum_at(key, c, width)));
+        h = _mm256_or_si256(h, *(const __m256i *)(at + sum_at(key, c, width) + 32));
+    }
+    *low = l, *high = h;
+}
+
+static inline __attribute__((always_inline)) DENSE_AVX2_TARGET __m256i dense_meet_half_avx2(uint64_t key,
+                                                                                           const __m512i *sums,
+                                                                                           int chunks, int width) {
+    const char *at = (const char *)sums;
+    __m256i meet = *(const __m256i *)(at + sum_at(key, 0, width));
+    for (int c = 1; c < chunks; c++)
+        meet = _mm256_or_si256(meet, *(const __m256i *)(at + sum_at(key, c, width)));
+    return meet;
+}
+
+/* The keys x[0 .. nx) in runs of as many as a byte's sum holds, where a key adds `per` at most to a byte: each        \
+ * run's byte counts (`counts`, of key x[i]) added up in bytes, then into met's four sums. */                          \
+#define BY_BYTES(per, counts)                                                                                          \
+    for (uint64_t i = 0; i < nx;) {                                                                                    \
+        __m256i bytes = _mm256_setzero_si256();                                                                        \
+        for (uint64_t end = nx - i > 255 / (per) ? i + 255 / (per) : nx; i < end; i++)                                 \
+            bytes = _mm256_add_epi8(bytes, counts);                                                                    \
+        met = _mm256_add_epi64(met, _mm256_sad_epu8(bytes, _mm256_setzero_si256()));                                   \
+    }                                                                                                                  \
+    return met
+
+/* The byte counts of the keys a key meets in a whole batch. */
+static inline __attribute__((always_inline)) DENSE_AVX2_TARGET __m256i batch_counts(uint64_t key, const __m512i *a,
+                                                                                   int chunks, int width) {
+    __m256i low, high;
+    dense_meet_avx2(key, a, chunks, width, &low, &high);
+    return _mm256_add_epi8(byte_counts(low), byte_counts(high));
+}
+
+#define DENSE_AVX2(name, chunks, width)                                                                                \
+    DENSE_AVX2_TARGET static __m256i dense_avx2_half_##name(const uint64_t *x, uint64_t nx, const __m512i *a,          \
+                                                            __m256i met) {                                             \
+        BY_BYTES(8, byte_counts(dense_meet_half_avx2(x[i], a, chunks, width)));                                        \
+    }                                                                                                                  \
+    DENSE_AVX2_TARGET static __m256i dense_avx2_one_##name(const uint64_t *x, uint64_t nx, const __m512i *a,           \
+                                                           __m256i met) {                                              \
+        BY_BYTES(16, batch_counts(x[i], a, chunks, width));                                                            \
+    }                                                                                                                  \
+    DENSE_AVX2_TARGET static __m256i dense_avx2_two_##name(const uint64_t *x, uint64_t nx, const __m512i *a,           \
+                                                           const __m512i *b, __m256i met) {                            \
+        BY_BYTES(32, _mm256_add_epi8(batch_counts(x[i], a, chunks, width), batch_counts(x[i], b, chunks, width)));     \
+    }                                                                                                                  \
+    DENSE_AVX2_TARGET static __m256i dense_avx2_one_half_##name(const uint64_t *x, uint64_t nx, const __m512i *a,      \
+                                                                const __m512i *b, __m256i met) {                       \
+        BY_BYTES(24, _mm256_add_epi8(batch_counts(x[i], a, chunks, width),                                             \
+                                     byte_counts(dense_meet_half_avx2(x[i], b, chunks, width))));                      \
+    }
+DENSE_LOOPS(DENSE_AVX2)
+
+/* The sum of met's four sums. */
+static inline DENSE_AVX2_TARGET uint64_t sum_avx2(__m256i met) {
+    __m128i two = _mm_add_epi64(_mm256_castsi256_si128(met), _mm256_extracti128_si256(met, 1));
+    return (uint64_t)_mm_cvtsi128_si64(two) + (uint64_t)_mm_extract_epi64(two, 1);
+}
+
+/* Which loops join the leaves: 2, AVX-512's (with its popcount, VPOPCNTDQ); 1, AVX2's; 0, none (the compiler's
+ * loop, `dense_portable`, joins each leaf as it comes). */
+static int leaf_loops(void) {
     static int has = -1; /* (threads that race here write the same value) */
     if (has < 0) {
         __builtin_cpu_init();
-        has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-              __builtin_cpu_supports("avx512vpopcntdq");
+        if (has_avx512() && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vpopcntdq"))
+            has = 2;
+        else
+            has = has_avx2() ? 1 : 0;
     }
     return has;
 }
 #else
-static int has_vpopcnt(void) {
+static int leaf_loops(void) {
     return 0;
 }
 #endif
@@ -501,7 +648,7 @@ static uint64_t dense(const struct buckets *p, uint32_t a, const struct buckets 
  * `small` keys on either side: their keys tested, where only their first
  * others + level bits can meet (above them no pair left has a bit in
  * common), few pairs one by one, the others against dense blocks (put off,
- * where the AVX-512 loop joins them, until L's room is full or the join
+ * where the loops by hand join them, until L's room is full or the join
  * ends: what they find is in L->found, not in what this returns). */
 
 uint64_t join_buckets(const struct buckets *p, uint32_t pa, const struct buckets *q, uint32_t qa, int level,
@@ -516,7 +663,7 @@ uint64_t join_buckets(const struct buckets *p, uint32_t pa, const struct buckets
             return p->others + level <= 32 ? join_tested32(p->low + p0, np, q->low + q0, nq)
                                            : join_tested(p->key + p0, np, keys_of(q, qa, size) + q0, nq);
 #ifdef HAND_WRITTEN
-        if (q->at[qa] != NOT_DENSE && has_vpopcnt()) {
+        if (q->at[qa] != NOT_DENSE && leaf_loops()) {
             L->leaf[L->count][0] = pa, L->leaf[L->count][1] = qa, L->leaf[L->count++][2] = L->weight;
             if (L->count == L->room)
                 L->found += join_leaves(p, q, L);
@@ -560,6 +707,12 @@ static struct run run_at(const struct buckets *q, const struct leaves *L, const 
     return (struct run){i, end, batches - half, b, half, NULL};
 }
 
+/* A loop's table, by the width of q's chunks (dense_plan's: the narrow go to ten chunks, the wide to six, the
+ * middle to seven), for each count of chunks. */
+#define LEAF_LOOPS(kind)                                                                                               \
+    {{NULL, kind##_1, kind##_2, kind##_3, kind##_4, kind##_5, kind##_6, kind##_7, kind##_8, kind##_9, kind##_10},      \
+     {NULL, kind##_wide_1, kind##_wide_2, kind##_wide_3, kind##_wide_4, kind##_wide_5, kind##_wide_6},                 \
+     {NULL, kind##_mid_1, kind##_mid_2, kind##_mid_3, kind##_mid_4, kind##_mid_5, kind##_mid_6, kind##_mid_7}}
 /* The leaves put off, q's bucket by bucket: each bucket's batches two at a
  * time against every p bucket that meets it, while their words are in the
  * cache (joined leaf by leaf, a bucket's words were read again from farther
@@ -570,125 +723,106 @@ static struct run run_at(const struct buckets *q, const struct leaves *L, const 
  * loops of half the width, half the loads a key, where a whole batch ran
  * every key over 512 lanes however few of them held keys: after an odd
  * whole batch, both in one pass over the keys (`dense_one_half`), else on
- * its own (`dense_half`).  The pairs the leaves found, weighed. */
-DENSE_TARGET uint64_t join_leaves(const struct buckets *p, const struct buckets *q, struct leaves *L) {
-    typedef __m512i (*one_loop)(const uint64_t *, uint64_t, const __m512i *, __m512i);
-    typedef __m512i (*two_loop)(const uint64_t *, uint64_t, const __m512i *, const __m512i *, __m512i);
-    static const one_loop ones[3][11] = {
-        {NULL, dense_one_1, dense_one_2, dense_one_3, dense_one_4, dense_one_5, dense_one_6, dense_one_7, dense_one_8,
-         dense_one_9, dense_one_10},
-        {NULL, dense_one_wide_1, dense_one_wide_2, dense_one_wide_3, dense_one_wide_4, dense_one_wide_5,
-         dense_one_wide_6},
-        {NULL, dense_one_mid_1, dense_one_mid_2, dense_one_mid_3, dense_one_mid_4, dense_one_mid_5, dense_one_mid_6,
-         dense_one_mid_7}};
-    static const two_loop twos[3][11] = {
-        {NULL, dense_two_1, dense_two_2, dense_two_3, dense_two_4, dense_two_5, dense_two_6, dense_two_7, dense_two_8,
-         dense_two_9, dense_two_10},
-        {NULL, dense_two_wide_1, dense_two_wide_2, dense_two_wide_3, dense_two_wide_4, dense_two_wide_5,
-         dense_two_wide_6},
-        {NULL, dense_two_mid_1, dense_two_mid_2, dense_two_mid_3, dense_two_mid_4, dense_two_mid_5, dense_two_mid_6,
-         dense_two_mid_7}};
-    static const one_loop halves[3][11] = {
-        {NULL, dense_half_1, dense_half_2, dense_half_3, dense_half_4, dense_half_5, dense_half_6, dense_half_7,
-         dense_half_8, dense_half_9, dense_half_10},
-        {NULL, dense_half_wide_1, dense_half_wide_2, dense_half_wide_3, dense_half_wide_4, dense_half_wide_5,
-         dense_half_wide_6},
-        {NULL, dense_half_mid_1, dense_half_mid_2, dense_half_mid_3, dense_half_mid_4, dense_half_mid_5,
-         dense_half_mid_6, dense_half_mid_7}};
-    static const two_loop one_halves[3][11] = {
-        {NULL, dense_one_half_1, dense_one_half_2, dense_one_half_3, dense_one_half_4, dense_one_half_5,
-         dense_one_half_6, dense_one_half_7, dense_one_half_8, dense_one_half_9, dense_one_half_10},
-        {NULL, dense_one_half_wide_1, dense_one_half_wide_2, dense_one_half_wide_3, dense_one_half_wide_4,
-         dense_one_half_wide_5, dense_one_half_wide_6},
-        {NULL, dense_one_half_mid_1, dense_one_half_mid_2, dense_one_half_mid_3, dense_one_half_mid_4,
-         dense_one_half_mid_5, dense_one_half_mid_6, dense_one_half_mid_7}};
-    /* (by the width of q's chunks, dense_plan's: the narrow tables go to ten chunks, the wide to six, the middle
-     * to seven) */
-    const int by_width = q->width == DENSE_WIDE ? 1 : q->width == DENSE_MID ? 2 : 0;
-    const one_loop *one = ones[by_width], *half = halves[by_width];
-    const two_loop *two = twos[by_width], *one_half = one_halves[by_width];
-    uint32_t buckets = 1u << L->k, *at = L->order, *by_p = at + buckets + 1, *sorted = by_p + L->room;
-    for (int by = 0; by < 2; by++) { /* a counting sort by p's bucket, then by q's (kept in p's order) */
-        const uint32_t *from = by ? by_p : NULL;
-        uint32_t *to = by ? sorted : by_p;
-        memset(at, 0, (buckets + 1) * sizeof *at);
-        for (uint64_t i = 0; i < L->count; i++)
-            at[L->leaf[from ? from[i] : i][by] + 1]++;
-        for (uint32_t b = 0; b < buckets; b++)
-            at[b + 1] += at[b];
-        for (uint64_t i = 0; i < L->count; i++) {
-            uint32_t leaf = from ? from[i] : (uint32_t)i;
-            to[at[L->leaf[leaf][by]]++] = leaf;
-        }
+ * its own (`dense_half`).  The pairs the leaves found, weighed.  Written once
+ * for both kinds of loops (`loops`: AVX-512's `dense`, AVX2's `dense_avx2`),
+ * whose running sums (`met_t`) differ. */
+#define LEAVES_JOINED(name, target, met_t, loops, zero, reduce)                                                          \
+    target static uint64_t name(const struct buckets *p, const struct buckets *q, struct leaves *L) {                  \
+        typedef met_t (*one_loop)(const uint64_t *, uint64_t, const __m512i *, met_t);                                 \
+        typedef met_t (*two_loop)(const uint64_t *, uint64_t, const __m512i *, const __m512i *, met_t);                \
+        static const one_loop ones[3][11] = LEAF_LOOPS(loops##_one), halves[3][11] = LEAF_LOOPS(loops##_half);         \
+        static const two_loop twos[3][11] = LEAF_LOOPS(loops##_two), one_halves[3][11] = LEAF_LOOPS(loops##_one_half); \
+        const int by_width = q->width == DENSE_WIDE ? 1 : q->width == DENSE_MID ? 2 : 0;                               \
+        const one_loop *one = ones[by_width], *half = halves[by_width];                                                \
+        const two_loop *two = twos[by_width], *one_half = one_halves[by_width];                                        \
+        uint32_t buckets = 1u << L->k, *at = L->order, *by_p = at + buckets + 1, *sorted = by_p + L->room;             \
+        for (int by = 0; by < 2; by++) { /* a counting sort by p's bucket, then by q's (kept in p's order) */          \
+            const uint32_t *from = by ? by_p : NULL;                                                                   \
+            uint32_t *to = by ? sorted : by_p;                                                                         \
+            memset(at, 0, (buckets + 1) * sizeof *at);                                                                 \
+            for (uint64_t i = 0; i < L->count; i++)                                                                    \
+                at[L->leaf[from ? from[i] : i][by] + 1]++;                                                             \
+            for (uint32_t b = 0; b < buckets; b++)                                                                     \
+                at[b + 1] += at[b];                                                                                    \
+            for (uint64_t i = 0; i < L->count; i++) {                                                                  \
+                uint32_t leaf = from ? from[i] : (uint32_t)i;                                                          \
+                to[at[L->leaf[leaf][by]]++] = leaf;                                                                    \
+            }                                                                                                          \
+        }                                                                                                              \
+        const int chunks = q->chunks;                                                                                  \
+        const uint64_t lanes = 64 * DENSE_BATCH, words = (uint64_t)chunks << q->width; /* a batch's, in 512 bits */    \
+        met_t met[2] = {zero, zero};           /* the leaves of weight 1, of 2 */                                      \
+        uint64_t join_tested[2] = {0, 0};                                         /* their lanes */                    \
+        for (uint64_t i = 0; i < L->count;) {                                                                          \
+            struct run r = run_at(q, L, sorted, i), s = {0, 0, 0, 0, 0, NULL};                                         \
+            /* an odd whole batch last: with the half one after it, in one pass over the keys, else with the           \
+             * next bucket's odd whole one (if next, and it has no half one to go with its own) */                     \
+            int fused = r.batches % 2 && r.half;                                                                       \
+            if (r.batches % 2 && !fused && r.end < L->count)                                                           \
+                s = run_at(q, L, sorted, r.end);                                                                       \
+            int paired = s.batches % 2 && !s.half;                                                                     \
+            dense_bucket(q, r.bucket, q->sums); /* the words of r, and of s after them (both fit: dense_plan) */       \
+            r.sums = (const __m512i *)q->sums;                                                                         \
+            if (paired) {                                                                                              \
+                dense_bucket(q, s.bucket, q->sums + (r.batches + r.half) * words * DENSE_BATCH);                       \
+                s.sums = (const __m512i *)(q->sums + (r.batches + r.half) * words * DENSE_BATCH);                      \
+            }                                                                                                          \
+            for (int side = 0; side < 1 + paired; side++) { /* each bucket's batches two at a time */                  \
+                struct run u = side ? s : r;                                                                           \
+                for (uint64_t t = 0; t + 1 < u.batches; t += 2)                                                        \
+                    for (uint64_t j = u.i; j < u.end; j++) {                                                           \
+                        struct leaf_keys x = leaf_keys(p, L, sorted[j]);                                               \
+                        met[x.w] = two[chunks](x.key, x.count, u.sums + t * words, u.sums + (t + 1) * words, met[x.w]);\
+                        join_tested[x.w] += 2 * x.count * lanes;                                                       \
+                    }                                                                                                  \
+            }                                                                                                          \
+            if (fused) /* the last whole batch and the half one, each key's offsets worked out once for both */        \
+                for (uint64_t j = r.i; j < r.end; j++) {                                                               \
+                    struct leaf_keys x = leaf_keys(p, L, sorted[j]);                                                   \
+                    const __m512i *last = r.sums + (r.batches - 1) * words;                                            \
+                    met[x.w] = one_half[chunks](x.key, x.count, last, last + words, met[x.w]);                         \
+                    join_tested[x.w] += x.count * (lanes + DENSE_HALF);                                                \
+                }                                                                                                      \
+            else if (r.batches % 2) { /* the last batches: the two lists of leaves merged by their p buckets */        \
+                const __m512i *last = r.sums + (r.batches - 1) * words;                                                \
+                const __m512i *other = paired ? s.sums + (s.batches - 1) * words : NULL;                               \
+                for (uint64_t j = r.i, k = s.i; j < r.end || (paired && k < s.end);) {                                 \
+                    struct leaf_keys x = {NULL, 0, UINT32_MAX, 0}, y = x;                                              \
+                    if (j < r.end)                                                                                     \
+                        x = leaf_keys(p, L, sorted[j]);                                                                \
+                    if (paired && k < s.end)                                                                           \
+                        y = leaf_keys(p, L, sorted[k]);                                                                \
+                    if (x.bucket == y.bucket && x.w == y.w) { /* (never both past the end: the loop's test) */         \
+                        met[x.w] = two[chunks](x.key, x.count, last, other, met[x.w]);                                 \
+                        join_tested[x.w] += 2 * x.count * lanes;                                                       \
+                        j++, k++;                                                                                      \
+                    } else if (x.bucket <= y.bucket) {                                                                 \
+                        met[x.w] = one[chunks](x.key, x.count, last, met[x.w]);                                        \
+                        join_tested[x.w] += x.count * lanes;                                                           \
+                        j++;                                                                                           \
+                    } else {                                                                                           \
+                        met[y.w] = one[chunks](y.key, y.count, other, met[y.w]);                                       \
+                        join_tested[y.w] += y.count * lanes;                                                           \
+                        k++;                                                                                           \
+                    }                                                                                                  \
+                }                                                                                                      \
+            }                                                                                                          \
+            for (uint64_t j = r.i; r.half && !fused && j < r.end; j++) { /* a half batch last, on its own (s has none) */\
+                struct leaf_keys x = leaf_keys(p, L, sorted[j]);                                                       \
+                met[x.w] = half[chunks](x.key, x.count, r.sums + r.batches * words, met[x.w]);                         \
+                join_tested[x.w] += x.count * DENSE_HALF;                                                              \
+            }                                                                                                          \
+            i = paired ? s.end : r.end;                                                                                \
+        }                                                                                                              \
+        L->count = 0;                                                                                                  \
+        return join_tested[0] - (uint64_t)reduce(met[0]) +                                                             \
+               2 * (join_tested[1] - (uint64_t)reduce(met[1]));                                                        \
     }
-    const int chunks = q->chunks;
-    const uint64_t lanes = 64 * DENSE_BATCH, words = (uint64_t)chunks << q->width; /* a batch's, in 512 bits */
-    __m512i met[2] = {_mm512_setzero_si512(), _mm512_setzero_si512()}; /* the leaves of weight 1, of 2 */
-    uint64_t join_tested[2] = {0, 0};                                         /* their lanes */
-    for (uint64_t i = 0; i < L->count;) {
-        struct run r = run_at(q, L, sorted, i), s = {0, 0, 0, 0, 0, NULL};
-        /* an odd whole batch last: with the half one after it, in one pass over the keys, else with the
-         * next bucket's odd whole one (if next, and it has no half one to go with its own) */
-        int fused = r.batches % 2 && r.half;
-        if (r.batches % 2 && !fused && r.end < L->count)
-            s = run_at(q, L, sorted, r.end);
-        int paired = s.batches % 2 && !s.half;
-        dense_bucket(q, r.bucket, q->sums); /* the words of r, and of s after them (both fit: dense_plan) */
-        r.sums = (const __m512i *)q->sums;
-        if (paired) {
-            dense_bucket(q, s.bucket, q->sums + (r.batches + r.half) * words * DENSE_BATCH);
-            s.sums = (const __m512i *)(q->sums + (r.batches + r.half) * words * DENSE_BATCH);
-        }
-        for (int side = 0; side < 1 + paired; side++) { /* each bucket's batches two at a time */
-            struct run u = side ? s : r;
-            for (uint64_t t = 0; t + 1 < u.batches; t += 2)
-                for (uint64_t j = u.i; j < u.end; j++) {
-                    struct leaf_keys x = leaf_keys(p, L, sorted[j]);
-                    met[x.w] = two[chunks](x.key, x.count, u.sums + t * words, u.sums + (t + 1) * words, met[x.w]);
-                    join_tested[x.w] += 2 * x.count * lanes;
-                }
-        }
-        if (fused) /* the last whole batch and the half one, each key's offsets worked out once for both */
-            for (uint64_t j = r.i; j < r.end; j++) {
-                struct leaf_keys x = leaf_keys(p, L, sorted[j]);
-                const __m512i *last = r.sums + (r.batches - 1) * words;
-                met[x.w] = one_half[chunks](x.key, x.count, last, last + words, met[x.w]);
-                join_tested[x.w] += x.count * (lanes + DENSE_HALF);
-            }
-        else if (r.batches % 2) { /* the last batches: the two lists of leaves merged by their p buckets */
-            const __m512i *last = r.sums + (r.batches - 1) * words;
-            const __m512i *other = paired ? s.sums + (s.batches - 1) * words : NULL;
-            for (uint64_t j = r.i, k = s.i; j < r.end || (paired && k < s.end);) {
-                struct leaf_keys x = {NULL, 0, UINT32_MAX, 0}, y = x;
-                if (j < r.end)
-                    x = leaf_keys(p, L, sorted[j]);
-                if (paired && k < s.end)
-                    y = leaf_keys(p, L, sorted[k]);
-                if (x.bucket == y.bucket && x.w == y.w) { /* (never both past the end: the loop's test) */
-                    met[x.w] = two[chunks](x.key, x.count, last, other, met[x.w]);
-                    join_tested[x.w] += 2 * x.count * lanes;
-                    j++, k++;
-                } else if (x.bucket <= y.bucket) {
-                    met[x.w] = one[chunks](x.key, x.count, last, met[x.w]);
-                    join_tested[x.w] += x.count * lanes;
-                    j++;
-                } else {
-                    met[y.w] = one[chunks](y.key, y.count, other, met[y.w]);
-                    join_tested[y.w] += y.count * lanes;
-                    k++;
-                }
-            }
-        }
-        for (uint64_t j = r.i; r.half && !fused && j < r.end; j++) { /* a half batch last, on its own (s has none) */
-            struct leaf_keys x = leaf_keys(p, L, sorted[j]);
-            met[x.w] = half[chunks](x.key, x.count, r.sums + r.batches * words, met[x.w]);
-            join_tested[x.w] += x.count * DENSE_HALF;
-        }
-        i = paired ? s.end : r.end;
-    }
-    L->count = 0;
-    return join_tested[0] - (uint64_t)_mm512_reduce_add_epi64(met[0]) +
-           2 * (join_tested[1] - (uint64_t)_mm512_reduce_add_epi64(met[1]));
+LEAVES_JOINED(join_leaves_avx512, DENSE_TARGET, __m512i, dense, _mm512_setzero_si512(), _mm512_reduce_add_epi64)
+LEAVES_JOINED(join_leaves_avx2, DENSE_AVX2_TARGET, __m256i, dense_avx2, _mm256_setzero_si256(), sum_avx2)
+
+uint64_t join_leaves(const struct buckets *p, const struct buckets *q, struct leaves *L) {
+    return leaf_loops() == 2 ? join_leaves_avx512(p, q, L) : join_leaves_avx2(p, q, L);
 }
 #endif
 

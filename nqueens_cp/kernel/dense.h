@@ -19,17 +19,51 @@
 #define TARGETS
 #endif
 
-/* Loops written by hand for AVX-512 (chosen at run time where the CPU has
- * it), on x86-64 with GCC or Clang; not in a JOIN_PORTABLE build. */
+/* Loops written by hand for AVX-512 and for AVX2 (chosen at run time by what
+ * the CPU has), on x86-64 with GCC or Clang; not in a JOIN_PORTABLE build. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(JOIN_PORTABLE) /* (JOIN_PORTABLE: a test's build) */
 #define HAND_WRITTEN 1
+#include <cpuid.h>
 #include <immintrin.h>
 
+/* A build with JOIN_AVX2 takes AVX2's loops everywhere, as a CPU without AVX-512 does (a test's: the CPUs
+ * with AVX-512 run them too). */
 static inline int has_avx512(void) {
+#ifdef JOIN_AVX2
+    return 0;
+#else
     static int has = -1; /* (threads that race here write the same value) */
     if (has < 0) {
         __builtin_cpu_init();
         has = __builtin_cpu_supports("avx512f") != 0;
+    }
+    return has;
+#endif
+}
+
+/* AVX2, and BMI2 with it (as every CPU with AVX2 has had): the loops by hand for the CPUs without AVX-512. */
+static inline int has_avx2(void) {
+    static int has = -1; /* (threads that race here write the same value) */
+    if (has < 0) {
+        __builtin_cpu_init();
+        has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
+    }
+    return has;
+}
+
+/* Whether BMI2's pext is fast here: on Intel's CPUs that have it, and AMD's from Zen 3 (family 19h) on; AMD's
+ * before (and Hygon's, family 18h) make it in microcode, tens to hundreds of cycles, slower than the byte
+ * tables join.c uses without it. */
+static inline int has_fast_pext(void) {
+    static int has = -1; /* (threads that race here write the same value) */
+    if (has < 0) {
+        unsigned a, b, c, d;
+        __builtin_cpu_init();
+        has = 0;
+        if (has_avx2() && __get_cpuid(1, &a, &b, &c, &d)) {
+            unsigned family = (a >> 8 & 15) + ((a >> 8 & 15) == 15 ? (a >> 20 & 255) : 0);
+            has = __builtin_cpu_is("intel") || (__builtin_cpu_is("amd") && family >= 0x19);
+        }
     }
     return has;
 }
@@ -68,7 +102,7 @@ struct buckets {
 #define BUCKET_WAYS 4 /* (bucketed's stretches) */
 #define JOIN_LEAVES 16384 /* dense leaves put off at once (struct leaves; their sorts in `places`) */
 
-/* Where the AVX-512 loop joins a dense bucket, `join` puts the leaf off, and
+/* Where the loops by hand (AVX-512's or AVX2's) join a dense bucket, `join` puts the leaf off, and
  * the leaves are joined later q's bucket by bucket (`leaves_joined`): that
  * is the join's state besides its buckets. */
 struct leaves {
@@ -88,17 +122,17 @@ struct leaves {
 #define DENSE_CHUNK 6
 #endif
 #define DENSE_VALUES (1 << DENSE_CHUNK)
-/* Where the AVX-512 loop joins the leaves and the others would take DENSE_WIDE_FROM chunks of DENSE_CHUNK
+/* Where the loops by hand join the leaves and the others would take DENSE_WIDE_FROM chunks of DENSE_CHUNK
  * bits or more, they are cut in chunks of DENSE_WIDE bits: at N = 22, whose others are 31 or 32 bits for
  * half the pairs, four loads a key where there were six (22's windows 0.92x the time; 23's, whose others
  * are 29 or 30 for most pairs, 1.01x, where every chunk 8 bits wide took 1.07x: docs/counting.md).  The
- * room kept for the words (join_dense_words) is of chunks of DENSE_CHUNK bits: the AVX-512 loop makes a
+ * room kept for the words (join_dense_words) is of chunks of DENSE_CHUNK bits: the loops by hand make a
  * bucket's words, and the next one's, only as their leaves are joined, so one wide bucket need fit in
  * half of it. */
 #ifndef DENSE_WIDE
 #define DENSE_WIDE 8
 #endif
-/* Where the AVX-512 loop joins the leaves, others that take fewer chunks of DENSE_MID bits than of
+/* Where the loops by hand join the leaves, others that take fewer chunks of DENSE_MID bits than of
  * DENSE_CHUNK (and fewer than DENSE_WIDE_FROM of those) are cut in chunks of DENSE_MID: at N = 23, where
  * half the runs of leaves (one part's, since the middle queens were turned) have others of 25 to 28 bits,
  * four loads a key where there were five, for sums of 128 values a chunk, 32 KB a batch (20 KB in chunks of
@@ -128,18 +162,18 @@ uint64_t join_tested32(const uint32_t *p, uint64_t np, const uint32_t *q, uint64
 
 /* b's buckets of `least` keys or more kept dense: which (at[]), and their
  * words, made here for the compiler's loop, or bucket by bucket as their
- * leaves are joined where the AVX-512 loop joins them (join_leaves). */
+ * leaves are joined where the loops by hand join them (join_leaves). */
 void join_dense_build(struct buckets *b, int k, uint64_t least);
 
 /* Pairs of P's buckets pa .. pa + 2^level - 1 x Q's qa .. with no bit in
- * common (some put off in L, where the AVX-512 loop joins them). */
+ * common (some put off in L, where the loops by hand join them). */
 uint64_t join_buckets(const struct buckets *p, uint32_t pa, const struct buckets *q, uint32_t qa, int level,
                       struct leaves *L);
 
 #ifdef HAND_WRITTEN
-/* The leaves put off in L joined, q's bucket by bucket: the pairs they found, weighed. */
-__attribute__((target("avx512f,avx512vpopcntdq"))) uint64_t join_leaves(const struct buckets *p,
-                                                                        const struct buckets *q, struct leaves *L);
+/* The leaves put off in L joined, q's bucket by bucket (AVX-512's loops or AVX2's): the pairs they found,
+ * weighed. */
+uint64_t join_leaves(const struct buckets *p, const struct buckets *q, struct leaves *L);
 #endif
 
 #endif

@@ -365,9 +365,76 @@ __attribute__((target("avx512f"))) static uint64_t few_joined_avx512(const uint6
     return made;
 }
 #define FEW_JOINED 8 /* (south placements at most: one register's keys) */
+
+/* south_joined and few_joined_avx512 with AVX2, four keys a register: the
+ * keys apart moved to the register's first lanes by a permutation looked up
+ * by their mask (vpermd; AVX2 has no compress), stored whole (out's room past
+ * the last key kept is for eight).  The last keys are a masked load: the
+ * south's arrays end at the table's largest bucket.  On a Zen 3, where the
+ * compiler's loop took a fifth of a window of `count 23` and a third of
+ * `count 19` once the dense loops were AVX2's (docs/counting.md). */
+static const uint32_t packed_lanes[16][8] = {
+    {0, 1, 0, 1, 0, 1, 0, 1}, {0, 1, 0, 1, 0, 1, 0, 1}, {2, 3, 0, 1, 0, 1, 0, 1}, {0, 1, 2, 3, 0, 1, 0, 1},
+    {4, 5, 0, 1, 0, 1, 0, 1}, {0, 1, 4, 5, 0, 1, 0, 1}, {2, 3, 4, 5, 0, 1, 0, 1}, {0, 1, 2, 3, 4, 5, 0, 1},
+    {6, 7, 0, 1, 0, 1, 0, 1}, {0, 1, 6, 7, 0, 1, 0, 1}, {2, 3, 6, 7, 0, 1, 0, 1}, {0, 1, 2, 3, 6, 7, 0, 1},
+    {4, 5, 6, 7, 0, 1, 0, 1}, {0, 1, 4, 5, 6, 7, 0, 1}, {2, 3, 4, 5, 6, 7, 0, 1}, {0, 1, 2, 3, 4, 5, 6, 7}};
+
+/* The keys of the south placements d, a, k (four lanes, `in` of them held) apart from a north placement's
+ * diagonals dn and anti-diagonals an, with its key kn, stored from out on; how many. */
+static inline __attribute__((always_inline, target("avx2"))) uint64_t apart_avx2(__m256i d, __m256i a, __m256i k,
+                                                                                   int in, uint64_t kn, uint64_t dn,
+                                                                                   uint64_t an, uint64_t *out) {
+    __m256i meet = _mm256_or_si256(_mm256_and_si256(d, _mm256_set1_epi64x((long long)dn)),
+                                   _mm256_and_si256(a, _mm256_set1_epi64x((long long)an)));
+    int apart = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(meet, _mm256_setzero_si256()))) & in;
+    __m256i keys = _mm256_or_si256(k, _mm256_set1_epi64x((long long)kn));
+    _mm256_storeu_si256((__m256i *)out, _mm256_permutevar8x32_epi32(
+                                            keys, _mm256_loadu_si256((const __m256i *)packed_lanes[apart])));
+    return (uint64_t)__builtin_popcount((unsigned)apart);
+}
+
+/* The first `count` (1 to 4) of a south array, the lanes past them zero. */
+static inline __attribute__((always_inline, target("avx2"))) __m256i first_avx2(const uint64_t *x, uint64_t count) {
+    const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3);
+    return _mm256_maskload_epi64((const long long *)x, _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)count), lane));
+}
+
+__attribute__((target("avx2"))) static uint64_t south_joined_avx2(uint64_t kn, uint64_t dn, uint64_t an,
+                                                                  const uint64_t *sdiag, const uint64_t *santi,
+                                                                  const uint64_t *skey, uint64_t count, uint64_t *out) {
+    uint64_t made = 0, j = 0;
+    for (; j + 4 <= count; j += 4)
+        made += apart_avx2(_mm256_loadu_si256((const __m256i *)(sdiag + j)),
+                           _mm256_loadu_si256((const __m256i *)(santi + j)),
+                           _mm256_loadu_si256((const __m256i *)(skey + j)), 15, kn, dn, an, out + made);
+    if (j < count)
+        made += apart_avx2(first_avx2(sdiag + j, count - j), first_avx2(santi + j, count - j),
+                           first_avx2(skey + j, count - j), (1 << (count - j)) - 1, kn, dn, an, out + made);
+    return made;
+}
+
+/* few_joined_avx512 where the south placements are four at most: in one register each for the choice. */
+__attribute__((target("avx2"))) static uint64_t few_joined_avx2(const uint64_t *entry, uint64_t *at, uint64_t n1,
+                                                                int north_diag, int north_anti, int low, int span,
+                                                                uint64_t window, const uint64_t *sdiag,
+                                                                const uint64_t *santi, const uint64_t *skey,
+                                                                uint64_t count, uint64_t *out, uint64_t room) {
+    const __m256i d = first_avx2(sdiag, count), a = first_avx2(santi, count), k = first_avx2(skey, count);
+    const int in = (1 << count) - 1;
+    uint64_t made = 0, i = *at;
+    for (; i < n1 && room - made >= count; i++) {
+        uint64_t e = entry[i];
+        uint64_t dn = (e & 0xffffffffu) << north_diag, an = (e >> 32) << north_anti;
+        made += apart_avx2(d, a, k, in, key_of(dn, an, low, span, window), dn, an, out + made);
+    }
+    *at = i;
+    return made;
+}
+#define FEW_JOINED_AVX2 4
 #else
 #define SOUTH_JOINED(...) south_joined(__VA_ARGS__)
 #endif
+
 
 /* The table is far larger than the caches, and each choice of the north's
  * columns reads it in three places: the buckets' starts, then the north's
@@ -402,64 +469,84 @@ static inline void fetch_ahead(const struct join_table *tn, const struct join_ta
  * into out; how many (0: the list is done).  What the loops read is in
  * locals, none through `g`: the stores into the lists would otherwise make
  * the compiler read g's fields again after each one (they might be the same
- * memory), which took half the listing's time. */
-TARGETS static uint64_t half_next(struct half *g, uint64_t *restrict out, uint64_t room) {
-    const struct join_table *tn = g->tn;
-    const uint32_t *start = tn->start, *south_start = g->ts->start;
-    const uint64_t *entry = tn->entry, *south_entry = g->ts->entry;
-    struct south *s = &g->below;
-    uint64_t *restrict sdiag = s->diag, *restrict santi = s->anti, *restrict skey = s->key;
-    const int h = tn->h, low = g->low, span = g->span, north_diag = g->north.diag, north_anti = g->north.anti,
-              south_diag = g->south.diag, south_anti = g->south.anti;
-    const uint64_t window = ((uint64_t)1 << span) - 1;
-    const uint32_t cols = g->cols, rows_n = g->rows_n, rows_s = g->rows_s;
-    uint64_t made = 0, count = s->count;
-    uint32_t last = tn->columns_start[rows_n + 1];
-    for (; !g->done; g->i = UINT64_MAX) {
-        if (g->choice == last) {
-            g->done = 1;
-            break;
-        }
-        uint32_t up = tn->columns[g->choice], down = cols ^ up;
-        uint32_t nb = join_bucket(rows_n, up, h), sb = join_bucket(rows_s, down, h);
-        if (up & ~cols || south_start[sb] == south_start[sb + 1]) {
-            g->choice++; /* not the half's columns, or no south placement to join */
-            continue;
-        }
-        uint64_t i = g->i, n1 = start[nb + 1];
-        if (i == UINT64_MAX) { /* a new choice: its south placements onto the board */
-            fetch_ahead(tn, g->ts, g->choice + 1, last, rows_n, rows_s, cols);
-            i = start[nb];
-            count = 0;
-            for (uint64_t j = south_start[sb]; j < south_start[sb + 1]; j++, count++) {
-                uint64_t f = south_entry[j];
-                uint64_t ds = (f & 0xffffffffu) << south_diag, as = (f >> 32) << south_anti;
-                sdiag[count] = ds, santi[count] = as, skey[count] = key_of(ds, as, low, span, window);
-            }
-            s->count = count;
-        }
+ * memory), which took half the listing's time.  Written once for both
+ * kinds of loops: `few`, where `few_when` holds, joins a choice's few south
+ * placements held in registers; `each` one north placement with them all. */
 #ifdef FEW_JOINED
-        if (count <= FEW_JOINED && has_avx512())
-            made += few_joined_avx512(entry, &i, n1, north_diag, north_anti, low, span, window, sdiag, santi, skey,
-                                      count, out + made, room - made);
-        else
+#define FEW_FIRST(when, few)                                                                                           \
+    if (when)                                                                                                          \
+        made += few(entry, &i, n1, north_diag, north_anti, low, span, window, sdiag, santi, skey, count, out + made,   \
+                    room - made);                                                                                      \
+    else
+#else
+#define FEW_FIRST(when, few)
 #endif
-            for (; i < n1; i++) {
-                if (room - made < count)
-                    break;
-                uint64_t e = entry[i];
-                uint64_t dn = (e & 0xffffffffu) << north_diag, an = (e >> 32) << north_anti;
-                uint64_t kn = key_of(dn, an, low, span, window);
-                made += SOUTH_JOINED(kn, dn, an, sdiag, santi, skey, count, out + made);
-            }
-        if (i < n1) {
-            g->i = i;
-            return made; /* resumes at this north placement */
-        }
-        g->choice++;
+#define HALF_NEXT(name, attributes, few_when, few, each)                                                              \
+    attributes static uint64_t name(struct half *g, uint64_t *restrict out, uint64_t room) {                           \
+        const struct join_table *tn = g->tn;                                                                           \
+        const uint32_t *start = tn->start, *south_start = g->ts->start;                                                \
+        const uint64_t *entry = tn->entry, *south_entry = g->ts->entry;                                                \
+        struct south *s = &g->below;                                                                                   \
+        uint64_t *restrict sdiag = s->diag, *restrict santi = s->anti, *restrict skey = s->key;                        \
+        const int h = tn->h, low = g->low, span = g->span, north_diag = g->north.diag, north_anti = g->north.anti,     \
+                  south_diag = g->south.diag, south_anti = g->south.anti;                                              \
+        const uint64_t window = ((uint64_t)1 << span) - 1;                                                             \
+        const uint32_t cols = g->cols, rows_n = g->rows_n, rows_s = g->rows_s;                                         \
+        uint64_t made = 0, count = s->count;                                                                           \
+        uint32_t last = tn->columns_start[rows_n + 1];                                                                 \
+        for (; !g->done; g->i = UINT64_MAX) {                                                                          \
+            if (g->choice == last) {                                                                                   \
+                g->done = 1;                                                                                           \
+                break;                                                                                                 \
+            }                                                                                                          \
+            uint32_t up = tn->columns[g->choice], down = cols ^ up;                                                    \
+            uint32_t nb = join_bucket(rows_n, up, h), sb = join_bucket(rows_s, down, h);                               \
+            if (up & ~cols || south_start[sb] == south_start[sb + 1]) {                                                \
+                g->choice++; /* not the half's columns, or no south placement to join */                               \
+                continue;                                                                                              \
+            }                                                                                                          \
+            uint64_t i = g->i, n1 = start[nb + 1];                                                                     \
+            if (i == UINT64_MAX) { /* a new choice: its south placements onto the board */                             \
+                fetch_ahead(tn, g->ts, g->choice + 1, last, rows_n, rows_s, cols);                                     \
+                i = start[nb];                                                                                         \
+                count = 0;                                                                                             \
+                for (uint64_t j = south_start[sb]; j < south_start[sb + 1]; j++, count++) {                            \
+                    uint64_t f = south_entry[j];                                                                       \
+                    uint64_t ds = (f & 0xffffffffu) << south_diag, as = (f >> 32) << south_anti;                       \
+                    sdiag[count] = ds, santi[count] = as, skey[count] = key_of(ds, as, low, span, window);             \
+                }                                                                                                      \
+                s->count = count;                                                                                      \
+            }                                                                                                          \
+            FEW_FIRST(few_when, few)                                                                                   \
+                for (; i < n1; i++) {                                                                                  \
+                    if (room - made < count)                                                                           \
+                        break;                                                                                         \
+                    uint64_t e = entry[i];                                                                             \
+                    uint64_t dn = (e & 0xffffffffu) << north_diag, an = (e >> 32) << north_anti;                       \
+                    uint64_t kn = key_of(dn, an, low, span, window);                                                   \
+                    made += each(kn, dn, an, sdiag, santi, skey, count, out + made);                                  \
+                }                                                                                                      \
+            if (i < n1) {                                                                                              \
+                g->i = i;                                                                                              \
+                return made; /* resumes at this north placement */                                                     \
+            }                                                                                                          \
+            g->choice++;                                                                                               \
+        }                                                                                                              \
+        return made;                                                                                                   \
     }
-    return made;
+HALF_NEXT(half_next, TARGETS, count <= FEW_JOINED && has_avx512(), few_joined_avx512, SOUTH_JOINED)
+
+#ifdef HAND_WRITTEN
+/* The same with AVX2's loops (above), where the CPU has AVX2 and not AVX-512. */
+HALF_NEXT(half_next_avx2, __attribute__((target("avx2,bmi2"))), count <= FEW_JOINED_AVX2, few_joined_avx2,
+          south_joined_avx2)
+
+static uint64_t half_listed(struct half *g, uint64_t *restrict out, uint64_t room) {
+    return !has_avx512() && has_avx2() ? half_next_avx2(g, out, room) : half_next(g, out, room);
 }
+#else
+#define half_listed half_next
+#endif
 
 
 static void buckets_free(struct buckets *b) {
@@ -496,6 +583,32 @@ TARGETS static void bits_counted(const uint64_t *keys, uint64_t count, uint64_t 
     }
 }
 
+/* The same in two vectors of four chunks, for CPUs without AVX-512: there
+ * the eight lanes of bits_counted are two registers, which the compiler's
+ * AVX2 code moved through the stack at every key (17.7 % of `count 19` on a
+ * Zen 3), and its multiplication of 64-bit lanes is three.  Here the spread
+ * is the eight shifted copies themselves, ORed (they do not overlap). */
+typedef uint64_t quad_words __attribute__((vector_size(32)));
+TARGETS static void bits_counted_quads(const uint64_t *keys, uint64_t count, uint64_t step, uint64_t counts[64]) {
+    const quad_words low = {0, 7, 14, 21}, high = {28, 35, 42, 49};
+    quad_words lanes[2] = {{0}, {0}};
+    int held = 0;
+    for (uint64_t i = 0; i < count; i += step) {
+        for (int h = 0; h < 2; h++) {
+            quad_words x = ((quad_words){0} + keys[i]) >> (h ? high : low) & 0x7f;
+            x |= x << 7 | x << 14 | x << 21;
+            lanes[h] += (x | x << 28) & 0x0101010101010101u;
+        }
+        if (++held == 255 || i + step >= count) {
+            for (int c = 0; c < 8; c++)
+                for (int b = 0; b < 7; b++)
+                    counts[7 * c + b] += lanes[c / 4][c % 4] >> 8 * b & 0xff;
+            lanes[0] = lanes[1] = (quad_words){0};
+            held = 0;
+        }
+    }
+}
+
 /* After the `forced` bits of order[], the `k` bits of the window that most
  * pairs of p x q have in common (from a sample of each: a bit most pairs
  * share is one whose split cuts most pairs), from the most telling down;
@@ -505,8 +618,13 @@ static int telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint6
     uint64_t in_p[64] = {0}, in_q[64] = {0}, chosen = 0;
     for (int i = 0; i < forced; i++)
         chosen |= (uint64_t)1 << order[i];
-    bits_counted(p, np, 1 + np / 512, in_p);
-    bits_counted(q, nq, 1 + nq / 512, in_q);
+#ifdef HAND_WRITTEN
+    void (*counted)(const uint64_t *, uint64_t, uint64_t, uint64_t *) = has_avx512() ? bits_counted : bits_counted_quads;
+#else
+    void (*counted)(const uint64_t *, uint64_t, uint64_t, uint64_t *) = bits_counted_quads;
+#endif
+    counted(p, np, 1 + np / 512, in_p);
+    counted(q, nq, 1 + nq / 512, in_q);
     for (int taken = forced; taken < forced + k; taken++) {
         int best = -1;
         for (int b = 0; b < width; b++)
@@ -618,35 +736,62 @@ BUCKETED(bucketed_by_tables, , 1, 1, id_of(x, id), others_of(x, other), const ui
          const uint64_t (*other)[256])
 
 #ifdef HAND_WRITTEN
-/* ... or each in one instruction, BMI2's pext (every CPU with AVX-512 has it,
- * and only there is this one called: its loops are AVX-512's): the telling
- * bits (`told`), and the others (`others`), gathered in their order; an even
- * N's long diagonals (`longest`) on top of the id, in theirs (from bit `top`:
- * the diagonal's, then the anti-diagonal's).  The id is read again in the
- * second pass, not kept from the first. */
-BUCKETED(bucketed_by_pext, __attribute__((target("bmi2,avx512f"))), 0, 1,
-         (uint16_t)(_pext_u64(x, told) | _pext_u64(x, longest) << top), _pext_u64(x, others), uint64_t told,
-         uint64_t others, uint64_t longest, int top)
+/* ... or each in one instruction, BMI2's pext, where the CPU makes it fast
+ * (`bucketed_by_pext`; has_fast_pext): the telling bits (`told`), and the
+ * others (`others`), gathered in their order; an even N's long diagonals
+ * (`longest`) on top of the id, in theirs (from bit `top`: the diagonal's,
+ * then the anti-diagonal's).  The id is read again in the second pass, not
+ * kept from the first.
+ *
+ * `bucketed_low`: the same, for the longer list where its others fit in 32
+ * bits: each packed key written as its first 32 bits alone, the key[] of the
+ * other and a pass to copy them left out (dense.c reads low[], and makes
+ * key[] bucket by bucket where a test needs more bits: keys_of).  A
+ * stand-alone copy of the bucketing, on 120 lists of N = 23's row sets with
+ * the caches swept between them, took 0.61x to 0.85x the time of writing
+ * key[] and low[]; the join of 23's windows 0.92x and 0.97x, 22's 0.98x
+ * (benchmarks/kernels.py, 2026-11-29: docs/counting.md).
+ *
+ * `_odd`: the same two for an odd N, which has no long diagonals on top of
+ * its id (longest is 0): the pext of them left out, one of each key's two in
+ * the first pass and of its three in the second.
+ *
+ * Each compiled twice (`isa`): for AVX-512's CPUs (no suffix), as it was
+ * measured there, and for AVX2's (suffix `_bmi2`), where the byte tables
+ * above took a third of a window of `count 23` on a Zen 3 once its dense
+ * loops were AVX2's (docs/counting.md). */
+#define PEXT_BUCKETINGS(suffix, isa)                                                                                \
+    BUCKETED(bucketed_by_pext##suffix, __attribute__((target(isa))), 0, 1,                                          \
+             (uint16_t)(_pext_u64(x, told) | _pext_u64(x, longest) << top), _pext_u64(x, others), uint64_t told,       \
+             uint64_t others, uint64_t longest, int top)                                                               \
+    BUCKETED(bucketed_low##suffix, __attribute__((target(isa))), 0, 0,                                              \
+             (uint16_t)(_pext_u64(x, told) | _pext_u64(x, longest) << top), _pext_u64(x, others), uint64_t told,       \
+             uint64_t others, uint64_t longest, int top)                                                               \
+    BUCKETED(bucketed_by_pext_odd##suffix, __attribute__((target(isa))), 0, 1, (uint16_t)_pext_u64(x, told),        \
+             _pext_u64(x, others), uint64_t told, uint64_t others)                                                     \
+    BUCKETED(bucketed_low_odd##suffix, __attribute__((target(isa))), 0, 0, (uint16_t)_pext_u64(x, told),            \
+             _pext_u64(x, others), uint64_t told, uint64_t others)
+PEXT_BUCKETINGS(, "bmi2,avx512f")
+PEXT_BUCKETINGS(_bmi2, "bmi2,avx2")
 
-/* The same, for the longer list where its others fit in 32 bits: each packed
- * key written as its first 32 bits alone, the key[] of the other and a pass
- * to copy them left out (dense.c reads low[], and makes key[] bucket by
- * bucket where a test needs more bits: keys_of).  A stand-alone copy of the
- * bucketing, on 120 lists of N = 23's row sets with the caches swept
- * between them, took 0.61x to 0.85x the time of writing key[] and low[];
- * the join of 23's windows 0.92x and 0.97x, 22's 0.98x (benchmarks/kernels.py,
- * 2026-11-29: docs/counting.md). */
-BUCKETED(bucketed_low, __attribute__((target("bmi2,avx512f"))), 0, 0,
-         (uint16_t)(_pext_u64(x, told) | _pext_u64(x, longest) << top), _pext_u64(x, others), uint64_t told,
-         uint64_t others, uint64_t longest, int top)
-
-/* The same two for an odd N, which has no long diagonals on top of its id
- * (longest is 0): the pext of them left out, one of each key's two in the
- * first pass and of its three in the second. */
-BUCKETED(bucketed_by_pext_odd, __attribute__((target("bmi2,avx512f"))), 0, 1, (uint16_t)_pext_u64(x, told),
-         _pext_u64(x, others), uint64_t told, uint64_t others)
-BUCKETED(bucketed_low_odd, __attribute__((target("bmi2,avx512f"))), 0, 0, (uint16_t)_pext_u64(x, told),
-         _pext_u64(x, others), uint64_t told, uint64_t others)
+/* joined's two lists bucketed by one kind's copies (a call each, as the first kind's was measured) */
+#define PEXT_BUCKETED(suffix)                                                                                          \
+    do {                                                                                                               \
+        if (!longest) { /* an odd N: no long diagonals on top of the id */                                             \
+            bucketed_by_pext_odd##suffix(p, np, k, bp, told, others);                                                  \
+            if (bq->others <= 32)                                                                                      \
+                bucketed_low_odd##suffix(q, nq, k, bq, told, others);                                                  \
+            else                                                                                                       \
+                bucketed_by_pext_odd##suffix(q, nq, k, bq, told, others);                                              \
+        } else {                                                                                                       \
+            int top = k - 2; /* (the long diagonals' two bits on top of the id) */                                     \
+            bucketed_by_pext##suffix(p, np, k, bp, told, others, longest, top);                                        \
+            if (bq->others <= 32)                                                                                      \
+                bucketed_low##suffix(q, nq, k, bq, told, others, longest, top);                                        \
+            else                                                                                                       \
+                bucketed_by_pext##suffix(q, nq, k, bq, told, others, longest, top);                                    \
+        }                                                                                                              \
+    } while (0)
 #endif
 
 /* What a join of two lists needs besides them: the buckets' room, how to cut
@@ -759,22 +904,11 @@ static uint64_t joined(struct joiner *j, uint64_t *p, uint64_t np, uint64_t *q, 
     uint64_t others = window & ~chosen & taken(p, np) & taken(q, nq);
     bp->others = bq->others = __builtin_popcountll(others);
 #ifdef HAND_WRITTEN
-    if (has_avx512()) {
-        if (!longest) { /* an odd N: no long diagonals on top of the id */
-            bucketed_by_pext_odd(p, np, k, bp, told, others);
-            if (bq->others <= 32)
-                bucketed_low_odd(q, nq, k, bq, told, others);
-            else
-                bucketed_by_pext_odd(q, nq, k, bq, told, others);
-        } else {
-            int top = k - 2; /* (the long diagonals' two bits on top of the id) */
-            bucketed_by_pext(p, np, k, bp, told, others, longest, top);
-            if (bq->others <= 32)
-                bucketed_low(q, nq, k, bq, told, others, longest, top);
-            else
-                bucketed_by_pext(q, nq, k, bq, told, others, longest, top);
-        }
-    } else
+    if (has_avx512())
+        PEXT_BUCKETED();
+    else if (has_fast_pext())
+        PEXT_BUCKETED(_bmi2);
+    else
 #endif
     {
         uint64_t to[64]; /* each bit's place in the id, or among the others */
@@ -1087,10 +1221,10 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
         uint64_t found = 0, np, nq;
         uint64_t t0 = nanoseconds(), listed = 0;
         lister_half(&l, east, 0, &e);
-        while ((np = half_next(&e, p, cap)) > 0) {
+        while ((np = half_listed(&e, p, cap)) > 0) {
             out[JOIN_HALVES] += np;
             lister_half(&l, east, 1, &w); /* the west listed again for each piece of the east */
-            while ((nq = half_next(&w, q, cap)) > 0) {
+            while ((nq = half_listed(&w, q, cap)) > 0) {
                 out[JOIN_HALVES] += nq;
                 uint64_t t1 = nanoseconds();
                 listed += t1 - t0;
@@ -1156,8 +1290,8 @@ int64_t join_list(const struct join_table *t, int n, int x, int y, uint64_t firs
         struct half e, w;
         lister_half(&l, east, 0, &e);
         lister_half(&l, east, 1, &w);
-        uint64_t np = half_next(&e, keys + used, room - 8 - used); /* (8: south_joined's room past the end) */
-        uint64_t nq = e.done && np ? half_next(&w, keys + used + np, room - 8 - used - np) : 0;
+        uint64_t np = half_listed(&e, keys + used, room - 8 - used); /* (8: south_joined's room past the end) */
+        uint64_t nq = e.done && np ? half_listed(&w, keys + used + np, room - 8 - used - np) : 0;
         if (!e.done || (np && !w.done)) { /* this row set's halves do not fit what is left (no east: no west listed) */
             *next = rank;
             if (!used)
