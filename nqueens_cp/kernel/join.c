@@ -258,8 +258,11 @@ static int table_filtered(struct join_table *f, const struct join_table *t, stru
  * placements are moved onto the board once (`south`), then every north
  * placement is tested against all of them.  The state (the choice, the next
  * north placement) lets a long list resume where the last call stopped. */
+/* (a south array's room past the table's largest bucket: AVX2's loops read four lanes from any of its keys,
+ * and few_joined_avx2 the first eight, however few) */
+#define SOUTH_PAST 8
 struct south {
-    uint64_t *diag, *anti, *key; /* each as long as the table's largest bucket */
+    uint64_t *diag, *anti, *key; /* each as long as the table's largest bucket, and SOUTH_PAST */
     uint64_t count;
 };
 
@@ -369,18 +372,19 @@ __attribute__((target("avx512f"))) static uint64_t few_joined_avx512(const uint6
 /* south_joined and few_joined_avx512 with AVX2, four keys a register: the
  * keys apart moved to the register's first lanes by a permutation looked up
  * by their mask (vpermd; AVX2 has no compress), stored whole (out's room past
- * the last key kept is for eight).  The last keys are a masked load: the
- * south's arrays end at the table's largest bucket.  On a Zen 3, where the
- * compiler's loop took a fifth of a window of `count 23` and a third of
- * `count 19` once the dense loops were AVX2's (docs/counting.md). */
+ * the last key kept is for eight).  The last keys are a whole register too,
+ * its lanes past them masked out (the south's arrays have SOUTH_PAST words of
+ * room after their last).  On a Zen 3, where the compiler's loop took a fifth
+ * of a window of `count 23` and a third of `count 19` once the dense loops
+ * were AVX2's (docs/counting.md). */
 static const uint32_t packed_lanes[16][8] = {
     {0, 1, 0, 1, 0, 1, 0, 1}, {0, 1, 0, 1, 0, 1, 0, 1}, {2, 3, 0, 1, 0, 1, 0, 1}, {0, 1, 2, 3, 0, 1, 0, 1},
     {4, 5, 0, 1, 0, 1, 0, 1}, {0, 1, 4, 5, 0, 1, 0, 1}, {2, 3, 4, 5, 0, 1, 0, 1}, {0, 1, 2, 3, 4, 5, 0, 1},
     {6, 7, 0, 1, 0, 1, 0, 1}, {0, 1, 6, 7, 0, 1, 0, 1}, {2, 3, 6, 7, 0, 1, 0, 1}, {0, 1, 2, 3, 6, 7, 0, 1},
     {4, 5, 6, 7, 0, 1, 0, 1}, {0, 1, 4, 5, 6, 7, 0, 1}, {2, 3, 4, 5, 6, 7, 0, 1}, {0, 1, 2, 3, 4, 5, 6, 7}};
 
-/* The keys of the south placements d, a, k (four lanes, `in` of them held) apart from a north placement's
- * diagonals dn and anti-diagonals an, with its key kn, stored from out on; how many. */
+/* The keys of the south placements d, a, k (four lanes, the mask `in` of them held) apart from a north
+ * placement's diagonals dn and anti-diagonals an, with its key kn, stored from out on; how many. */
 static inline __attribute__((always_inline, target("avx2"))) uint64_t apart_avx2(__m256i d, __m256i a, __m256i k,
                                                                                    int in, uint64_t kn, uint64_t dn,
                                                                                    uint64_t an, uint64_t *out) {
@@ -393,44 +397,41 @@ static inline __attribute__((always_inline, target("avx2"))) uint64_t apart_avx2
     return (uint64_t)__builtin_popcount((unsigned)apart);
 }
 
-/* The first `count` (1 to 4) of a south array, the lanes past them zero. */
-static inline __attribute__((always_inline, target("avx2"))) __m256i first_avx2(const uint64_t *x, uint64_t count) {
-    const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3);
-    return _mm256_maskload_epi64((const long long *)x, _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)count), lane));
+static inline __attribute__((always_inline, target("avx2"))) __m256i four_at(const uint64_t *x) {
+    return _mm256_loadu_si256((const __m256i *)x);
 }
 
 __attribute__((target("avx2"))) static uint64_t south_joined_avx2(uint64_t kn, uint64_t dn, uint64_t an,
                                                                   const uint64_t *sdiag, const uint64_t *santi,
                                                                   const uint64_t *skey, uint64_t count, uint64_t *out) {
-    uint64_t made = 0, j = 0;
-    for (; j + 4 <= count; j += 4)
-        made += apart_avx2(_mm256_loadu_si256((const __m256i *)(sdiag + j)),
-                           _mm256_loadu_si256((const __m256i *)(santi + j)),
-                           _mm256_loadu_si256((const __m256i *)(skey + j)), 15, kn, dn, an, out + made);
-    if (j < count)
-        made += apart_avx2(first_avx2(sdiag + j, count - j), first_avx2(santi + j, count - j),
-                           first_avx2(skey + j, count - j), (1 << (count - j)) - 1, kn, dn, an, out + made);
+    uint64_t made = 0;
+    for (uint64_t j = 0; j < count; j += 4)
+        made += apart_avx2(four_at(sdiag + j), four_at(santi + j), four_at(skey + j),
+                           count - j >= 4 ? 15 : (1 << (count - j)) - 1, kn, dn, an, out + made);
     return made;
 }
 
-/* few_joined_avx512 where the south placements are four at most: in one register each for the choice. */
+/* few_joined_avx512 where the south placements are eight at most: in two registers each for the choice. */
 __attribute__((target("avx2"))) static uint64_t few_joined_avx2(const uint64_t *entry, uint64_t *at, uint64_t n1,
                                                                 int north_diag, int north_anti, int low, int span,
                                                                 uint64_t window, const uint64_t *sdiag,
                                                                 const uint64_t *santi, const uint64_t *skey,
                                                                 uint64_t count, uint64_t *out, uint64_t room) {
-    const __m256i d = first_avx2(sdiag, count), a = first_avx2(santi, count), k = first_avx2(skey, count);
+    const __m256i d0 = four_at(sdiag), a0 = four_at(santi), k0 = four_at(skey), d1 = four_at(sdiag + 4),
+                  a1 = four_at(santi + 4), k1 = four_at(skey + 4);
     const int in = (1 << count) - 1;
     uint64_t made = 0, i = *at;
     for (; i < n1 && room - made >= count; i++) {
         uint64_t e = entry[i];
-        uint64_t dn = (e & 0xffffffffu) << north_diag, an = (e >> 32) << north_anti;
-        made += apart_avx2(d, a, k, in, key_of(dn, an, low, span, window), dn, an, out + made);
+        uint64_t dn = (e & 0xffffffffu) << north_diag, an = (e >> 32) << north_anti, kn = key_of(dn, an, low, span, window);
+        made += apart_avx2(d0, a0, k0, in & 15, kn, dn, an, out + made);
+        if (count > 4)
+            made += apart_avx2(d1, a1, k1, in >> 4, kn, dn, an, out + made);
     }
     *at = i;
     return made;
 }
-#define FEW_JOINED_AVX2 4
+#define FEW_JOINED_AVX2 8
 #else
 #define SOUTH_JOINED(...) south_joined(__VA_ARGS__)
 #endif
@@ -1144,12 +1145,13 @@ static int lister_open(struct lister *l, const struct join_table *t, int n, cons
     l->nw = quarter_at(n, h, 0, 0), l->ne = quarter_at(n, h, 0, n - h), l->sw = quarter_at(n, h, n - h, 0),
     l->se = quarter_at(n, h, n - h, n - h);
     l->tnw = l->tne = l->tsw = l->tse = t;
-    l->room = malloc(6 * (t->largest + 1) * sizeof *l->room);
+    const uint64_t most = t->largest + SOUTH_PAST; /* (room to read a register's lanes past the last) */
+    l->room = calloc(6 * most, sizeof *l->room);
     if (!l->room)
         return -1;
     for (int i = 0; i < 2; i++)
-        l->below[i] = (struct south){l->room + (3 * i) * (t->largest + 1), l->room + (3 * i + 1) * (t->largest + 1),
-                                     l->room + (3 * i + 2) * (t->largest + 1), 0};
+        l->below[i] = (struct south){l->room + (3 * i) * most, l->room + (3 * i + 1) * most,
+                                     l->room + (3 * i + 2) * most, 0};
     if (n % 2) {
         struct quarter at[4] = {l->nw, l->ne, l->sw, l->se};
         for (; l->quarters < 4; l->quarters++)
