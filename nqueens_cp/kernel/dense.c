@@ -121,7 +121,7 @@ static inline __attribute__((target("avx2"))) uint64_t lanes_summed_32(__m256i v
  * zero, subtract the compare's -1 from that key's lane counts); the last                                              \
  * keys of p a masked load, their lanes past the list masked out of the                                                \
  * counts too (a lane loaded as zero would match).  Each four keys' counts                                             \
- * are summed at once (a lane holds at most 4 np / lanes).  The compiler's                                               \
+ * are summed at once (a lane holds at most 4 np / lanes).  The compiler's                                             \
  * loop ended each key of q with a horizontal sum and its last keys of p one                                           \
  * at a time: a fifth of `count 19` on a Zen 3, whose lists are short. */                                              \
 #define TESTED_AVX2(name, key, lanes, bits, set1, index)                                                               \
@@ -439,6 +439,7 @@ TARGETS static uint64_t dense_portable(const uint64_t *x, uint64_t nx, const uin
  * batches at once: each key's offsets into the sums, a shift and a mask a
  * chunk, are worked out once for both (leaves_joined, below, picks). */
 #define DENSE_TARGET __attribute__((target("avx512f,avx512vl,avx512vpopcntdq")))
+#define DENSE_AVX2_TARGET __attribute__((target("avx2"))) /* (the AVX2 loops below, and what both inline) */
 /* Chunk c's sum of a key's value, at this byte offset in a batch's words: its value moved to bits 6
  * up and masked (a shift and an AND; the chunk's own place, c * 64 << width bytes, is the load's
  * constant displacement). */
@@ -459,8 +460,9 @@ static inline __attribute__((always_inline)) DENSE_TARGET __m512i dense_meet(uin
 
 /* dense_meet on a half batch: the first half of each sum, where its keys are (dense_bucket), half
  * the loads' width. */
-static inline __attribute__((always_inline)) DENSE_TARGET __m256i dense_meet_half(uint64_t key, const __m512i *sums,
-                                                                                  int chunks, int width) {
+static inline __attribute__((always_inline)) DENSE_AVX2_TARGET __m256i dense_meet_half(uint64_t key,
+                                                                                       const __m512i *sums,
+                                                                                       int chunks, int width) {
     const char *at = (const char *)sums;
     __m256i meet = *(const __m256i *)(at + sum_at(key, 0, width));
     for (int c = 1; c < chunks; c++)
@@ -532,7 +534,6 @@ DENSE_LOOPS(DENSE_AVX512)
  * loop, which this replaces there, took two thirds of a window of `count 23`
  * on a Zen 3, most of it in its eight popcounts a key a batch, each word
  * moved out of the vectors on its own (docs/counting.md). */
-#define DENSE_AVX2_TARGET __attribute__((target("avx2")))
 static inline __attribute__((always_inline)) DENSE_AVX2_TARGET __m256i byte_counts(__m256i v) {
     const __m256i table = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1,
                                            2, 2, 3, 2, 3, 3, 4),
@@ -541,8 +542,8 @@ static inline __attribute__((always_inline)) DENSE_AVX2_TARGET __m256i byte_coun
                            _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)));
 }
 
-/* dense_meet's OR of a key's sums in a batch, as its two halves (low: the first four words); and dense_meet_half's
- * (the first four words alone). */
+/* dense_meet's OR of a key's sums in a batch, as its two halves (low: the first four words); a half batch's is
+ * dense_meet_half, above. */
 static inline __attribute__((always_inline)) DENSE_AVX2_TARGET void dense_meet_avx2(uint64_t key, const __m512i *sums,
                                                                                     int chunks, int width,
                                                                                     __m256i *low, __m256i *high) {
@@ -553,16 +554,6 @@ static inline __attribute__((always_inline)) DENSE_AVX2_TARGET void dense_meet_a
         h = _mm256_or_si256(h, *(const __m256i *)(at + sum_at(key, c, width) + 32));
     }
     *low = l, *high = h;
-}
-
-static inline __attribute__((always_inline)) DENSE_AVX2_TARGET __m256i dense_meet_half_avx2(uint64_t key,
-                                                                                           const __m512i *sums,
-                                                                                           int chunks, int width) {
-    const char *at = (const char *)sums;
-    __m256i meet = *(const __m256i *)(at + sum_at(key, 0, width));
-    for (int c = 1; c < chunks; c++)
-        meet = _mm256_or_si256(meet, *(const __m256i *)(at + sum_at(key, c, width)));
-    return meet;
 }
 
 /* The keys x[0 .. nx) in runs of as many as a byte's sum holds, where a key adds `per` at most to a byte: each        \
@@ -587,7 +578,7 @@ static inline __attribute__((always_inline)) DENSE_AVX2_TARGET __m256i batch_cou
 #define DENSE_AVX2(name, chunks, width)                                                                                \
     DENSE_AVX2_TARGET static __m256i dense_avx2_half_##name(const uint64_t *x, uint64_t nx, const __m512i *a,          \
                                                             __m256i met) {                                             \
-        BY_BYTES(8, byte_counts(dense_meet_half_avx2(x[i], a, chunks, width)));                                        \
+        BY_BYTES(8, byte_counts(dense_meet_half(x[i], a, chunks, width)));                                        \
     }                                                                                                                  \
     DENSE_AVX2_TARGET static __m256i dense_avx2_one_##name(const uint64_t *x, uint64_t nx, const __m512i *a,           \
                                                            __m256i met) {                                              \
@@ -600,7 +591,7 @@ static inline __attribute__((always_inline)) DENSE_AVX2_TARGET __m256i batch_cou
     DENSE_AVX2_TARGET static __m256i dense_avx2_one_half_##name(const uint64_t *x, uint64_t nx, const __m512i *a,      \
                                                                 const __m512i *b, __m256i met) {                       \
         BY_BYTES(24, _mm256_add_epi8(batch_counts(x[i], a, chunks, width),                                             \
-                                     byte_counts(dense_meet_half_avx2(x[i], b, chunks, width))));                      \
+                                     byte_counts(dense_meet_half(x[i], b, chunks, width))));                      \
     }
 DENSE_LOOPS(DENSE_AVX2)
 
@@ -726,7 +717,7 @@ static struct run run_at(const struct buckets *q, const struct leaves *L, const 
  * its own (`dense_half`).  The pairs the leaves found, weighed.  Written once
  * for both kinds of loops (`loops`: AVX-512's `dense`, AVX2's `dense_avx2`),
  * whose running sums (`met_t`) differ. */
-#define LEAVES_JOINED(name, target, met_t, loops, zero, reduce)                                                          \
+#define LEAVES_JOINED(name, target, met_t, loops, zero, reduce)                                                        \
     target static uint64_t name(const struct buckets *p, const struct buckets *q, struct leaves *L) {                  \
         typedef met_t (*one_loop)(const uint64_t *, uint64_t, const __m512i *, met_t);                                 \
         typedef met_t (*two_loop)(const uint64_t *, uint64_t, const __m512i *, const __m512i *, met_t);                \
@@ -807,7 +798,8 @@ static struct run run_at(const struct buckets *q, const struct leaves *L, const 
                     }                                                                                                  \
                 }                                                                                                      \
             }                                                                                                          \
-            for (uint64_t j = r.i; r.half && !fused && j < r.end; j++) { /* a half batch last, on its own (s has none) */\
+            /* a half batch last, on its own (s has none) */                                                           \
+            for (uint64_t j = r.i; r.half && !fused && j < r.end; j++) {                                               \
                 struct leaf_keys x = leaf_keys(p, L, sorted[j]);                                                       \
                 met[x.w] = half[chunks](x.key, x.count, r.sums + r.batches * words, met[x.w]);                         \
                 join_tested[x.w] += x.count * DENSE_HALF;                                                              \

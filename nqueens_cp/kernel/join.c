@@ -423,7 +423,8 @@ __attribute__((target("avx2"))) static uint64_t few_joined_avx2(const uint64_t *
     uint64_t made = 0, i = *at;
     for (; i < n1 && room - made >= count; i++) {
         uint64_t e = entry[i];
-        uint64_t dn = (e & 0xffffffffu) << north_diag, an = (e >> 32) << north_anti, kn = key_of(dn, an, low, span, window);
+        uint64_t dn = (e & 0xffffffffu) << north_diag, an = (e >> 32) << north_anti;
+        uint64_t kn = key_of(dn, an, low, span, window);
         made += apart_avx2(d0, a0, k0, in & 15, kn, dn, an, out + made);
         if (count > 4)
             made += apart_avx2(d1, a1, k1, in >> 4, kn, dn, an, out + made);
@@ -620,7 +621,8 @@ static int telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint6
     for (int i = 0; i < forced; i++)
         chosen |= (uint64_t)1 << order[i];
 #ifdef HAND_WRITTEN
-    void (*counted)(const uint64_t *, uint64_t, uint64_t, uint64_t *) = has_avx512() ? bits_counted : bits_counted_quads;
+    void (*counted)(const uint64_t *, uint64_t, uint64_t, uint64_t *) =
+        has_avx512() ? bits_counted : bits_counted_quads;
 #else
     void (*counted)(const uint64_t *, uint64_t, uint64_t, uint64_t *) = bits_counted_quads;
 #endif
