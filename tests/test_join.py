@@ -6,6 +6,7 @@ the work, and refusals in one line."""
 from __future__ import annotations
 
 import json
+import platform
 import random
 import re
 from pathlib import Path
@@ -412,6 +413,7 @@ def test_the_note_before_a_long_count_estimates_the_join_it_runs(monkeypatch) ->
     from nqueens_cp.execution import advice
 
     monkeypatch.setattr(advice, "default_jobs", lambda: 2)
+    monkeypatch.setattr(kernel, "join_loops", lambda: "avx512")  # (the loops the times were measured with)
     [note] = advice.advice(22, "bitmask", counting=True, jobs=2, quarters=True)
     assert "count by joining quarters would need about 26 minutes" in note and "--checkpoint FILE" in note
     [note] = advice.advice(22, "bitmask", counting=True, jobs=2, quarters=True, checkpointed=True)
@@ -437,6 +439,35 @@ def test_the_note_before_a_long_count_estimates_the_join_it_runs(monkeypatch) ->
     assert join.count_seconds(25) / join.count_seconds(23) == pytest.approx(7_593 / 198.8)
     [note] = advice.advice(16, "cpsat", counting=True, jobs=2)  # (a count no checkpoint keeps: not pointed to one)
     assert "cpsat would need about" in note and "--checkpoint" not in note
+    # A CPU without AVX-512 joins with other loops, and the note says their time: on a Zen 3 with AVX2's,
+    # count 23 "about 2.1 hours" would have been 5.2 (2.5 times, two whole parts of 23 said)
+    monkeypatch.setattr(kernel, "join_loops", lambda: "avx2")
+    [note] = advice.advice(23, "bitmask", counting=True, jobs=2, quarters=True)
+    assert "would need about 5.3 hours to count them;" in note, note
+    monkeypatch.setattr(kernel, "join_loops", lambda: "portable")
+    [note] = advice.advice(23, "bitmask", counting=True, jobs=2, quarters=True)
+    assert "would need about 18 hours to count them;" in note, note
+
+
+def test_the_join_names_the_loops_this_cpu_takes() -> None:
+    """kernel.join_loops says which loops dense.c joins with here, as the
+    note before a count reads it: AVX-512's where the CPU has AVX-512 with
+    its popcount (avx512f, avx512vl, avx512vpopcntdq), else AVX2's where it
+    has AVX2 and BMI2, else the compiler's; the twin's join is 'portable'."""
+    assert kernel.join_loops(compiled=False) == "portable"
+    if not kernel.compiled():
+        pytest.skip("no compiled kernel here: the twin joins")
+    try:
+        flags = set(Path("/proc/cpuinfo").read_text().split("\n\nprocessor")[0].split())
+    except OSError:
+        pytest.skip("Linux's /proc/cpuinfo cannot be read here, to say what the CPU has")
+    if platform.machine() not in ("x86_64", "AMD64"):
+        expected = "portable"
+    elif {"avx512f", "avx512vl", "avx512_vpopcntdq"} <= flags:
+        expected = "avx512"
+    else:
+        expected = "avx2" if {"avx2", "bmi2"} <= flags else "portable"
+    assert kernel.join_loops() == expected
 
 
 @needs_c

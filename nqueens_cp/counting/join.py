@@ -64,20 +64,31 @@ FROM_N = 16  # counted by quarters from here by default: the crossover with the 
 # note says "about".)
 COUNT_SECONDS = {20: 16.4, 21: 198.8, 22: 1547.3, 23: 7_593.0}
 COUNT_CORES = 2
+# Those were the loops written by hand for AVX-512 (a Zen 4).  Where the CPU has no AVX-512 the join
+# takes others (kernel.join_loops), and a count takes longer by about this much: on a Zen 3 (AVX2) two
+# whole parts of 23 took 2.4 and 2.6 times their time in benchmarks/runs/count23-4.jsonl with AVX2's
+# loops; with the compiler's, 23's windows took 1 / 0.286 times AVX2's (benchmarks/kernels.py,
+# 2026-11-30, late: docs/counting.md).
+LOOPS_TIME = {"avx512": 1.0, "avx2": 2.5, "portable": 2.5 / 0.286}
 
 
-def count_seconds(n: int) -> float:
-    """Seconds a count of N by quarters takes on COUNT_CORES cores here, about."""
+def count_seconds(n: int, loops: str | None = None) -> float:
+    """Seconds a count of N by quarters takes on COUNT_CORES cores here,
+    about, with these loops (kernel.join_loops's name; None: this CPU's)."""
+    from .. import kernel
+
     if n in COUNT_SECONDS:
-        return COUNT_SECONDS[n]
-    low, high = sorted(k for k in COUNT_SECONDS if k % 2 == n % 2)[-2:]  # (the two largest of N's parity)
-    growth = COUNT_SECONDS[high] / COUNT_SECONDS[low]  # a step of two
-    return COUNT_SECONDS[high] * growth ** ((n - high) / 2)
+        seconds = COUNT_SECONDS[n]
+    else:
+        low, high = sorted(k for k in COUNT_SECONDS if k % 2 == n % 2)[-2:]  # (the two largest of N's parity)
+        growth = COUNT_SECONDS[high] / COUNT_SECONDS[low]  # a step of two
+        seconds = COUNT_SECONDS[high] * growth ** ((n - high) / 2)
+    return seconds * LOOPS_TIME[kernel.join_loops() if loops is None else loops]
 
 
-def count_rate(n: int) -> float:
+def count_rate(n: int, loops: str | None = None) -> float:
     """Boards a second on one core that a count of N by quarters goes at, about."""
-    return 10 ** log_total(n) / (COUNT_CORES * count_seconds(n))
+    return 10 ** log_total(n) / (COUNT_CORES * count_seconds(n, loops))
 
 
 PARTS = 256  # tasks a count is cut into, about: enough for two dozen processes to end together

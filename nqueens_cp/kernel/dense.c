@@ -818,6 +818,10 @@ uint64_t join_leaves(const struct buckets *p, const struct buckets *q, struct le
 }
 #endif
 
+int join_loops(void) {
+    return leaf_loops();
+}
+
 uint64_t join_dense_words(int n, uint64_t cap) {
     int width = 2 * (2 * (n / 2) - 1), chunks = (width + DENSE_CHUNK - 1) / DENSE_CHUNK;
     uint64_t batches = cap / (64 * DENSE_BATCH) + cap / (2 * 64 * DENSE_BATCH) + 1;

@@ -125,6 +125,10 @@ int64_t join_tasks(const struct join_table *t, int n, int x, int y, uint64_t fir
 /* The 64-bit words of room a list of `cap` keys of n keeps for its dense buckets (dense.c). */
 uint64_t join_dense_words(int n, uint64_t cap);
 
+/* Which loops this CPU joins dense buckets with (dense.c): 2, AVX-512's written by hand; 1, AVX2's; 0, the
+ * compiler's. */
+int join_loops(void);
+
 /* What join_count of these arguments costs, about, in pair tests: for
  * about `samples` of its row sets (evenly apart; 0: all), the pairs of
  * their halves (each side's number bounded from t's bucket sizes) and

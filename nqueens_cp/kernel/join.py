@@ -162,6 +162,17 @@ def join_telling_bits(p: list[int], q: list[int], width: int, forced: list[int],
     return search.join_telling_bits(p, q, width, forced, k)
 
 
+LOOPS = ("portable", "avx2", "avx512")  # join_loops()'s answers, by dense.c's number for them
+
+
+def join_loops(compiled: bool = True) -> str:
+    """Which loops the compiled join takes on this CPU (dense.c's
+    leaf_loops): 'avx512' and 'avx2', written by hand for those vector
+    units, or 'portable', the compiler's (also where the twin joins)."""
+    search = loader.chosen(1, compiled)
+    return LOOPS[search.join_loops()] if search is not None else "portable"
+
+
 def join_table_size(h: int, compiled: bool = True) -> tuple[int, int]:
     """(placements, placements in the largest bucket) of the quarters' table
     of h x h squares, counted (compiled: 4^h counters, nothing kept)."""

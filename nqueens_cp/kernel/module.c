@@ -685,6 +685,11 @@ static PyObject *py_join_dense_words(PyObject *self, PyObject *args) {
     return PyLong_FromUnsignedLongLong(join_dense_words(n, cap));
 }
 
+/* join_loops() -> which loops join the dense buckets here: 2 AVX-512's, 1 AVX2's, 0 the compiler's */
+static PyObject *py_join_loops(PyObject *self, PyObject *args) {
+    return PyLong_FromLong(join_loops());
+}
+
 /* join_table_size(h) -> (placements, placements in the largest bucket), counted without keeping them */
 static PyObject *py_join_table_size(PyObject *self, PyObject *args) {
     int h;
@@ -717,6 +722,7 @@ static PyMethodDef methods[] = {
     {"join_costs", py_join_costs, METH_VARARGS, "What each part of a count by quarters costs, about (join.c)."},
     {"join_telling_bits", py_join_telling_bits, METH_VARARGS, "The bits a join splits two lists of keys on (join.c)."},
     {"join_dense_words", py_join_dense_words, METH_VARARGS, "The room a list keeps for its dense buckets (join.c)."},
+    {"join_loops", py_join_loops, METH_NOARGS, "Which loops join dense buckets here: 2 AVX-512, 1 AVX2, 0 the compiler's."},
     {"decide_new", py_decide_new, METH_VARARGS, "A decision search of one board (decide.c)."},
     {"decide_advance", py_decide_advance, METH_VARARGS, "Search on: (state, nodes, run)."},
     {"decide_board", py_decide_board, METH_VARARGS, "The board a decision search found."},
