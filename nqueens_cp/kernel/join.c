@@ -437,7 +437,6 @@ __attribute__((target("avx2"))) static uint64_t few_joined_avx2(const uint64_t *
 #define SOUTH_JOINED(...) south_joined(__VA_ARGS__)
 #endif
 
-
 /* The table is far larger than the caches, and each choice of the north's
  * columns reads it in three places: the buckets' starts, then the north's
  * placements and the south's.  Each waits for the one before, so at each new
