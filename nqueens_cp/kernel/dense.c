@@ -556,8 +556,8 @@ static inline __attribute__((always_inline)) DENSE_AVX2_TARGET void dense_meet_a
     *low = l, *high = h;
 }
 
-/* The keys x[0 .. nx) in runs of as many as a byte's sum holds, where a key adds `per` at most to a byte: each        \
- * run's byte counts (`counts`, of key x[i]) added up in bytes, then into met's four sums. */                          \
+/* The keys x[0 .. nx) in runs of as many as a byte's sum holds, where a key adds `per` at most to a byte: each
+ * run's byte counts (`counts`, of key x[i]) added up in bytes, then into met's four sums. */
 #define BY_BYTES(per, counts)                                                                                          \
     for (uint64_t i = 0; i < nx;) {                                                                                    \
         __m256i bytes = _mm256_setzero_si256();                                                                        \
@@ -578,7 +578,7 @@ static inline __attribute__((always_inline)) DENSE_AVX2_TARGET __m256i batch_cou
 #define DENSE_AVX2(name, chunks, width)                                                                                \
     DENSE_AVX2_TARGET static __m256i dense_avx2_half_##name(const uint64_t *x, uint64_t nx, const __m512i *a,          \
                                                             __m256i met) {                                             \
-        BY_BYTES(8, byte_counts(dense_meet_half(x[i], a, chunks, width)));                                        \
+        BY_BYTES(8, byte_counts(dense_meet_half(x[i], a, chunks, width)));                                             \
     }                                                                                                                  \
     DENSE_AVX2_TARGET static __m256i dense_avx2_one_##name(const uint64_t *x, uint64_t nx, const __m512i *a,           \
                                                            __m256i met) {                                              \
@@ -591,7 +591,7 @@ static inline __attribute__((always_inline)) DENSE_AVX2_TARGET __m256i batch_cou
     DENSE_AVX2_TARGET static __m256i dense_avx2_one_half_##name(const uint64_t *x, uint64_t nx, const __m512i *a,      \
                                                                 const __m512i *b, __m256i met) {                       \
         BY_BYTES(24, _mm256_add_epi8(batch_counts(x[i], a, chunks, width),                                             \
-                                     byte_counts(dense_meet_half(x[i], b, chunks, width))));                      \
+                                     byte_counts(dense_meet_half(x[i], b, chunks, width))));                           \
     }
 DENSE_LOOPS(DENSE_AVX2)
 
