@@ -388,3 +388,29 @@ main.entry()
     from nqueens_cp.cli import terminal
 
     assert (run.returncode, run.stdout, run.stderr) == (getattr(terminal, stopped), "cleaned up\n", "")
+
+
+CHILD_STOPPED = """
+import os, signal
+from nqueens_cp.cli import terminal
+
+terminal._take_signals()
+assert signal.getsignal(signal.SIGTERM) is terminal._terminate
+pid = os.fork()
+if pid == 0:  # a child the command forks (a pool's worker, before its initializer): SIGTERM at once
+    os.kill(os.getpid(), signal.SIGTERM)
+    os._exit(7)  # (reached only where the signal did not end it)
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status), signal.getsignal(signal.SIGTERM) is terminal._terminate)
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not hasattr(os, "register_at_fork"), reason="forks a child (POSIX)")
+def test_a_child_forked_by_the_command_dies_of_a_stop_as_the_signal_says_not_in_a_traceback() -> None:
+    """`count 16 -e cpmpy --time-limit 1` once printed a traceback (Terminated: 15) from a pool's
+    worker that the time limit's SIGTERM reached while multiprocessing started it, before its
+    initializer put SIGTERM's default back: it had the command's handler, which raises.  A child
+    forked from the command now starts with the default actions in place of the command's handlers
+    (terminal._ours_to_default), and the command keeps its own."""
+    run = subprocess.run([sys.executable, "-c", CHILD_STOPPED], capture_output=True, text=True, timeout=60)
+    assert (run.returncode, run.stdout, run.stderr) == (0, f"{-signal.SIGTERM} True\n", ""), run.stderr

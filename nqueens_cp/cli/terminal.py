@@ -4,6 +4,7 @@ descriptor, a reader gone) reported in one line instead of a traceback."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import signal
@@ -256,6 +257,21 @@ def silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def _ours_to_default() -> None:
+    """In a child forked from the command: the command's own handlers (which raise into whatever runs) put
+    back to the signals' default actions.  A pool's worker sets its own in its initializer, but a stop
+    that came before it, while multiprocessing started the worker, raised Terminated there and printed a
+    traceback (`count 16 -e cpmpy --time-limit 1`, once, four commands at a time)."""
+    for signum in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM)):
+        with contextlib.suppress(ValueError):  # (not the main thread: leave signals alone)
+            if signal.getsignal(signum) in (CtrlC.handler, _terminate):
+                signal.signal(signum, signal.SIG_DFL)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_ours_to_default)
 
 
 def _take_signals() -> dict[int, Any]:
