@@ -19,6 +19,19 @@ ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 
 
+# A whole part of a count by quarters, in a process of its own (parts.py, parts_record.py): its argv the
+# count's N and the part's index in join.parts(N); the quarters' table built first, on one of its row sets,
+# before any clock.  What it prints is the caller's, after this.
+PART_PROGRAM = ("import sys\nfrom nqueens_cp.counting import join\n"
+                "n, index = map(int, sys.argv[1:3])\npart = join.parts(n)[index]\n"
+                "join.count_part(n, part._replace(last=part.first + 1))  # (the quarters' table, before the clock)\n")
+
+
+def part_indices(parser: Any) -> None:
+    """The --parts option of the scripts that count whole parts."""
+    parser.add_argument("--parts", required=True, help="the parts' indices in join.parts(N), comma-separated")
+
+
 def bytecode(root: Path = ROOT) -> None:
     """Compile the package's bytecode under ``root`` once, as a regular install
     does.  With PYTHONDONTWRITEBYTECODE set (as on the machine of these

@@ -26,13 +26,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from common import PYTHON
+from common import PART_PROGRAM, PYTHON, part_indices
 
-PROGRAM = ("import sys, time\nfrom nqueens_cp.counting import join\n"
-           "n, index = map(int, sys.argv[1:3])\npart = join.parts(n)[index]\n"
-           "join.count_part(n, part._replace(last=part.first + 1))  # (the quarters' table, before the clock)\n"
-           "start = time.perf_counter()\nvalues = join.count_part(n, part)\n"
-           "print(time.perf_counter() - start, *values)\n")
+PROGRAM = PART_PROGRAM + ("import time\nstart = time.perf_counter()\nvalues = join.count_part(n, part)\n"
+                          "print(time.perf_counter() - start, *values)\n")
 
 
 def main() -> None:
@@ -40,7 +37,7 @@ def main() -> None:
     parser.add_argument("first", type=Path, help="a tree with its kernel built (nqueens_cp/kernel/_search*.so)")
     parser.add_argument("second", type=Path, help="another such tree ('.': this one)")
     parser.add_argument("n", type=int)
-    parser.add_argument("--parts", required=True, help="the parts' indices in join.parts(N), comma-separated")
+    part_indices(parser)
     args = parser.parse_args()
     trees = [args.first.resolve(), args.second.resolve()]
     for tree in trees:

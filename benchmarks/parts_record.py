@@ -25,18 +25,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from common import PYTHON, ROOT
+from common import PART_PROGRAM, PYTHON, ROOT, part_indices
 
-PROGRAM = ("import json, sys\nfrom nqueens_cp.counting import join\n"
-           "n, index = map(int, sys.argv[1:3])\npart = join.parts(n)[index]\n"
-           "join.count_part(n, part._replace(last=part.first + 1))  # (the quarters' table, before the clock)\n"
-           "print(json.dumps(list(join.count_part(n, part))))\n")
+PROGRAM = PART_PROGRAM + "import json\nprint(json.dumps(list(join.count_part(n, part))))\n"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("record", type=Path, help="a checkpoint of `count N --checkpoint FILE`")
-    parser.add_argument("--parts", required=True, help="the parts' indices in join.parts(N), comma-separated")
+    part_indices(parser)
     args = parser.parse_args()
     lines = [json.loads(line) for line in args.record.read_text().splitlines() if line.strip()]
     n = lines[0]["n"]
