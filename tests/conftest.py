@@ -194,6 +194,16 @@ SOAK = int(os.environ.get("NQUEENS_SOAK", "1"))
 soak = pytest.mark.soak
 
 
+def cpu_flags() -> set[str] | None:
+    """The CPU's feature flags as Linux's /proc/cpuinfo names them (its first processor's), or None
+    where they cannot be read (another system)."""
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return None
+    return set(text.split("\n\nprocessor")[0].split())
+
+
 def drawn(cases: list, budget: int, key: str, keys: list[str]) -> list:
     """About ``budget`` of ``cases`` for ``key``, one of ``keys`` (the engines of a
     table), in their order: the cases dealt round the keys first, so that between

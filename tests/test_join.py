@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import nqueens_cp as nq
+from conftest import cpu_flags
 from test_quarters import table_sizes
 from nqueens_cp import FUNDAMENTAL, TOTAL, kernel
 from nqueens_cp.counting import join, quarters
@@ -457,9 +458,8 @@ def test_the_join_names_the_loops_this_cpu_takes() -> None:
     assert kernel.join_loops(compiled=False) == "portable"
     if not kernel.compiled():
         pytest.skip("no compiled kernel here: the twin joins")
-    try:
-        flags = set(Path("/proc/cpuinfo").read_text().split("\n\nprocessor")[0].split())
-    except OSError:
+    flags = cpu_flags()
+    if flags is None:
         pytest.skip("Linux's /proc/cpuinfo cannot be read here, to say what the CPU has")
     if platform.machine() not in ("x86_64", "AMD64"):
         expected = "portable"

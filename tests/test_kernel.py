@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import cpu_flags
 from nqueens_cp import kernel
 from nqueens_cp.kernel import twin_decide, twin_join, twin_repair
 from nqueens_cp.model.board import is_solution
@@ -491,16 +492,6 @@ def test_a_damaged_compiled_module_falls_back_with_one_warning_instead_of_crashi
     assert damage != "truncated" or "is cut short" in result.stderr
 
 
-def _has_avx2() -> bool:
-    """Whether this CPU has AVX2 and BMI2, which join.c's AVX2 loops take
-    (Linux's flags; False where they cannot be read)."""
-    try:
-        flags = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return False
-    return " avx2" in flags and " bmi2" in flags
-
-
 @pytest.mark.parametrize("build", ["JOIN_PORTABLE", "JOIN_AVX2"])
 def test_the_join_counts_the_same_on_its_other_loops(tmp_path: Path, build: str) -> None:
     """join.c and dense.c list, bucket and test their pairs with AVX-512
@@ -513,7 +504,7 @@ def test_the_join_counts_the_same_on_its_other_loops(tmp_path: Path, build: str)
     otherwise take."""
     if COMPILER is None:
         pytest.skip("no C compiler here to build the driver")
-    if build == "JOIN_AVX2" and not _has_avx2():
+    if build == "JOIN_AVX2" and not {"avx2", "bmi2"} <= (cpu_flags() or set()):
         pytest.skip("this CPU has no AVX2 and BMI2 (or Linux's /proc/cpuinfo cannot say), so the AVX2 loops cannot run here")
     if build == "JOIN_AVX2" and kernel.join_loops() == "avx2":
         pytest.skip("this CPU joins with the AVX2 loops already: the sanitized driver and the suite's other tests "
