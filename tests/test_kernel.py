@@ -284,7 +284,11 @@ def _join_input() -> tuple[list[str], list[str]]:
     through its dense words: at these N no list reaches the 512 keys, nor
     a bucket the 64, that make them dense otherwise; and with
     DENSE_WIDE_FROM=3, so that joins whose others take three chunks of six
-    bits or more are cut in chunks of eight, as N = 22's of six are."""
+    bits or more are cut in chunks of eight, as N = 22's of six are.  At
+    those N every bucket's keys fit in a half batch of dense words; N = 16's
+    longest lists (row sets 2231 and 2232, 7,154 halves), in buckets of
+    about 1,024 and 4,096 keys, make whole batches, one to several a bucket,
+    an odd one with a half one after it or alone."""
     lines, answers = [], []
     for n, x, y in ((10, -1, -1), (11, 5, 5), (11, 0, 2), (13, 1, 9)):
         table, ranks = twin_join.table(n // 2), twin_join.row_sets(n, x, y)
@@ -294,6 +298,11 @@ def _join_input() -> tuple[list[str], list[str]]:
             lines.append(f"join {n} {x + 1} {y + 1} {first} {last} {cap} {direct} {small} {bucket}")
             answers.append(" ".join(map(str, twin_join.join_count(table, n, x, y, first, last, cap, direct, small,
                                                                   bucket, dense_list=0))))
+    table = twin_join.table(8)
+    for bucket in (1024, 4096):
+        lines.append(f"join 16 0 0 2231 2233 {1 << 16} 0 0 {bucket}")
+        answers.append(" ".join(map(str, twin_join.join_count(table, 16, -1, -1, 2231, 2233, 1 << 16, 0, 0, bucket,
+                                                              dense_list=0))))
     return lines, answers
 
 

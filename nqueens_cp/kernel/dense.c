@@ -344,8 +344,49 @@ static inline __attribute__((always_inline)) void chunk_sums(batch_words *restri
             chunk[h << below | l] = high[h] | low[l];
 }
 
-/* The words of b's bucket `id`, from the first others bits of its keys, at sums. */
-TARGETS static void dense_bucket(const struct buckets *b, uint32_t id, uint64_t *sums_at) {
+/* chunk_sums on one half of a batch's words (`part` 0: the words of groups 0
+ * to 3, 1: of groups 4 to 7), each sum's half stored in its place.  Where the
+ * CPU's vectors are half a batch (AVX2), chunk_sums on whole batches kept its
+ * sums in the stack and moved each through it again, a word at a time, for
+ * its first store (GCC splits the operations of a vector wider than the
+ * CPU's, not where it keeps it): the words were 13.9 % of `count 18` on a Zen
+ * 3.  A half at a time, the low sums and a high one are eight registers and
+ * one of AVX2's sixteen (docs/counting.md). */
+typedef uint64_t half_words __attribute__((vector_size(4 * DENSE_BATCH)));
+static inline __attribute__((always_inline)) void chunk_sums_part(uint64_t *restrict chunk,
+                                                                  const batch_words *restrict row, int first,
+                                                                  int rows, batch_words base, const int width,
+                                                                  const int part) {
+    const int below = width / 2, above = width - below, at = part * DENSE_BATCH / 2;
+    half_words r[CHUNK_MOST], low[1 << CHUNK_MOST / 2], high, zero = {0};
+    for (int i = 0; i < width; i++)
+        if (first + i < rows)
+            memcpy(&r[i], (const uint64_t *)&row[first + i] + at, sizeof r[i]);
+        else
+            r[i] = zero;
+    memcpy(&low[0], (const uint64_t *)&base + at, sizeof low[0]);
+    for (int v = 1; v < 1 << below; v++)
+        low[v] = low[v & (v - 1)] | r[__builtin_ctz((unsigned)v)];
+    for (int h = 0; h < 1 << above; h++) {
+        high = zero;
+        for (int i = 0; i < above; i++)
+            if (h >> i & 1)
+                high |= r[below + i];
+        uint64_t *to = chunk + ((size_t)h << below) * DENSE_BATCH + at; /* (each l a constant displacement) */
+        for (int l = 0; l < 1 << below; l++) {
+            half_words sum = high | low[l];
+            memcpy(to + l * DENSE_BATCH, &sum, sizeof sum);
+        }
+    }
+}
+
+/* The words of b's bucket `id`, from the first others bits of its keys, at
+ * sums: each batch's sums whole (`by_parts` 0), or a half of each at a time
+ * (1: chunk_sums_part), where a half batch's second halves are not made (only
+ * the loops by hand read these words, and a half batch's first halves alone:
+ * dense_meet_half). */
+static inline __attribute__((always_inline)) void bucket_words(const struct buckets *b, uint32_t id,
+                                                               uint64_t *sums_at, const int by_parts) {
     const int chunks = b->chunks, rows = b->keyed ? 64 : 32, width = b->width; /* (rows: a key's bits can fill) */
     uint64_t first = b->start[id], count = b->start[id + 1] - first, batch = (uint64_t)chunks * DENSE_BATCH << width;
     for (uint64_t lane0 = 0; lane0 < count; lane0 += 64 * DENSE_BATCH, sums_at += batch) {
@@ -379,7 +420,12 @@ TARGETS static void dense_bucket(const struct buckets *b, uint32_t id, uint64_t 
         /* (each width a constant, for chunk_sums inlined) */
 #define CHUNKS_SUMMED(w)                                                                                        \
     for (int c = 0; c < chunks; c++)                                                                              \
-        chunk_sums(sums + (c << (w)), row, c * (w), rows, c ? (batch_words){0} : past, (w))
+        if (by_parts)                                                                                             \
+            for (int part = 0; part < (spread < DENSE_BATCH ? 1 : 2); part++)                                     \
+                chunk_sums_part((uint64_t *)(sums + (c << (w))), row, c * (w), rows, c ? (batch_words){0} : past, \
+                                (w), part);                                                                       \
+        else                                                                                                      \
+            chunk_sums(sums + (c << (w)), row, c * (w), rows, c ? (batch_words){0} : past, (w))
         if (width == DENSE_WIDE)
             CHUNKS_SUMMED(DENSE_WIDE);
         else if (width == DENSE_MID)
@@ -389,6 +435,16 @@ TARGETS static void dense_bucket(const struct buckets *b, uint32_t id, uint64_t 
 #undef CHUNKS_SUMMED
     }
 }
+
+TARGETS static void dense_bucket(const struct buckets *b, uint32_t id, uint64_t *sums_at) {
+    bucket_words(b, id, sums_at, 0);
+}
+
+#ifdef HAND_WRITTEN
+__attribute__((target("avx2"))) static void dense_bucket_avx2(const struct buckets *b, uint32_t id, uint64_t *sums_at) {
+    bucket_words(b, id, sums_at, 1);
+}
+#endif
 
 /* b's dense buckets (dense_plan), and their words where the compiler's loop
  * reads them (`dense`, below).  The loops by hand join them as put-off
@@ -716,8 +772,9 @@ static struct run run_at(const struct buckets *q, const struct leaves *L, const 
  * whole batch, both in one pass over the keys (`dense_one_half`), else on
  * its own (`dense_half`).  The pairs the leaves found, weighed.  Written once
  * for both kinds of loops (`loops`: AVX-512's `dense`, AVX2's `dense_avx2`),
- * whose running sums (`met_t`) differ. */
-#define LEAVES_JOINED(name, target, met_t, loops, zero, reduce)                                                        \
+ * whose running sums (`met_t`) and words (`words_of`: dense_bucket, or
+ * dense_bucket_avx2 where a batch is two registers) differ. */
+#define LEAVES_JOINED(name, target, met_t, loops, zero, reduce, words_of)                                              \
     target static uint64_t name(const struct buckets *p, const struct buckets *q, struct leaves *L) {                  \
         typedef met_t (*one_loop)(const uint64_t *, uint64_t, const __m512i *, met_t);                                 \
         typedef met_t (*two_loop)(const uint64_t *, uint64_t, const __m512i *, const __m512i *, met_t);                \
@@ -752,10 +809,10 @@ static struct run run_at(const struct buckets *q, const struct leaves *L, const 
             if (r.batches % 2 && !fused && r.end < L->count)                                                           \
                 s = run_at(q, L, sorted, r.end);                                                                       \
             int paired = s.batches % 2 && !s.half;                                                                     \
-            dense_bucket(q, r.bucket, q->sums); /* the words of r, and of s after them (both fit: dense_plan) */       \
+            words_of(q, r.bucket, q->sums); /* the words of r, and of s after them (both fit: dense_plan) */           \
             r.sums = (const __m512i *)q->sums;                                                                         \
             if (paired) {                                                                                              \
-                dense_bucket(q, s.bucket, q->sums + (r.batches + r.half) * words * DENSE_BATCH);                       \
+                words_of(q, s.bucket, q->sums + (r.batches + r.half) * words * DENSE_BATCH);                           \
                 s.sums = (const __m512i *)(q->sums + (r.batches + r.half) * words * DENSE_BATCH);                      \
             }                                                                                                          \
             for (int side = 0; side < 1 + paired; side++) { /* each bucket's batches two at a time */                  \
@@ -810,8 +867,10 @@ static struct run run_at(const struct buckets *q, const struct leaves *L, const 
         return join_tested[0] - (uint64_t)reduce(met[0]) +                                                             \
                2 * (join_tested[1] - (uint64_t)reduce(met[1]));                                                        \
     }
-LEAVES_JOINED(join_leaves_avx512, DENSE_TARGET, __m512i, dense, _mm512_setzero_si512(), _mm512_reduce_add_epi64)
-LEAVES_JOINED(join_leaves_avx2, DENSE_AVX2_TARGET, __m256i, dense_avx2, _mm256_setzero_si256(), sum_avx2)
+LEAVES_JOINED(join_leaves_avx512, DENSE_TARGET, __m512i, dense, _mm512_setzero_si512(), _mm512_reduce_add_epi64,
+              dense_bucket)
+LEAVES_JOINED(join_leaves_avx2, DENSE_AVX2_TARGET, __m256i, dense_avx2, _mm256_setzero_si256(), sum_avx2,
+              dense_bucket_avx2)
 
 uint64_t join_leaves(const struct buckets *p, const struct buckets *q, struct leaves *L) {
     return leaf_loops() == 2 ? join_leaves_avx512(p, q, L) : join_leaves_avx2(p, q, L);
