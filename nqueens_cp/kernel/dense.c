@@ -325,64 +325,49 @@ static const uint64_t *keys_of(const struct buckets *b, uint32_t a, uint32_t siz
  * registers, none read back.  (Made before as chunk[v] = chunk[v & (v - 1)]
  * | a row, each sum waited on the store of one just made: 7.6 % of `count
  * 23`'s samples; 0.976x the windows' time since: docs/counting.md.)  Inlined
- * where the width is a constant, DENSE_CHUNK, DENSE_MID or DENSE_WIDE. */
+ * where the width is a constant, DENSE_CHUNK, DENSE_MID or DENSE_WIDE.
+ *
+ * Written once for two widths of vector (`vec`): a batch's whole words
+ * (`chunk_sums`, `at` 0), or half of them (`chunk_sums_half`, `at` 0: the
+ * words of groups 0 to 3, DENSE_BATCH / 2: of groups 4 to 7), each sum's
+ * half stored in its place.  Where the CPU's vectors are half a batch
+ * (AVX2), chunk_sums kept its sums in the stack and moved each through it
+ * again, a word at a time, for its first store (GCC splits the operations
+ * of a vector wider than the CPU's, not where it keeps it): the words were
+ * 13.9 % of `count 18` on a Zen 3.  A half at a time, the low sums are eight
+ * of AVX2's sixteen registers (docs/counting.md). */
 #define CHUNK_MOST (DENSE_WIDE > DENSE_CHUNK ? DENSE_WIDE : DENSE_CHUNK) /* (DENSE_MID is between them) */
-static inline __attribute__((always_inline)) void chunk_sums(batch_words *restrict chunk,
-                                                             const batch_words *restrict row, int first, int rows,
-                                                             batch_words base, const int width) {
-    const int below = width / 2, above = width - below;
-    batch_words r[CHUNK_MOST], low[1 << CHUNK_MOST / 2], high[1 << (CHUNK_MOST - CHUNK_MOST / 2)];
-    for (int i = 0; i < width; i++)
-        r[i] = first + i < rows ? row[first + i] : (batch_words){0};
-    low[0] = base, high[0] = (batch_words){0};
-    for (int v = 1; v < 1 << below; v++)
-        low[v] = low[v & (v - 1)] | r[__builtin_ctz((unsigned)v)];
-    for (int v = 1; v < 1 << above; v++)
-        high[v] = high[v & (v - 1)] | r[below + __builtin_ctz((unsigned)v)];
-    for (int h = 0; h < 1 << above; h++)
-        for (int l = 0; l < 1 << below; l++)
-            chunk[h << below | l] = high[h] | low[l];
-}
-
-/* chunk_sums on one half of a batch's words (`part` 0: the words of groups 0
- * to 3, 1: of groups 4 to 7), each sum's half stored in its place.  Where the
- * CPU's vectors are half a batch (AVX2), chunk_sums on whole batches kept its
- * sums in the stack and moved each through it again, a word at a time, for
- * its first store (GCC splits the operations of a vector wider than the
- * CPU's, not where it keeps it): the words were 13.9 % of `count 18` on a Zen
- * 3.  A half at a time, the low sums and a high one are eight registers and
- * one of AVX2's sixteen (docs/counting.md). */
 typedef uint64_t half_words __attribute__((vector_size(4 * DENSE_BATCH)));
-static inline __attribute__((always_inline)) void chunk_sums_part(uint64_t *restrict chunk,
-                                                                  const batch_words *restrict row, int first,
-                                                                  int rows, batch_words base, const int width,
-                                                                  const int part) {
-    const int below = width / 2, above = width - below, at = part * DENSE_BATCH / 2;
-    half_words r[CHUNK_MOST], low[1 << CHUNK_MOST / 2], high, zero = {0};
-    for (int i = 0; i < width; i++)
-        if (first + i < rows)
-            memcpy(&r[i], (const uint64_t *)&row[first + i] + at, sizeof r[i]);
-        else
-            r[i] = zero;
-    memcpy(&low[0], (const uint64_t *)&base + at, sizeof low[0]);
-    for (int v = 1; v < 1 << below; v++)
-        low[v] = low[v & (v - 1)] | r[__builtin_ctz((unsigned)v)];
-    for (int h = 0; h < 1 << above; h++) {
-        high = zero;
-        for (int i = 0; i < above; i++)
-            if (h >> i & 1)
-                high |= r[below + i];
-        uint64_t *to = chunk + ((size_t)h << below) * DENSE_BATCH + at; /* (each l a constant displacement) */
-        for (int l = 0; l < 1 << below; l++) {
-            half_words sum = high | low[l];
-            memcpy(to + l * DENSE_BATCH, &sum, sizeof sum);
-        }
+#define CHUNK_SUMS(name, vec)                                                                                          \
+    static inline __attribute__((always_inline)) void name(uint64_t *restrict chunk, const batch_words *restrict row,  \
+                                                           int first, int rows, batch_words base, const int width,     \
+                                                           const int at) {                                             \
+        const int below = width / 2, above = width - below;                                                            \
+        vec r[CHUNK_MOST], low[1 << CHUNK_MOST / 2], high[1 << (CHUNK_MOST - CHUNK_MOST / 2)], zero = {0};             \
+        for (int i = 0; i < width; i++)                                                                                \
+            if (first + i < rows)                                                                                      \
+                memcpy(&r[i], (const uint64_t *)&row[first + i] + at, sizeof r[i]);                                    \
+            else                                                                                                       \
+                r[i] = zero;                                                                                           \
+        memcpy(&low[0], (const uint64_t *)&base + at, sizeof low[0]), high[0] = zero;                                  \
+        for (int v = 1; v < 1 << below; v++)                                                                           \
+            low[v] = low[v & (v - 1)] | r[__builtin_ctz((unsigned)v)];                                                 \
+        for (int v = 1; v < 1 << above; v++)                                                                           \
+            high[v] = high[v & (v - 1)] | r[below + __builtin_ctz((unsigned)v)];                                       \
+        for (int h = 0; h < 1 << above; h++) {                                                                         \
+            uint64_t *to = chunk + ((size_t)h << below) * DENSE_BATCH + at; /* (each l a constant displacement) */     \
+            for (int l = 0; l < 1 << below; l++) {                                                                     \
+                vec sum = high[h] | low[l];                                                                            \
+                memcpy(to + l * DENSE_BATCH, &sum, sizeof sum);                                                        \
+            }                                                                                                          \
+        }                                                                                                              \
     }
-}
+CHUNK_SUMS(chunk_sums, batch_words)
+CHUNK_SUMS(chunk_sums_half, half_words)
 
 /* The words of b's bucket `id`, from the first others bits of its keys, at
  * sums: each batch's sums whole (`by_parts` 0), or a half of each at a time
- * (1: chunk_sums_part), where a half batch's second halves are not made (only
+ * (1: chunk_sums_half), where a half batch's second halves are not made (only
  * the loops by hand read these words, and a half batch's first halves alone:
  * dense_meet_half). */
 static inline __attribute__((always_inline)) void bucket_words(const struct buckets *b, uint32_t id,
@@ -421,11 +406,11 @@ static inline __attribute__((always_inline)) void bucket_words(const struct buck
 #define CHUNKS_SUMMED(w)                                                                                        \
     for (int c = 0; c < chunks; c++)                                                                              \
         if (by_parts)                                                                                             \
-            for (int part = 0; part < (spread < DENSE_BATCH ? 1 : 2); part++)                                     \
-                chunk_sums_part((uint64_t *)(sums + (c << (w))), row, c * (w), rows, c ? (batch_words){0} : past, \
-                                (w), part);                                                                       \
+            for (int at = 0; at < (spread < DENSE_BATCH ? 1 : 2) * DENSE_BATCH / 2; at += DENSE_BATCH / 2)        \
+                chunk_sums_half((uint64_t *)(sums + (c << (w))), row, c * (w), rows, c ? (batch_words){0} : past, \
+                                (w), at);                                                                         \
         else                                                                                                      \
-            chunk_sums(sums + (c << (w)), row, c * (w), rows, c ? (batch_words){0} : past, (w))
+            chunk_sums((uint64_t *)(sums + (c << (w))), row, c * (w), rows, c ? (batch_words){0} : past, (w), 0)
         if (width == DENSE_WIDE)
             CHUNKS_SUMMED(DENSE_WIDE);
         else if (width == DENSE_MID)
