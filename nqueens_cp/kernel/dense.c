@@ -597,16 +597,66 @@ static inline __attribute__((always_inline)) DENSE_AVX2_TARGET void dense_meet_a
     *low = l, *high = h;
 }
 
-/* The keys x[0 .. nx) in runs of as many as a byte's sum holds, where a key adds `per` at most to a byte: each
- * run's byte counts (`counts`, of key x[i]) added up in bytes, then into met's four sums. */
-#define BY_BYTES(per, counts)                                                                                          \
-    for (uint64_t i = 0; i < nx;) {                                                                                    \
-        __m256i bytes = _mm256_setzero_si256();                                                                        \
-        for (uint64_t end = nx - i > 255 / (per) ? i + 255 / (per) : nx; i < end; i++)                                 \
-            bytes = _mm256_add_epi8(bytes, counts);                                                                    \
-        met = _mm256_add_epi64(met, _mm256_sad_epu8(bytes, _mm256_setzero_si256()));                                   \
+/* The keys that meet a batch's lanes, counted carry-save (Harley and Seal's
+ * popcount, in the form of Muła, Kurz and Lemire's paper, section 4): eight
+ * vectors at a time go through a tree of seven full adders of bits,
+ * across lanes kept in `ones`, `twos` and `fours`, where each bit counts
+ * 1, 2 and 4, and only the tree's carry out, whose bits count 8, is
+ * counted by bytes.  That is seven adders of five logic instructions and one
+ * byte count, where counting each vector by bytes took eight byte counts of
+ * six instructions and two shuffles on the ports that have them: the loops
+ * were bound by those instructions on a Zen 3, not by their loads
+ * (benchmarks/dense_loads_avx2.c).  The tally is carried from leaf to leaf
+ * (a leaf has 46 keys on average at 23), and a leaf's last keys, fewer than
+ * a group, are counted by bytes as before (`singles`). */
+struct tally {
+    __m256i ones, twos, fours; /* carry-save: a bit counts 1, 2, 4 */
+    __m256i eights, singles;   /* four 64-bit sums each: of the tree's carries out (each counting 8), of the
+                                * last keys' counts */
+};
+
+/* high, low = the sum of bits a + b + c, lane by lane: a full adder of bits. */
+#define FULL_ADDER(high, low, a, b, c)                                                                                 \
+    do {                                                                                                               \
+        __m256i apart_ = _mm256_xor_si256(a, b);                                                                       \
+        high = _mm256_or_si256(_mm256_and_si256(a, b), _mm256_and_si256(apart_, c));                                   \
+        low = _mm256_xor_si256(apart_, c);                                                                             \
+    } while (0)
+
+/* Eight vectors added into t's ones, twos and fours; their carry out, whose bits count 8, returned. */
+static inline __attribute__((always_inline)) DENSE_AVX2_TARGET __m256i eight_added(struct tally *t, const __m256i *v) {
+    __m256i a, b, c, d, fours_a, fours_b, eights;
+    FULL_ADDER(a, t->ones, t->ones, v[0], v[1]);
+    FULL_ADDER(b, t->ones, t->ones, v[2], v[3]);
+    FULL_ADDER(fours_a, t->twos, t->twos, a, b);
+    FULL_ADDER(c, t->ones, t->ones, v[4], v[5]);
+    FULL_ADDER(d, t->ones, t->ones, v[6], v[7]);
+    FULL_ADDER(fours_b, t->twos, t->twos, c, d);
+    FULL_ADDER(eights, t->fours, t->fours, fours_a, fours_b);
+    return eights;
+}
+
+/* The keys x[0 .. nx) into the tally t, `keys` at a time, whose vectors (`fill`, from key x[i]: eight) go through
+ * eight_added `trees` times; a byte's sum takes 31 / trees groups (eight a tree).  The last keys, fewer than a
+ * group, by bytes (`counts`, of key x[i]; `per` at most a byte). */
+#define CARRY_SAVED(keys, trees, fill, counts)                                                                         \
+    const __m256i zero = _mm256_setzero_si256();                                                                       \
+    uint64_t i = 0;                                                                                                    \
+    while (i + (keys) <= nx) {                                                                                         \
+        __m256i bytes = zero;                                                                                          \
+        for (int g = 0; g < 31 / (trees) && i + (keys) <= nx; g++, i += (keys)) {                                      \
+            __m256i v[8 * (trees)];                                                                                    \
+            fill;                                                                                                      \
+            for (int tree = 0; tree < (trees); tree++)                                                                 \
+                bytes = _mm256_add_epi8(bytes, byte_counts(eight_added(&t, v + 8 * tree)));                            \
+        }                                                                                                              \
+        t.eights = _mm256_add_epi64(t.eights, _mm256_sad_epu8(bytes, zero));                                           \
     }                                                                                                                  \
-    return met
+    __m256i bytes = zero;                                                                                              \
+    for (; i < nx; i++) /* (fewer than `keys` keys: 7 x 24 a byte at most) */                                          \
+        bytes = _mm256_add_epi8(bytes, counts);                                                                        \
+    t.singles = _mm256_add_epi64(t.singles, _mm256_sad_epu8(bytes, zero));                                             \
+    return t
 
 /* The byte counts of the keys a key meets in a whole batch. */
 static inline __attribute__((always_inline)) DENSE_AVX2_TARGET __m256i batch_counts(uint64_t key, const __m512i *a,
@@ -616,29 +666,49 @@ static inline __attribute__((always_inline)) DENSE_AVX2_TARGET __m256i batch_cou
     return _mm256_add_epi8(byte_counts(low), byte_counts(high));
 }
 
+/* A half batch: a vector a key, eight keys a group.  A whole batch: two, four keys.  Two whole batches: four, two
+ * keys.  A whole batch and a half one: three, eight keys a group in three trees (the whole batch's first four
+ * keys', its last four's, then the half's eight). */
 #define DENSE_AVX2(name, chunks, width)                                                                                \
-    DENSE_AVX2_TARGET static __m256i dense_avx2_half_##name(const uint64_t *x, uint64_t nx, const __m512i *a,          \
-                                                            __m256i met) {                                             \
-        BY_BYTES(8, byte_counts(dense_meet_half(x[i], a, chunks, width)));                                             \
+    DENSE_AVX2_TARGET static struct tally dense_avx2_half_##name(const uint64_t *x, uint64_t nx, const __m512i *a,     \
+                                                                 struct tally t) {                                     \
+        CARRY_SAVED(8, 1, for (int k = 0; k < 8; k++) v[k] = dense_meet_half(x[i + k], a, chunks, width),              \
+                    byte_counts(dense_meet_half(x[i], a, chunks, width)));                                             \
     }                                                                                                                  \
-    DENSE_AVX2_TARGET static __m256i dense_avx2_one_##name(const uint64_t *x, uint64_t nx, const __m512i *a,           \
-                                                           __m256i met) {                                              \
-        BY_BYTES(16, batch_counts(x[i], a, chunks, width));                                                            \
+    DENSE_AVX2_TARGET static struct tally dense_avx2_one_##name(const uint64_t *x, uint64_t nx, const __m512i *a,      \
+                                                                struct tally t) {                                      \
+        CARRY_SAVED(4, 1,                                                                                              \
+                    for (int k = 0; k < 4; k++) dense_meet_avx2(x[i + k], a, chunks, width, v + 2 * k, v + 2 * k + 1), \
+                    batch_counts(x[i], a, chunks, width));                                                             \
     }                                                                                                                  \
-    DENSE_AVX2_TARGET static __m256i dense_avx2_two_##name(const uint64_t *x, uint64_t nx, const __m512i *a,           \
-                                                           const __m512i *b, __m256i met) {                            \
-        BY_BYTES(32, _mm256_add_epi8(batch_counts(x[i], a, chunks, width), batch_counts(x[i], b, chunks, width)));     \
+    DENSE_AVX2_TARGET static struct tally dense_avx2_two_##name(const uint64_t *x, uint64_t nx, const __m512i *a,      \
+                                                                const __m512i *b, struct tally t) {                    \
+        CARRY_SAVED(2, 1, for (int k = 0; k < 2; k++) {                                                                \
+            dense_meet_avx2(x[i + k], a, chunks, width, v + 4 * k, v + 4 * k + 1);                                     \
+            dense_meet_avx2(x[i + k], b, chunks, width, v + 4 * k + 2, v + 4 * k + 3);                                 \
+        },                                                                                                             \
+                    _mm256_add_epi8(batch_counts(x[i], a, chunks, width), batch_counts(x[i], b, chunks, width)));      \
     }                                                                                                                  \
-    DENSE_AVX2_TARGET static __m256i dense_avx2_one_half_##name(const uint64_t *x, uint64_t nx, const __m512i *a,      \
-                                                                const __m512i *b, __m256i met) {                       \
-        BY_BYTES(24, _mm256_add_epi8(batch_counts(x[i], a, chunks, width),                                             \
-                                     byte_counts(dense_meet_half(x[i], b, chunks, width))));                           \
+    DENSE_AVX2_TARGET static struct tally dense_avx2_one_half_##name(const uint64_t *x, uint64_t nx,                   \
+                                                                     const __m512i *a, const __m512i *b,               \
+                                                                     struct tally t) {                                 \
+        CARRY_SAVED(8, 3, for (int k = 0; k < 8; k++) {                                                                \
+            dense_meet_avx2(x[i + k], a, chunks, width, v + 2 * k, v + 2 * k + 1);                                     \
+            v[16 + k] = dense_meet_half(x[i + k], b, chunks, width);                                                   \
+        },                                                                                                             \
+                    _mm256_add_epi8(batch_counts(x[i], a, chunks, width),                                              \
+                                    byte_counts(dense_meet_half(x[i], b, chunks, width))));                            \
     }
 DENSE_LOOPS(DENSE_AVX2)
 
-/* The sum of met's four sums. */
-static inline DENSE_AVX2_TARGET uint64_t sum_avx2(__m256i met) {
-    __m128i two = _mm_add_epi64(_mm256_castsi256_si128(met), _mm256_extracti128_si256(met, 1));
+/* The lanes that met, of a tally. */
+static inline DENSE_AVX2_TARGET uint64_t tally_sum(struct tally t) {
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i sum = _mm256_add_epi64(_mm256_slli_epi64(t.eights, 3), t.singles);
+    sum = _mm256_add_epi64(sum, _mm256_slli_epi64(_mm256_sad_epu8(byte_counts(t.fours), zero), 2));
+    sum = _mm256_add_epi64(sum, _mm256_slli_epi64(_mm256_sad_epu8(byte_counts(t.twos), zero), 1));
+    sum = _mm256_add_epi64(sum, _mm256_sad_epu8(byte_counts(t.ones), zero));
+    __m128i two = _mm_add_epi64(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
     return (uint64_t)_mm_cvtsi128_si64(two) + (uint64_t)_mm_extract_epi64(two, 1);
 }
 
@@ -854,7 +924,7 @@ static struct run run_at(const struct buckets *q, const struct leaves *L, const 
     }
 LEAVES_JOINED(join_leaves_avx512, DENSE_TARGET, __m512i, dense, _mm512_setzero_si512(), _mm512_reduce_add_epi64,
               dense_bucket)
-LEAVES_JOINED(join_leaves_avx2, DENSE_AVX2_TARGET, __m256i, dense_avx2, _mm256_setzero_si256(), sum_avx2,
+LEAVES_JOINED(join_leaves_avx2, DENSE_AVX2_TARGET, struct tally, dense_avx2, (struct tally){0}, tally_sum,
               dense_bucket_avx2)
 
 uint64_t join_leaves(const struct buckets *p, const struct buckets *q, struct leaves *L) {
