@@ -662,61 +662,79 @@ int join_telling_bits(const uint64_t *p, uint64_t np, const uint64_t *q, uint64_
  * be stored and read again.  So the tallies are
  * taken in BUCKET_WAYS stretches of the list, one key of each in turn: four
  * chains that do not wait on each other (N = 20, a slice on one core: the
- * join 0.86-0.90 s with one, 0.77-0.78 s with four).  The keys are then
- * placed in one pass, in the order they were listed, and so they stay in
- * each bucket.  (Placed four stretches at a time too, each stretch with its
- * own places in a bucket, as before 2026-11-29, the buckets were the same
- * but the pass took longer: at N = 23 the writes to four places a bucket
- * cost more than the chains; and the first 32 bits of each key, which only
- * the pair by pair tests on 32 bits read, were written beside each key,
- * where one pass after the placing, in order, takes a fraction of the time:
- * the bucketing of N = 23's lists about 0.8x the time, the count's windows
- * 0.92 to 0.94x, benchmarks/kernels.py.) */
+ * join 0.86-0.90 s with one, 0.77-0.78 s with four).  Each key's tally as
+ * the first pass comes to it is its place among its stretch's keys of its
+ * bucket, and is kept (`rank`, in the room the second pass does not write:
+ * key[] where the keys go to low[] alone, else low[]); the tallies then
+ * become each stretch's first place in each bucket, after the stretches
+ * before it.  The second pass places the keys stretch by stretch, each at
+ * its stretch's first place in its bucket plus its rank: in the order they
+ * were listed, so they stay in that order in each bucket, and no key reads
+ * a place another has just written.  (Until 2026-12-01 the second pass took
+ * each key's place from a bucket's running count, `at[v]++`: a chain
+ * through memory where a run of keys shares its id, and with the scattered
+ * store beside it, 7.4 of the 8.7 cycles a key of the bucketing of N = 23's
+ * longer lists on a Zen 3; placed by rank, 5.3 to 5.7 in all, a copy of
+ * the bucketing on twelve such lists: docs/counting.md.  Placed four
+ * stretches at a time, each with its own places in a bucket, as before
+ * 2026-11-29, the buckets were the same but the pass took longer: at N = 23
+ * the writes to four places a bucket cost more than the chains; and the
+ * first 32 bits of each key, which only the pair by pair tests on 32 bits
+ * read, were written beside each key, where one pass after the placing, in
+ * order, takes a fraction of the time: the bucketing of N = 23's lists
+ * about 0.8x the time, the count's windows 0.92 to 0.94x,
+ * benchmarks/kernels.py.) */
 #define BUCKETED(name, attributes, KEEP_IDS, KEYED, ID, OTHERS, ...)                                          \
     attributes static void name(const uint64_t *restrict keys, uint64_t count, int k, struct buckets *b,      \
                                 __VA_ARGS__) {                                                                \
         const uint32_t buckets = 1u << k;                                                                     \
         const int shift = b->others;                                                                          \
-        uint32_t *restrict start = b->start, *restrict low = b->low;                                          \
+        uint32_t *restrict start = b->start;                                                                  \
         uint64_t *restrict key = b->key;                                                                      \
-        uint32_t *restrict at = b->places; /* [way * buckets + id]: the tallies; then [id]: the next place */ \
+        uint32_t *restrict at = b->places; /* [way * buckets + id]: the tallies; then the stretch's places */ \
         uint16_t *restrict ids = (uint16_t *)(start + buckets + 1); /* (room left after start: join_count) */ \
+        /* (keyed: written through `rank` alone, which is then low[]) */                                      \
+        uint32_t *restrict rank = KEYED ? b->low : (uint32_t *)b->key, *restrict low = KEYED ? NULL : b->low; \
         const uint64_t stretch = count / BUCKET_WAYS, last = (BUCKET_WAYS - 1) * (uint64_t)buckets;           \
         memset(at, 0, BUCKET_WAYS * buckets * sizeof *at);                                                    \
         for (uint64_t i = 0; i < stretch; i++)                                                                \
             for (int w = 0; w < BUCKET_WAYS; w++) {                                                           \
-                uint64_t x = keys[w * stretch + i];                                                           \
+                uint64_t j = w * stretch + i, x = keys[j];                                                    \
                 uint16_t v = ID;                                                                              \
                 if (KEEP_IDS)                                                                                 \
-                    ids[w * stretch + i] = v;                                                                 \
-                at[w * buckets + v]++;                                                                        \
+                    ids[j] = v;                                                                               \
+                rank[j] = at[w * buckets + v]++;                                                              \
             }                                                                                                 \
         for (uint64_t i = BUCKET_WAYS * stretch; i < count; i++) { /* the last stretch's tail */             \
             uint64_t x = keys[i];                                                                             \
             uint16_t v = ID;                                                                                  \
             if (KEEP_IDS)                                                                                     \
                 ids[i] = v;                                                                                   \
-            at[last + v]++;                                                                                   \
+            rank[i] = at[last + v]++;                                                                         \
         }                                                                                                     \
-        uint32_t sum = 0; /* each bucket's start, its first place */                                         \
+        uint32_t sum = 0; /* each bucket's start; each stretch's first place in it */                        \
         for (uint32_t v = 0; v < buckets; v++) {                                                              \
-            uint32_t tally = 0;                                                                               \
-            for (int w = 0; w < BUCKET_WAYS; w++)                                                             \
-                tally += at[w * buckets + v];                                                                 \
-            start[v] = at[v] = sum;                                                                           \
-            sum += tally;                                                                                     \
+            start[v] = sum;                                                                                   \
+            for (int w = 0; w < BUCKET_WAYS; w++) {                                                           \
+                uint32_t tally = at[w * buckets + v];                                                         \
+                at[w * buckets + v] = sum;                                                                    \
+                sum += tally;                                                                                 \
+            }                                                                                                 \
         }                                                                                                     \
         start[buckets] = sum;                                                                                 \
-        for (uint64_t i = 0; i < count; i++) {                                                                \
-            uint64_t x = keys[i], v = KEEP_IDS ? ids[i] : (uint16_t)(ID);                                     \
-            if (KEYED)                                                                                        \
-                key[at[v]++] = (OTHERS) | v << shift;                                                         \
-            else /* (the others fit in 32 bits: the caller's) */                                              \
-                low[at[v]++] = (uint32_t)((OTHERS) | v << shift);                                             \
+        for (int w = 0; w < BUCKET_WAYS; w++) {                                                               \
+            const uint32_t *restrict first = at + w * buckets;                                                \
+            for (uint64_t i = w * stretch, end = w + 1 < BUCKET_WAYS ? i + stretch : count; i < end; i++) {   \
+                uint64_t x = keys[i], v = KEEP_IDS ? ids[i] : (uint16_t)(ID);                                 \
+                if (KEYED)                                                                                    \
+                    key[first[v] + rank[i]] = (OTHERS) | v << shift;                                          \
+                else /* (the others fit in 32 bits: the caller's) */                                          \
+                    low[first[v] + rank[i]] = (uint32_t)((OTHERS) | v << shift);                              \
+            }                                                                                                 \
         }                                                                                                     \
         if (KEYED && shift <= 32) /* (the first 32 bits are read only where the others fit in them: dense.c) */ \
             for (uint64_t i = 0; i < count; i++)                                                              \
-                low[i] = (uint32_t)key[i];                                                                    \
+                rank[i] = (uint32_t)key[i];                                                                   \
         b->keyed = KEYED;                                                                                     \
     }
 
