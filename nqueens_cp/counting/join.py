@@ -68,9 +68,11 @@ COUNT_CORES = 2
 # takes others (kernel.join_loops), and a count takes longer by about this much: on a Zen 3 (AVX2) two
 # whole parts of 23 took 2.4 to 2.7 times their time in benchmarks/runs/count23-4.jsonl with AVX2's
 # loops, by the hour (benchmarks/parts_record.py), and 2.12 and 2.18 times once AVX2's dense words were
-# made half a batch at a time (dense_bucket_avx2); with the compiler's, 23's windows took 1 / 0.286 times
-# AVX2's as they were before that (benchmarks/kernels.py, 2026-11-30, late: docs/counting.md).
-LOOPS_TIME = {"avx512": 1.0, "avx2": 2.2, "portable": 2.5 / 0.286}
+# made half a batch at a time (dense_bucket_avx2), and 1.82 times on 2026-12-01 once the dense loops
+# counted carry-save and the bucketing placed its keys by rank; with the compiler's, 23's windows took
+# 1 / 0.286 times AVX2's as they were on 2026-11-30 (benchmarks/kernels.py, 2026-11-30, late:
+# docs/counting.md).
+LOOPS_TIME = {"avx512": 1.0, "avx2": 1.82, "portable": 2.5 / 0.286}
 
 
 def count_seconds(n: int, loops: str | None = None) -> float:
