@@ -650,7 +650,7 @@ static inline __attribute__((always_inline)) DENSE_AVX2_TARGET __m256i eight_add
 
 /* The keys x[0 .. nx) into the tally t, `keys` at a time, whose vectors (`fill`, from key x[i]: eight) go through
  * eight_added `trees` times; a byte's sum takes 31 / trees groups (eight a tree).  The last keys, fewer than a
- * group, by bytes (`counts`, of key x[i]; `per` at most a byte). */
+ * group, by bytes (`counts`, of key x[i]). */
 #define CARRY_SAVED(keys, trees, fill, counts)                                                                         \
     const __m256i zero = _mm256_setzero_si256();                                                                       \
     uint64_t i = 0;                                                                                                    \
