@@ -66,7 +66,7 @@ __attribute__((target("bmi2"))) int main(int argc, char **argv) {
             for (uint64_t i = 0; i < ((uint64_t)4 << 20); i += 8)
                 sweep[i]++;
         double began = now();
-        if (has_avx512()) /* (the copy the join takes on this CPU) */
+        if (has_avx512()) /* (AVX-512's copy, else AVX2's: join.c's choice where pext is fast) */
             bucketed_by_pext(keys, count, k, &b, told, others, 0, 0);
         else
             bucketed_by_pext_bmi2(keys, count, k, &b, told, others, 0, 0);

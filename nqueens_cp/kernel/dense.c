@@ -719,9 +719,7 @@ static inline DENSE_AVX2_TARGET uint64_t tally_sum(struct tally t) {
     __m256i sum = _mm256_add_epi64(_mm256_slli_epi64(t.eights, 3), t.singles);
     sum = _mm256_add_epi64(sum, _mm256_slli_epi64(_mm256_sad_epu8(byte_counts(t.fours), zero), 2));
     sum = _mm256_add_epi64(sum, _mm256_slli_epi64(_mm256_sad_epu8(byte_counts(t.twos), zero), 1));
-    sum = _mm256_add_epi64(sum, _mm256_sad_epu8(byte_counts(t.ones), zero));
-    __m128i two = _mm_add_epi64(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
-    return (uint64_t)_mm_cvtsi128_si64(two) + (uint64_t)_mm_extract_epi64(two, 1);
+    return lanes_summed_64(_mm256_add_epi64(sum, _mm256_sad_epu8(byte_counts(t.ones), zero)));
 }
 
 /* Which loops join the leaves: 2, AVX-512's (with its popcount, VPOPCNTDQ); 1, AVX2's; 0, none (the compiler's
