@@ -53,6 +53,24 @@ def test_the_compiled_join_is_its_twin_part_by_part(n: int) -> None:
 
 
 @needs_c
+def test_calls_in_threads_at_once_count_what_they_count_one_by_one() -> None:
+    """join.c keeps a call's arrays (the lists, their buckets, an odd N's filtered quarters) for the
+    process's next call; calls running at once in other threads each make their own.  Every middle of
+    15, in pieces of three sizes (so that the arrays kept grow between calls), counted by four threads
+    at once, three times over, counts what each counts alone."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    n = 15
+    tasks = [(x, y, 0, kernel.join_row_sets(n, x, y), (1, 1 << 12, 1 << 16)[i % 3])
+             for i, (x, y, _) in enumerate(join.middles(n))]
+    alone = [kernel.join_count(n, *task)[:4] for task in tasks]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda task: kernel.join_count(n, *task)[:4], tasks * 3))
+    assert together == alone * 3
+    assert sum(found[0] * weight for found, (*_, weight) in zip(alone, join.middles(n))) == TOTAL[n]
+
+
+@needs_c
 def test_the_twin_cuts_the_join_where_the_c_code_does() -> None:
     from nqueens_cp.kernel import _search
 

@@ -213,7 +213,8 @@ def table_bytes(n: int) -> int:
     """What the quarters' table of n takes in a process: its placements (8
     bytes each), the buckets' offsets and the build's counters (4^h each),
     the column sets of each row set; for an odd n, four more tables at most
-    (each quarter's placements clear of the middle queens, made per part)."""
+    (each quarter's placements clear of the middle queens, made for each part
+    in arrays the process keeps from one part to the next)."""
     h = n // 2
     entries, _ = TABLES[h]
     filtered = entries * 8 + (4 ** h + 1) * 4 * 2 + (2 ** h + 1) * 4  # (at most: a copy of every placement)

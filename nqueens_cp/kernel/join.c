@@ -50,8 +50,76 @@
 #include "join.h"
 #include "dense.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* --- memory ----------------------------------------------------------------------- */
+
+/* Room for one of the count's large arrays, 64-byte aligned (the dense words are read a cache line at a
+ * time).  (Marked for huge pages besides, from 2 MB on, they changed nothing: windows of 22 and 23 took
+ * 0.994x and 1.013x the time, kernels.py, 2026-12-01.) */
+static void *join_alloc(size_t bytes) {
+    return aligned_alloc(64, bytes ? (bytes + 63) & ~(size_t)63 : 64);
+}
+
+/* One array's room, kept from one call to the next: `room` bytes at `mem`, or none. */
+struct kept {
+    void *mem;
+    size_t room;
+};
+
+/* k's memory, made at least `bytes` long (what it held is lost where it grows), or NULL when memory ran
+ * out (k is then empty). */
+static void *kept_fit(struct kept *k, size_t bytes) {
+    if (k->room < bytes || !k->mem) {
+        free(k->mem);
+        k->mem = join_alloc(bytes);
+        k->room = k->mem ? bytes : 0;
+    }
+    return k->mem;
+}
+
+/* The arrays of a workspace: the two lists of halves, the places and leaves of the join, the south's
+ * placements, the two lists' buckets, and an odd N's four quarters filtered clear of the middle queens
+ * (their starts and placements). */
+enum {
+    KEPT_P, KEPT_Q, KEPT_PLACES, KEPT_LEAF, KEPT_ROOM, KEPT_BP_KEY, KEPT_BP_LOW, KEPT_BP_START, KEPT_BQ_KEY,
+    KEPT_BQ_LOW, KEPT_BQ_START, KEPT_BQ_SUMS, KEPT_BQ_AT, KEPT_FILTERED_START, KEPT_FILTERED_ENTRY = KEPT_FILTERED_START + 4,
+    KEPT_ARRAYS = KEPT_FILTERED_ENTRY + 4
+};
+
+/* What a count's call needs besides the table, kept in the process for its next call.  A worker counts
+ * part after part, and each call takes the same arrays (at N = 23 about 2.2 GB, nearly all of it the four
+ * filtered quarters, each written whole).  Fresh from malloc each time, every page of them faulted and was
+ * zeroed by the kernel when first written: about two thirds of the 1.2 s each call of 23 spent before its
+ * first half (perf: clear_page_erms under lister_open).  One workspace is kept: a call takes it and gives
+ * it back as it returns; a call in another thread meanwhile makes one of its own, and of the two given
+ * back the one given last is kept. */
+struct workspace {
+    struct kept kept[KEPT_ARRAYS];
+};
+
+static _Atomic(struct workspace *) workspace_kept;
+
+static void workspace_free(struct workspace *w) {
+    if (!w)
+        return;
+    for (int i = 0; i < KEPT_ARRAYS; i++)
+        free(w->kept[i].mem);
+    free(w);
+}
+
+/* The kept workspace, or a new empty one (NULL when memory ran out). */
+static struct workspace *workspace_take(void) {
+    struct workspace *w = atomic_exchange(&workspace_kept, NULL);
+    return w ? w : calloc(1, sizeof *w);
+}
+
+static void workspace_give(struct workspace *w) {
+    if (w)
+        workspace_free(atomic_exchange(&workspace_kept, w));
+}
 
 /* --- the quarters' table ------------------------------------------------------------ */
 
@@ -137,14 +205,14 @@ int join_table_build(struct join_table *t, int h) {
     uint64_t began = nanoseconds();
     memset(t, 0, sizeof *t);
     t->h = h;
-    t->start = calloc(buckets + 1, sizeof *t->start);
+    t->start = join_alloc((buckets + 1) * sizeof *t->start);
     uint32_t *next = calloc(buckets, sizeof *next);
     if (!t->start || !next)
         goto nomem;
     struct placer p = {h, next, NULL, 0};
     place(&p, 0, 0, 0, 0, 0);
     t->size = p.size;
-    t->entry = malloc((p.size ? p.size : 1) * sizeof *t->entry);
+    t->entry = join_alloc(p.size * sizeof *t->entry);
     if (!t->entry)
         goto nomem;
     uint32_t at = 0;
@@ -210,20 +278,28 @@ static struct quarter quarter_at(int n, int h, int row0, int col0) {
     return (struct quarter){col0 - row0 + n - h, row0 + col0};
 }
 
+/* A filtered table's own arrays (its starts and placements are its workspace's). */
+static void table_filtered_free(struct join_table *f) {
+    free(f->columns_start);
+    free(f->columns);
+    memset(f, 0, sizeof *f);
+}
+
 /* The placements of t that, moved onto the quarter `at`, take none of the
  * diagonals `diag0` and anti-diagonals `anti0` (an odd N's middle queens'),
- * in their order, as a table of their own in *f (2c. above): 0, or -1 when
- * memory ran out (nothing held then). */
+ * in their order, as a table of their own in *f (2c. above), its starts and
+ * placements in the kept arrays `start` and `entry`: 0, or -1 when memory
+ * ran out (nothing held then but those arrays). */
 static int table_filtered(struct join_table *f, const struct join_table *t, struct quarter at, uint64_t diag0,
-                          uint64_t anti0) {
+                          uint64_t anti0, struct kept *start, struct kept *entry) {
     int h = t->h;
     size_t buckets = (size_t)1 << 2 * h;
     memset(f, 0, sizeof *f);
     f->h = h;
-    f->start = malloc((buckets + 1) * sizeof *f->start);
-    f->entry = malloc((t->size ? t->size : 1) * sizeof *f->entry);
+    f->start = kept_fit(start, (buckets + 1) * sizeof *f->start);
+    f->entry = kept_fit(entry, t->size * sizeof *f->entry);
     if (!f->start || !f->entry) {
-        join_table_free(f);
+        memset(f, 0, sizeof *f);
         return -1;
     }
     uint32_t kept = 0;
@@ -239,11 +315,8 @@ static int table_filtered(struct join_table *f, const struct join_table *t, stru
     }
     f->start[buckets] = kept;
     f->size = kept;
-    uint64_t *fit = realloc(f->entry, (kept ? kept : 1) * sizeof *f->entry);
-    if (fit)
-        f->entry = fit;
     if (table_columns(f)) {
-        join_table_free(f);
+        table_filtered_free(f);
         return -1;
     }
     return 0;
@@ -549,10 +622,6 @@ static uint64_t half_listed(struct half *g, uint64_t *restrict out, uint64_t roo
 #define half_listed half_next
 #endif
 
-
-static void buckets_free(struct buckets *b) {
-    free(b->key), free(b->low), free(b->start), free(b->sums), free(b->at);
-}
 
 /* How many of the keys keys[0], keys[step], keys[2 step], ... take each
  * bit, added into counts[]: a key's bits seven at a time, each chunk spread
@@ -1127,10 +1196,10 @@ double join_cost(const struct join_table *t, int n, int x, int y, uint64_t first
 }
 
 /* What listing the halves of one placement of the middle queens needs,
- * made once a call (join_count's, join_list's): the middle, where the
- * quarters lie, each quarter's table (for an odd N, its placements clear of
- * the middle queens: 2c. above), room for the south's placements, the free
- * rows in order. */
+ * made once a call (join_count's, join_list's; its arrays in the call's
+ * workspace): the middle, where the quarters lie, each quarter's table (for
+ * an odd N, its placements clear of the middle queens: 2c. above), room for
+ * the south's placements, the free rows in order. */
 struct lister {
     struct middle m;
     int h, low, span, f, quarters;
@@ -1151,13 +1220,14 @@ static int free_positions(uint32_t rows, uint32_t positions[32]) {
 }
 
 static void lister_close(struct lister *l) {
-    free(l->room);
     while (l->quarters > 0)
-        join_table_free(&l->filtered[--l->quarters]);
+        table_filtered_free(&l->filtered[--l->quarters]);
 }
 
-/* l made for the table t of n and the middle m (ranks_within's): 0, or -1 when memory ran out (nothing held). */
-static int lister_open(struct lister *l, const struct join_table *t, int n, const struct middle *m) {
+/* l made for the table t of n and the middle m (ranks_within's), its arrays in the workspace w: 0, or -1
+ * when memory ran out (nothing held but w's arrays). */
+static int lister_open(struct lister *l, const struct join_table *t, int n, const struct middle *m,
+                       struct workspace *w) {
     int h = n / 2;
     l->m = *m, l->h = h, l->quarters = 0;
     l->low = n - h, l->span = h + h - 1; /* the window: diagonals n-h .. n+h-2 of both kinds */
@@ -1165,16 +1235,18 @@ static int lister_open(struct lister *l, const struct join_table *t, int n, cons
     l->se = quarter_at(n, h, n - h, n - h);
     l->tnw = l->tne = l->tsw = l->tse = t;
     const uint64_t most = t->largest + SOUTH_PAST; /* (room to read a register's lanes past the last) */
-    l->room = calloc(6 * most, sizeof *l->room);
+    l->room = kept_fit(&w->kept[KEPT_ROOM], 6 * most * sizeof *l->room);
     if (!l->room)
         return -1;
+    memset(l->room, 0, 6 * most * sizeof *l->room);
     for (int i = 0; i < 2; i++)
         l->below[i] = (struct south){l->room + (3 * i) * most, l->room + (3 * i + 1) * most,
                                      l->room + (3 * i + 2) * most, 0};
     if (n % 2) {
         struct quarter at[4] = {l->nw, l->ne, l->sw, l->se};
         for (; l->quarters < 4; l->quarters++)
-            if (table_filtered(&l->filtered[l->quarters], t, at[l->quarters], m->diag, m->anti)) {
+            if (table_filtered(&l->filtered[l->quarters], t, at[l->quarters], m->diag, m->anti,
+                               &w->kept[KEPT_FILTERED_START + l->quarters], &w->kept[KEPT_FILTERED_ENTRY + l->quarters])) {
                 lister_close(l);
                 return -1;
             }
@@ -1207,24 +1279,29 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
     if (cap < t->largest)
         cap = t->largest; /* a list is cut between north placements: the south's all fit */
     int free_rows = __builtin_popcount(m.rows), east_cols = __builtin_popcount(m.east);
-    uint64_t *p = malloc((cap + 8) * sizeof *p), *q = malloc((cap + 8) * sizeof *q); /* (8: south_joined) */
+    struct workspace *ws = workspace_take();
+    if (!ws)
+        return -1;
+    struct kept *room = ws->kept;
+    uint64_t *p = kept_fit(&room[KEPT_P], (cap + 8) * sizeof *p), *q = kept_fit(&room[KEPT_Q], (cap + 8) * sizeof *q); /* (8: south_joined) */
     size_t starts = (((size_t)1 << JOIN_MAX_ID_BITS) + 1) * sizeof(uint32_t) + cap * sizeof(uint16_t);
-    uint32_t *places = malloc(((size_t)BUCKET_WAYS << JOIN_MAX_ID_BITS) * sizeof *places);
-    uint32_t (*leaf)[3] = malloc(JOIN_LEAVES * sizeof *leaf);
+    uint32_t *places = kept_fit(&room[KEPT_PLACES], ((size_t)BUCKET_WAYS << JOIN_MAX_ID_BITS) * sizeof *places);
+    uint32_t (*leaf)[3] = kept_fit(&room[KEPT_LEAF], JOIN_LEAVES * sizeof *leaf);
     size_t dense = join_dense_words(n, cap) * sizeof(uint64_t), ats = ((size_t)1 << JOIN_MAX_ID_BITS) * sizeof(uint64_t);
-    struct buckets bp = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(uint32_t)), malloc(starts), places, NULL,
-                         NULL, 0, 0, 0, 1}, /* (never dense) */
-                   bq = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(uint32_t)), malloc(starts), places,
-                         aligned_alloc(64, dense), malloc(ats), dense / sizeof(uint64_t), 0, 0, 1};
+    struct buckets bp = {kept_fit(&room[KEPT_BP_KEY], cap * sizeof(uint64_t)), kept_fit(&room[KEPT_BP_LOW], cap * sizeof(uint32_t)),
+                         kept_fit(&room[KEPT_BP_START], starts), places, NULL, NULL, 0, 0, 0, 1}, /* (never dense) */
+                   bq = {kept_fit(&room[KEPT_BQ_KEY], cap * sizeof(uint64_t)), kept_fit(&room[KEPT_BQ_LOW], cap * sizeof(uint32_t)),
+                         kept_fit(&room[KEPT_BQ_START], starts), places, kept_fit(&room[KEPT_BQ_SUMS], dense),
+                         kept_fit(&room[KEPT_BQ_AT], ats), dense / sizeof(uint64_t), 0, 0, 1};
     struct lister l;
     uint64_t began = nanoseconds();
-    int listing = lister_open(&l, t, n, &m);
+    int listing = lister_open(&l, t, n, &m, ws);
     out[JOIN_NS_HALVES] += nanoseconds() - began;
     if (!p || !q || !places || !leaf || !bp.key || !bp.low || !bp.start || !bq.key || !bq.low || !bq.sums || !bq.at ||
         !bq.start || listing) {
-        free(p), free(q), free(places), free(leaf), buckets_free(&bp), buckets_free(&bq);
         if (!listing)
             lister_close(&l);
+        workspace_give(ws);
         return -1;
     }
     /* For an even N the two longest diagonals are the id's top bits (2b. above: only pairs with no queen
@@ -1258,8 +1335,8 @@ int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, 
         out[JOIN_NS_HALVES] += listed;
         out[JOIN_COUNT] += weight * found;
     }
-    free(p), free(q), free(places), free(leaf), buckets_free(&bp), buckets_free(&bq);
     lister_close(&l);
+    workspace_give(ws);
     return 0;
 }
 
@@ -1293,8 +1370,13 @@ int64_t join_list(const struct join_table *t, int n, int x, int y, uint64_t firs
     *next = last;
     struct lister l;
     uint64_t began = nanoseconds();
-    if (room < 8 || jobs_room < 4 * JOIN_LIST_JOB || lister_open(&l, t, n, &m))
+    if (room < 8 || jobs_room < 4 * JOIN_LIST_JOB)
         return -1;
+    struct workspace *ws = workspace_take();
+    if (!ws || lister_open(&l, t, n, &m, ws)) {
+        workspace_give(ws);
+        return -1;
+    }
     uint64_t longest = longest_of(&l, n), diag = longest & -longest, used = 0, jobs_used = 0;
     int free_rows = __builtin_popcount(m.rows), east_cols = __builtin_popcount(m.east);
     int64_t result = 0;
@@ -1353,6 +1435,7 @@ int64_t join_list(const struct join_table *t, int n, int x, int y, uint64_t firs
     }
     out[JOIN_NS_HALVES] += nanoseconds() - began;
     lister_close(&l);
+    workspace_give(ws);
     if (result < 0)
         return result;
     *jobs_made = jobs_used / JOIN_LIST_JOB;
