@@ -142,23 +142,40 @@ struct placer {
     uint64_t size;
 };
 
-/* Every placement of rows i .. h-1, the rows above already decided. */
+/* One placement of the whole square: counted in its bucket (first pass) or put there (second). */
+static inline void placed(struct placer *p, uint32_t rows, uint32_t cols, uint32_t diag, uint32_t anti) {
+    uint32_t bucket = join_bucket(rows, cols, p->h);
+    if (p->entry)
+        p->entry[p->count[bucket]++] = (uint64_t)diag | (uint64_t)anti << 32;
+    else if (p->count)
+        p->count[bucket]++;
+    p->size++;
+}
+
+/* Every placement of rows i .. h-1, the rows above already decided.  A row's open columns are found at
+ * once, from the bits the rows above took, and the last row's placements are put here, not a call each
+ * (with a test of each column and a call a placement, the table of 22 took 2.3 times as long: 6.2 to
+ * 6.8 s against 2.4 to 3.0, and of 18 about 1.8 times: 2026-12-01). */
 static void place(struct placer *p, int i, uint32_t rows, uint32_t cols, uint32_t diag, uint32_t anti) {
     int h = p->h;
     if (i == h) {
-        uint32_t bucket = join_bucket(rows, cols, h);
-        if (p->entry)
-            p->entry[p->count[bucket]++] = (uint64_t)diag | (uint64_t)anti << 32;
-        else if (p->count)
-            p->count[bucket]++;
-        p->size++;
+        placed(p, rows, cols, diag, anti);
+        return;
+    }
+    /* row i's open columns, in order: column j takes diagonal j - i + h - 1 and anti-diagonal i + j */
+    uint32_t open = ~(cols | diag >> (h - 1 - i) | anti >> i) & ((1u << h) - 1);
+    if (i == h - 1) {
+        placed(p, rows, cols, diag, anti); /* row i empty in this quarter */
+        for (; open; open &= open - 1) {
+            int j = __builtin_ctz(open);
+            placed(p, rows | 1u << i, cols | 1u << j, diag | 1u << (j - i + h - 1), anti | 1u << (i + j));
+        }
         return;
     }
     place(p, i + 1, rows, cols, diag, anti); /* row i empty in this quarter */
-    for (int j = 0; j < h; j++) {
-        uint32_t d = 1u << (j - i + h - 1), a = 1u << (i + j);
-        if (!(cols >> j & 1) && !(diag & d) && !(anti & a))
-            place(p, i + 1, rows | 1u << i, cols | 1u << j, diag | d, anti | a);
+    for (; open; open &= open - 1) {
+        int j = __builtin_ctz(open);
+        place(p, i + 1, rows | 1u << i, cols | 1u << j, diag | 1u << (j - i + h - 1), anti | 1u << (i + j));
     }
 }
 
