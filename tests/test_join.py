@@ -71,6 +71,24 @@ def test_calls_in_threads_at_once_count_what_they_count_one_by_one() -> None:
 
 
 @needs_c
+def test_the_join_keeps_its_arrays_for_the_next_call_and_a_count_here_frees_them() -> None:
+    """A worker's next part reuses the arrays of its last (no new pages to fault and zero); a count whose
+    parts ran in this process frees them as it ends."""
+    n = 15
+    x, y, _ = join.middles(n)[0]
+    kernel.join_release()
+    assert kernel.join_kept() == 0
+    first = kernel.join_count(n, x, y, 0, 5, 1 << 16)
+    kept = kernel.join_kept()
+    placements, _ = join.TABLES[n // 2]
+    assert kept >= 4 * placements * 8 + 2 * ((1 << 16) + 8) * 8  # the four filtered quarters, the two lists
+    assert kernel.join_count(n, x, y, 0, 5, 1 << 16)[:4] == first[:4]  # (boards, row sets, halves, pair tests)
+    assert kernel.join_kept() == kept  # the same arrays again, none made anew
+    assert nq.count(n, method="quarters", jobs=1) == TOTAL[n]
+    assert kernel.join_kept() == 0
+
+
+@needs_c
 def test_the_twin_cuts_the_join_where_the_c_code_does() -> None:
     from nqueens_cp.kernel import _search
 

@@ -371,7 +371,14 @@ def count_by_quarters(n: int, cap: int, run: Runner, deadline: float | None = No
                 part=part or partial(count_part, cap=cap), width=VALUES,
                 exact=(0, 1),  # the boards and the row sets (the halves' pieces and the times depend on cap)
                 cost=part_costs(n, tasks))
-    values, ((half, quarter), _) = run(work)
+    from .. import kernel
+
+    try:
+        values, ((half, quarter), _) = run(work)
+    finally:
+        # Parts counted in this process (one job) leave the join's arrays kept for a next call that a
+        # count's end does not have: freed (a pool's workers keep theirs until they exit).
+        kernel.join_release()
     result = Result(n, values[0], half, quarter, values)  # type: ignore[arg-type]
     if (result.total - half) % 8 or (half - quarter) % 4 or half > result.total:
         from ..errors import NQueensError

@@ -28,8 +28,9 @@ from __future__ import annotations
 from . import twin, twin_decide, twin_join, twin_repair  # noqa: F401 (kernel.twin_join, ...)
 from .decide import Decision
 from .domination import DOMINATE_MAX_N, dominate
-from .join import (JOB_WORDS, JOIN_MAX_N, TASK_WORDS, Joined, Listed, Tasks, join_costs, join_count, join_list,
-                   join_loops, join_row_sets, join_table_entries, join_table_size, join_tasks, join_telling_bits)
+from .join import (JOB_WORDS, JOIN_MAX_N, TASK_WORDS, Joined, Listed, Tasks, join_costs, join_count, join_kept, join_list,
+                   join_loops, join_release, join_row_sets, join_table_entries, join_table_size, join_tasks,
+                   join_telling_bits)
 from .loader import MAX_N, SlowSearchWarning, compiled, kind
 from .loader import chosen as _chosen, module as _module  # noqa: F401 (the tests' handles)
 from .repair import LAZY_BOARD_N, REPAIR_MAX_N, TWIN_SLICE, Repair, repair_bytes
@@ -39,5 +40,5 @@ from .search import (HALF_TURN_MAX_N, OFFSET_COLUMNS, OFFSET_ROWS, FamilyWalk, T
 __all__ = ["DOMINATE_MAX_N", "HALF_TURN_MAX_N", "JOIN_MAX_N", "LAZY_BOARD_N", "MAX_N", "OFFSET_COLUMNS", "OFFSET_ROWS",
            "REPAIR_MAX_N", "TWIN_SLICE", "Decision", "FamilyWalk", "Joined", "Repair", "SlowSearchWarning", "Tallies",
            "Walk", "compiled", "count", "count_boards", "count_half_turn", "dominate", "expand", "family_words",
-           "join_costs", "join_count", "join_list", "join_loops", "join_row_sets", "JOB_WORDS", "Listed", "TASK_WORDS", "Tasks", "join_tasks",
+           "join_costs", "join_count", "join_kept", "join_list", "join_loops", "join_release", "join_row_sets", "JOB_WORDS", "Listed", "TASK_WORDS", "Tasks", "join_tasks",
            "join_table_entries", "join_table_size", "join_telling_bits", "kind", "repair_bytes"]

@@ -121,6 +121,19 @@ static void workspace_give(struct workspace *w) {
         workspace_free(atomic_exchange(&workspace_kept, w));
 }
 
+uint64_t join_kept_bytes(void) {
+    struct workspace *w = atomic_exchange(&workspace_kept, NULL);
+    uint64_t bytes = 0;
+    for (int i = 0; w && i < KEPT_ARRAYS; i++)
+        bytes += w->kept[i].room;
+    workspace_give(w);
+    return bytes;
+}
+
+void join_release(void) {
+    workspace_free(atomic_exchange(&workspace_kept, NULL));
+}
+
 /* --- the quarters' table ------------------------------------------------------------ */
 
 /* The bucket of the placements on these rows and columns of a quarter

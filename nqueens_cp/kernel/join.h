@@ -83,6 +83,12 @@ enum {
 int join_count(const struct join_table *t, int n, int x, int y, uint64_t first, uint64_t last, uint64_t cap,
                uint64_t direct, uint64_t small, uint64_t bucket, uint64_t out[JOIN_VALUES]);
 
+/* join_count and join_list keep their arrays (the lists, their buckets, an
+ * odd N's filtered quarters) in the process for its next call: the bytes
+ * kept now, and their release (the next call makes them again). */
+uint64_t join_kept_bytes(void);
+void join_release(void);
+
 /* The halves of the row sets of ranks first .. last-1 (join_count's
  * arguments; the row sets it joins, the least of each orbit), listed for
  * another joiner (a GPU's: nqueens_cp/counting/gpu_join.py): per row set its

@@ -173,6 +173,22 @@ def join_loops(compiled: bool = True) -> str:
     return LOOPS[search.join_loops()] if search is not None else "portable"
 
 
+def join_kept() -> int:
+    """The bytes the compiled join keeps in this process for its next call:
+    its lists, their buckets and an odd N's filtered quarters, made by the
+    first :func:`join_count` or :func:`join_list` that needs them and kept,
+    as a worker counts part after part (0 without the compiled kernel)."""
+    search = loader.chosen(1, True)
+    return search.join_kept() if search is not None else 0
+
+
+def join_release() -> None:
+    """Free what :func:`join_kept` counts (a later call makes it again)."""
+    search = loader.chosen(1, True)
+    if search is not None:
+        search.join_release()
+
+
 def join_table_size(h: int, compiled: bool = True) -> tuple[int, int]:
     """(placements, placements in the largest bucket) of the quarters' table
     of h x h squares, counted (compiled: 4^h counters, nothing kept)."""

@@ -690,6 +690,16 @@ static PyObject *py_join_loops(PyObject *self, PyObject *args) {
     return PyLong_FromLong(join_loops());
 }
 
+/* join_kept() -> the bytes join_count and join_list keep for their next call; join_release() frees them */
+static PyObject *py_join_kept(PyObject *self, PyObject *args) {
+    return PyLong_FromUnsignedLongLong((unsigned long long)join_kept_bytes());
+}
+
+static PyObject *py_join_release(PyObject *self, PyObject *args) {
+    join_release();
+    Py_RETURN_NONE;
+}
+
 /* join_table_size(h) -> (placements, placements in the largest bucket), counted without keeping them */
 static PyObject *py_join_table_size(PyObject *self, PyObject *args) {
     int h;
@@ -719,6 +729,8 @@ static PyMethodDef methods[] = {
     {"join_tasks", py_join_tasks, METH_VARARGS, "The tasks of listing some row sets' halves on a device (join.c)."},
     {"join_table_entries", py_join_table_entries, METH_VARARGS, "The quarters' table's placements, copied (join.c)."},
     {"join_table_size", py_join_table_size, METH_VARARGS, "The quarters' table's size, counted (join.c)."},
+    {"join_kept", py_join_kept, METH_NOARGS, "The bytes the join keeps for its next call (join.c)."},
+    {"join_release", py_join_release, METH_NOARGS, "Frees what the join keeps for its next call (join.c)."},
     {"join_costs", py_join_costs, METH_VARARGS, "What each part of a count by quarters costs, about (join.c)."},
     {"join_telling_bits", py_join_telling_bits, METH_VARARGS, "The bits a join splits two lists of keys on (join.c)."},
     {"join_dense_words", py_join_dense_words, METH_VARARGS, "The room a list keeps for its dense buckets (join.c)."},
