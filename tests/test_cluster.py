@@ -402,6 +402,40 @@ def test_the_tasks_go_out_longest_first_the_same_every_run() -> None:
     assert [cost[ranks.index(first)] for first in orders[0]] == sorted(cost, reverse=True)
 
 
+def test_a_pool_made_for_the_count_starts_before_the_parts_costs_are_computed(monkeypatch) -> None:
+    """On a pool the count makes itself, its first two parts (one a worker)
+    go out before the costs are computed, so that the workers fork and build
+    their tables while this process computes them; the rest go out longest
+    first; the count is exact.  (A caller's pool, already started, gets every
+    part longest first: the test above.)"""
+    from nqueens_cp.counting import join
+    from nqueens_cp.execution import pools
+
+    sent: list[int] = []  # each part's first rank, as the count hands it to the pool
+    taken_when_costed: list[int] = []
+    stream, part_costs = pools.stream, join.part_costs
+
+    def recorded(calls, *args, **kwargs):  # type: ignore[no-untyped-def]
+        def each():  # type: ignore[no-untyped-def]
+            for call in calls:
+                sent.append(call[-1].first)
+                yield call
+        return stream(each(), *args, **kwargs)
+
+    def costed(n, tasks):  # type: ignore[no-untyped-def]
+        taken_when_costed.append(len(sent))
+        return part_costs(n, tasks)
+
+    monkeypatch.setattr(pools, "stream", recorded)
+    monkeypatch.setattr(join, "part_costs", costed)
+    assert nq.count(14, method="quarters", jobs=2) == TOTAL[14]
+    parts = join.parts(14)
+    ranks, cost = [part.first for part in parts], part_costs(14, parts)
+    assert taken_when_costed == [2] and sorted(sent) == sorted(ranks)
+    assert sent[:2] == ranks[:2]  # in their order, before any cost is known
+    assert [cost[ranks.index(first)] for first in sent[2:]] == sorted(cost[2:], reverse=True)
+
+
 def _started(process, pattern: str) -> str:
     """The first match of ``pattern`` in what a Dask command says on stderr as it starts (its address)."""
     import re

@@ -211,8 +211,10 @@ class Work(NamedTuple):
     width: int = VALUES  # how many values a task gives
     exact: tuple[int, ...] = (0, 1, 2, 4)  # the values a task gives again, counted again (the rest are statistics)
     # Each task's cost, about (any unit), where it is known: the longest are started first, so that the
-    # last processes to finish end together; None: the tasks go out in an order of their own, shuffled.
-    cost: list[float] | None = None
+    # last processes to finish end together; None: the tasks go out in an order of their own, shuffled;
+    # a function: what it returns, computed by the runner when it needs the costs (after it has started
+    # its workers, where it can).
+    cost: list[float] | Callable[[], list[float]] | None = None
 
 
 Runner = Callable[[Work], tuple[Values, Side]]  # runs every task: (their values summed, the side searches')

@@ -370,7 +370,7 @@ def count_by_quarters(n: int, cap: int, run: Runner, deadline: float | None = No
     work = Work(n, tasks, {"n": n, "method": METHOD, "tasks": len(tasks)}, valid_values, side,
                 part=part or partial(count_part, cap=cap), width=VALUES,
                 exact=(0, 1),  # the boards and the row sets (the halves' pieces and the times depend on cap)
-                cost=part_costs(n, tasks))
+                cost=partial(part_costs, n, tasks))
     from .. import kernel
 
     try:

@@ -6,6 +6,7 @@ The mathematics stays in counting/; :mod:`.execute` calls in here."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from functools import partial
 from collections.abc import Callable, Iterator
@@ -99,27 +100,36 @@ def _run_work(plan: Plan, work: classes.Work, progress: Progress | None,
     # restored is counted again beside the rest, and the file refused if one differs.  Where the
     # tasks' costs are known, the sample is drawn among the cheaper half of the records (the
     # check then costs what RECOUNTED middling tasks cost, not the chance of the largest).
+    inline = plan.strategy.processes == 0
+    # The costs, where a function computes them (a count by quarters': 30 ms of the parent's at N = 18,
+    # against the 1.4 s of the count), are computed as the parts go out, once the first of them have
+    # started the pool made here: its workers fork and build their tables meanwhile.  At once where this
+    # process counts (one job), where the pool is the caller's (already started), where a checkpoint
+    # restored records (their sample is drawn by cost) and where progress is shown (its share of the work).
+    cost = work.cost
+    if callable(cost) and (inline or plan.executor is not None or done_before or progress is not None):
+        cost = cost()
     restored = sorted(done_before)
-    if work.cost is not None and restored:
-        restored = sorted(restored, key=lambda i: work.cost[i])[:max(1, (len(restored) + 1) // 2)]  # type: ignore[index]
+    if isinstance(cost, list) and restored:
+        known = cost
+        restored = sorted(restored, key=lambda i: known[i])[:max(1, (len(restored) + 1) // 2)]
     again = random.Random().sample(sorted(restored), min(RECOUNTED, len(restored)))
     order = todo + again  # indices into calls: the tasks to count, then the records to count again
-    if work.cost is not None:
-        # The longest first, so that the last to finish are short and every process is busy to the end
-        # (a count by quarters of 22: parts of 16 s to 160 s, the last ones run with one core idle).
-        cost = work.cost
-        run_order = sorted(range(len(order)), key=lambda k: -cost[order[k]])
-        share = Share(cost, done_before)
-    else:
-        # In an order of their own, the same every run: the tasks' costs differ tenfold, in runs along
-        # their index, so that the first to finish, a fair sample of all, make the time left a fair estimate.
-        run_order = list(range(len(order)))
-        random.Random(len(tasks)).shuffle(run_order)
-        share = None
-    # the work's own task, or the engine's (the CPU's loop, or the GPU's), the engine travelling with it
-    calls = [(work.part or plan.engine.count_sub_boards, plan.n, tasks[order[k]]) for k in run_order]
+    share = Share(cost, done_before) if isinstance(cost, list) else None
+    # run_order[k]: the index into order of the k-th call out, as the calls go out
+    run_order, head = _run_order(order, len(tasks), cost, workers)
+
+    def calls() -> Iterator[tuple[Any, ...]]:
+        # the work's own task, or the engine's (the CPU's loop, or the GPU's), the engine travelling with it
+        for k in itertools.count():
+            if k == len(run_order) == head < len(order):  # the first parts are out: the rest by their costs
+                assert callable(cost)
+                run_order.extend(_run_order(order[head:], len(tasks), cost(), 0, head)[0])
+            if k == len(run_order):
+                return
+            yield work.part or plan.engine.count_sub_boards, plan.n, tasks[order[run_order[k]]]
+
     tallies = [sum(column) for column in zip((0,) * work.width, *done_before.values())]
-    inline = plan.strategy.processes == 0
     # Loaded here, before the pool forks its workers: they inherit the
     # compiled module instead of each loading it.
     kernel_kind()
@@ -131,7 +141,7 @@ def _run_work(plan: Plan, work: classes.Work, progress: Progress | None,
     try:
         # Counts add up in any order: each task is taken as it finishes.
         with where(plan, deadline, inline) as executor, closing(pools.stream(
-                calls, workers, 4 * workers, executor=executor, deadline=deadline, processes=True,
+                calls(), workers, 4 * workers, executor=executor, deadline=deadline, processes=True,
                 ordered=False, clean=not plan.engine.forks_workers)) as results:
             for k, found in results:
                 i = run_order[k]  # (results come back numbered as calls went out)
@@ -161,6 +171,26 @@ def _run_work(plan: Plan, work: classes.Work, progress: Progress | None,
             record.close()
     return tuple(tallies), side() if side else work.side()
 
+
+
+def _run_order(order: list[int], tasks: int, cost: list[float] | Callable[[], list[float]] | None, workers: int,
+               offset: int = 0) -> tuple[list[int], int]:
+    """The order the calls go out in, as indices into ``order`` (plus ``offset``), and how many of them
+    go out before the tasks' costs are known: with costs, the longest first, so that the last to finish
+    are short and every process is busy to the end (a count by quarters of 22: parts of 16 s to 160 s,
+    the last ones run with one core idle); where a function is still to compute them, the first
+    ``workers`` tasks alone, in their order, the rest to be ordered once it has.  Without costs, in an
+    order of their own, the same every run: the tasks' costs differ tenfold, in runs along their index,
+    so that the first to finish, a fair sample of all, make the time left a fair estimate."""
+    if callable(cost):
+        head = min(workers, len(order))
+        return list(range(head)), head
+    if cost is not None:
+        known = cost
+        return sorted(range(offset, offset + len(order)), key=lambda k: -known[order[k - offset]]), 0
+    run_order = list(range(len(order)))
+    random.Random(tasks).shuffle(run_order)
+    return run_order, 0
 
 
 def _reporter(progress: Progress | None, share: Share | None) -> Callable[[int, int], None] | None:

@@ -579,7 +579,15 @@ static PyObject *py_join_table_entries(PyObject *self, PyObject *args) {
 }
 
 /* join_costs(n, parts, samples, a_half) -> what join_count of each part (x, y, first, last) costs,
- * about (join.h), from a table of the bucket sizes alone, made for the call and freed */
+ * about (join.h), from a table of the bucket sizes alone, made for the call and freed.  The parts are read
+ * first and the costs computed with the GIL released: a count computes them while its pool's first workers
+ * start, and the pool's thread feeds them meanwhile (execution/tasks.py). */
+struct part_at {
+    int x, y;
+    unsigned long long first, last;
+    double cost;
+};
+
 static PyObject *py_join_costs(PyObject *self, PyObject *args) {
     int n;
     PyObject *parts;
@@ -593,37 +601,46 @@ static PyObject *py_join_costs(PyObject *self, PyObject *args) {
     if (!seq)
         return NULL;
     Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
-    PyObject *out = PyList_New(count);
+    struct part_at *at = malloc((count ? count : 1) * sizeof *at);
+    if (!at) {
+        Py_DECREF(seq);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "iiKK", &at[i].x, &at[i].y, &at[i].first,
+                              &at[i].last)) {
+            free(at);
+            Py_DECREF(seq);
+            return NULL;
+        }
+    Py_DECREF(seq);
     struct join_table t;
+    Py_ssize_t wrong = -1; /* the first part with no such middle */
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = join_table_sizes(&t, n / 2);
+    for (Py_ssize_t i = 0; !rc && i < count && wrong < 0; i++)
+        if ((at[i].cost = join_cost(&t, n, at[i].x, at[i].y, at[i].first, at[i].last, samples, a_half)) < 0)
+            wrong = i;
+    if (!rc)
+        join_table_free(&t);
     Py_END_ALLOW_THREADS
-    if (!out || rc) {
-        Py_DECREF(seq);
-        Py_XDECREF(out);
-        return rc ? PyErr_NoMemory() : NULL;
-    }
-    for (Py_ssize_t i = 0; i < count; i++) {
-        int x, y;
-        unsigned long long first, last;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "iiKK", &x, &y, &first, &last)) {
-            join_table_free(&t);
-            Py_DECREF(seq);
-            Py_DECREF(out);
-            return NULL;
+    PyObject *out = NULL;
+    if (rc)
+        PyErr_NoMemory();
+    else if (wrong >= 0)
+        PyErr_Format(PyExc_ValueError, "no count by quarters of n=%d with middle queens (%d, %d)", n, at[wrong].x,
+                     at[wrong].y);
+    else if ((out = PyList_New(count)) != NULL)
+        for (Py_ssize_t i = 0; i < count; i++) {
+            PyObject *cost = PyFloat_FromDouble(at[i].cost);
+            if (!cost) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyList_SET_ITEM(out, i, cost);
         }
-        double cost = join_cost(&t, n, x, y, first, last, samples, a_half);
-        if (cost < 0) {
-            join_table_free(&t);
-            Py_DECREF(seq);
-            Py_DECREF(out);
-            return PyErr_Format(PyExc_ValueError, "no count by quarters of n=%d with middle queens (%d, %d)", n, x, y);
-        }
-        PyList_SET_ITEM(out, i, PyFloat_FromDouble(cost));
-    }
-    join_table_free(&t);
-    Py_DECREF(seq);
+    free(at);
     return out;
 }
 
