@@ -122,9 +122,8 @@ def _run_work(plan: Plan, work: classes.Work, progress: Progress | None,
     def calls() -> Iterator[tuple[Any, ...]]:
         # the work's own task, or the engine's (the CPU's loop, or the GPU's), the engine travelling with it
         for k in itertools.count():
-            if k == len(run_order) == head < len(order):  # the first parts are out: the rest by their costs
-                assert callable(cost)
-                run_order.extend(_run_order(order[head:], len(tasks), cost(), 0, head)[0])
+            if k == head < len(order) and callable(cost):  # the first parts are out: the rest by their costs
+                run_order.extend(head + j for j in _run_order(order[head:], len(tasks), cost(), 0)[0])
             if k == len(run_order):
                 return
             yield work.part or plan.engine.count_sub_boards, plan.n, tasks[order[run_order[k]]]
@@ -173,9 +172,9 @@ def _run_work(plan: Plan, work: classes.Work, progress: Progress | None,
 
 
 
-def _run_order(order: list[int], tasks: int, cost: list[float] | Callable[[], list[float]] | None, workers: int,
-               offset: int = 0) -> tuple[list[int], int]:
-    """The order the calls go out in, as indices into ``order`` (plus ``offset``), and how many of them
+def _run_order(order: list[int], tasks: int, cost: list[float] | Callable[[], list[float]] | None,
+               workers: int) -> tuple[list[int], int]:
+    """The order the calls go out in, as indices into ``order``, and how many of them
     go out before the tasks' costs are known: with costs, the longest first, so that the last to finish
     are short and every process is busy to the end (a count by quarters of 22: parts of 16 s to 160 s,
     the last ones run with one core idle); where a function is still to compute them, the first
@@ -187,7 +186,7 @@ def _run_order(order: list[int], tasks: int, cost: list[float] | Callable[[], li
         return list(range(head)), head
     if cost is not None:
         known = cost
-        return sorted(range(offset, offset + len(order)), key=lambda k: -known[order[k - offset]]), 0
+        return sorted(range(len(order)), key=lambda k: -known[order[k]]), 0
     run_order = list(range(len(order)))
     random.Random(tasks).shuffle(run_order)
     return run_order, 0
