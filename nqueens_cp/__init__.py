@@ -45,6 +45,7 @@ from .errors import (  # noqa: E402
     NQueensError,
     SearchFinishedError,
     TimeLimitReached,
+    WorkerLostError,
 )
 from .known import FUNDAMENTAL, TOTAL  # noqa: E402
 from .execution.run import count, optimum, solutions, solve  # noqa: E402
@@ -73,7 +74,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "Board", "Columns", "DEFAULT_ENGINE", "DEFAULT_SOLVE_ENGINE", "ENGINE_NAMES", "FUNDAMENTAL", "SYMMETRIES", "TOTAL", "Engine",
     "EngineUnavailableError", "InvalidInputError", "Lines", "NQueensError", "Outcome", "Question", "Search",
-    "SearchFinishedError", "Solution", "Status", "TimeLimitReached", "VARIANTS", "Variant", "attacking_pair", "availability", "canonical", "check_solution",
+    "SearchFinishedError", "Solution", "Status", "TimeLimitReached", "VARIANTS", "WorkerLostError", "Variant", "attacking_pair", "availability", "canonical", "check_solution",
     "certify", "certify_optimum", "check", "count", "grade", "engine_class", "family", "get_engine", "is_solution", "names", "optimum", "orbit",
     "preset", "question", "render", "solutions", "solve", "verify",
 ]

@@ -20,6 +20,11 @@ class TimeLimitReached(NQueensError):
     """A search stopped at its time limit before it finished."""
 
 
+class WorkerLostError(NQueensError):
+    """A worker process of a split search died in the middle of its work (killed by
+    the system for memory, or by a user): what it held is lost, and the search stops."""
+
+
 class SearchFinishedError(NQueensError):
     """A finished or closed search was iterated or counted again."""
 

@@ -457,7 +457,13 @@ def test_the_workers_of_a_gpu_count_start_clean(monkeypatch: pytest.MonkeyPatch)
         asked.append(clean)
         return pools.InlineExecutor()
 
+    def forked(calls, workers, deadline=None):  # (a pool of workers forked from this process)
+        asked.append(False)
+        return pools.as_finished(pools.InlineExecutor(), calls, 1, deadline)
+
     monkeypatch.setattr(pools, "make_executor", executor)
+    monkeypatch.setattr(pools, "forked_as_finished", forked)
+    monkeypatch.setattr(pools, "_forks", lambda clean: not clean)  # (one thread or more in this process)
     monkeypatch.setattr(GpuEngine, "unavailable_reason", classmethod(lambda cls: None))
     monkeypatch.setattr(GpuEngine, "count_sub_boards", lambda self, n, chunk: count_sub_boards_on_cpu(n, chunk))
     assert not GpuEngine.forks_workers and GpuEngine.capabilities()["forks_workers"] is False

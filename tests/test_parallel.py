@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import sys
+from collections.abc import Iterator
 
 import pytest
 
@@ -234,6 +236,128 @@ def test_a_worker_that_outlives_its_terminate_is_killed_and_the_pool_closes(monk
     assert thread is not None and not thread.is_alive()
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+def _squared_or(i: int, then: str = "") -> tuple[int, int]:
+    """A worker's call for the forked stream: its square, or a failure of the kind asked."""
+    import os
+    import signal
+
+    if then == "raise":
+        raise ValueError(f"call {i} raised")
+    if then == "die":
+        os.kill(os.getpid(), signal.SIGKILL)
+    if then == "wait":
+        signal.pause()  # (until the stream ends it)
+    return i, i * i
+
+
+def _forked(calls: list[tuple], workers: int = 2, deadline: float | None = None) -> list[tuple[int, tuple]]:
+    return list(pools.forked_as_finished(calls, workers, deadline))
+
+
+def _children() -> set[int]:
+    import os
+
+    me = os.getpid()
+    with open(f"/proc/{me}/task/{me}/children") as listed:
+        return set(map(int, listed.read().split()))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the forked stream runs where workers fork (Linux)")
+def test_the_forked_stream_gives_every_call_once_and_leaves_no_worker() -> None:
+    """A count on its own pool: each call's result numbered as the call went out, every one once,
+    whatever order the workers finish in; the workers are gone when the stream ends."""
+    before = _children()
+    for workers in (1, 2, 3):
+        found = _forked([(_squared_or, i) for i in range(40)], workers)
+        assert sorted(found) == [(k, (k, k * k)) for k in range(40)]
+        assert _children() == before
+    assert _forked([], 2) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the forked stream runs where workers fork (Linux)")
+def test_the_forked_stream_raises_a_workers_failure_and_ends_the_others() -> None:
+    before = _children()
+    with pytest.raises(ValueError, match="call 5 raised"):
+        _forked([(_squared_or, i, "raise" if i == 5 else "") for i in range(20)])
+    assert _children() == before
+    # a worker killed outright (as the out-of-memory killer does): one error that says so, not a hang
+    with pytest.raises(nq.WorkerLostError, match=r"died in the middle of its work, and the search stopped \(killed "
+                       r"by SIGKILL, as the system's out-of-memory killer does\)"):
+        _forked([(_squared_or, i, "die" if i == 3 else "") for i in range(20)])
+    assert _children() == before
+    # a deadline that comes first: the time limit, and the worker still waiting is ended
+    with pytest.raises(nq.TimeLimitReached):
+        _forked([(_squared_or, 0, "wait")], 1, deadline=0.0)
+    assert _children() == before
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the forked stream runs where workers fork (Linux)")
+def test_a_forked_stream_closed_early_ends_its_workers() -> None:
+    before = _children()
+    results = pools.forked_as_finished([(_squared_or, 0), (_squared_or, 1, "wait"), (_squared_or, 2, "wait")], 2)
+    assert next(results) == (0, (0, 0))  # the other worker waits in its call
+    assert len(_children() - before) == 2
+    results.close()
+    assert _children() == before
+
+
+# In a process of its own: one thread, as a count's own pool needs to fork its workers (a thread an
+# earlier test left in the suite's process makes it start them from a fork server instead).
+_OWN_POOL = """
+import os, signal
+import nqueens_cp as nq
+from nqueens_cp.execution import pools
+
+made, used, killed = [], [], []
+pools.make_executor = lambda *a, **k: made.append(a)
+forked = pools.forked_as_finished
+pools.forked_as_finished = lambda *a, **k: used.append(a) or forked(*a, **k)
+print(nq.count(16, jobs=2), nq.count(12, jobs=2, method="walk"), len(used), len(made))
+
+def children():
+    me = os.getpid()
+    with open(f"/proc/{me}/task/{me}/children") as listed:
+        return set(map(int, listed.read().split()))
+
+def kill_one(done, total):
+    if done and not killed:  # the first part is back: the others are under way
+        killed.append(min(children()))
+        os.kill(killed[0], signal.SIGKILL)
+
+try:
+    nq.count(16, jobs=2, progress=kill_one)
+except nq.WorkerLostError as error:
+    print(error)
+print(len(killed), sorted(children()))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the forked stream runs where workers fork (Linux)")
+def test_a_count_on_its_own_pool_takes_the_forked_stream_and_a_worker_killed_stops_it(cli, monkeypatch) -> None:
+    """The count's own pool is the forked stream (no process pool made), and counts exactly.  A
+    process pool's worker killed (by the out-of-memory killer) gave a traceback ("BrokenProcessPool:
+    A process in the process pool was terminated abruptly"); now the count stops and says what
+    happened, and leaves no worker."""
+    import subprocess
+
+    ran = subprocess.run([sys.executable, "-c", _OWN_POOL], capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines() == [
+        f"{TOTAL[16]} {TOTAL[12]} 2 0",
+        f"{pools.LOST} (killed by SIGKILL, as the system's out-of-memory killer does)",
+        "1 []"]
+
+    # the command line says it in one line, exit 1
+    def lost(*args: object, **kwargs: object) -> Iterator[tuple[int, tuple]]:
+        raise nq.WorkerLostError(f"{pools.LOST} (killed by SIGKILL)")
+        yield  # (a generator, as the stream is)
+
+    monkeypatch.setattr(pools, "stream", lost)
+    code, out, err = cli("count", 16, "-j", 2)
+    assert (code, out) == (1, "")
+    assert err == f"nqueens-cp count: {pools.LOST} (killed by SIGKILL)\n"
 
 
 def test_the_plan_decides_one_strategy_and_its_label_says_what_runs(cli) -> None:
