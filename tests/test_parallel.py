@@ -303,6 +303,38 @@ def test_a_forked_stream_closed_early_ends_its_workers() -> None:
     assert _children() == before
 
 
+def _released_by(gate: int) -> str:
+    """A forked worker's call that returns once a byte comes through ``gate``."""
+    import os
+
+    os.read(gate, 1)
+    return "done"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the forked stream runs where workers fork (Linux)")
+def test_a_forked_worker_whose_stream_let_go_ends_quietly(capfd) -> None:
+    """The parent lets go of a worker's pipe (a stream closed early, or failed) while the worker's
+    call runs: the call ends, its result has nowhere to go, and the worker returns at once, with
+    nothing on stderr (a traceback there would reach the user's terminal before its SIGTERM)."""
+    import multiprocessing
+    import os
+
+    gate, opened = os.pipe()
+    worker, here = pools._started(multiprocessing.get_context("fork"), [])  # (as the stream starts each)
+    here.send((0, _released_by, (gate,)))
+    here.close()  # the stream lets go, the call still running
+    os.write(opened, b"x")
+    worker.join(60)
+    os.close(gate)
+    os.close(opened)
+    alive = worker.is_alive()
+    if alive:
+        worker.kill()
+        worker.join()
+    assert not alive and worker.exitcode == 0
+    assert "Traceback" not in capfd.readouterr().err
+
+
 # In a process of its own: one thread, as a count's own pool needs to fork its workers (a thread an
 # earlier test left in the suite's process makes it start them from a fork server instead).
 _OWN_POOL = """

@@ -208,10 +208,7 @@ def forked_as_finished(calls: Iterable[tuple[Any, ...]], workers: int,
     finished = False
     try:
         for _ in range(workers):
-            here, there = context.Pipe()
-            process = context.Process(target=_serve, args=(there, list(ends)), daemon=True)
-            process.start()
-            there.close()  # (the worker's alone: its death is this end's EOF)
+            process, here = _started(context, ends)
             ends.append(here)
             processes.append(process)
         todo = enumerate(calls)
@@ -253,11 +250,24 @@ def forked_as_finished(calls: Iterable[tuple[Any, ...]], workers: int,
         _ended(processes, ends, abort=not finished)
 
 
+def _started(context: Any, ends: list[Any]) -> tuple[Any, Any]:
+    """A worker forked by ``context`` and this process's end of its pipe; ``ends``
+    are those of the workers started before it, which it closes at once."""
+    here, there = context.Pipe()
+    process = context.Process(target=_serve, args=(there, [*ends, here]), daemon=True)
+    process.start()
+    there.close()  # (the worker's alone: its death is this end's EOF)
+    return process, here
+
+
 def _serve(conn: Any, others: list[Any]) -> None:
     """A forked worker: each call that comes through ``conn`` run, its result or
-    its exception sent back, until ``None`` or the parent's end is gone."""
-    for other in others:  # (the earlier workers' pipes, inherited: theirs and the parent's)
-        other.close()
+    its exception sent back, until ``None`` or the parent's end is gone (a
+    stream closed early or failed): then it returns, quietly."""
+    from multiprocessing.reduction import ForkingPickler
+
+    for other in others:  # (the parent's ends of every pipe so far, its own included, inherited by the fork:
+        other.close()  # held here, they would keep the parent's end of its own pipe open after the parent let go)
     init_worker()
     while True:
         try:
@@ -272,9 +282,13 @@ def _serve(conn: Any, others: list[Any]) -> None:
         except BaseException as error:  # sent back, raised in the parent
             reply = (k, False, error)
         try:
-            conn.send(reply)
+            sent = ForkingPickler.dumps(reply)  # (what conn.send writes, pickled first here)
         except Exception as error:  # (a value or exception that does not pickle)
-            conn.send((k, False, RuntimeError(f"a worker's result could not be sent back: {error}")))
+            sent = ForkingPickler.dumps((k, False, RuntimeError(f"a worker's result could not be sent back: {error}")))
+        try:
+            conn.send_bytes(sent)
+        except OSError:  # (EPIPE: the parent has let go of the stream, and is ending this worker)
+            return
 
 
 LOST = "a worker process died in the middle of its work, and the search stopped"
