@@ -12,7 +12,9 @@ kernel's own clocks, as the record's) is printed beside the record's, with
 the ratio of their sums.  On 2026-11-30, late, on a Zen 3 with the AVX2
 loops, parts 39 and 124 of 23 against count23-4.jsonl (a Zen 4's, the
 AVX-512 loops): 2.59x and 2.43x, and an hour later with this script 2.72x
-and 2.67x (docs/counting.md).  Only the ratio means anything, and only for
+and 2.67x (docs/counting.md); on 2026-12-02 on a Zen 5 with the AVX-512
+loops, 0.88x, and its whole count's records are count23-5.jsonl (every part
+0.77x the Zen 4's, summed).  Only the ratio means anything, and only for
 the trees and machines named: both machines' hours drift.
 """
 
